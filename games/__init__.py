@@ -1,0 +1,1 @@
+"""Shipped rulekit games as data (content only; no code)."""

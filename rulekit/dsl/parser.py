@@ -1,0 +1,343 @@
+# SPDX-License-Identifier: MIT
+"""Effect-language text -> typed AST, with positions in the author's YAML file.
+
+One LALR parser (fast, and its errors are predictable enough to match against a
+catalogue of known mistakes, see :mod:`syntax_errors`). The Transformer only builds
+nodes. DSL line/column pairs are mapped through the string's
+:class:`~rulekit.loader.TextOrigin` so every node's span is a real file position.
+"""
+from __future__ import annotations
+
+import functools
+import re
+from typing import Callable
+
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+from lark.indenter import Indenter
+
+from ..errors import Diagnostic, DiagnosticReport
+from ..source import Span
+from . import ast
+from .syntax_errors import CATALOGUE
+
+Locate = Callable[[int, int, "int | None", "int | None"], Span]
+
+
+class _Indenter(Indenter):
+    NL_type = "_NL"
+    OPEN_PAREN_types = ["LPAR", "LSQB", "LBRACE"]
+    CLOSE_PAREN_types = ["RPAR", "RSQB", "RBRACE"]
+    INDENT_type = "_INDENT"
+    DEDENT_type = "_DEDENT"
+    tab_len = 8
+
+
+@functools.lru_cache(maxsize=None)
+def _lark() -> Lark:
+    return Lark.open("grammar.lark", rel_to=__file__, parser="lalr", postlex=_Indenter(),
+                     start=["start", "expr_start"], propagate_positions=True, maybe_placeholders=True)
+
+
+def _plain_locate(path: str) -> Locate:
+    def locate(line, column, end_line=None, end_column=None):
+        return Span(path, line, column, end_line, end_column)
+    return locate
+
+
+class _ToAst(Transformer):
+    def __init__(self, locate: Locate):
+        super().__init__()
+        self.locate = locate
+
+    def _span(self, meta) -> Span:
+        if getattr(meta, "empty", True):
+            return self.locate(1, 1, None, None)
+        return self.locate(meta.line, meta.column, meta.end_line, meta.end_column)
+
+    def _tok_span(self, tok: Token) -> Span:
+        return self.locate(tok.line, tok.column, tok.end_line, tok.end_column)
+
+    # statements
+    @v_args(meta=True)
+    def start(self, meta, children):
+        return tuple(children)
+
+    @v_args(meta=True)
+    def expr_start(self, meta, children):
+        return children[0]
+
+    @v_args(meta=True)
+    def assign(self, meta, c):
+        return ast.Assign(c[0], c[1], span=self._span(meta))
+
+    @v_args(meta=True)
+    def aug_assign(self, meta, c):
+        return ast.AugAssign(c[0], str(c[1])[0], c[2], span=self._span(meta))
+
+    @v_args(meta=True)
+    def call_stmt(self, meta, c):
+        return ast.CallStmt(c[0], span=self._span(meta))
+
+    @v_args(meta=True)
+    def pass_stmt(self, meta, c):
+        return ast.Pass(span=self._span(meta))
+
+    @v_args(meta=True)
+    def break_stmt(self, meta, c):
+        return ast.Break(span=self._span(meta))
+
+    @v_args(meta=True)
+    def continue_stmt(self, meta, c):
+        return ast.Continue(span=self._span(meta))
+
+    @v_args(meta=True)
+    def return_stmt(self, meta, c):
+        return ast.Return(c[0] if c else None, span=self._span(meta))
+
+    @v_args(meta=True)
+    def attr_target(self, meta, c):
+        return ast.Attr(c[0], str(c[1]), span=self._span(meta))
+
+    @v_args(meta=True)
+    def item_target(self, meta, c):
+        return ast.Index(c[0], c[1], span=self._span(meta))
+
+    def block(self, c):
+        return tuple(c)
+
+    @v_args(meta=True)
+    def if_stmt(self, meta, c):
+        branches = [(c[0], c[1])]
+        orelse = ()
+        for extra in c[2:]:
+            if extra is None:
+                continue
+            if extra[0] == "elif":
+                branches.append((extra[1], extra[2]))
+            else:
+                orelse = extra[1]
+        return ast.If(tuple(branches), orelse, span=self._span(meta))
+
+    def elif_clause(self, c):
+        return ("elif", c[0], c[1])
+
+    def else_clause(self, c):
+        return ("else", c[0])
+
+    @v_args(meta=True)
+    def for_stmt(self, meta, c):
+        return ast.For(str(c[0]), c[1], c[2], span=self._span(meta))
+
+    @v_args(meta=True)
+    def while_stmt(self, meta, c):
+        return ast.While(c[0], c[1], span=self._span(meta))
+
+    @v_args(meta=True)
+    def choose_stmt(self, meta, c):
+        return ast.Choose(c[0], tuple(c[1:]), span=self._span(meta))
+
+    @v_args(meta=True)
+    def option(self, meta, c):
+        label = self._string(c[0])
+        fors = tuple(x for x in c[1:-1] if isinstance(x, tuple))
+        conds = [x for x in c[1:-1] if not isinstance(x, tuple) and x is not None]
+        return ast.Option(label, fors, conds[0] if conds else None, c[-1], span=self._span(meta))
+
+    def option_for(self, c):
+        return (str(c[0]), c[1])
+
+    def option_if(self, c):
+        return c[0]
+
+    # expressions
+    @v_args(meta=True)
+    def cond_expr(self, meta, c):
+        return ast.IfExp(c[1], c[0], c[2], span=self._span(meta))
+
+    @v_args(meta=True)
+    def or_op(self, meta, c):
+        return ast.BoolOp("or", c[0], c[1], span=self._span(meta))
+
+    @v_args(meta=True)
+    def and_op(self, meta, c):
+        return ast.BoolOp("and", c[0], c[1], span=self._span(meta))
+
+    @v_args(meta=True)
+    def not_op(self, meta, c):
+        return ast.Not(c[0], span=self._span(meta))
+
+    def comp_op(self, c):
+        return " ".join(str(t) for t in c)
+
+    @v_args(meta=True)
+    def compare(self, meta, c):
+        return ast.Compare(c[1], c[0], c[2], span=self._span(meta))
+
+    @v_args(meta=True)
+    def binop(self, meta, c):
+        return ast.BinOp(str(c[1]), c[0], c[2], span=self._span(meta))
+
+    @v_args(meta=True)
+    def neg(self, meta, c):
+        return ast.Neg(c[0], span=self._span(meta))
+
+    @v_args(meta=True)
+    def getattr(self, meta, c):
+        return ast.Attr(c[0], str(c[1]), span=self._span(meta))
+
+    @v_args(meta=True)
+    def getitem(self, meta, c):
+        return ast.Index(c[0], c[1], span=self._span(meta))
+
+    def number(self, c):
+        return ast.Num(int(c[0]), span=self._tok_span(c[0]))
+
+    def string(self, c):
+        return self._string(c[0])
+
+    @v_args(meta=True)
+    def true(self, meta, c):
+        return ast.Const(True, span=self._span(meta))
+
+    @v_args(meta=True)
+    def false(self, meta, c):
+        return ast.Const(False, span=self._span(meta))
+
+    @v_args(meta=True)
+    def none(self, meta, c):
+        return ast.Const(None, span=self._span(meta))
+
+    def name(self, c):
+        return ast.Name(str(c[0]), span=self._tok_span(c[0]))
+
+    @v_args(meta=True)
+    def call(self, meta, c):
+        args, kwargs = [], []
+        for arg in c[1:]:
+            if arg is None:
+                continue
+            if isinstance(arg, tuple) and arg and arg[0] == "kw":
+                kwargs.append((arg[1], arg[2]))
+            else:
+                args.append(arg)
+        return ast.Call(str(c[0]), tuple(args), tuple(kwargs), span=self._span(meta))
+
+    def kwarg(self, c):
+        return ("kw", str(c[0]), c[1])
+
+    @v_args(meta=True)
+    def gen_arg(self, meta, c):
+        return self._comp(meta, c)
+
+    @v_args(meta=True)
+    def list_comp(self, meta, c):
+        return self._comp(meta, c)
+
+    def _comp(self, meta, c):
+        fors = tuple(x for x in c[1:] if isinstance(x, tuple))
+        conds = [x for x in c[1:] if not isinstance(x, tuple) and x is not None]
+        return ast.Comp(c[0], fors, conds[0] if conds else None, span=self._span(meta))
+
+    def comp_for(self, c):
+        return (str(c[0]), c[1])
+
+    def comp_if(self, c):
+        return c[0]
+
+    @v_args(meta=True)
+    def list_expr(self, meta, c):
+        return ast.ListLit(tuple(x for x in c if x is not None), span=self._span(meta))
+
+    # strings and templates
+    def _string(self, tok: Token):
+        span = self._tok_span(tok)
+        raw = str(tok)[1:-1]
+        text = re.sub(r"\\(.)", lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)), raw)
+        if "{" not in text:
+            return ast.Str(text, span=span)
+        parts: list = []
+        pos = 0
+        for match in re.finditer(r"\{([^{}]*)\}", text):
+            if match.start() > pos:
+                parts.append(text[pos:match.start()])
+            inner_col = tok.column + 1 + match.start(1)
+            line = tok.line
+
+            def locate(l, col, el=None, ec=None, _line=line, _col=inner_col):
+                return self.locate(_line, _col + col - 1, _line if el else None,
+                                   (_col + ec - 1) if ec else None)
+            parts.append(parse_expr(match.group(1), locate))
+            pos = match.end()
+        if pos < len(text):
+            parts.append(text[pos:])
+        return ast.Template(tuple(parts), span=span)
+
+
+def _diagnose(exc: UnexpectedInput, text: str, locate: Locate, start: str) -> Diagnostic:
+    line = getattr(exc, "line", 1) or 1
+    column = getattr(exc, "column", 1) or 1
+    if isinstance(exc, UnexpectedEOF) or (isinstance(exc, UnexpectedToken) and exc.token.type == "$END"):
+        lines = text.rstrip("\n").splitlines() or [""]
+        line, column = len(lines), len(lines[-1]) + 1
+    span = locate(line, column, None, None)
+    try:
+        label = exc.match_examples(functools.partial(_lark().parse, start=start),
+                                   CATALOGUE_EXAMPLES[start], use_accepts=True)
+    except Exception:  # match_examples re-parses; any surprise falls back to the generic text
+        label = None
+    if label:
+        code, message, helptext = CATALOGUE_BY_CODE[label]
+        return Diagnostic(code, message, span, help=helptext)
+    if isinstance(exc, UnexpectedCharacters):
+        char = text.splitlines()[exc.line - 1][exc.column - 1] if exc.line <= len(text.splitlines()) else "?"
+        return Diagnostic("RK0200", f"unexpected character `{char}`", span,
+                          help="check for a stray symbol or an unclosed string")
+    if isinstance(exc, UnexpectedToken):
+        expected = sorted(_pretty(t) for t in exc.expected if not t.startswith("_") or t in ("_NL",))
+        found = _pretty(exc.token.type) if exc.token.type in ("_NL", "$END", "_INDENT", "_DEDENT") \
+            else f"`{exc.token}`"
+        return Diagnostic("RK0201", f"unexpected {found}", span,
+                          help=f"expected one of: {', '.join(expected[:12])}" if expected else None)
+    return Diagnostic("RK0201", "unexpected end of script", span)
+
+
+_PRETTY = {"_NL": "end of line", "$END": "end of script", "_INDENT": "indented block",
+           "_DEDENT": "end of block", "NAME": "a name", "NUMBER": "a number", "STRING": "a string",
+           "LPAR": "`(`", "RPAR": "`)`", "LSQB": "`[`", "RSQB": "`]`", "COLON": "`:`", "COMMA": "`,`",
+           "EQUAL": "`=`", "DOT": "`.`", "MINUS": "`-`"}
+
+
+def _pretty(name: str) -> str:
+    return _PRETTY.get(name, f"`{name.lower()}`" if name.isupper() else name)
+
+
+CATALOGUE_EXAMPLES: dict[str, dict[str, list[str]]] = {"start": {}, "expr_start": {}}
+CATALOGUE_BY_CODE: dict[str, tuple[str, str, str | None]] = {}
+for _code, _message, _help, _start, _examples in CATALOGUE:
+    CATALOGUE_EXAMPLES[_start][_code] = list(_examples)
+    CATALOGUE_BY_CODE[_code] = (_code, _message, _help)
+
+
+def _parse(text: str, locate: Locate, start: str):
+    source = text if text.endswith("\n") else text + "\n"
+    try:
+        tree = _lark().parse(source, start=start)
+    except UnexpectedInput as exc:
+        raise DiagnosticReport([_diagnose(exc, source, locate, start)]) from None
+    try:
+        return _ToAst(locate).transform(tree)
+    except VisitError as exc:
+        if isinstance(exc.orig_exc, DiagnosticReport):
+            raise exc.orig_exc from None
+        raise
+
+
+def parse_script(text: str, locate: Locate | None = None, path: str = "<script>") -> tuple:
+    """Parse a block of statements; raises DiagnosticReport with one positioned diagnostic."""
+    return _parse(text, locate or _plain_locate(path), "start")
+
+
+def parse_expr(text: str, locate: Locate | None = None, path: str = "<expr>"):
+    """Parse one expression."""
+    return _parse(text, locate or _plain_locate(path), "expr_start")

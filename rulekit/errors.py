@@ -1,0 +1,172 @@
+# SPDX-License-Identifier: MIT
+"""Errors a user can cause, each with a stable code and exit status.
+
+Content problems are collected as :class:`Diagnostic` values (never raised one at a
+time) so an author sees every mistake in one run, rendered like a compiler error.
+Everything a user can trigger derives from :class:`RulekitError`, which carries the
+process exit code the CLI returns: 1 for content errors and illegal script actions,
+2 for usage and I/O errors. An uncaught non-rulekit exception is an internal bug (101).
+"""
+from __future__ import annotations
+
+import difflib
+from typing import Iterable
+
+import attrs
+
+from .source import Span, source_line
+
+EXIT_OK = 0
+EXIT_CONTENT = 1
+EXIT_USAGE = 2
+EXIT_INTERNAL = 101
+
+
+def did_you_mean(word: str, candidates: Iterable[str]) -> str | None:
+    """The closest candidate to ``word``, or None when nothing is close."""
+    matches = difflib.get_close_matches(str(word), sorted({str(c) for c in candidates}), n=1, cutoff=0.6)
+    return matches[0] if matches else None
+
+
+def suggestion_help(word: str, candidates: Iterable[str]) -> str | None:
+    match = did_you_mean(word, candidates)
+    return f"did you mean `{match}`?" if match else None
+
+
+@attrs.frozen
+class Diagnostic:
+    """One problem in content, a script or a log, with where it is and how to fix it."""
+
+    code: str
+    message: str
+    span: Span | None = None
+    help: str | None = None
+    notes: tuple[str, ...] = ()
+    related: tuple[tuple[str, Span], ...] = ()
+    severity: str = "error"
+
+    def concise(self) -> str:
+        where = f"{self.span}: " if self.span else ""
+        text = f"{where}{self.severity}[{self.code}]: {self.message}"
+        if self.help:
+            text += f" ({self.help})"
+        return text
+
+    def render(self) -> str:
+        """Render with a caret excerpt, the way compilers do."""
+        out = [f"{self.severity}[{self.code}]: {self.message}"]
+        if self.span is not None:
+            out.append(f"  --> {self.span}")
+            out.extend(_excerpt(self.span))
+        for label, span in self.related:
+            out.append(f"  ::: {span}: {label}")
+            out.extend(_excerpt(span))
+        for note in self.notes:
+            out.append(f"   = note: {note}")
+        if self.help:
+            out.append(f"   = help: {self.help}")
+        return "\n".join(out)
+
+    def to_json(self) -> dict:
+        data = {"severity": self.severity, "code": self.code, "message": self.message}
+        if self.span is not None:
+            data.update(path=self.span.path, line=self.span.line, column=self.span.column)
+        if self.help:
+            data["help"] = self.help
+        if self.notes:
+            data["notes"] = list(self.notes)
+        return data
+
+
+def _excerpt(span: Span) -> list[str]:
+    text = source_line(span.path, span.line)
+    if text is None:
+        return []
+    gutter = " " * len(str(span.line))
+    width = 1
+    if span.end_line == span.line and span.end_column and span.end_column > span.column:
+        width = span.end_column - span.column
+    text = text.replace("\t", " ")
+    return [f"{gutter} |", f"{span.line} | {text}", f"{gutter} | {' ' * (span.column - 1)}{'^' * width}"]
+
+
+class RulekitError(Exception):
+    """Base of every error a user can cause; ``exit_code`` is what the CLI returns."""
+
+    exit_code = EXIT_CONTENT
+    code = "RK0000"
+
+    def render(self) -> str:
+        return f"error[{self.code}]: {self}"
+
+
+class UsageError(RulekitError):
+    """Bad command-line use, a missing file, an unreadable path."""
+
+    exit_code = EXIT_USAGE
+    code = "RK0001"
+
+
+class DiagnosticReport(RulekitError):
+    """One or more content diagnostics, raised together after a stage collected them."""
+
+    exit_code = EXIT_CONTENT
+    code = "RK0002"
+
+    def __init__(self, diagnostics: Iterable[Diagnostic]):
+        self.diagnostics = tuple(diagnostics)
+        super().__init__("\n".join(d.concise() for d in self.diagnostics))
+
+    def render(self) -> str:
+        parts = [d.render() for d in self.diagnostics]
+        files = {d.span.path for d in self.diagnostics if d.span}
+        errors = sum(1 for d in self.diagnostics if d.severity == "error")
+        noun = "error" if errors == 1 else "errors"
+        parts.append(f"Found {errors} {noun} in {len(files) or 1} file{'s' if len(files) > 1 else ''}.")
+        return "\n\n".join(parts)
+
+
+class IllegalAction(RulekitError):
+    """An action that is not legal now; names the legal ones. The state is unchanged."""
+
+    code = "RK3001"
+
+    def __init__(self, action: str, legal: list[str], reason: str = "not legal now",
+                 player: str | None = None, span: Span | None = None):
+        self.action = action
+        self.legal = list(legal)
+        self.reason = reason
+        self.player = player
+        self.span = span
+        shown = ", ".join(f"`{a}`" for a in self.legal[:40])
+        if len(self.legal) > 40:
+            shown += f", ... ({len(self.legal)} in all)"
+        who = f" for {player}" if player else ""
+        text = f"illegal action `{action}`{who}: {reason}"
+        if self.legal:
+            text += f"; legal actions: {shown}"
+        hint = did_you_mean(action, self.legal)
+        if hint:
+            text += f" (did you mean `{hint}`?)"
+        super().__init__(text)
+
+    def render(self) -> str:
+        where = f"{self.span}: " if self.span else ""
+        return f"{where}error[{self.code}]: {self}"
+
+
+class ContentRuntimeError(RulekitError):
+    """Content that checked clean but did something impossible while running
+    (a counter below its minimum, a step limit hit). Names the source line."""
+
+    code = "RK4001"
+
+    def __init__(self, message: str, span: Span | None = None, code: str | None = None):
+        self.span = span
+        if code:
+            self.code = code
+        super().__init__(message)
+
+    def render(self) -> str:
+        diag = Diagnostic(self.code, str(self), self.span)
+        return diag.render()

@@ -1,0 +1,50 @@
+# SPDX-License-Identifier: MIT
+"""Source files and spans.
+
+Every value rulekit reads keeps the place it came from, so that any later stage
+(schema check, DSL parser, type checker, even a run-time content error) can point
+the author at ``file:line:col``. Lines and columns are 1-based everywhere.
+"""
+from __future__ import annotations
+
+import attrs
+
+
+@attrs.frozen
+class Span:
+    """A region of a source file (1-based, end inclusive of the last column)."""
+
+    path: str
+    line: int
+    column: int
+    end_line: int | None = None
+    end_column: int | None = None
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}:{self.column}"
+
+    def shifted(self, line: int, column: int, end_line: int | None = None,
+                end_column: int | None = None) -> "Span":
+        return Span(self.path, line, column, end_line, end_column)
+
+
+_TEXTS: dict[str, list[str]] = {}
+
+
+def register_text(path: str, text: str) -> None:
+    """Remember a file's text so diagnostics can quote it with a caret."""
+    _TEXTS[path] = text.splitlines()
+
+
+def source_line(path: str, line: int) -> str | None:
+    lines = _TEXTS.get(path)
+    if lines is None:
+        try:
+            with open(path, encoding="utf-8") as handle:
+                lines = handle.read().splitlines()
+        except (OSError, UnicodeDecodeError):
+            return None
+        _TEXTS[path] = lines
+    if 1 <= line <= len(lines):
+        return lines[line - 1]
+    return None
