@@ -1,0 +1,169 @@
+# SPDX-License-Identifier: MIT
+"""Find a game, read its files and variant overlays, check them, build the model.
+
+A game is a folder with ``game.yaml``; ``include:`` lists the other files of the
+game. Mapping sections (``functions``, ``zones``, ...) may be spread over several
+files; any name defined twice, and any other section given twice, is an error. A variant is
+``variants/<name>.yaml`` (or any path): content-shaped, merged over the base with
+the overlay rules of :mod:`loader`, and checked exactly like the base. Shipped games
+are found by name, from a checkout or from an installed wheel.
+"""
+from __future__ import annotations
+
+import os
+from importlib import resources
+
+from . import schema
+from .errors import Diagnostic, DiagnosticReport, UsageError, suggestion_help
+from .loader import LNode, flatten, load_yaml, merge
+from .model import Game, build_game
+from .source import Span
+
+ROOT_FILE = "game.yaml"
+
+
+def shipped_games_dir() -> str:
+    """Where the shipped games live (the package data of ``rulekit_games``)."""
+    try:
+        return str(resources.files("rulekit_games"))
+    except (ModuleNotFoundError, TypeError):
+        return os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "games")
+
+
+def shipped_games() -> list[str]:
+    base = shipped_games_dir()
+    try:
+        return sorted(n for n in os.listdir(base) if os.path.isfile(os.path.join(base, n, ROOT_FILE)))
+    except OSError:
+        return []
+
+
+def find_game(name_or_path: str) -> str:
+    """A game folder from a path (folder or its game.yaml) or a shipped game's name."""
+    path = os.fspath(name_or_path)
+    if os.path.isdir(path) and os.path.isfile(os.path.join(path, ROOT_FILE)):
+        return os.path.normpath(path)
+    if os.path.isfile(path) and os.path.basename(path) == ROOT_FILE:
+        return os.path.dirname(os.path.normpath(path)) or "."
+    candidate = os.path.join(shipped_games_dir(), path)
+    if os.path.isfile(os.path.join(candidate, ROOT_FILE)):
+        return candidate
+    if os.path.isdir(path):
+        raise UsageError(f"`{path}` has no {ROOT_FILE}; a game folder starts with one")
+    hint = suggestion_help(path, shipped_games())
+    raise UsageError(f"no game `{path}`: not a folder with {ROOT_FILE} nor a shipped game "
+                     f"({', '.join(shipped_games()) or 'none'})" + (f"; {hint}" if hint else ""))
+
+
+def _display(path: str) -> str:
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:
+        return path
+    return path if rel.startswith("..") else rel
+
+
+def load_tree(folder: str) -> LNode:
+    """The game's root file with its includes merged in, as located nodes."""
+    root_path = _display(os.path.join(folder, ROOT_FILE))
+    root = load_yaml(root_path)
+    if not isinstance(root.value, dict):
+        raise DiagnosticReport([Diagnostic("RK0110", "a game file must be a mapping of sections", root.span)])
+    diagnostics: list[Diagnostic] = []
+    includes = root.value.get("include")
+    merged = dict(root.value)
+    if includes is not None and isinstance(includes.value, list):
+        for entry in includes.value:
+            rel = entry.value
+            if not isinstance(rel, str):
+                continue
+            path = _display(os.path.join(folder, rel))
+            if not os.path.isfile(path):
+                diagnostics.append(Diagnostic("RK0111", f"included file `{rel}` does not exist", entry.span,
+                                              help=suggestion_help(rel, _yaml_files(folder))))
+                continue
+            try:
+                part = load_yaml(path)
+            except DiagnosticReport as report:
+                diagnostics.extend(report.diagnostics)
+                continue
+            if not isinstance(part.value, dict):
+                diagnostics.append(Diagnostic("RK0110", "an included file must be a mapping of sections", part.span))
+                continue
+            for key, child in part.value.items():
+                if key not in merged:
+                    merged[key] = child
+                    continue
+                first = merged[key]
+                if isinstance(first.value, dict) and isinstance(child.value, dict):
+                    # A mapping section (functions, zones, ...) may be spread over files.
+                    combined = dict(first.value)
+                    for inner, node in child.value.items():
+                        if inner in combined:
+                            diagnostics.append(Diagnostic(
+                                "RK0112", f"`{key}.{inner}` is defined in two files", node.key_span,
+                                related=(("first defined here", combined[inner].key_span),)))
+                            continue
+                        combined[inner] = node
+                    merged[key] = LNode(combined, first.span, first.key_span)
+                    continue
+                diagnostics.append(Diagnostic(
+                    "RK0112", f"section `{key}` is defined in two files", child.key_span,
+                    related=(("first defined here", first.key_span),),
+                    help="keep each list or script section in one file"))
+    if diagnostics:
+        raise DiagnosticReport(diagnostics)
+    merged.pop("include", None)
+    return LNode(merged, root.span)
+
+
+def _yaml_files(folder: str) -> list[str]:
+    out = []
+    for dirpath, _dirs, files in os.walk(folder):
+        for f in files:
+            if f.endswith((".yaml", ".yml")):
+                out.append(os.path.relpath(os.path.join(dirpath, f), folder))
+    return out
+
+
+def variant_path(folder: str, variant: str) -> str:
+    if os.path.isfile(variant):
+        return variant
+    path = os.path.join(folder, "variants", f"{variant}.yaml")
+    if os.path.isfile(path):
+        return _display(path)
+    known = sorted(f[:-5] for f in os.listdir(os.path.join(folder, "variants"))
+                   if f.endswith(".yaml")) if os.path.isdir(os.path.join(folder, "variants")) else []
+    hint = suggestion_help(variant, known)
+    raise UsageError(f"no variant `{variant}` (known: {', '.join(known) or 'none'})" + (f"; {hint}" if hint else ""))
+
+
+def variants_of(name_or_path: str) -> list[str]:
+    folder = find_game(name_or_path)
+    vdir = os.path.join(folder, "variants")
+    if not os.path.isdir(vdir):
+        return []
+    return sorted(f[:-5] for f in os.listdir(vdir) if f.endswith(".yaml"))
+
+
+def load_game(name_or_path: str, variants: tuple | list = ()) -> Game:
+    """Load, check and compile a game with optional variant overlays.
+
+    Raises DiagnosticReport for content errors and UsageError for a bad name.
+    """
+    folder = find_game(name_or_path)
+    tree = load_tree(folder)
+    for variant in variants:
+        path = variant_path(folder, variant)
+        overlay = load_yaml(path)
+        problems = schema.check(overlay, "variant")
+        if problems:
+            raise DiagnosticReport(problems)
+        body = LNode({k: v for k, v in overlay.value.items() if k != "variant"}, overlay.span)
+        tree = merge(tree, body)
+    data, smap = flatten(tree)
+    problems = schema.check_data(data, smap, "game")
+    if problems:
+        raise DiagnosticReport(problems)
+    name = os.path.basename(os.path.abspath(folder))
+    return build_game(data, smap, name, _display(folder), tuple(variants))

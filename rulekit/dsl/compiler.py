@@ -1,0 +1,615 @@
+# SPDX-License-Identifier: MIT
+"""Check and compile effect-language ASTs into closures and VM instructions.
+
+Checking and compiling are one walk on purpose: both must resolve every name in
+the same scope, and doing it once means the checker can never disagree with what
+runs. Every problem is collected as a :class:`Diagnostic` (unknown names with "did
+you mean", wrong argument counts, effects used as values, assignments to
+constants) and compilation carries on with a placeholder, so an author sees all
+mistakes at once. Nothing here runs at game time except the closures it returns,
+which never look at the AST again.
+"""
+from __future__ import annotations
+
+import itertools
+from typing import Callable
+
+import attrs
+
+from ..engine import library, mutate
+from ..engine.library import REGISTRY, seq
+from ..engine.state import Family, ZoneKey
+from ..errors import ContentRuntimeError, Diagnostic, suggestion_help
+from ..source import Span
+from . import ast
+
+Fn = Callable  # (state, env) -> value
+
+PLAYER_ATTRS = ("seat",)
+
+
+@attrs.define
+class Vocabulary:
+    """Every name content may use, gathered from the game's files."""
+
+    gvars: set = attrs.Factory(set)             # assignable globals
+    constants: set = attrs.Factory(set)          # read-only globals (params, players, ...)
+    zones: dict = attrs.Factory(dict)            # name -> ZoneKey
+    families: dict = attrs.Factory(dict)         # name -> Family
+    pvars: set = attrs.Factory(set)
+    pzones: dict = attrs.Factory(dict)           # name -> tuple[ZoneKey] by seat
+    sets: dict = attrs.Factory(dict)             # name -> tuple of members
+    members: dict = attrs.Factory(dict)          # member -> props
+    member_props: set = attrs.Factory(set)
+    item_props: set = attrs.Factory(set)         # static
+    dynamic_props: set = attrs.Factory(set)      # changeable per item
+    items: dict = attrs.Factory(dict)            # id -> props
+    tables: dict = attrs.Factory(dict)           # name -> plain data
+    functions: dict = attrs.Factory(dict)        # name -> (params, ast expr)
+    procedures: dict = attrs.Factory(dict)       # name -> params
+
+
+class _Scope:
+    def __init__(self, locals_: set, loops: list | None = None):
+        self.locals = set(locals_)
+        self.loops = loops if loops is not None else []
+
+
+def assigned_names(body) -> set:
+    """Local names a body binds: assignment targets, loop and option variables."""
+    out: set = set()
+
+    def walk(stmts):
+        for st in stmts:
+            if isinstance(st, (ast.Assign, ast.AugAssign)) and isinstance(st.target, ast.Name):
+                out.add(st.target.id)
+            elif isinstance(st, ast.For):
+                out.add(st.var)
+                walk(st.body)
+            elif isinstance(st, ast.While):
+                walk(st.body)
+            elif isinstance(st, ast.If):
+                for _, b in st.branches:
+                    walk(b)
+                walk(st.orelse)
+            elif isinstance(st, ast.Choose):
+                for opt in st.options:
+                    for name, _ in opt.fors:
+                        out.add(name)
+                    walk(opt.body)
+    walk(body)
+    return out
+
+
+class Compiler:
+    def __init__(self, vocab: Vocabulary):
+        self.v = vocab
+        self.diagnostics: list[Diagnostic] = []
+        self._labels = itertools.count()
+        self._function_cache: dict[str, Fn] = {}
+        self.functions_impl: dict[str, Callable] = {}
+        self.used_procedures: set = set()
+
+    # ------------------------------------------------------------ diagnostics
+    def error(self, code: str, message: str, span: Span, help: str | None = None) -> None:
+        self.diagnostics.append(Diagnostic(code, message, span, help=help))
+
+    def _all_names(self, scope: _Scope) -> set:
+        v = self.v
+        return (scope.locals | v.gvars | v.constants | set(v.zones) | set(v.families) | set(v.sets)
+                | set(v.members) | set(v.tables))
+
+    # ------------------------------------------------------------ expressions
+    def expr(self, node, scope: _Scope) -> Fn:
+        method = getattr(self, f"x_{type(node).__name__}", None)
+        if method is None:  # pragma: no cover - parser and compiler out of step
+            raise NotImplementedError(f"no compiler for expression {type(node).__name__}")
+        return method(node, scope)
+
+    def x_Num(self, node, scope):
+        value = node.value
+        return lambda s, e: value
+
+    def x_Str(self, node, scope):
+        value = node.value
+        return lambda s, e: value
+
+    def x_Const(self, node, scope):
+        value = node.value
+        return lambda s, e: value
+
+    def x_Template(self, node, scope):
+        parts = [p if isinstance(p, str) else self.expr(p, scope) for p in node.parts]
+        fmt = mutate.fmt
+
+        def template(s, e):
+            return "".join(p if type(p) is str else fmt(p(s, e)) for p in parts)
+        return template
+
+    def x_Name(self, node, scope):
+        name = node.id
+        v = self.v
+        if name in scope.locals:
+            return lambda s, e: e[name]
+        if name in v.gvars or name in v.constants:
+            return lambda s, e: s.g[name]
+        if name in v.zones:
+            key = v.zones[name]
+            return lambda s, e: key
+        if name in v.families:
+            fam = v.families[name]
+            return lambda s, e: fam
+        if name in v.sets:
+            members = list(v.sets[name])
+            return lambda s, e: members
+        if name in v.members:
+            return lambda s, e: name
+        if name in v.tables:
+            data = v.tables[name]
+            return lambda s, e: data
+        if name in v.procedures or name in v.functions or name in REGISTRY:
+            self.error("RK0302", f"`{name}` is a {self._what(name)}; call it with `{name}(...)`", node.span)
+        else:
+            self.error("RK0301", f"unknown name `{name}`", node.span,
+                       suggestion_help(name, self._all_names(scope)))
+        return lambda s, e: None
+
+    def _what(self, name):
+        if name in self.v.procedures:
+            return "procedure"
+        if name in self.v.functions:
+            return "function"
+        return REGISTRY[name].kind
+
+    def x_Attr(self, node, scope):
+        obj = self.expr(node.obj, scope)
+        name = node.name
+        v = self.v
+        paths = []
+        if name in v.pvars:
+            paths.append("pvar")
+        if name in v.pzones:
+            paths.append("pzone")
+        if name in v.dynamic_props:
+            paths.append("dprop")
+        elif name in v.item_props:
+            paths.append("sprop")
+        if name in v.member_props:
+            paths.append("mprop")
+        if not paths:
+            candidates = (v.pvars | set(v.pzones) | v.item_props | v.dynamic_props | v.member_props)
+            self.error("RK0303", f"unknown attribute `{name}`", node.span, suggestion_help(name, candidates))
+            return lambda s, e: None
+        items = v.items
+        members = v.members
+        if paths == ["pvar"]:
+            return lambda s, e: s.p[obj(s, e)][name]
+        if paths == ["pzone"]:
+            keys = v.pzones[name]
+            return lambda s, e: keys[obj(s, e)]
+        if paths == ["sprop"]:
+            return lambda s, e: items[obj(s, e)][name]
+        if paths == ["mprop"]:
+            return lambda s, e: members[obj(s, e)][name]
+        pzone_keys = v.pzones.get(name)
+
+        def dispatch(s, e):
+            o = obj(s, e)
+            if type(o) is not str:
+                if "pvar" in paths:
+                    return s.p[o][name]
+                if "pzone" in paths:
+                    return pzone_keys[o]
+            elif o in items:
+                if "dprop" in paths:
+                    value = s.iprops.get((o, name), _MISSING)
+                    return s.game.prop_defaults.get(name) if value is _MISSING else value
+                if "sprop" in paths:
+                    return items[o][name]
+            if "mprop" in paths and o in members:
+                return members[o][name]
+            raise ContentRuntimeError(f"{mutate.fmt(o)} has no attribute `{name}`")
+        return dispatch
+
+    def x_Index(self, node, scope):
+        obj = self.expr(node.obj, scope)
+        index = self.expr(node.index, scope)
+
+        def getitem(s, e):
+            o = obj(s, e)
+            i = index(s, e)
+            if type(o) is Family:
+                if i not in o.zones:
+                    raise ContentRuntimeError(f"`{o.name}` has no space `{mutate.fmt(i)}`")
+                return o.zones[i]
+            if type(o) is ZoneKey:
+                return s.zones[o][i]
+            return o[i]
+        return getitem
+
+    def x_ListLit(self, node, scope):
+        items = [self.expr(i, scope) for i in node.items]
+        return lambda s, e: [i(s, e) for i in items]
+
+    def x_Comp(self, node, scope):
+        inner = _Scope(scope.locals | {n for n, _ in node.fors}, scope.loops)
+        fors = []
+        for i, (name, coll) in enumerate(node.fors):
+            # each `for` sees the variables bound by the ones before it
+            visible = _Scope(scope.locals | {n for n, _ in node.fors[:i]}, scope.loops)
+            fors.append((name, self.expr(coll, visible)))
+        elt = self.expr(node.elt, inner)
+        cond = self.expr(node.cond, inner) if node.cond is not None else None
+        if len(fors) == 1:
+            (name, coll), = fors
+
+            if cond is None:
+                def comp(s, e):
+                    out = []
+                    for x in seq(s, coll(s, e)):
+                        e[name] = x
+                        out.append(elt(s, e))
+                    return out
+            else:
+                def comp(s, e):
+                    out = []
+                    for x in seq(s, coll(s, e)):
+                        e[name] = x
+                        if cond(s, e):
+                            out.append(elt(s, e))
+                    return out
+            return comp
+
+        def comp_n(s, e):
+            out = []
+
+            def level(k):
+                name, coll = fors[k]
+                for x in tuple(seq(s, coll(s, e))):
+                    e[name] = x
+                    if k + 1 < len(fors):
+                        level(k + 1)
+                    elif cond is None or cond(s, e):
+                        out.append(elt(s, e))
+            level(0)
+            return out
+        return comp_n
+
+    def x_BinOp(self, node, scope):
+        a = self.expr(node.left, scope)
+        b = self.expr(node.right, scope)
+        op = node.op
+        if op == "+":
+            return lambda s, e: a(s, e) + b(s, e)
+        if op == "-":
+            return lambda s, e: a(s, e) - b(s, e)
+        if op == "*":
+            return lambda s, e: a(s, e) * b(s, e)
+        if op == "//":
+            return lambda s, e: a(s, e) // b(s, e)
+        if op == "%":
+            return lambda s, e: a(s, e) % b(s, e)
+        raise NotImplementedError(op)  # pragma: no cover
+
+    def x_Compare(self, node, scope):
+        a = self.expr(node.left, scope)
+        b = self.expr(node.right, scope)
+        op = node.op
+        if op == "==":
+            return lambda s, e: a(s, e) == b(s, e)
+        if op == "!=":
+            return lambda s, e: a(s, e) != b(s, e)
+        if op == "<":
+            return lambda s, e: a(s, e) < b(s, e)
+        if op == "<=":
+            return lambda s, e: a(s, e) <= b(s, e)
+        if op == ">":
+            return lambda s, e: a(s, e) > b(s, e)
+        if op == ">=":
+            return lambda s, e: a(s, e) >= b(s, e)
+
+        def contains(s, e):
+            x = a(s, e)
+            coll = b(s, e)
+            if type(coll) is ZoneKey:
+                return s.loc.get(x) == coll
+            return x in coll
+        if op == "in":
+            return contains
+        return lambda s, e: not contains(s, e)
+
+    def x_BoolOp(self, node, scope):
+        a = self.expr(node.left, scope)
+        b = self.expr(node.right, scope)
+        if node.op == "and":
+            return lambda s, e: a(s, e) and b(s, e)
+        return lambda s, e: a(s, e) or b(s, e)
+
+    def x_Not(self, node, scope):
+        a = self.expr(node.operand, scope)
+        return lambda s, e: not a(s, e)
+
+    def x_Neg(self, node, scope):
+        a = self.expr(node.operand, scope)
+        return lambda s, e: -a(s, e)
+
+    def x_IfExp(self, node, scope):
+        c = self.expr(node.cond, scope)
+        t = self.expr(node.then, scope)
+        o = self.expr(node.orelse, scope)
+        return lambda s, e: t(s, e) if c(s, e) else o(s, e)
+
+    def x_Call(self, node, scope):
+        name = node.func
+        v = self.v
+        if name in v.functions:
+            return self._user_function_call(node, scope)
+        if name in v.procedures:
+            self.error("RK0304", f"procedure `{name}` can only be called as a statement or as `x = {name}(...)`",
+                       node.span, "procedures may ask players to decide, so they cannot run inside an expression")
+            return lambda s, e: None
+        builtin = REGISTRY.get(name)
+        if builtin is None:
+            candidates = set(v.functions) | set(v.procedures) | set(REGISTRY)
+            self.error("RK0305", f"unknown function `{name}`", node.span, suggestion_help(name, candidates))
+            return lambda s, e: None
+        if builtin.kind == "effect":
+            self.error("RK0306", f"effect `{name}` changes the game and cannot be used as a value", node.span,
+                       f"write it as a statement of its own: `{builtin.signature}`")
+            return lambda s, e: None
+        args, kwargs = self._bind(builtin, node, scope)
+        impl = builtin.impl
+        if not kwargs:
+            if len(args) == 1:
+                a0, = args
+                return lambda s, e: impl(s, a0(s, e))
+            if len(args) == 2:
+                a0, a1 = args
+                return lambda s, e: impl(s, a0(s, e), a1(s, e))
+        return lambda s, e: impl(s, *[a(s, e) for a in args], **{k: f(s, e) for k, f in kwargs.items()})
+
+    def _bind(self, builtin, node, scope):
+        """Check a call against a signature; returns (positional fns, keyword fns)."""
+        names = list(builtin.params) + [n for n, _ in builtin.optional]
+        args = [self.expr(a, scope) for a in node.args]
+        kwargs = {}
+        if len(node.args) > len(names):
+            self.error("RK0307", f"`{builtin.name}` takes at most {len(names)} argument"
+                       f"{'s' if len(names) != 1 else ''}, got {len(node.args)}", node.span,
+                       f"the signature is `{builtin.signature}`")
+        given = set(names[:len(node.args)])
+        for key, value in node.kwargs:
+            if key not in names:
+                self.error("RK0308", f"`{builtin.name}` has no argument `{key}`", value.span,
+                           suggestion_help(key, names) or f"the signature is `{builtin.signature}`")
+                continue
+            if key in given:
+                self.error("RK0309", f"argument `{key}` of `{builtin.name}` given twice", value.span)
+            given.add(key)
+            kwargs[key] = self.expr(value, scope)
+        missing = [p for p in builtin.params if p not in given]
+        if missing:
+            self.error("RK0310", f"`{builtin.name}` is missing argument `{missing[0]}`", node.span,
+                       f"the signature is `{builtin.signature}`")
+        # required params given by keyword become positional, so impls stay simple
+        positional = list(args)
+        for pname in builtin.params[len(args):]:
+            if pname in kwargs:
+                positional.append(kwargs.pop(pname))
+        return positional, kwargs
+
+    def _user_function_call(self, node, scope):
+        name = node.func
+        params, _body = self.v.functions[name]
+        if node.kwargs or len(node.args) != len(params):
+            self.error("RK0307", f"function `{name}` takes {len(params)} argument"
+                       f"{'s' if len(params) != 1 else ''} ({', '.join(params)}), got "
+                       f"{len(node.args) + len(node.kwargs)}", node.span)
+            return lambda s, e: None
+        args = [self.expr(a, scope) for a in node.args]
+        impls = self.functions_impl
+
+        def call(s, e):
+            env = {p: a(s, e) for p, a in zip(params, args)}
+            return impls[name](s, env)
+        return call
+
+    def compile_function(self, name: str) -> None:
+        params, body = self.v.functions[name]
+        self.functions_impl[name] = self.expr(body, _Scope(set(params)))
+
+    # ------------------------------------------------------------- statements
+    def procedure(self, name: str, params: tuple, body: tuple, span: Span) -> list:
+        """Instructions for a procedure body (linked later by the VM)."""
+        # Assigning a declared global variable changes it; every other assigned name is local.
+        scope = _Scope(set(params) | (assigned_names(body) - self.v.gvars))
+        out: list = []
+        self.block(body, scope, out)
+        return out
+
+    def _label(self) -> str:
+        return f"L{next(self._labels)}"
+
+    def block(self, body, scope: _Scope, out: list) -> None:
+        for st in body:
+            method = getattr(self, f"s_{type(st).__name__}", None)
+            if method is None:  # pragma: no cover
+                raise NotImplementedError(f"no compiler for statement {type(st).__name__}")
+            method(st, scope, out)
+
+    def s_Pass(self, st, scope, out):
+        pass
+
+    def s_Assign(self, st, scope, out):
+        if isinstance(st.value, ast.Call) and st.value.func in self.v.procedures:
+            if not isinstance(st.target, ast.Name) or st.target.id not in scope.locals:
+                self.error("RK0311", "a procedure's result can only be stored in a local name", st.span)
+                return
+            self._call_procedure(st.value, scope, out, ret=st.target.id)
+            return
+        value = self.expr(st.value, scope)
+        setter = self._setter(st.target, scope)
+        out.append(("exec", lambda s, e: setter(s, e, value(s, e)), st.span))
+
+    def s_AugAssign(self, st, scope, out):
+        current = self.expr(st.target, scope)
+        value = self.expr(st.value, scope)
+        setter = self._setter(st.target, scope)
+        if st.op == "+":
+            out.append(("exec", lambda s, e: setter(s, e, current(s, e) + value(s, e)), st.span))
+        else:
+            out.append(("exec", lambda s, e: setter(s, e, current(s, e) - value(s, e)), st.span))
+
+    def _setter(self, target, scope):
+        v = self.v
+        span = target.span
+        if isinstance(target, ast.Name):
+            name = target.id
+            if name in v.gvars and name not in scope.locals:
+                def set_global(s, e, value):
+                    mutate.set_global(s, name, value, span)
+                return set_global
+            if name in v.constants:
+                self.error("RK0312", f"`{name}` is a constant and cannot be changed", span,
+                           "declare it under `vars:` if it changes during the game")
+            elif name in v.zones or name in v.families or name in v.sets or name in v.members:
+                self.error("RK0312", f"`{name}` names a zone or set and cannot be assigned", span)
+
+            def set_local(s, e, value):
+                e[name] = value
+            return set_local
+        if isinstance(target, ast.Attr):
+            obj = self.expr(target.obj, scope)
+            name = target.name
+            if name in v.pvars:
+                def set_player(s, e, value):
+                    mutate.set_player(s, obj(s, e), name, value, span)
+                return set_player
+            if name in v.dynamic_props:
+                def set_prop(s, e, value):
+                    mutate.set_prop(s, obj(s, e), name, value)
+                return set_prop
+            if name in v.item_props or name in v.member_props or name in v.pzones:
+                self.error("RK0313", f"`{name}` cannot be changed", span,
+                           "only player variables and item state declared under `state:` change")
+            else:
+                self.error("RK0303", f"unknown attribute `{name}`", span,
+                           suggestion_help(name, v.pvars | v.dynamic_props))
+            return lambda s, e, value: None
+        self.error("RK0314", "only names and attributes can be assigned", span)
+        return lambda s, e, value: None
+
+    def s_CallStmt(self, st, scope, out):
+        call = st.call
+        name = call.func
+        if name in self.v.procedures:
+            self._call_procedure(call, scope, out, ret=None)
+            return
+        builtin = REGISTRY.get(name)
+        if builtin is not None and builtin.kind == "effect":
+            args, kwargs = self._bind(builtin, call, scope)
+            impl = builtin.impl
+            span = call.span
+
+            def run_effect(s, e):
+                impl(s, *[a(s, e) for a in args], span=span, **{k: f(s, e) for k, f in kwargs.items()})
+            out.append(("exec", run_effect, st.span))
+            return
+        if builtin is not None or name in self.v.functions:
+            value = self.expr(call, scope)
+            if name != "roll":
+                self.error("RK0315", f"`{name}(...)` computes a value that is thrown away", call.span,
+                           "assign it, `x = ...`, or use it in a condition")
+            out.append(("exec", lambda s, e: value(s, e), st.span))
+            return
+        candidates = set(self.v.procedures) | {n for n, b in REGISTRY.items() if b.kind == "effect"}
+        self.error("RK0305", f"unknown effect or procedure `{name}`", call.span, suggestion_help(name, candidates))
+
+    def _call_procedure(self, call, scope, out, ret):
+        name = call.func
+        params = self.v.procedures[name]
+        self.used_procedures.add(name)
+        if call.kwargs:
+            self.error("RK0308", f"procedure `{name}` takes positional arguments only", call.span)
+        if len(call.args) != len(params):
+            self.error("RK0307", f"procedure `{name}` takes {len(params)} argument"
+                       f"{'s' if len(params) != 1 else ''} ({', '.join(params)}), got {len(call.args)}", call.span)
+            return
+        args = tuple(self.expr(a, scope) for a in call.args)
+        out.append(("call", name, args, ret, call.span))
+
+    def s_Return(self, st, scope, out):
+        value = self.expr(st.value, scope) if st.value is not None else None
+        out.append(("return", value, st.span))
+
+    def s_If(self, st, scope, out):
+        end = self._label()
+        for cond_node, body in st.branches:
+            cond = self.expr(cond_node, scope)
+            nxt = self._label()
+            out.append(("jf", cond, nxt, cond_node.span))
+            self.block(body, scope, out)
+            out.append(("jump", end, st.span))
+            out.append(("label", nxt))
+        self.block(st.orelse, scope, out)
+        out.append(("label", end))
+
+    def s_While(self, st, scope, out):
+        head, end = self._label(), self._label()
+        cond = self.expr(st.cond, scope)
+        out.append(("label", head))
+        out.append(("jf", cond, end, st.cond.span))
+        scope.loops.append((head, end))
+        self.block(st.body, scope, out)
+        scope.loops.pop()
+        out.append(("jump", head, st.span))
+        out.append(("label", end))
+
+    def s_For(self, st, scope, out):
+        head, end = self._label(), self._label()
+        slot = f"${head}"
+        coll = self.expr(st.iter, scope)
+        out.append(("for_init", coll, slot, st.iter.span))
+        out.append(("label", head))
+        out.append(("for_next", slot, st.var, end, st.span))
+        scope.loops.append((head, end))
+        self.block(st.body, scope, out)
+        scope.loops.pop()
+        out.append(("jump", head, st.span))
+        out.append(("label", end))
+
+    def s_Break(self, st, scope, out):
+        if not scope.loops:
+            self.error("RK0316", "`break` outside a loop", st.span)
+            return
+        out.append(("jump", scope.loops[-1][1], st.span))
+
+    def s_Continue(self, st, scope, out):
+        if not scope.loops:
+            self.error("RK0316", "`continue` outside a loop", st.span)
+            return
+        out.append(("jump", scope.loops[-1][0], st.span))
+
+    def s_Choose(self, st, scope, out):
+        player = self.expr(st.player, scope)
+        end = self._label()
+        options = []
+        bodies = []
+        for opt in st.options:
+            fors = []
+            for name, coll in opt.fors:
+                fors.append((name, self.expr(coll, scope)))
+            cond = self.expr(opt.cond, scope) if opt.cond is not None else None
+            label = self.expr(opt.label, scope)
+            target = self._label()
+            options.append((label, tuple(fors), cond, target))
+            bodies.append((target, opt.body))
+        out.append(("choose", player, tuple(options), st.span))
+        for target, body in bodies:
+            out.append(("label", target))
+            self.block(body, scope, out)
+            out.append(("jump", end, st.span))
+        out.append(("label", end))
+
+
+_MISSING = object()

@@ -1,0 +1,88 @@
+# SPDX-License-Identifier: MIT
+"""The small fixed API every tool uses: start a game, list and apply actions.
+
+``apply`` checks the action against the pending decision before anything
+changes, so an illegal action is refused with the state untouched. If content
+fails half-way through an action (a bound broken, a step limit hit), the state is
+restored from a clone taken before the action, so refusals are always atomic.
+"""
+from __future__ import annotations
+
+from ..errors import ContentRuntimeError, IllegalAction, UsageError
+from . import mutate, rng, vm
+from .state import PLAYERS, Frame, State
+
+
+def new_game(game, players: int | None = None, seed: int = 0, pins: dict | None = None,
+             record: bool = True, step_limit: int = vm.DEFAULT_STEP_LIMIT) -> State:
+    """Set up a game and run it to its first decision."""
+    n = game.default_players if players is None else players
+    if not game.min_players <= n <= game.max_players:
+        raise UsageError(f"{game.title} is for {game.min_players}-{game.max_players} players, not {n}")
+    s = State.__new__(State)
+    s.game = game
+    s.n = n
+    s.g = dict(game.gvars)
+    s.g["players"] = list(PLAYERS[:n])
+    s.g["num_players"] = n
+    s.p = [dict(game.pvars) for _ in range(n)]
+    s.zones = {key: [] for key in game.zones.values()}
+    for fam in game.families.values():
+        for key in fam.zones.values():
+            s.zones[key] = []
+    for keys in game.pzones.values():
+        for key in keys[:n]:
+            s.zones[key] = []
+    s.loc = {}
+    for ident, start in game.item_start.items():
+        key = game.zones[start]
+        s.zones[key].append(ident)
+        s.loc[ident] = key
+    s.iprops = {}
+    s.rng = {"$seed": int(seed)}
+    s.frames = [Frame(game.main, 0, {})]
+    s.pending = None
+    s.events = []
+    s.actions = []
+    s.over = False
+    s.result = None
+    s.pins = {k: list(v) for k, v in (pins or {}).items()}
+    s.record = record
+    s.steps = 0
+    for name, value in game.params.items():
+        s.g[name] = value(s, {}) if callable(value) else value
+    if record:
+        s.events.append(("start", game.name, n, int(seed)))
+    vm.run(s, step_limit)
+    return s
+
+
+def legal_actions(s: State) -> list[str]:
+    return [] if s.pending is None else list(s.pending.labels)
+
+
+def apply(s: State, action: str, atomic: bool = True, step_limit: int = vm.DEFAULT_STEP_LIMIT) -> None:
+    """Apply one action in notation. Raises IllegalAction (state unchanged)."""
+    if s.over or s.pending is None:
+        raise IllegalAction(action, [], "the game is over")
+    index = s.pending.index(action)
+    if index is None:
+        raise IllegalAction(action, list(s.pending.labels), "not a legal action now",
+                            player=str(PLAYERS[s.pending.player]))
+    apply_index(s, index, atomic, step_limit)
+
+
+def apply_index(s: State, index: int, atomic: bool = True, step_limit: int = vm.DEFAULT_STEP_LIMIT) -> None:
+    """Apply the legal action at ``index`` of ``legal_actions(s)`` (fast path for bots)."""
+    backup = s.clone() if atomic else None
+    decision = s.pending
+    label = decision.labels[index]
+    s.actions.append(label)
+    if s.record:
+        s.events.append(("action", str(PLAYERS[decision.player]), label))
+    try:
+        vm.resume(s, index, step_limit)
+    except ContentRuntimeError:
+        if backup is not None:
+            s.restore(backup)
+        raise

@@ -1,0 +1,267 @@
+# SPDX-License-Identifier: MIT
+"""The one registry of built-in functions and effects of the effect language.
+
+Each entry carries its signature, a one-line doc and an example; the compiler
+checks calls against it (arity, keyword names), and ``docs/language.md`` has a
+section per entry that a test keeps in step with this table.
+
+Functions are pure (``roll`` aside, which draws from a named random stream and
+logs it); effects change the state and may only stand as statements.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+import attrs
+
+from ..errors import ContentRuntimeError
+from . import mutate
+from .state import PLAYERS, State, ZoneKey
+
+
+class EndGame(Exception):
+    """Raised by ``end_game()``; the VM unwinds to the game's finish."""
+
+
+@attrs.frozen
+class Builtin:
+    name: str
+    kind: str                       # "function" | "effect"
+    params: tuple                   # required positional names
+    optional: tuple = ()            # ((name, default), ...) also usable by keyword
+    doc: str = ""
+    example: str = ""
+    impl: Callable = attrs.field(default=None, repr=False)
+
+    @property
+    def signature(self) -> str:
+        parts = list(self.params) + [f"{n}={mutate.fmt(d)}" for n, d in self.optional]
+        return f"{self.name}({', '.join(parts)})"
+
+
+REGISTRY: dict[str, Builtin] = {}
+
+
+def _register(kind: str, name: str, params=(), optional=(), doc="", example=""):
+    def wrap(fn):
+        REGISTRY[name] = Builtin(name, kind, tuple(params), tuple(optional), doc, example, fn)
+        return fn
+    return wrap
+
+
+def function(name, params=(), optional=(), doc="", example=""):
+    return _register("function", name, params, optional, doc, example)
+
+
+def effect(name, params=(), optional=(), doc="", example=""):
+    return _register("effect", name, params, optional, doc, example)
+
+
+def seq(s: State, value):
+    """A zone as its list of items; any other collection as itself."""
+    if type(value) is ZoneKey:
+        return s.zones[value]
+    if value is None:
+        raise TypeError("expected a list or a zone, got none")
+    return value
+
+
+# ------------------------------------------------------------------ functions
+@function("range", ("start",), (("stop", None),), "whole numbers from start up to stop - 1 (or 0..start-1)",
+          "range(bid + 1, p.money + 1)")
+def _range(s, start, stop=None):
+    return list(range(start)) if stop is None else list(range(start, stop))
+
+
+@function("count", ("items",), (), "how many items a list or zone holds", "count(p.hand)")
+def _count(s, items):
+    return len(seq(s, items))
+
+
+@function("sum", ("numbers",), (), "the sum of a list of numbers", "sum(c.value for c in p.tiles)")
+def _sum(s, numbers):
+    return sum(seq(s, numbers))
+
+
+@function("min", ("numbers",), (("default", None),), "the smallest value, or default when empty",
+          "min([a, b])")
+def _min(s, numbers, default=None):
+    items = seq(s, numbers)
+    return min(items) if items else default
+
+
+@function("max", ("numbers",), (("default", None),), "the largest value, or default when empty",
+          "max(count_of(q, c) for q in others(p))")
+def _max(s, numbers, default=None):
+    items = seq(s, numbers)
+    return max(items) if items else default
+
+
+@function("any", ("items",), (), "true if any item is true", "any(x > 0 for x in counts)")
+def _any(s, items):
+    return any(seq(s, items))
+
+
+@function("all", ("items",), (), "true if every item is true (also when empty)", "all(row >= 2 for row in rows)")
+def _all(s, items):
+    return all(seq(s, items))
+
+
+@function("first", ("items",), (("default", None),), "the first item, or default when empty",
+          "first(i for i in range(pos + 1, 36) if ...)")
+def _first(s, items, default=None):
+    items = seq(s, items)
+    return items[0] if items else default
+
+
+@function("last", ("items",), (("default", None),), "the last item, or default when empty", "last(order)")
+def _last(s, items, default=None):
+    items = seq(s, items)
+    return items[-1] if items else default
+
+
+@function("top", ("zone",), (), "the top item of a zone (the last one moved in), or none", "top(deck)")
+def _top(s, zone):
+    items = seq(s, zone)
+    return items[-1] if items else None
+
+
+@function("bottom", ("zone",), (), "the bottom item of a zone, or none", "bottom(deck)")
+def _bottom(s, zone):
+    items = seq(s, zone)
+    return items[0] if items else None
+
+
+@function("list", ("items",), (), "a snapshot of a zone or list as a list", "list(staging)")
+def _list(s, items):
+    return list(seq(s, items))
+
+
+@function("sorted", ("items",), (), "the items in ascending order", "sorted(scores)")
+def _sorted(s, items):
+    return sorted(seq(s, items))
+
+
+@function("reversed", ("items",), (), "the items in reverse order", "reversed(order)")
+def _reversed(s, items):
+    return list(reversed(seq(s, items)))
+
+
+@function("distinct", ("items",), (), "the items without repeats, in first-seen order",
+          "distinct(c.company for c in p.hand)")
+def _distinct(s, items):
+    return list(dict.fromkeys(seq(s, items)))
+
+
+@function("abs", ("number",), (), "the absolute value", "abs(a - b)")
+def _abs(s, number):
+    return abs(number)
+
+
+@function("index_of", ("items", "item"), (), "0-based position of item in items, or -1",
+          "index_of(order, p)")
+def _index_of(s, items, item):
+    items = seq(s, items)
+    return items.index(item) if item in items else -1
+
+
+@function("players_from", ("player",), (), "every player in seat order, starting with player",
+          "for p in players_from(start_player): ...")
+def _players_from(s, player):
+    return [PLAYERS[(player + i) % s.n] for i in range(s.n)]
+
+
+@function("others", ("player",), (), "every other player in seat order, starting left of player",
+          "for q in others(winner): ...")
+def _others(s, player):
+    return [PLAYERS[(player + i) % s.n] for i in range(1, s.n)]
+
+
+@function("next_player", ("player",), (("steps", 1),), "the player `steps` seats to the left",
+          "next_player(auctioneer)")
+def _next_player(s, player, steps=1):
+    return PLAYERS[(player + steps) % s.n]
+
+
+@function("seat", ("player",), (), "the player's seat number, 1 for the first", "seat(p)")
+def _seat(s, player):
+    return int(player) + 1
+
+
+@function("zone_of", ("item",), (), "the zone an item lies in", "zone_of(tile)")
+def _zone_of(s, item):
+    return s.loc.get(item)
+
+
+@function("items", ("kind",), (), "every item of a component kind, in definition order", "items(\"ship\")")
+def _items(s, kind):
+    return list(s.game.kinds.get(kind, ()))
+
+
+@function("kind_of", ("item",), (), "the component kind of an item", "kind_of(t) == \"tile\"")
+def _kind_of(s, item):
+    return s.game.item_kind.get(item)
+
+
+@function("item", ("id",), (), "the item with this id", "item(\"goal\")")
+def _item(s, ident):
+    if ident not in s.game.items:
+        raise ContentRuntimeError(f"no item with id `{ident}`")
+    return ident
+
+
+@function("roll", ("sides",), (("stream", "dice"),),
+          "a random whole number from 1 to sides, from a named random stream; logged", "n = roll(6)")
+def _roll(s, sides, stream="dice"):
+    return mutate.roll(s, sides, stream)
+
+
+# -------------------------------------------------------------------- effects
+@effect("move", ("item", "to"), (("at", "top"),), "move one item from wherever it lies to a zone",
+        "move(card, to=p.played)")
+def _move(s, item, to, at="top", span=None):
+    _need_zone(to, "to", span)
+    mutate.move(s, item, to, at != "bottom", span)
+
+
+@effect("move_all", ("source", "to"), (), "move every item of a zone to another zone, keeping their order",
+        "move_all(lot, to=winner.hand)")
+def _move_all(s, source, to, span=None):
+    _need_zone(source, "source", span)
+    _need_zone(to, "to", span)
+    for item in list(s.zones[source]):
+        mutate.move(s, item, to, True, span)
+
+
+@effect("draw", ("source", "to"), (("n", 1),), "move up to n items from the top of a zone (fewer if it runs out)",
+        "draw(deck, to=p.hand, n=2)")
+def _draw(s, source, to, n=1, span=None):
+    _need_zone(source, "source", span)
+    _need_zone(to, "to", span)
+    items = s.zones[source]
+    for _ in range(n):
+        if not items:
+            break
+        mutate.move(s, items[-1], to, True, span)
+
+
+@effect("shuffle", ("zone",), (("stream", "decks"),), "shuffle a zone with a named random stream; logged",
+        "shuffle(deck)")
+def _shuffle(s, zone, stream="decks", span=None):
+    _need_zone(zone, "zone", span)
+    mutate.shuffle(s, zone, stream, span)
+
+
+@effect("log", ("text",), (), "write a line to the game's event log", "log(\"{p} takes the lot\")")
+def _log(s, text, span=None):
+    mutate.log(s, mutate.fmt(text))
+
+
+@effect("end_game", (), (), "end the game now and go to the finish and scoring", "end_game()")
+def _end_game(s, span=None):
+    raise EndGame()
+
+
+def _need_zone(value, what, span):
+    if type(value) is not ZoneKey:
+        raise ContentRuntimeError(f"`{what}` must be a zone, got {mutate.fmt(value)}", span, "RK4002")

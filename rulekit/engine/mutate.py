@@ -1,0 +1,132 @@
+# SPDX-License-Identifier: MIT
+"""The only functions that change a :class:`State`; each one appends an event.
+
+Keeping every change behind these few doors is what makes the event log complete
+(every change is an event), bounds checks uniform (a counter below its declared
+minimum is a content error naming the line), and lets a fast playout switch the
+log off (``state.record = False``) without touching the rules.
+"""
+from __future__ import annotations
+
+from ..errors import ContentRuntimeError
+from . import rng
+from .state import PLAYERS, State, ZoneKey
+
+
+def fmt(value) -> str:
+    """How a value prints in notation, logs and templates."""
+    if value is None:
+        return "none"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(fmt(v) for v in value) + "]"
+    return str(value)
+
+
+def set_global(s: State, name: str, value, span=None) -> None:
+    bounds = s.game.gbounds.get(name)
+    if bounds is not None:
+        _check_bounds(name, value, bounds, span)
+    old = s.g.get(name)
+    s.g[name] = value
+    if s.record and old != value:
+        s.events.append(("set", name, old, value))
+
+
+def set_player(s: State, player: int, name: str, value, span=None) -> None:
+    bounds = s.game.pbounds.get(name)
+    if bounds is not None:
+        _check_bounds(f"{PLAYERS[player]}.{name}", value, bounds, span)
+    row = s.p[player]
+    old = row[name]
+    row[name] = value
+    if s.record and old != value:
+        s.events.append(("set", f"{PLAYERS[player]}.{name}", old, value))
+
+
+def _check_bounds(what: str, value, bounds, span) -> None:
+    low, high = bounds
+    if not isinstance(value, int):
+        raise ContentRuntimeError(f"`{what}` must be a whole number, got {fmt(value)}", span, "RK4002")
+    if low is not None and value < low:
+        raise ContentRuntimeError(f"`{what}` would become {value}, below its minimum {low}", span, "RK4003")
+    if high is not None and value > high:
+        raise ContentRuntimeError(f"`{what}` would become {value}, above its maximum {high}", span, "RK4003")
+
+
+def set_prop(s: State, item: str, name: str, value) -> None:
+    key = (item, name)
+    old = s.iprops.get(key, s.game.prop_defaults.get(name))
+    s.iprops[key] = value
+    if s.record and old != value:
+        s.events.append(("prop", item, name, value))
+
+
+def move(s: State, item: str, to: ZoneKey, top: bool = True, span=None) -> None:
+    source = s.loc.get(item)
+    if source is None:
+        raise ContentRuntimeError(f"`{fmt(item)}` is not an item in any zone", span, "RK4004")
+    capacity = s.game.capacity.get(to.name)
+    if capacity is not None and source != to and len(s.zones[to]) >= capacity:
+        raise ContentRuntimeError(f"zone `{to}` is full (capacity {capacity})", span, "RK4005")
+    s.zones[source].remove(item)
+    if top:
+        s.zones[to].append(item)
+    else:
+        s.zones[to].insert(0, item)
+    s.loc[item] = to
+    if s.record:
+        s.events.append(("move", item, source.text, to.text))
+
+
+def _stream(s: State, name: str) -> int:
+    state = s.rng.get(name)
+    if state is None:
+        state = rng.stream_seed(s.rng["$seed"], name)
+    return state
+
+
+def shuffle(s: State, zone: ZoneKey, stream: str, span=None) -> None:
+    items = s.zones[zone]
+    pinned = s.pins.get(f"shuffle:{zone.text}") if s.pins else None
+    if pinned:
+        order = list(pinned.pop(0))
+        if sorted(order) != sorted(items):
+            raise ContentRuntimeError(
+                f"pinned order for `{zone}` is not a permutation of its {len(items)} items", span, "RK4006")
+        s.zones[zone] = order
+    else:
+        state, order = rng.shuffled(_stream(s, stream), items)
+        s.rng[stream] = state
+        s.zones[zone] = order
+    if s.record:
+        s.events.append(("shuffle", zone.text, len(items)))
+
+
+def roll(s: State, sides: int, stream: str, span=None) -> int:
+    pinned = s.pins.get(f"roll:{stream}") if s.pins else None
+    if pinned:
+        value = int(pinned.pop(0))
+        if not 1 <= value <= sides:
+            raise ContentRuntimeError(f"pinned roll {value} is not between 1 and {sides}", span, "RK4006")
+    else:
+        state, value = rng.below(_stream(s, stream), sides)
+        s.rng[stream] = state
+        value += 1
+    if s.record:
+        s.events.append(("roll", stream, sides, value))
+    return value
+
+
+def random_below(s: State, n: int, stream: str) -> int:
+    state, value = rng.below(_stream(s, stream), n)
+    s.rng[stream] = state
+    return value
+
+
+def log(s: State, text: str) -> None:
+    if s.record:
+        s.events.append(("log", text))

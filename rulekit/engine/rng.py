@@ -1,0 +1,48 @@
+# SPDX-License-Identifier: MIT
+"""Seeded randomness as plain integers in the game state.
+
+Python's ``random`` module may change its algorithms between versions, and its
+state is a 625-word tuple; we want byte-identical logs on any machine and a state
+that clones for free. So each named stream (``setup``, ``decks``, ``dice``, ...) is
+one 64-bit SplitMix64 counter, derived from the game seed and the stream name.
+"""
+from __future__ import annotations
+
+import hashlib
+
+MASK = (1 << 64) - 1
+GOLDEN = 0x9E3779B97F4A7C15
+
+
+def stream_seed(seed: int, name: str) -> int:
+    digest = hashlib.sha256(f"{seed}:{name}".encode()).digest()
+    return int.from_bytes(digest[:8], "little")
+
+
+def next_u64(state: int) -> tuple[int, int]:
+    """Advance a SplitMix64 state; returns (new_state, output)."""
+    state = (state + GOLDEN) & MASK
+    z = state
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+    return state, z ^ (z >> 31)
+
+
+def below(state: int, n: int) -> tuple[int, int]:
+    """A uniform integer in [0, n) without modulo bias; returns (new_state, value)."""
+    if n <= 1:
+        return state, 0
+    limit = (1 << 64) - ((1 << 64) % n)
+    while True:
+        state, value = next_u64(state)
+        if value < limit:
+            return state, value % n
+
+
+def shuffled(state: int, items: list) -> tuple[int, list]:
+    """Fisher-Yates on a copy; returns (new_state, shuffled list)."""
+    out = list(items)
+    for i in range(len(out) - 1, 0, -1):
+        state, j = below(state, i + 1)
+        out[i], out[j] = out[j], out[i]
+    return state, out

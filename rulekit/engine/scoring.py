@@ -1,0 +1,25 @@
+# SPDX-License-Identifier: MIT
+"""End-of-game scoring from the content's categories and tie-breaks."""
+from __future__ import annotations
+
+from .state import PLAYERS, State
+
+
+def score(s: State) -> dict:
+    """Per-player breakdown, totals, ranking and winners (ties share the win)."""
+    game = s.game
+    rows = {}
+    keys = []
+    for i in range(s.n):
+        p = PLAYERS[i]
+        env = {"p": p}
+        breakdown = {cid: int(fn(s, env) or 0) for cid, _text, fn in game.scoring}
+        total = sum(breakdown.values())
+        tiebreak = [fn(s, env) for fn in game.tiebreak]
+        rows[str(p)] = {"breakdown": breakdown, "total": total, "tiebreak": tiebreak}
+        keys.append(((total, *tiebreak), p))
+    keys.sort(key=lambda kv: kv[0], reverse=True)
+    best = keys[0][0]
+    winners = [str(p) for k, p in keys if k == best]
+    ranking = [str(p) for _k, p in keys]
+    return {"scores": rows, "ranking": ranking, "winners": winners}

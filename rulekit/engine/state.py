@@ -1,0 +1,151 @@
+# SPDX-License-Identifier: MIT
+"""The one mutable object of a running game.
+
+We measured the trade-off the style guide asks about: copy-on-write frozen states
+make every effect allocate, and random playouts run millions of effects. So the
+*definitions* (:class:`~rulekit.model.Game`) are frozen and shared, while
+:class:`State` is a plain mutable object with a cheap :meth:`State.clone` (a few
+dict and list copies; values are immutable ints, strings and tuples). Atomicity of
+refusals comes from checking an action against the pending decision *before* any
+change, and from restoring a clone if content fails half-way (see ``api.apply``).
+
+The program counter of the running rules (the VM frames) is part of the state, so
+a game suspended at a decision can be cloned, serialised and resumed anywhere.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+
+class Player(int):
+    """A seat (0-based int) that prints as ``p1``, ``p2``... in notation and logs."""
+
+    __slots__ = ()
+
+    def __str__(self) -> str:
+        return f"p{int(self) + 1}"
+
+    __repr__ = __str__
+
+
+PLAYERS = tuple(Player(i) for i in range(16))
+
+
+class ZoneKey:
+    """Identity of one zone: a global zone, a player's zone or one space of a family."""
+
+    __slots__ = ("name", "owner", "key", "text", "_hash")
+
+    def __init__(self, name: str, owner: int | None = None, key: Any = None):
+        self.name = name
+        self.owner = owner
+        self.key = key
+        if owner is not None:
+            self.text = f"{PLAYERS[owner]}.{name}"
+        elif key is not None:
+            self.text = f"{name}[{key}]"
+        else:
+            self.text = name
+        self._hash = hash(self.text)
+
+    def __eq__(self, other):
+        return self is other or (isinstance(other, ZoneKey) and self.text == other.text)
+
+    def __hash__(self):
+        return self._hash
+
+    def __str__(self):
+        return self.text
+
+    __repr__ = __str__
+
+
+class Frame:
+    """One activation of a procedure: its code, program counter and locals."""
+
+    __slots__ = ("code", "pc", "env", "ret")
+
+    def __init__(self, code, pc: int, env: dict, ret: str | None = None):
+        self.code = code
+        self.pc = pc
+        self.env = env
+        self.ret = ret
+
+    def copy(self) -> "Frame":
+        return Frame(self.code, self.pc, dict(self.env), self.ret)
+
+
+class Decision:
+    """A pending choice: who decides, the legal actions (notation) and how to resume."""
+
+    __slots__ = ("player", "labels", "choices", "span", "_index")
+
+    def __init__(self, player: int, labels: tuple, choices: tuple, span):
+        self.player = player
+        self.labels = labels          # tuple[str]: the notation of each legal action
+        self.choices = choices        # tuple[(option target pc, bindings tuple)]
+        self.span = span
+        self._index = None
+
+    def index(self, label: str) -> int | None:
+        if self._index is None:
+            self._index = {l: i for i, l in enumerate(self.labels)}
+        return self._index.get(label)
+
+
+class State:
+    """A game in progress. Mutate it only through the engine (``api.apply``)."""
+
+    __slots__ = ("game", "n", "g", "p", "zones", "loc", "iprops", "rng", "frames", "pending",
+                 "events", "actions", "over", "result", "pins", "record", "steps")
+
+    def clone(self) -> "State":
+        new = State.__new__(State)
+        new.game = self.game
+        new.n = self.n
+        new.g = dict(self.g)
+        new.p = [dict(d) for d in self.p]
+        new.zones = {k: v[:] for k, v in self.zones.items()}
+        new.loc = dict(self.loc)
+        new.iprops = dict(self.iprops)
+        new.rng = dict(self.rng)
+        new.frames = [f.copy() for f in self.frames]
+        new.pending = self.pending
+        new.events = list(self.events) if self.record else self.events[:0]
+        new.actions = list(self.actions)
+        new.over = self.over
+        new.result = self.result
+        new.pins = {k: list(v) for k, v in self.pins.items()} if self.pins else {}
+        new.record = self.record
+        new.steps = self.steps
+        return new
+
+    def restore(self, other: "State") -> None:
+        """Become ``other`` (used to undo a half-applied action)."""
+        for slot in State.__slots__:
+            setattr(self, slot, getattr(other, slot))
+
+    @property
+    def current_player(self) -> int | None:
+        return None if self.pending is None else self.pending.player
+
+    def legal_actions(self) -> list[str]:
+        return [] if self.pending is None else list(self.pending.labels)
+
+
+class Family:
+    """A named family of zones indexed by a key (board spaces): ``route[3]``."""
+
+    __slots__ = ("name", "zones")
+
+    def __init__(self, name: str, keys):
+        self.name = name
+        self.zones = {k: ZoneKey(name, None, k) for k in keys}
+
+    def __getitem__(self, key):
+        return self.zones[key]
+
+    def __str__(self):
+        return self.name
+
+    __repr__ = __str__

@@ -1,0 +1,473 @@
+# SPDX-License-Identifier: MIT
+"""Checked content -> the compiled, immutable definition of a game.
+
+Input is the merged content data (schema-valid) and its source map. Output is a
+:class:`Game`: tables of items and zones, bounds, and the whole rules program
+compiled to VM code. Every effect-language string is parsed here with its file
+position, and every name is resolved once; a game that builds is a game whose
+names all mean something.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from typing import Any
+
+import attrs
+
+from .dsl import ast
+from .dsl.compiler import Compiler, Vocabulary
+from .dsl.parser import parse_expr, parse_script
+from .engine import vm
+from .engine.state import PLAYERS, Family, ZoneKey
+from .errors import Diagnostic, DiagnosticReport
+from .loader import SourceMap
+from .source import Span
+
+BUILTIN_CONSTANTS = ("players", "num_players")
+BUILTIN_VARS = ("round",)
+VISIBILITY = ("public", "owner", "hidden", "face_up")
+
+
+@attrs.define(eq=False)
+class Game:
+    """A compiled game. Treat as read-only: shared by every state of the game."""
+
+    name: str
+    title: str
+    path: str
+    variants: tuple
+    content_hash: str
+    data: dict
+    source_map: SourceMap
+    min_players: int
+    max_players: int
+    default_players: int
+    items: dict                 # id -> static props
+    kinds: dict                 # kind -> tuple of ids
+    item_kind: dict
+    item_start: dict            # id -> ZoneKey name where it starts
+    prop_defaults: dict
+    gvars: dict                 # name -> initial
+    gvis: dict
+    gbounds: dict
+    pvars: dict
+    pvis: dict
+    pbounds: dict
+    zones: dict                 # name -> ZoneKey (global)
+    zone_vis: dict              # zone name (global, family or player) -> visibility
+    families: dict              # name -> Family
+    pzones: dict                # name -> tuple[ZoneKey]
+    capacity: dict
+    params: dict                # name -> value or compiled fn
+    procedures: dict            # name -> vm.Code
+    functions: dict
+    main: vm.Code
+    finish_pc: int
+    scoring: tuple              # ((id, text, fn), ...)
+    tiebreak: tuple             # (fn, ...)
+    invariants: tuple           # ((id, text, fn), ...)
+    estimate: Any
+    provenance: tuple           # ((path, kind, text, span), ...)
+    sets: dict
+    members: dict
+
+
+class _Builder:
+    def __init__(self, data: dict, smap: SourceMap, name: str, path: str, variants: tuple):
+        self.data = data
+        self.smap = smap
+        self.name = name
+        self.path = path
+        self.variants = variants
+        self.diagnostics: list[Diagnostic] = []
+
+    def error(self, code, message, path, help=None, key=False):
+        self.diagnostics.append(Diagnostic(code, message, self.smap.span(path, key=key), help=help))
+
+    # ------------------------------------------------------------ scripts
+    def parse(self, path: tuple, kind: str = "script"):
+        text = _dig(self.data, path)
+        origin = self.smap.text(path)
+        if not isinstance(text, str):
+            self.error("RK0320", f"expected effect-language text here, got {type(text).__name__}", path)
+            return None
+        if origin is not None:
+            locate = origin.locate
+        else:
+            span = self.smap.span(path) or Span(self.path, 1, 1)
+
+            def locate(line, col, el=None, ec=None):
+                return Span(span.path, span.line + line - 1, col)
+        try:
+            if kind == "expr":
+                return parse_expr(text, locate)
+            return parse_script(text, locate)
+        except DiagnosticReport as report:
+            self.diagnostics.extend(report.diagnostics)
+            return None
+
+    # ------------------------------------------------------------ build
+    def build(self) -> Game:
+        d = self.data
+        players = d.get("players", {})
+        vocab = Vocabulary()
+        sets: dict[str, tuple] = {}
+        members: dict[str, dict] = {}
+        for set_name, spec in (d.get("sets") or {}).items():
+            if isinstance(spec, list):
+                entries = {str(m): {} for m in spec}
+            else:
+                entries = {str(m): dict(props or {}) for m, props in spec.items()}
+            sets[set_name] = tuple(entries)
+            for member, props in entries.items():
+                if member in members:
+                    self.error("RK0330", f"`{member}` is a member of two sets", ("sets", set_name), key=True)
+                members[member] = {k: v for k, v in props.items() if k not in ("text", "provenance")}
+                vocab.member_props.update(members[member])
+        vocab.sets = sets
+        vocab.members = members
+        vocab.tables = dict(d.get("tables") or {})
+
+        # components -> items
+        items: dict[str, dict] = {}
+        kinds: dict[str, tuple] = {}
+        item_kind: dict[str, str] = {}
+        item_start: dict[str, str] = {}
+        prop_defaults: dict[str, Any] = {}
+        for kind, spec in (d.get("components") or {}).items():
+            ids = []
+            for ident, props in self._instances(kind, spec, sets):
+                if ident in items:
+                    self.error("RK0331", f"two items share the id `{ident}`", ("components", kind), key=True)
+                    continue
+                items[ident] = props
+                item_kind[ident] = kind
+                item_start[ident] = spec.get("start", "box")
+                ids.append(ident)
+                vocab.item_props.update(props)
+            kinds[kind] = tuple(ids)
+            for prop, default in (spec.get("state") or {}).items():
+                prop_defaults[prop] = default
+                vocab.dynamic_props.add(prop)
+        vocab.items = items
+
+        # variables
+        gvars, gvis, gbounds = {}, {}, {}
+        for name, spec in (d.get("vars") or {}).items():
+            spec = spec if isinstance(spec, dict) else {"initial": spec}
+            gvars[name] = spec.get("initial", 0)
+            gvis[name] = spec.get("visibility", "public")
+            if "min" in spec or "max" in spec:
+                gbounds[name] = (spec.get("min"), spec.get("max"))
+        for name in BUILTIN_VARS:
+            gvars.setdefault(name, 0)
+            gvis.setdefault(name, "public")
+        pl = d.get("player") or {}
+        pvars, pvis, pbounds = {}, {}, {}
+        for name, spec in (pl.get("vars") or {}).items():
+            spec = spec if isinstance(spec, dict) else {"initial": spec}
+            pvars[name] = spec.get("initial", 0)
+            pvis[name] = spec.get("visibility", "public")
+            if "min" in spec or "max" in spec:
+                pbounds[name] = (spec.get("min"), spec.get("max"))
+        vocab.gvars = set(gvars)
+        vocab.pvars = set(pvars)
+
+        # zones
+        zones = {"box": ZoneKey("box")}
+        zone_vis = {"box": "hidden"}
+        families: dict[str, Family] = {}
+        capacity: dict[str, int] = {}
+        for name, spec in (d.get("zones") or {}).items():
+            spec = spec or {}
+            zone_vis[name] = spec.get("visibility", "public")
+            if "capacity" in spec:
+                capacity[name] = spec["capacity"]
+            keys = self._zone_keys(name, spec, sets)
+            if keys is None:
+                zones[name] = ZoneKey(name)
+            else:
+                families[name] = Family(name, keys)
+        pzones: dict[str, tuple] = {}
+        for name, spec in (pl.get("zones") or {}).items():
+            spec = spec or {}
+            zone_vis[name] = spec.get("visibility", "public")
+            if "capacity" in spec:
+                capacity[name] = spec["capacity"]
+            pzones[name] = tuple(ZoneKey(name, i) for i in range(len(PLAYERS)))
+        vocab.zones = zones
+        vocab.families = families
+        vocab.pzones = pzones
+        for ident, start in item_start.items():
+            if start not in zones:
+                self.error("RK0332", f"unknown start zone `{start}` for `{item_kind[ident]}`",
+                           ("components", item_kind[ident], "start"),
+                           help=_suggest(start, zones))
+                item_start[ident] = "box"
+
+        # params (constants, maybe computed from the player count)
+        params_spec = d.get("params") or {}
+        vocab.constants = set(params_spec) | set(BUILTIN_CONSTANTS)
+        self._check_clashes(vocab)
+
+        # functions and procedures (signatures first, so bodies can call each other)
+        functions_spec = d.get("functions") or {}
+        for name, spec in functions_spec.items():
+            body = self.parse(("functions", name, "expr"), "expr")
+            vocab.functions[name] = (tuple(spec.get("params") or ()), body or ast.Const(None, span=Span(self.path, 1, 1)))
+        procedures_spec = d.get("procedures") or {}
+        for name, spec in procedures_spec.items():
+            vocab.procedures[name] = tuple(spec.get("params") or ())
+
+        compiler = Compiler(vocab)
+        for name in functions_spec:
+            compiler.compile_function(name)
+
+        params: dict[str, Any] = {}
+        for name, spec in params_spec.items():
+            if isinstance(spec, dict) and "expr" in spec:
+                body = self.parse(("params", name, "expr"), "expr")
+                params[name] = compiler.expr(body, _scope()) if body else (lambda s, e: None)
+            elif isinstance(spec, dict):
+                params[name] = spec.get("value")
+            else:
+                params[name] = spec
+
+        procs: dict[str, vm.Code] = {}
+        pending_links = []
+        for name, spec in procedures_spec.items():
+            body = self.parse(("procedures", name, "do"))
+            if body is None:
+                body = ()
+            code = vm.Code(name, vocab.procedures[name], self.smap.span(("procedures", name), key=True))
+            instrs = compiler.procedure(name, vocab.procedures[name], body, code.span)
+            procs[name] = code
+            pending_links.append((code, instrs))
+
+        # the main program: setup, rounds of phases, finish, scoring
+        main_instrs: list = []
+        flow = d.get("flow") or {}
+        setup_body = self.parse(("setup",)) if "setup" in d else ()
+        self._inline("setup", setup_body or (), compiler, procs, pending_links, main_instrs)
+        rounds = flow.get("rounds")
+        phases = flow.get("phases") or []
+        until = None
+        if "end_after_round_if" in flow:
+            body = self.parse(("flow", "end_after_round_if"), "expr")
+            until = compiler.expr(body, _scope()) if body else None
+        main_instrs.append(("label", "round"))
+        main_instrs.append(("exec", _next_round, self.smap.span(("flow",), key=True)))
+        for i, phase in enumerate(phases):
+            pid = phase.get("id", f"phase{i + 1}")
+            body = self.parse(("flow", "phases", i, "do")) or ()
+            code = vm.Code(f"phase {pid}", (), self.smap.span(("flow", "phases", i)))
+            instrs = compiler.procedure(pid, (), body, code.span)
+            pname = f"phase:{pid}"
+            procs[pname] = code
+            pending_links.append((code, instrs))
+            skip = f"skip{i}"
+            if "when" in phase:
+                cond_ast = self.parse(("flow", "phases", i, "when"), "expr")
+                if cond_ast is not None:
+                    main_instrs.append(("jf", compiler.expr(cond_ast, _scope()), skip, cond_ast.span))
+            main_instrs.append(("call", pname, (), None, code.span))
+            main_instrs.append(("label", skip))
+        if rounds is not None:
+            main_instrs.append(("jf", lambda s, e, r=rounds: s.g["round"] < r, "finish", None))
+        if until is not None:
+            main_instrs.append(("jf", lambda s, e, u=until: not u(s, e), "finish", None))
+        if rounds is None and until is None and phases:
+            self.error("RK0333", "the flow never ends: give `rounds` or `end_after_round_if`", ("flow",), key=True)
+        main_instrs.append(("jump", "round", None))
+        main_instrs.append(("label", "finish"))
+        finish_body = self.parse(("flow", "finish")) if "finish" in flow else ()
+        finish_mark = len([i for i in main_instrs if i[0] != "label"])
+        self._inline("finish", finish_body or (), compiler, procs, pending_links, main_instrs)
+        main_instrs.append(("native", _finish_op, None))
+
+        main = vm.Code("game", (), Span(self.path, 1, 1))
+        for code, instrs in pending_links:
+            vm.link(code, instrs, procs)
+        vm.link(main, main_instrs, procs)
+
+        scoring = []
+        sc = d.get("scoring") or {}
+        for i, cat in enumerate(sc.get("categories") or []):
+            body = self.parse(("scoring", "categories", i, "points"), "expr")
+            fn = compiler.expr(body, _scope({"p"})) if body else (lambda s, e: 0)
+            scoring.append((cat.get("id", f"category{i + 1}"), cat.get("text", ""), fn))
+        tiebreak = []
+        for i, _ in enumerate(sc.get("tiebreak") or []):
+            body = self.parse(("scoring", "tiebreak", i), "expr")
+            if body:
+                tiebreak.append(compiler.expr(body, _scope({"p"})))
+        invariants = []
+        for i, inv in enumerate(d.get("invariants") or []):
+            body = self.parse(("invariants", i, "expr"), "expr")
+            if body:
+                invariants.append((inv.get("id", f"invariant{i + 1}"), inv.get("text", ""),
+                                   compiler.expr(body, _scope())))
+        estimate = None
+        if "estimate" in d:
+            body = self.parse(("estimate",), "expr")
+            if body:
+                estimate = compiler.expr(body, _scope({"p"}))
+
+        self.diagnostics.extend(compiler.diagnostics)
+        for name in procedures_spec:
+            if name not in compiler.used_procedures:
+                self.diagnostics.append(Diagnostic(
+                    "RK0334", f"procedure `{name}` is never called", self.smap.span(("procedures", name), key=True),
+                    help="call it from a phase or another procedure, or remove it", severity="warning"))
+        if any(d.severity == "error" for d in self.diagnostics):
+            raise DiagnosticReport(self.diagnostics)
+
+        return Game(
+            name=self.name, title=(d.get("meta") or {}).get("title", self.name), path=self.path,
+            variants=self.variants, content_hash=content_hash(d), data=d, source_map=self.smap,
+            min_players=players.get("min", 1), max_players=players.get("max", 8),
+            default_players=players.get("default", players.get("min", 2)),
+            items=items, kinds=kinds, item_kind=item_kind, item_start=item_start, prop_defaults=prop_defaults,
+            gvars=gvars, gvis=gvis, gbounds=gbounds, pvars=pvars, pvis=pvis, pbounds=pbounds,
+            zones=zones, zone_vis=zone_vis, families=families, pzones=pzones, capacity=capacity,
+            params=params, procedures=procs, functions=compiler.functions_impl, main=main,
+            finish_pc=finish_mark, scoring=tuple(scoring), tiebreak=tuple(tiebreak),
+            invariants=tuple(invariants), estimate=estimate, provenance=tuple(self._provenance()),
+            sets=sets, members=members)
+
+    def _inline(self, name, body, compiler, procs, pending_links, main_instrs):
+        """Setup and finish run as procedures of their own (own locals)."""
+        code = vm.Code(name, (), Span(self.path, 1, 1))
+        instrs = compiler.procedure(name, (), body, code.span)
+        procs[f"${name}"] = code
+        pending_links.append((code, instrs))
+        main_instrs.append(("call", f"${name}", (), None, code.span))
+
+    def _instances(self, kind: str, spec: dict, sets: dict):
+        base = {k: v for k, v in (spec.get("props") or {}).items()}
+        if "items" in spec:
+            for i, entry in enumerate(spec["items"]):
+                props = dict(base)
+                props.update({k: v for k, v in entry.items() if k not in ("id", "text", "provenance")})
+                yield entry["id"], props
+            return
+        generate = spec.get("generate") or {}
+        axes = []
+        for prop, set_name in generate.items():
+            if set_name not in sets:
+                self.error("RK0335", f"unknown set `{set_name}`", ("components", kind, "generate", prop),
+                           help=_suggest(set_name, sets))
+                return
+            axes.append([(prop, m) for m in sets[set_name]])
+        copies = spec.get("copies", 1)
+        template = spec.get("id") or (kind + "".join("-{%s}" % p for p in generate) + ("-{n}" if copies > 1 else ""))
+        combos = _product(axes)
+        for combo in combos:
+            for n in range(1, copies + 1):
+                props = dict(base)
+                props.update(combo)
+                try:
+                    ident = template.format(n=n, kind=kind, **combo)
+                except (KeyError, IndexError, ValueError) as exc:
+                    self.error("RK0336", f"bad id template `{template}`: {exc}", ("components", kind, "id"))
+                    return
+                yield ident, props
+
+    def _zone_keys(self, name: str, spec: dict, sets: dict):
+        if "keys" in spec:
+            keys = spec["keys"]
+            if isinstance(keys, str):
+                if keys not in sets:
+                    self.error("RK0335", f"unknown set `{keys}`", ("zones", name, "keys"), help=_suggest(keys, sets))
+                    return []
+                return list(sets[keys])
+            return list(keys)
+        if "range" in spec:
+            low, high = spec["range"]
+            return list(range(low, high + 1))
+        return None
+
+    def _check_clashes(self, vocab: Vocabulary) -> None:
+        seen: dict[str, str] = {}
+        groups = [("global variable", vocab.gvars), ("parameter", vocab.constants), ("zone", vocab.zones),
+                  ("zone family", vocab.families), ("set", vocab.sets), ("set member", vocab.members),
+                  ("table", vocab.tables)]
+        for what, names in groups:
+            for name in names:
+                if name in seen and seen[name] != what:
+                    self.diagnostics.append(Diagnostic(
+                        "RK0337", f"`{name}` is both a {seen[name]} and a {what}", None,
+                        help="give each a different name"))
+                seen.setdefault(name, what)
+
+    def _provenance(self):
+        out = []
+
+        def walk(node, path):
+            if isinstance(node, dict):
+                if "provenance" in node:
+                    out.append((_path_text(path), node["provenance"], node.get("text", ""),
+                                self.smap.span(path + ("provenance",))))
+                for k, v in node.items():
+                    walk(v, path + (k,))
+            elif isinstance(node, list):
+                for i, v in enumerate(node):
+                    walk(v, path + (i,))
+        walk(self.data, ())
+        return out
+
+
+def _scope(names=()):
+    from .dsl.compiler import _Scope
+    return _Scope(set(names))
+
+
+def _next_round(s, e):
+    from .engine import mutate
+    mutate.set_global(s, "round", s.g["round"] + 1)
+
+
+def _finish_op(nxt):
+    def op(s, f):
+        from .engine.scoring import score
+        s.result = score(s)
+        s.over = True
+        s.frames.clear()
+        return True
+    return op
+
+
+def _product(axes):
+    out = [{}]
+    for axis in axes:
+        out = [dict(prev, **{prop: m}) for prev in out for prop, m in axis]
+    return out
+
+
+def _suggest(word, candidates):
+    from .errors import suggestion_help
+    return suggestion_help(word, candidates)
+
+
+def _dig(data, path):
+    for key in path:
+        data = data[key]
+    return data
+
+
+def _path_text(path) -> str:
+    out = ""
+    for key in path:
+        out += f"[{key}]" if isinstance(key, int) else (f".{key}" if out else str(key))
+    return out
+
+
+def content_hash(data: dict) -> str:
+    blob = json.dumps(data, sort_keys=True, separators=(",", ":"), default=str)
+    return "sha256:" + hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+
+def build_game(data: dict, smap: SourceMap, name: str, path: str, variants: tuple = ()) -> Game:
+    return _Builder(data, smap, name, path, variants).build()

@@ -1,0 +1,134 @@
+# SPDX-License-Identifier: MIT
+"""JSON Schema validation that speaks to authors, not to jsonschema.
+
+The schemas in ``schemas/`` describe every kind of file (game, variant, script).
+We validate plain data, pick the most relevant error of each failing place with
+``best_match``, and turn it into one :class:`Diagnostic` on the author's line. An
+unknown key gets "did you mean" from the keys allowed at that place, because a
+typo must never silently change a rule.
+"""
+from __future__ import annotations
+
+import functools
+import json
+import os
+
+import jsonschema
+from jsonschema.exceptions import best_match
+
+from .errors import Diagnostic, suggestion_help
+from .loader import LNode, SourceMap, flatten
+
+KINDS = ("game", "variant", "script")
+
+
+def schemas_dir() -> str:
+    here = os.path.dirname(os.path.abspath(__file__))
+    packaged = os.path.join(here, "schemas")
+    if os.path.isdir(packaged):
+        return packaged
+    return os.path.join(os.path.dirname(here), "schemas")
+
+
+@functools.lru_cache(maxsize=None)
+def load_schema(kind: str) -> dict:
+    with open(os.path.join(schemas_dir(), f"{kind}.schema.json"), encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+@functools.lru_cache(maxsize=None)
+def _validator(kind: str):
+    schema = load_schema(kind)
+    cls = jsonschema.validators.validator_for(schema)
+    registry = None
+    try:
+        from referencing import Registry, Resource
+        resources = []
+        for other in KINDS:
+            try:
+                doc = load_schema(other)
+            except OSError:
+                continue
+            if "$id" in doc:
+                resources.append((doc["$id"], Resource.from_contents(doc)))
+        registry = Registry().with_resources(resources)
+    except ImportError:  # pragma: no cover - old jsonschema
+        pass
+    if registry is not None:
+        return cls(schema, registry=registry)
+    return cls(schema)
+
+
+def check(node: LNode, kind: str) -> list[Diagnostic]:
+    data, smap = flatten(node)
+    return check_data(data, smap, kind)
+
+
+def check_data(data, smap: SourceMap, kind: str) -> list[Diagnostic]:
+    """Diagnostics for every failing place (one per place, the most relevant)."""
+    validator = _validator(kind)
+    by_place: dict[tuple, list] = {}
+    for error in validator.iter_errors(data):
+        by_place.setdefault(tuple(error.absolute_path), []).append(error)
+    out = []
+    for place in sorted(by_place, key=lambda p: [str(x) for x in p]):
+        error = best_match(by_place[place])
+        out.append(_diagnostic(error, smap))
+    return out
+
+
+def _diagnostic(error, smap: SourceMap) -> Diagnostic:
+    path = tuple(error.absolute_path)
+    where = error.json_path
+    if error.validator == "additionalProperties":
+        allowed = list((error.schema.get("properties") or {}).keys())
+        extra = [k for k in (error.instance or {}) if k not in allowed]
+        patterns = error.schema.get("patternProperties") or {}
+        if patterns:
+            import re
+            extra = [k for k in extra if not any(re.search(p, k) for p in patterns)]
+        key = extra[0] if extra else "?"
+        return Diagnostic("RK0120", f"unknown key `{key}`", smap.span(path + (key,), key=True),
+                          help=suggestion_help(key, allowed) or
+                          (f"allowed here: {', '.join(sorted(allowed))}" if allowed else None),
+                          notes=(f"at {where}",))
+    if error.validator == "required":
+        return Diagnostic("RK0121", error.message.replace("'", "`"), smap.span(path, key=True),
+                          notes=(f"at {where}",))
+    if error.validator == "enum":
+        options = [str(o) for o in error.validator_value]
+        return Diagnostic("RK0122", f"`{error.instance}` is not one of {', '.join(options)}", smap.span(path),
+                          help=suggestion_help(str(error.instance), options), notes=(f"at {where}",))
+    if error.validator == "type":
+        expected = error.validator_value
+        expected = " or ".join(expected) if isinstance(expected, list) else expected
+        return Diagnostic("RK0123", f"expected {_article(expected)}, got {_json_type(error.instance)}",
+                          smap.span(path), notes=(f"at {where}",))
+    description = error.schema.get("description") if isinstance(error.schema, dict) else None
+    return Diagnostic("RK0124", _clean(error.message), smap.span(path),
+                      help=description, notes=(f"at {where}",))
+
+
+def _article(word: str) -> str:
+    return ("an " if word[:1] in "aeiou" else "a ") + word
+
+
+def _json_type(value) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int):
+        return "an integer"
+    if isinstance(value, float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "a list"
+    return "a mapping"
+
+
+def _clean(message: str) -> str:
+    message = message.replace("'", "`")
+    return message[:200] + ("..." if len(message) > 200 else "")
