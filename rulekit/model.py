@@ -72,6 +72,24 @@ class Game:
     provenance: tuple           # ((path, kind, text, span), ...)
     sets: dict
     members: dict
+    vocab: Any = None
+
+    def compiler_for_scripts(self) -> Compiler:
+        """A compiler over this game's names (for expectations and position scripts)."""
+        compiler = Compiler(self.vocab)
+        compiler.functions_impl = self.functions
+        return compiler
+
+    def compile_script(self, text: str, origin=None) -> vm.Code:
+        """Compile extra statements (a script's ``position:``) against this game."""
+        locate = origin.locate if origin is not None else None
+        body = parse_script(text, locate)
+        compiler = Compiler(self.vocab)
+        compiler.functions_impl = self.functions
+        instrs = compiler.procedure("position", (), body, None)
+        if compiler.diagnostics:
+            raise DiagnosticReport(compiler.diagnostics)
+        return vm.link(vm.Code("position", ()), instrs, self.procedures)
 
 
 class _Builder:
@@ -251,6 +269,7 @@ class _Builder:
         flow = d.get("flow") or {}
         setup_body = self.parse(("setup",)) if "setup" in d else ()
         self._inline("setup", setup_body or (), compiler, procs, pending_links, main_instrs)
+        main_instrs.append(("native", _position_op, None))
         rounds = flow.get("rounds")
         phases = flow.get("phases") or []
         until = None
@@ -335,7 +354,7 @@ class _Builder:
             params=params, procedures=procs, functions=compiler.functions_impl, main=main,
             finish_pc=finish_mark, scoring=tuple(scoring), tiebreak=tuple(tiebreak),
             invariants=tuple(invariants), estimate=estimate, provenance=tuple(self._provenance()),
-            sets=sets, members=members)
+            sets=sets, members=members, vocab=vocab)
 
     def _inline(self, name, body, compiler, procs, pending_links, main_instrs):
         """Setup and finish run as procedures of their own (own locals)."""
@@ -427,6 +446,17 @@ def _scope(names=()):
 def _next_round(s, e):
     from .engine import mutate
     mutate.set_global(s, "round", s.g["round"] + 1)
+
+
+def _position_op(nxt):
+    """Run a script's starting-position override (if any) right after setup."""
+    def op(s, f):
+        f.pc = nxt
+        code = f.env.pop("$position", None)
+        if code is not None:
+            from .engine.state import Frame
+            s.frames.append(Frame(code, 0, {}))
+    return op
 
 
 def _finish_op(nxt):

@@ -14,7 +14,7 @@ from .state import PLAYERS, Frame, State
 
 
 def new_game(game, players: int | None = None, seed: int = 0, pins: dict | None = None,
-             record: bool = True, step_limit: int = vm.DEFAULT_STEP_LIMIT) -> State:
+             record: bool = True, step_limit: int = vm.DEFAULT_STEP_LIMIT, position=None) -> State:
     """Set up a game and run it to its first decision."""
     n = game.default_players if players is None else players
     if not game.min_players <= n <= game.max_players:
@@ -40,7 +40,7 @@ def new_game(game, players: int | None = None, seed: int = 0, pins: dict | None 
         s.loc[ident] = key
     s.iprops = {}
     s.rng = {"$seed": int(seed)}
-    s.frames = [Frame(game.main, 0, {})]
+    s.frames = [Frame(game.main, 0, {"$position": position} if position is not None else {})]
     s.pending = None
     s.events = []
     s.actions = []

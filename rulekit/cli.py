@@ -1,0 +1,207 @@
+# SPDX-License-Identifier: MIT
+"""The ``rulekit`` command.
+
+Exit codes are stable: 0 clean, 1 content errors (or an illegal scripted action,
+a failed expectation), 2 usage or I/O errors, 101 an internal bug. Diagnostics go
+to stdout; no traceback reaches a user unless RULEKIT_DEBUG is set.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+from . import __version__
+from .errors import EXIT_CONTENT, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, DiagnosticReport, RulekitError, UsageError
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        self.print_usage(sys.stderr)
+        print(f"error[RK0001]: {message}", file=sys.stderr)
+        sys.exit(EXIT_USAGE)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="rulekit", description="Board-game rules as content: validate, run and play games.")
+    parser.add_argument("--version", action="version", version=f"rulekit {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    p = sub.add_parser("validate", help="check a game's content (and variants)",
+                       description="Load, schema-check and compile a game; print every diagnostic.")
+    p.add_argument("game", help="a game folder or a shipped game's name (goa, batavia)")
+    p.add_argument("--variant", action="append", default=[], metavar="NAME", help="apply a variant overlay")
+    p.add_argument("--format", choices=["full", "concise", "json"], default="full")
+    p.add_argument("--provenance", action="store_true", help="list values marked with a provenance")
+
+    p = sub.add_parser("run", help="play a script or replay a log",
+                       description="Play a scripted game (or replay a log) and print its event log.")
+    p.add_argument("script")
+    p.add_argument("--json", action="store_true", help="print the final state and log as JSON")
+    p.add_argument("--force", action="store_true", help="replay a log even if the content changed")
+    p.add_argument("--log", metavar="FILE", help="write the game's log (a replayable script) to FILE")
+
+    p = sub.add_parser("autoplay", help="play one full game with bots and show the scoring",
+                       description="Play one full game between bots and print the actions and the scoring.")
+    p.add_argument("game")
+    p.add_argument("--players", type=int)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--variant", action="append", default=[], metavar="NAME")
+    p.add_argument("--bots", default="random", help="comma-separated bots, one per seat or one for all")
+    p.add_argument("--log", metavar="FILE", help="write the game's log (replayable with `rulekit run`)")
+    p.add_argument("--quiet", action="store_true", help="print only the scoring")
+
+    p = sub.add_parser("schema", help="write the JSON Schemas for editors")
+    p.add_argument("--out", default="schemas", help="folder to write them to")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not args.command:
+        parser.print_help()
+        return EXIT_USAGE
+    try:
+        return COMMANDS[args.command](args)
+    except RulekitError as exc:
+        print(exc.render())
+        return exc.exit_code
+    except KeyboardInterrupt:
+        return EXIT_USAGE
+    except BrokenPipeError:
+        return EXIT_OK
+    except Exception as exc:  # an internal bug: say so, without a traceback unless asked
+        if os.environ.get("RULEKIT_DEBUG"):
+            raise
+        print(f"internal error[RK9999]: {type(exc).__name__}: {exc}\n"
+              "this is a bug in rulekit; set RULEKIT_DEBUG=1 for a traceback", file=sys.stderr)
+        return EXIT_INTERNAL
+
+
+def cmd_validate(args) -> int:
+    from .content import load_game
+    try:
+        game = load_game(args.game, tuple(args.variant))
+    except DiagnosticReport as report:
+        _print_diagnostics(report.diagnostics, args.format)
+        return EXIT_CONTENT if any(d.severity == "error" for d in report.diagnostics) else EXIT_OK
+    if args.format == "json":
+        out = {"game": game.name, "variants": list(game.variants), "ok": True, "diagnostics": [],
+               "content_hash": game.content_hash}
+        if args.provenance:
+            out["provenance"] = [{"path": p, "provenance": k, "text": t, "line": s.line if s else None}
+                                 for p, k, t, s in game.provenance]
+        print(json.dumps(out, indent=2))
+        return EXIT_OK
+    if args.provenance:
+        for path, kind, text, span in game.provenance:
+            where = f"{span}: " if span else ""
+            print(f"{where}{kind}: {path}" + (f" ({text})" if text else ""))
+        print(f"{len(game.provenance)} values carry a provenance marker")
+    label = game.title + (f" + {', '.join(game.variants)}" if game.variants else "")
+    print(f"ok: {label} ({len(game.items)} items, {len(game.procedures)} procedures) {game.content_hash}")
+    return EXIT_OK
+
+
+def _print_diagnostics(diagnostics, fmt: str) -> None:
+    if fmt == "json":
+        print(json.dumps({"ok": False, "diagnostics": [d.to_json() for d in diagnostics]}, indent=2))
+    elif fmt == "concise":
+        for d in diagnostics:
+            print(d.concise())
+    else:
+        print(DiagnosticReport(diagnostics).render())
+
+
+def cmd_run(args) -> int:
+    from .engine.view import view
+    from .script import run_script
+    if not os.path.isfile(args.script):
+        raise UsageError(f"no such script file `{args.script}`")
+    result = run_script(args.script, force=args.force)
+    if args.log:
+        _write_log(args.log, result.log)
+    if args.json:
+        print(json.dumps({"state": view(result.state, full=True), "log": result.log}, indent=2, sort_keys=True))
+    else:
+        for line in result.transcript:
+            print(line)
+    return EXIT_OK
+
+
+def _write_log(path: str, log: dict) -> None:
+    import yaml
+    try:
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write("# yaml-language-server: $schema=https://rulekit.dev/schemas/script.schema.json\n")
+            yaml.safe_dump(log, handle, sort_keys=False, allow_unicode=True)
+    except OSError as exc:
+        raise UsageError(f"cannot write `{path}`: {exc.strerror or exc}") from None
+
+
+def cmd_autoplay(args) -> int:
+    from .agents import make_agent
+    from .content import load_game
+    from .engine import api
+    from .engine.state import PLAYERS
+    from .script import make_log
+    game = load_game(args.game, tuple(args.variant))
+    state = api.new_game(game, args.players, args.seed)
+    specs = [b.strip() for b in args.bots.split(",") if b.strip()] or ["random"]
+    if len(specs) not in (1, state.n):
+        raise UsageError(f"give one bot for all or one per seat ({state.n}), not {len(specs)}")
+    agents = [make_agent(specs[i % len(specs)], args.seed * 1000 + i) for i in range(state.n)]
+    while not state.over:
+        who = state.pending.player
+        index = agents[who].choose(state)
+        if not args.quiet:
+            print(f"round {state.g.get('round')}: {PLAYERS[who]} {state.pending.labels[index]}")
+        api.apply_index(state, index, atomic=False)
+    if args.log:
+        _write_log(args.log, make_log(state, args.variant, args.seed, None))
+    _print_scores(state)
+    return EXIT_OK
+
+
+def _print_scores(state) -> None:
+    from rich.console import Console
+    from rich.table import Table
+    result = state.result
+    cats = [c for c, _t, _f in state.game.scoring]
+    table = Table(title=f"{state.game.title}: final scoring after round {state.g.get('round')}")
+    table.add_column("player")
+    for c in cats:
+        table.add_column(c, justify="right")
+    table.add_column("total", justify="right", style="bold")
+    for player in result["ranking"]:
+        row = result["scores"][player]
+        table.add_row(player, *[str(row["breakdown"][c]) for c in cats], str(row["total"]))
+    console = Console(width=max(80, 12 * (len(cats) + 2)), force_terminal=False)
+    console.print(table)
+    winners = result["winners"]
+    console.print(("winner: " if len(winners) == 1 else "shared victory: ") + ", ".join(winners))
+
+
+def cmd_schema(args) -> int:
+    import shutil
+    from .schema import schemas_dir
+    os.makedirs(args.out, exist_ok=True)
+    src = schemas_dir()
+    written = 0
+    for name in sorted(os.listdir(src)):
+        if name.endswith(".schema.json"):
+            target = os.path.join(args.out, name)
+            if os.path.abspath(target) != os.path.abspath(os.path.join(src, name)):
+                shutil.copyfile(os.path.join(src, name), target)
+            written += 1
+    print(f"{written} schemas in {args.out}")
+    return EXIT_OK
+
+
+COMMANDS = {"validate": cmd_validate, "run": cmd_run, "autoplay": cmd_autoplay, "schema": cmd_schema}
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

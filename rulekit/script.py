@@ -1,0 +1,230 @@
+# SPDX-License-Identifier: MIT
+"""Scripted games: play a list of actions, check expectations, write a log.
+
+A script is YAML (schema ``schemas/script.schema.json``)::
+
+    game: batavia            # shipped name, or a folder relative to this file
+    variants: [open-route]
+    players: 4
+    seed: 7
+    pins:                    # optional pinned chance
+      rolls: {dice: [3, 5]}  # stream -> values, used in order
+      shuffles: {deck: [[ship-english-1, ...]]}   # zone -> full orders, in order
+    position: |              # optional: statements run right after setup
+      p1.bonds = 3
+    actions:
+      - bid 3                # an action in notation
+      - p2: pass             # ... asserting who acts
+      - expect: {"p1.bonds": 12, "count(lot)": 0}
+      - checkpoint: after-auction
+
+A log written by any run is also a script (with ``content_hash`` and ``result``),
+so ``rulekit run LOG`` replays it exactly; a log whose content hash no longer
+matches is refused unless forced.
+"""
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+import attrs
+
+from . import schema
+from .content import load_game
+from .dsl.compiler import Compiler, _Scope
+from .dsl.parser import parse_expr
+from .engine import api
+from .engine.mutate import fmt
+from .engine.state import PLAYERS, State
+from .engine.view import view
+from .errors import ContentRuntimeError, Diagnostic, DiagnosticReport, IllegalAction, RulekitError
+from .loader import flatten, load_yaml
+from .source import Span
+
+LOG_VERSION = 1
+
+
+class ScriptError(RulekitError):
+    """A script step failed: a wrong action, a failed expectation, a changed game."""
+
+    code = "RK5001"
+
+    def __init__(self, message: str, span: Span | None = None, code: str | None = None,
+                 legal: list[str] | None = None):
+        self.span = span
+        if code:
+            self.code = code
+        self.legal = legal
+        super().__init__(message)
+
+    def render(self) -> str:
+        return Diagnostic(self.code, str(self), self.span).render()
+
+
+@attrs.define
+class ScriptResult:
+    state: State
+    transcript: list
+    log: dict
+    checkpoints: dict
+
+
+def render_event(event: tuple) -> str:
+    kind = event[0]
+    if kind == "action":
+        return f"{event[1]}: {event[2]}"
+    if kind == "move":
+        return f"  move {event[1]}: {event[2]} -> {event[3]}"
+    if kind == "set":
+        return f"  {event[1]}: {fmt(event[2])} -> {fmt(event[3])}"
+    if kind == "prop":
+        return f"  {event[1]}.{event[2]} = {fmt(event[3])}"
+    if kind == "shuffle":
+        return f"  shuffle {event[1]} ({event[2]} items)"
+    if kind == "roll":
+        return f"  roll d{event[2]} ({event[1]}): {event[3]}"
+    if kind == "log":
+        return f"  # {event[1]}"
+    if kind == "start":
+        return f"start {event[1]} players={event[2]} seed={event[3]}"
+    return "  " + " ".join(fmt(x) for x in event)
+
+
+def pins_from(spec: dict | None) -> dict:
+    pins: dict[str, list] = {}
+    for stream, values in ((spec or {}).get("rolls") or {}).items():
+        pins[f"roll:{stream}"] = list(values)
+    for zone, orders in ((spec or {}).get("shuffles") or {}).items():
+        pins[f"shuffle:{zone}"] = [list(o) for o in orders]
+    return pins
+
+
+def make_log(state: State, variants, seed: int, pins_spec: dict | None) -> dict:
+    game = state.game
+    log: dict[str, Any] = {
+        "rulekit_log": LOG_VERSION,
+        "game": game.name,
+        "variants": list(variants),
+        "content_hash": game.content_hash,
+        "players": state.n,
+        "seed": seed,
+    }
+    if pins_spec:
+        log["pins"] = pins_spec
+    log["actions"] = list(state.actions)
+    if state.result is not None:
+        log["result"] = state.result
+    return log
+
+
+def _expr_fn(game, text: str, span: Span):
+    """Compile an expectation expression against the game's names."""
+    from .model import _scope
+    from .dsl.compiler import Vocabulary
+
+    def locate(line, col, el=None, ec=None):
+        return Span(span.path, span.line, span.column + col - 1)
+    node = parse_expr(text, locate)
+    compiler = game.compiler_for_scripts()
+    fn = compiler.expr(node, _scope())
+    if compiler.diagnostics:
+        diags = list(compiler.diagnostics)
+        compiler.diagnostics.clear()
+        raise DiagnosticReport(diags)
+    return fn
+
+
+def run_script(path: str, force: bool = False, game_override=None, record: bool = True) -> ScriptResult:
+    """Play a script or log file; raises ScriptError / DiagnosticReport on failure."""
+    node = load_yaml(path)
+    data, smap = flatten(node)
+    problems = schema.check_data(data, smap, "script")
+    if problems:
+        raise DiagnosticReport(problems)
+    base = os.path.dirname(path)
+    game_ref = data["game"]
+    local = os.path.join(base, game_ref)
+    variants = tuple(data.get("variants") or ())
+    if game_override is not None:
+        game = game_override
+    else:
+        game = load_game(local if os.path.isdir(local) else game_ref, variants)
+    expected_hash = data.get("content_hash")
+    if expected_hash and expected_hash != game.content_hash and not force:
+        raise ScriptError(
+            f"this log was made with different content ({expected_hash}, now {game.content_hash}); "
+            "the game's files or variants changed since", smap.span(("content_hash",)), "RK5002")
+    seed = int(data.get("seed", 0))
+    pins_spec = data.get("pins")
+    position = None
+    if "position" in data:
+        position = game.compile_script(data["position"], smap.text(("position",)))
+    try:
+        state = api.new_game(game, data.get("players"), seed, pins_from(pins_spec), record=record,
+                             position=position)
+    except ContentRuntimeError as exc:
+        raise
+    transcript: list = []
+    checkpoints: dict = {}
+    cursor = 0
+
+    def flush():
+        nonlocal cursor
+        transcript.extend(render_event(e) for e in state.events[cursor:])
+        cursor = len(state.events)
+    flush()
+    for i, step in enumerate(data.get("actions") or []):
+        span = smap.span(("actions", i))
+        if isinstance(step, str) or (isinstance(step, dict) and len(step) == 1 and
+                                     next(iter(step)) not in ("expect", "checkpoint")):
+            if isinstance(step, dict):
+                who, action = next(iter(step.items()))
+                action = str(action)
+            else:
+                who, action = None, step
+            if state.over:
+                raise ScriptError(f"action `{action}` after the game ended", span, "RK5003")
+            actor = str(PLAYERS[state.pending.player])
+            if who is not None and who != actor:
+                raise ScriptError(f"the script says {who} acts, but it is {actor}'s decision "
+                                  f"(legal: {', '.join(state.pending.labels[:20])})", span, "RK5004",
+                                  legal=list(state.pending.labels))
+            try:
+                api.apply(state, action)
+            except IllegalAction as exc:
+                raise ScriptError(str(exc), span, "RK5005", legal=exc.legal) from None
+            flush()
+        elif "expect" in step:
+            for text, want in step["expect"].items():
+                espan = smap.span(("actions", i, "expect", text), key=True) or span
+                fn = _expr_fn(game, text, espan)
+                try:
+                    got = fn(state, {})
+                except Exception as exc:  # content evaluation problems are the author's to see
+                    raise ScriptError(f"cannot evaluate `{text}`: {exc}", espan, "RK5006") from None
+                if _normal(got) != _normal(want):
+                    raise ScriptError(f"expected `{text}` to be {fmt(want)}, got {fmt(got)}", espan, "RK5007")
+            transcript.append(f"  expect ok: {', '.join(str(k) for k in step['expect'])}")
+        elif "checkpoint" in step:
+            name = str(step["checkpoint"])
+            checkpoints[name] = {str(PLAYERS[i]): view(state, i) for i in range(state.n)}
+            transcript.append(f"checkpoint {name}")
+    if "result" in data and state.result is not None and _normal(data["result"]) != _normal(state.result):
+        raise ScriptError("the replay ended with a different result than the log recorded",
+                          smap.span(("result",)), "RK5008")
+    if state.result is not None:
+        transcript.append("result: " + json.dumps(state.result, sort_keys=True))
+    return ScriptResult(state, transcript, make_log(state, variants, seed, pins_spec), checkpoints)
+
+
+def _normal(value):
+    if isinstance(value, (list, tuple)):
+        return [_normal(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _normal(v) for k, v in value.items()}
+    if value is None or isinstance(value, (bool, str)):
+        return value
+    if isinstance(value, int):
+        return int(value) if type(value) is int else str(value)
+    return str(value)
