@@ -18,7 +18,7 @@ import attrs
 
 from .dsl import ast
 from .dsl.compiler import Compiler, Vocabulary
-from .dsl.parser import parse_expr, parse_script
+from .dsl.parser import parse_expr, parse_options, parse_script
 from .engine import vm
 from .engine.state import PLAYERS, Family, ZoneKey
 from .errors import Diagnostic, DiagnosticReport
@@ -121,6 +121,8 @@ class _Builder:
         try:
             if kind == "expr":
                 return parse_expr(text, locate)
+            if kind == "options":
+                return parse_options(text, locate)
             return parse_script(text, locate)
         except DiagnosticReport as report:
             self.diagnostics.extend(report.diagnostics)
@@ -238,6 +240,10 @@ class _Builder:
         procedures_spec = d.get("procedures") or {}
         for name, spec in procedures_spec.items():
             vocab.procedures[name] = tuple(spec.get("params") or ())
+
+        for name, spec in (d.get("option_groups") or {}).items():
+            options = self.parse(("option_groups", name, "options"), "options")
+            vocab.option_groups[name] = (tuple(spec.get("params") or ()), options or ())
 
         compiler = Compiler(vocab)
         for name in functions_spec:

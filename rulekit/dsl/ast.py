@@ -187,6 +187,13 @@ class Option(Node):
 
 
 @attrs.frozen
+class Include(Node):
+    """``include group(args)`` inside ``choose``: the options of a named option group."""
+    name: str
+    args: tuple
+
+
+@attrs.frozen
 class Choose(Node):
     player: Expr
     options: tuple

@@ -47,12 +47,24 @@ class Vocabulary:
     tables: dict = attrs.Factory(dict)           # name -> plain data
     functions: dict = attrs.Factory(dict)        # name -> (params, ast expr)
     procedures: dict = attrs.Factory(dict)       # name -> params
+    option_groups: dict = attrs.Factory(dict)    # name -> (params, tuple of ast.Option)
 
 
 class _Scope:
-    def __init__(self, locals_: set, loops: list | None = None):
+    """Local names of one procedure. ``alias`` renames the locals of an included
+    option group (``group.name``) so they can never clash with the includer's."""
+
+    def __init__(self, locals_: set, loops: list | None = None, alias: dict | None = None):
         self.locals = set(locals_)
         self.loops = loops if loops is not None else []
+        self.alias = alias or {}
+
+    def key(self, name: str) -> str:
+        return self.alias.get(name, name)
+
+    def shadow(self, names) -> "_Scope":
+        names = set(names)
+        return _Scope(self.locals | names, self.loops, {k: v for k, v in self.alias.items() if k not in names})
 
 
 def assigned_names(body) -> set:
@@ -74,6 +86,8 @@ def assigned_names(body) -> set:
                 walk(st.orelse)
             elif isinstance(st, ast.Choose):
                 for opt in st.options:
+                    if isinstance(opt, ast.Include):
+                        continue
                     for name, _ in opt.fors:
                         out.add(name)
                     walk(opt.body)
@@ -129,6 +143,9 @@ class Compiler:
     def x_Name(self, node, scope):
         name = node.id
         v = self.v
+        if name in scope.alias:
+            key = scope.alias[name]
+            return lambda s, e: e[key]
         if name in scope.locals:
             return lambda s, e: e[name]
         if name in v.gvars or name in v.constants:
@@ -232,11 +249,11 @@ class Compiler:
         return lambda s, e: [i(s, e) for i in items]
 
     def x_Comp(self, node, scope):
-        inner = _Scope(scope.locals | {n for n, _ in node.fors}, scope.loops)
+        inner = scope.shadow(n for n, _ in node.fors)
         fors = []
         for i, (name, coll) in enumerate(node.fors):
             # each `for` sees the variables bound by the ones before it
-            visible = _Scope(scope.locals | {n for n, _ in node.fors[:i]}, scope.loops)
+            visible = scope.shadow(n for n, _ in node.fors[:i])
             fors.append((name, self.expr(coll, visible)))
         elt = self.expr(node.elt, inner)
         cond = self.expr(node.cond, inner) if node.cond is not None else None
@@ -465,6 +482,12 @@ class Compiler:
         span = target.span
         if isinstance(target, ast.Name):
             name = target.id
+            if name in scope.alias:
+                key = scope.alias[name]
+
+                def set_alias(s, e, value):
+                    e[key] = value
+                return set_alias
             if name in v.gvars and name not in scope.locals:
                 def set_global(s, e, value):
                     mutate.set_global(s, name, value, span)
@@ -571,7 +594,7 @@ class Compiler:
         coll = self.expr(st.iter, scope)
         out.append(("for_init", coll, slot, st.iter.span))
         out.append(("label", head))
-        out.append(("for_next", slot, st.var, end, st.span))
+        out.append(("for_next", slot, scope.key(st.var), end, st.span))
         scope.loops.append((head, end))
         self.block(st.body, scope, out)
         scope.loops.pop()
@@ -596,20 +619,52 @@ class Compiler:
         options = []
         bodies = []
         for opt in st.options:
+            if isinstance(opt, ast.Include):
+                self._include(opt, scope, options, bodies)
+                continue
             fors = []
             for name, coll in opt.fors:
-                fors.append((name, self.expr(coll, scope)))
+                fors.append((scope.key(name), self.expr(coll, scope)))
             cond = self.expr(opt.cond, scope) if opt.cond is not None else None
             label = self.expr(opt.label, scope)
             target = self._label()
             options.append((label, tuple(fors), cond, target))
-            bodies.append((target, opt.body))
+            bodies.append((target, opt.body, scope))
         out.append(("choose", player, tuple(options), st.span))
-        for target, body in bodies:
+        for target, body, body_scope in bodies:
             out.append(("label", target))
-            self.block(body, scope, out)
+            self.block(body, body_scope, out)
             out.append(("jump", end, st.span))
         out.append(("label", end))
+
+    def _include(self, inc, scope, options, bodies):
+        """Inline an option group's options; its params bind as one-value `for`s."""
+        group = self.v.option_groups.get(inc.name)
+        if group is None:
+            self.error("RK0317", f"unknown option group `{inc.name}`", inc.span,
+                       suggestion_help(inc.name, self.v.option_groups))
+            return
+        params, group_options = group
+        if len(inc.args) != len(params):
+            self.error("RK0307", f"option group `{inc.name}` takes {len(params)} argument"
+                       f"{'s' if len(params) != 1 else ''} ({', '.join(params)}), got {len(inc.args)}", inc.span)
+            return
+        bound = []
+        for pname, arg in zip(params, inc.args):
+            fn = self.expr(arg, scope)
+            bound.append((f"{inc.name}.{pname}", (lambda f: lambda s, e: [f(s, e)])(fn)))
+        for opt in group_options:
+            names = set(params) | {n for n, _ in opt.fors} | assigned_names(opt.body)
+            alias = {n: f"{inc.name}.{n}" for n in names}
+            inner = _Scope(set(alias.values()), scope.loops, alias)
+            fors = list(bound)
+            for name, coll in opt.fors:
+                fors.append((alias[name], self.expr(coll, inner)))
+            cond = self.expr(opt.cond, inner) if opt.cond is not None else None
+            label = self.expr(opt.label, inner)
+            target = self._label()
+            options.append((label, tuple(fors), cond, target))
+            bodies.append((target, opt.body, _Scope(set(alias.values()), [], alias)))
 
 
 _MISSING = object()

@@ -36,7 +36,7 @@ class _Indenter(Indenter):
 @functools.lru_cache(maxsize=None)
 def _lark() -> Lark:
     return Lark.open("grammar.lark", rel_to=__file__, parser="lalr", postlex=_Indenter(),
-                     start=["start", "expr_start"], propagate_positions=True, maybe_placeholders=True)
+                     start=["start", "expr_start", "options_start"], propagate_positions=True, maybe_placeholders=True)
 
 
 def _plain_locate(path: str) -> Locate:
@@ -66,6 +66,14 @@ class _ToAst(Transformer):
     @v_args(meta=True)
     def expr_start(self, meta, children):
         return children[0]
+
+    @v_args(meta=True)
+    def options_start(self, meta, children):
+        return tuple(children)
+
+    @v_args(meta=True)
+    def include(self, meta, c):
+        return ast.Include(str(c[0]), tuple(x for x in c[1:] if x is not None), span=self._span(meta))
 
     @v_args(meta=True)
     def assign(self, meta, c):
@@ -312,7 +320,7 @@ def _pretty(name: str) -> str:
     return _PRETTY.get(name, f"`{name.lower()}`" if name.isupper() else name)
 
 
-CATALOGUE_EXAMPLES: dict[str, dict[str, list[str]]] = {"start": {}, "expr_start": {}}
+CATALOGUE_EXAMPLES: dict[str, dict[str, list[str]]] = {"start": {}, "expr_start": {}, "options_start": {}}
 CATALOGUE_BY_CODE: dict[str, tuple[str, str, str | None]] = {}
 for _code, _message, _help, _start, _examples in CATALOGUE:
     CATALOGUE_EXAMPLES[_start][_code] = list(_examples)
@@ -336,6 +344,11 @@ def _parse(text: str, locate: Locate, start: str):
 def parse_script(text: str, locate: Locate | None = None, path: str = "<script>") -> tuple:
     """Parse a block of statements; raises DiagnosticReport with one positioned diagnostic."""
     return _parse(text, locate or _plain_locate(path), "start")
+
+
+def parse_options(text: str, locate: Locate | None = None, path: str = "<options>") -> tuple:
+    """Parse the options of an option group (what may stand inside ``choose``)."""
+    return _parse(text, locate or _plain_locate(path), "options_start")
 
 
 def parse_expr(text: str, locate: Locate | None = None, path: str = "<expr>"):

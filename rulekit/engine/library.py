@@ -153,6 +153,12 @@ def _distinct(s, items):
     return list(dict.fromkeys(seq(s, items)))
 
 
+@function("text", ("value",), (), "the value as text, as notation prints it (players as p1, p2...)",
+          "item(\"dev-\" + text(p) + \"-\" + column)")
+def _text(s, value):
+    return mutate.fmt(value)
+
+
 @function("abs", ("number",), (), "the absolute value", "abs(a - b)")
 def _abs(s, number):
     return abs(number)
