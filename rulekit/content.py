@@ -96,16 +96,8 @@ def load_tree(folder: str) -> LNode:
                     continue
                 first = merged[key]
                 if isinstance(first.value, dict) and isinstance(child.value, dict):
-                    # A mapping section (functions, zones, ...) may be spread over files.
-                    combined = dict(first.value)
-                    for inner, node in child.value.items():
-                        if inner in combined:
-                            diagnostics.append(Diagnostic(
-                                "RK0112", f"`{key}.{inner}` is defined in two files", node.key_span,
-                                related=(("first defined here", combined[inner].key_span),)))
-                            continue
-                        combined[inner] = node
-                    merged[key] = LNode(combined, first.span, first.key_span)
+                    # Mapping sections (functions, zones, player vars...) may be spread over files.
+                    merged[key] = _merge_sections(first, child, key, diagnostics)
                     continue
                 diagnostics.append(Diagnostic(
                     "RK0112", f"section `{key}` is defined in two files", child.key_span,
@@ -115,6 +107,20 @@ def load_tree(folder: str) -> LNode:
         raise DiagnosticReport(diagnostics)
     merged.pop("include", None)
     return LNode(merged, root.span)
+
+
+def _merge_sections(first: LNode, child: LNode, path: str, diagnostics: list) -> LNode:
+    combined = dict(first.value)
+    for inner, node in child.value.items():
+        if inner not in combined:
+            combined[inner] = node
+        elif isinstance(combined[inner].value, dict) and isinstance(node.value, dict):
+            combined[inner] = _merge_sections(combined[inner], node, f"{path}.{inner}", diagnostics)
+        else:
+            diagnostics.append(Diagnostic(
+                "RK0112", f"`{path}.{inner}` is defined in two files", node.key_span,
+                related=(("first defined here", combined[inner].key_span),)))
+    return LNode(combined, first.span, first.key_span)
 
 
 def _yaml_files(folder: str) -> list[str]:

@@ -106,7 +106,9 @@ class Compiler:
 
     # ------------------------------------------------------------ diagnostics
     def error(self, code: str, message: str, span: Span, help: str | None = None) -> None:
-        self.diagnostics.append(Diagnostic(code, message, span, help=help))
+        diagnostic = Diagnostic(code, message, span, help=help)
+        if diagnostic not in self.diagnostics:  # `x.a += 1` checks its target twice (read and write)
+            self.diagnostics.append(diagnostic)
 
     def _all_names(self, scope: _Scope) -> set:
         v = self.v
@@ -654,7 +656,7 @@ class Compiler:
             fn = self.expr(arg, scope)
             bound.append((f"{inc.name}.{pname}", (lambda f: lambda s, e: [f(s, e)])(fn)))
         for opt in group_options:
-            names = set(params) | {n for n, _ in opt.fors} | assigned_names(opt.body)
+            names = set(params) | {n for n, _ in opt.fors} | (assigned_names(opt.body) - self.v.gvars)
             alias = {n: f"{inc.name}.{n}" for n in names}
             inner = _Scope(set(alias.values()), scope.loops, alias)
             fors = list(bound)

@@ -159,6 +159,15 @@ def _text(s, value):
     return mutate.fmt(value)
 
 
+@function("without", ("items", "item"), (), "a copy of the list without the first occurrence of item",
+          "t.contents = without(t.contents, spice)")
+def _without(s, items, item):
+    out = list(seq(s, items))
+    if item in out:
+        out.remove(item)
+    return out
+
+
 @function("abs", ("number",), (), "the absolute value", "abs(a - b)")
 def _abs(s, number):
     return abs(number)

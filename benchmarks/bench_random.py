@@ -1,0 +1,85 @@
+#!/usr/bin/env python
+# SPDX-License-Identifier: MIT
+"""Throughput and memory figures for random play (printed, never asserted).
+
+    python benchmarks/bench_random.py [--games N] [--game batavia --players 5]
+
+Prints, per game and player count: content load + validate time, full random
+games per second and decisions per second on one core, state clone time, and
+peak memory of one game.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import sys
+import time
+import tracemalloc
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+
+import rulekit  # noqa: E402
+from rulekit.content import load_game  # noqa: E402
+from rulekit.engine import api, rng  # noqa: E402
+
+
+def play(game, players: int, seed: int) -> int:
+    s = api.new_game(game, players, seed, record=False)
+    r = rng.stream_seed(seed, "bench")
+    steps = 0
+    while not s.over:
+        r, i = rng.below(r, len(s.pending.labels))
+        api.apply_index(s, i, atomic=False)
+        steps += 1
+    return steps
+
+
+def bench(name: str, players: int, games: int) -> None:
+    t0 = time.perf_counter()
+    game = load_game(name)
+    load = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    decisions = sum(play(game, players, seed) for seed in range(games))
+    elapsed = time.perf_counter() - t0
+    s = api.new_game(game, players, 0)
+    for _ in range(30):
+        if s.over:
+            break
+        api.apply_index(s, 0)
+    n = 2000
+    t0 = time.perf_counter()
+    for _ in range(n):
+        s.clone()
+    clone_us = (time.perf_counter() - t0) / n * 1e6
+    tracemalloc.start()
+    play(game, players, 12345)
+    _cur, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    print(f"{name:8} {players}p  load+validate {load * 1000:6.1f} ms  "
+          f"{games / elapsed:7.1f} games/s  {decisions / elapsed:9.0f} decisions/s  "
+          f"{decisions / games:6.0f} decisions/game  clone {clone_us:5.1f} us  peak {peak / 1e6:5.1f} MB")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--games", type=int, default=50)
+    parser.add_argument("--game", action="append")
+    parser.add_argument("--players", type=int, action="append")
+    args = parser.parse_args()
+    print(f"python {platform.python_version()} on {platform.machine()} {platform.processor() or ''}".strip())
+    targets = []
+    for name in args.game or ["batavia", "goa"]:
+        try:
+            game = load_game(name)
+        except rulekit.RulekitError as exc:
+            print(f"{name}: cannot load ({exc})")
+            continue
+        counts = args.players or list(range(game.min_players, game.max_players + 1))
+        targets += [(name, n) for n in counts]
+    for name, n in targets:
+        bench(name, n, args.games)
+
+
+if __name__ == "__main__":
+    main()
