@@ -102,7 +102,9 @@ class _Builder:
         self.diagnostics: list[Diagnostic] = []
 
     def error(self, code, message, path, help=None, key=False):
-        self.diagnostics.append(Diagnostic(code, message, self.smap.span(path, key=key), help=help))
+        diagnostic = Diagnostic(code, message, self.smap.span(path, key=key), help=help)
+        if diagnostic not in self.diagnostics:  # e.g. one bad `start` zone, not one per copy
+            self.diagnostics.append(diagnostic)
 
     # ------------------------------------------------------------ scripts
     def parse(self, path: tuple, kind: str = "script"):
@@ -139,7 +141,7 @@ class _Builder:
             if isinstance(spec, list):
                 entries = {str(m): {} for m in spec}
             else:
-                entries = {str(m): dict(props or {}) for m, props in spec.items()}
+                entries = {str(m): _value(dict(props or {})) for m, props in spec.items()}
             sets[set_name] = tuple(entries)
             for member, props in entries.items():
                 if member in members:
@@ -162,14 +164,14 @@ class _Builder:
                 if ident in items:
                     self.error("RK0331", f"two items share the id `{ident}`", ("components", kind), key=True)
                     continue
-                items[ident] = props
+                items[ident] = props = _value(props)
                 item_kind[ident] = kind
                 item_start[ident] = spec.get("start", "box")
                 ids.append(ident)
                 vocab.item_props.update(props)
             kinds[kind] = tuple(ids)
             for prop, default in (spec.get("state") or {}).items():
-                prop_defaults[prop] = default
+                prop_defaults[prop] = _value(default)
                 vocab.dynamic_props.add(prop)
         vocab.items = items
 
@@ -177,7 +179,7 @@ class _Builder:
         gvars, gvis, gbounds = {}, {}, {}
         for name, spec in (d.get("vars") or {}).items():
             spec = spec if isinstance(spec, dict) else {"initial": spec}
-            gvars[name] = spec.get("initial", 0)
+            gvars[name] = _value(spec.get("initial", 0))
             gvis[name] = spec.get("visibility", "public")
             if "min" in spec or "max" in spec:
                 gbounds[name] = (spec.get("min"), spec.get("max"))
@@ -188,7 +190,7 @@ class _Builder:
         pvars, pvis, pbounds = {}, {}, {}
         for name, spec in (pl.get("vars") or {}).items():
             spec = spec if isinstance(spec, dict) else {"initial": spec}
-            pvars[name] = spec.get("initial", 0)
+            pvars[name] = _value(spec.get("initial", 0))
             pvis[name] = spec.get("visibility", "public")
             if "min" in spec or "max" in spec:
                 pbounds[name] = (spec.get("min"), spec.get("max"))
@@ -255,9 +257,9 @@ class _Builder:
                 body = self.parse(("params", name, "expr"), "expr")
                 params[name] = compiler.expr(body, _scope()) if body else (lambda s, e: None)
             elif isinstance(spec, dict):
-                params[name] = spec.get("value")
+                params[name] = _value(spec.get("value"))
             else:
-                params[name] = spec
+                params[name] = _value(spec)
 
         procs: dict[str, vm.Code] = {}
         pending_links = []
@@ -442,6 +444,17 @@ class _Builder:
                     walk(v, path + (i,))
         walk(self.data, ())
         return out
+
+
+def _value(v):
+    """Content values: YAML has `null`, the effect language `none`; accept both."""
+    if v == "none":
+        return None
+    if isinstance(v, list):
+        return [_value(x) for x in v]
+    if isinstance(v, dict):
+        return {k: _value(x) for k, x in v.items()}
+    return v
 
 
 def _scope(names=()):
