@@ -376,6 +376,10 @@ class Compiler:
             self.error("RK0306", f"effect `{name}` changes the game and cannot be used as a value", node.span,
                        f"write it as a statement of its own: `{builtin.signature}`")
             return lambda s, e: None
+        if name == "count" and len(node.args) == 1 and not node.kwargs:
+            fast = self._tally_count(node.args[0], scope)
+            if fast is not None:
+                return fast
         args, kwargs = self._bind(builtin, node, scope)
         impl = builtin.impl
         if not kwargs:
@@ -386,6 +390,38 @@ class Compiler:
                 a0, a1 = args
                 return lambda s, e: impl(s, a0(s, e), a1(s, e))
         return lambda s, e: impl(s, *[a(s, e) for a in args], **{k: f(s, e) for k, f in kwargs.items()})
+
+    def _tally_count(self, arg, scope):
+        """``count(x for x in ZONE if x.PROP == VALUE)`` with PROP a fixed item property is
+        answered from an incrementally kept tally (engine/tally.py) instead of a scan: the
+        commonest question rules ask ("how many cards of this company does p have")."""
+        if not (isinstance(arg, ast.Comp) and len(arg.fors) == 1 and isinstance(arg.cond, ast.Compare)
+                and arg.cond.op == "=="):
+            return None
+        var, zone_node = arg.fors[0]
+        if not (isinstance(arg.elt, ast.Name) and arg.elt.id == var):
+            return None
+        left, right = arg.cond.left, arg.cond.right
+        if not (isinstance(left, ast.Attr) and isinstance(left.obj, ast.Name) and left.obj.id == var):
+            left, right = right, left
+        if not (isinstance(left, ast.Attr) and isinstance(left.obj, ast.Name) and left.obj.id == var):
+            return None
+        prop = left.name
+        v = self.v
+        if prop not in v.item_props or prop in v.dynamic_props or prop in v.pvars or prop in v.pzones \
+                or prop in v.member_props or _mentions(right, var):
+            return None
+        zone = self.expr(zone_node, scope)
+        value = self.expr(right, scope)
+        from ..engine.tally import tally_count
+        scan = self.x_Comp(arg, scope)  # for zones given as plain lists
+
+        def count_tally(s, e):
+            z = zone(s, e)
+            if type(z) is not ZoneKey:
+                return len(scan(s, e))
+            return tally_count(s, z, prop, value(s, e))
+        return count_tally
 
     def _bind(self, builtin, node, scope):
         """Check a call against a signature; returns (positional fns, keyword fns)."""
@@ -427,14 +463,58 @@ class Compiler:
             return lambda s, e: None
         args = [self.expr(a, scope) for a in node.args]
         impls = self.functions_impl
+        # Functions are pure (no `roll`, no effects), so a result depends only on the arguments
+        # and the state; it is memoised until the next change to the state (see mutate.py).
+        if len(args) == 1:
+            (a0,), (p0,) = args, params
+
+            def call1(s, e):
+                x = a0(s, e)
+                key = (name, x, x.__class__)  # Player(0) == 0 == False: keep them apart
+                memo = s.memo
+                try:
+                    return memo[key]
+                except KeyError:
+                    value = memo[key] = impls[name](s, {p0: x})
+                    return value
+                except TypeError:  # an unhashable argument (a list): no memo
+                    return impls[name](s, {p0: x})
+            return call1
+        if len(args) == 2:
+            (a0, a1), (p0, p1) = args, params
+
+            def call2(s, e):
+                x, y = a0(s, e), a1(s, e)
+                key = (name, x, y, x.__class__, y.__class__)
+                memo = s.memo
+                try:
+                    return memo[key]
+                except KeyError:
+                    value = memo[key] = impls[name](s, {p0: x, p1: y})
+                    return value
+                except TypeError:
+                    return impls[name](s, {p0: x, p1: y})
+            return call2
 
         def call(s, e):
-            env = {p: a(s, e) for p, a in zip(params, args)}
-            return impls[name](s, env)
+            values = tuple(a(s, e) for a in args)
+            key = (name,) + values + tuple(v.__class__ for v in values)
+            memo = s.memo
+            try:
+                return memo[key]
+            except KeyError:
+                value = memo[key] = impls[name](s, dict(zip(params, values)))
+                return value
+            except TypeError:
+                return impls[name](s, dict(zip(params, values)))
         return call
 
     def compile_function(self, name: str) -> None:
         params, body = self.v.functions[name]
+        impure = _find_call(body, "roll")
+        if impure is not None:
+            self.error("RK0318", f"function `{name}` calls `roll`; functions must be pure", impure.span,
+                       "draw random numbers in a procedure and pass the result in")
         self.functions_impl[name] = self.expr(body, _Scope(set(params)))
 
     # ------------------------------------------------------------- statements
@@ -670,3 +750,30 @@ class Compiler:
 
 
 _MISSING = object()
+
+
+def _mentions(node, name: str) -> bool:
+    if isinstance(node, ast.Name):
+        return node.id == name
+    if isinstance(node, ast.Node):
+        return any(_mentions(getattr(node, f.name), name) for f in attrs.fields(type(node)))
+    if isinstance(node, tuple):
+        return any(_mentions(item, name) for item in node)
+    return False
+
+
+def _find_call(node, func: str):
+    """The first call of ``func`` inside an expression tree, or None."""
+    if isinstance(node, ast.Call) and node.func == func:
+        return node
+    if isinstance(node, ast.Node):
+        for field in attrs.fields(type(node)):
+            found = _find_call(getattr(node, field.name), func)
+            if found is not None:
+                return found
+    elif isinstance(node, tuple):
+        for item in node:
+            found = _find_call(item, func)
+            if found is not None:
+                return found
+    return None

@@ -49,6 +49,9 @@ def new_game(game, players: int | None = None, seed: int = 0, pins: dict | None 
     s.pins = {k: list(v) for k, v in (pins or {}).items()}
     s.record = record
     s.steps = 0
+    s.memo = {}
+    s.tallies = {}
+    s.tallied = {}
     for name, value in game.params.items():
         s.g[name] = value(s, {}) if callable(value) else value
     if record:

@@ -9,7 +9,7 @@ log off (``state.record = False``) without touching the rules.
 from __future__ import annotations
 
 from ..errors import ContentRuntimeError
-from . import rng
+from . import rng, tally
 from .state import PLAYERS, State, ZoneKey
 
 
@@ -32,6 +32,8 @@ def set_global(s: State, name: str, value, span=None) -> None:
         _check_bounds(name, value, bounds, span)
     old = s.g.get(name)
     s.g[name] = value
+    if s.memo:
+        s.memo = {}
     if s.record and old != value:
         s.events.append(("set", name, old, value))
 
@@ -43,6 +45,8 @@ def set_player(s: State, player: int, name: str, value, span=None) -> None:
     row = s.p[player]
     old = row[name]
     row[name] = value
+    if s.memo:
+        s.memo = {}
     if s.record and old != value:
         s.events.append(("set", f"{PLAYERS[player]}.{name}", old, value))
 
@@ -61,6 +65,8 @@ def set_prop(s: State, item: str, name: str, value) -> None:
     key = (item, name)
     old = s.iprops.get(key, s.game.prop_defaults.get(name))
     s.iprops[key] = value
+    if s.memo:
+        s.memo = {}
     if s.record and old != value:
         s.events.append(("prop", item, name, value))
 
@@ -78,6 +84,10 @@ def move(s: State, item: str, to: ZoneKey, top: bool = True, span=None) -> None:
     else:
         s.zones[to].insert(0, item)
     s.loc[item] = to
+    if s.tallied:
+        tally.moved(s, item, source, to)
+    if s.memo:
+        s.memo = {}
     if s.record:
         s.events.append(("move", item, source.text, to.text))
 
@@ -102,6 +112,8 @@ def shuffle(s: State, zone: ZoneKey, stream: str, span=None) -> None:
         state, order = rng.shuffled(_stream(s, stream), items)
         s.rng[stream] = state
         s.zones[zone] = order
+    if s.memo:
+        s.memo = {}
     if s.record:
         s.events.append(("shuffle", zone.text, len(items)))
 

@@ -97,7 +97,8 @@ class State:
     """A game in progress. Mutate it only through the engine (``api.apply``)."""
 
     __slots__ = ("game", "n", "g", "p", "zones", "loc", "iprops", "rng", "frames", "pending",
-                 "events", "actions", "over", "result", "pins", "record", "steps")
+                 "events", "actions", "over", "result", "pins", "record", "steps", "memo", "tallies",
+                 "tallied")
 
     def clone(self) -> "State":
         new = State.__new__(State)
@@ -118,12 +119,18 @@ class State:
         new.pins = {k: list(v) for k, v in self.pins.items()} if self.pins else {}
         new.record = self.record
         new.steps = self.steps
+        new.memo = {}
+        new.tallies = {}
+        new.tallied = {}
         return new
 
     def restore(self, other: "State") -> None:
         """Become ``other`` (used to undo a half-applied action)."""
         for slot in State.__slots__:
             setattr(self, slot, getattr(other, slot))
+        self.memo = {}
+        self.tallies = {}
+        self.tallied = {}
 
     @property
     def current_player(self) -> int | None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from ..errors import ContentRuntimeError
 from . import mutate
-from .library import EndGame
+from .library import EndGame, seq
 from .state import Decision, Frame, State
 
 SUSPEND = True
@@ -104,8 +104,6 @@ def _op_jf(cond, target, nxt):
 
 
 def _op_for_init(coll, slot, nxt):
-    from .library import seq
-
     def op(s, f):
         f.env[slot] = (tuple(seq(s, coll(s, f.env))), 0)
         f.pc = nxt
@@ -181,9 +179,8 @@ def build_decision(s: State, env: dict, spec: ChooseSpec) -> Decision:
 
 
 def _expand(s, env, label, fors, cond, target, depth, bound, labels, choices):
-    from .library import seq
     name, coll = fors[depth]
-    for value in tuple(seq(s, coll(s, env))):
+    for value in seq(s, coll(s, env)):
         env[name] = value
         here = bound + ((name, value),)
         if depth + 1 < len(fors):
