@@ -23,8 +23,10 @@ import attrs
 import yaml
 
 from .errors import Diagnostic, DiagnosticReport
-from .source import Span, register_text
+from .source import Span, register_text, source_line
 
+# libyaml's composer when present (several times faster; same nodes and marks).
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 MAX_FILE_BYTES = 4 * 1024 * 1024
 MAX_NODES = 200_000
 MAX_DEPTH = 64
@@ -58,6 +60,10 @@ class TextOrigin:
                end_column: int | None = None) -> Span:
         """Map a 1-based (line, column) inside the string to a file span."""
         def one(ln: int, col: int) -> tuple[int, int]:
+            if ln == 1 and self.style != "|":
+                folded = self._folded(col)
+                if folded is not None:
+                    return folded
             if self.style in ("|", ">"):
                 return self.span.line + ln, self.indent + col
             offset = 1 if self.style in ("'", '"') else 0
@@ -67,6 +73,27 @@ class TextOrigin:
         start = one(line, column)
         end = one(end_line, end_column) if end_line and end_column else (None, None)
         return Span(self.span.path, start[0], start[1], end[0], end[1])
+
+    def _folded(self, column: int) -> tuple[int, int] | None:
+        """File position of a column on the first text line of a folded (``>``), plain or
+        quoted scalar. YAML folds the source lines of such a scalar into one line, joined by
+        single spaces, so walk the source lines; None where that does not apply."""
+        if self.style == ">":
+            line, start = self.span.line + 1, self.indent + 1
+        else:
+            line, start = self.span.line, self.span.column + (1 if self.style in ("'", '"') else 0)
+        remaining = column
+        while True:
+            text = source_line(self.span.path, line)
+            if text is None or not text.strip():
+                return None
+            if line != self.span.line and not (self.style == ">" and line == self.span.line + 1):
+                start = len(text) - len(text.lstrip()) + 1   # a continuation line
+            segment = text[start - 1:].rstrip()
+            if remaining <= len(segment) + 1:
+                return line, start + remaining - 1
+            remaining -= len(segment) + 1
+            line += 1
 
 
 class SourceMap:
@@ -114,7 +141,8 @@ class _Builder:
             raise _TooDeep(_span(self.path, node.start_mark))
         span = _span(self.path, node.start_mark, node.end_mark)
         if node.tag not in _STD_TAGS and not (
-                isinstance(node, yaml.ScalarNode) and node.tag.startswith("tag:yaml.org,2002:")):
+                isinstance(node, yaml.ScalarNode) and node.tag.startswith("tag:yaml.org,2002:")
+                and not node.tag.startswith("tag:yaml.org,2002:python/")):
             self.diagnostics.append(Diagnostic(
                 "RK0104", f"tag `{node.tag}` is not allowed in content", span,
                 help="remove the tag; content is plain YAML (strings, numbers, lists, mappings)"))
@@ -151,7 +179,7 @@ class _Builder:
         return self.scalar(node, span)
 
     def scalar(self, node, span: Span) -> LNode:
-        style = node.style
+        style = node.style or None  # libyaml says "" for plain scalars, PyYAML None
         indent = 0
         if style in ("|", ">"):
             # The block's content starts on the next non-empty line; its indent is
@@ -167,7 +195,7 @@ class _Builder:
 def _resolve_scalar(node) -> Any:
     tag = node.tag
     text = node.value
-    if tag == "tag:yaml.org,2002:str" or node.style is not None:
+    if tag == "tag:yaml.org,2002:str" or node.style:
         return text
     if tag == "tag:yaml.org,2002:null":
         return None
@@ -229,7 +257,7 @@ def load_yaml(path: str, text: str | None = None) -> LNode:
     register_text(path, text)
     diagnostics: list[Diagnostic] = []
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        node = yaml.compose(text, Loader=_LOADER)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         span = _span(path, mark) if mark else Span(path, 1, 1)

@@ -35,8 +35,11 @@ class _Indenter(Indenter):
 
 @functools.lru_cache(maxsize=None)
 def _lark() -> Lark:
+    # cache=True keeps lark's analysed LALR tables in the temp folder, keyed by the grammar's
+    # hash: building them takes longer than loading a whole game.
     return Lark.open("grammar.lark", rel_to=__file__, parser="lalr", postlex=_Indenter(),
-                     start=["start", "expr_start", "options_start"], propagate_positions=True, maybe_placeholders=True)
+                     start=["start", "expr_start", "options_start"], propagate_positions=True,
+                     maybe_placeholders=True, cache=True)
 
 
 def _plain_locate(path: str) -> Locate:
@@ -290,9 +293,8 @@ def _diagnose(exc: UnexpectedInput, text: str, locate: Locate, start: str) -> Di
         line, column = len(lines), len(lines[-1]) + 1
     span = locate(line, column, None, None)
     try:
-        label = exc.match_examples(functools.partial(_lark().parse, start=start),
-                                   CATALOGUE_EXAMPLES[start], use_accepts=True)
-    except Exception:  # match_examples re-parses; any surprise falls back to the generic text
+        label = _match_catalogue(exc, start)
+    except Exception:  # matching re-parses the examples; any surprise falls back to the generic text
         label = None
     if label:
         code, message, helptext = CATALOGUE_BY_CODE[label]
@@ -308,6 +310,42 @@ def _diagnose(exc: UnexpectedInput, text: str, locate: Locate, start: str) -> Di
         return Diagnostic("RK0201", f"unexpected {found}", span,
                           help=f"expected one of: {', '.join(expected[:12])}" if expected else None)
     return Diagnostic("RK0201", "unexpected end of script", span)
+
+
+def _position(state):
+    """The LALR state number of a parser state (lark's own equality also compares the
+    stack depth, which would make a catalogue example match only as a script's first
+    top-level statement)."""
+    return getattr(state, "position", state)
+
+
+def _match_catalogue(exc: UnexpectedInput, start: str) -> str | None:
+    """The catalogue code whose example fails in the same parser state (and, for a
+    wrong token, with the same expected tokens) as ``exc``; an exact token match wins."""
+    if getattr(exc, "state", None) is None:
+        return None
+    here = _position(exc.state)
+    candidate = None
+    for code, examples in CATALOGUE_EXAMPLES[start].items():
+        for example in examples:
+            try:
+                _lark().parse(example, start=start)
+            except UnexpectedInput as ut:
+                if getattr(ut, "state", None) is None or _position(ut.state) != here:
+                    continue
+                if isinstance(exc, UnexpectedCharacters) != isinstance(ut, UnexpectedCharacters):
+                    continue
+                if isinstance(exc, UnexpectedCharacters) and exc.char != ut.char:
+                    continue   # a stray `$` is not the `&&` of an example in the same state
+                if isinstance(exc, UnexpectedToken) and isinstance(ut, UnexpectedToken) \
+                        and ut.accepts != exc.accepts:
+                    continue
+                if isinstance(exc, (UnexpectedToken, UnexpectedEOF)) and \
+                        isinstance(ut, (UnexpectedToken, UnexpectedEOF)) and ut.token == exc.token:
+                    return code
+                if candidate is None:
+                    candidate = code
+    return candidate
 
 
 _PRETTY = {"_NL": "end of line", "$END": "end of script", "_INDENT": "indented block",
