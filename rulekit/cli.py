@@ -30,7 +30,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("validate", help="check a game's content (and variants)",
                        description="Load, schema-check and compile a game; print every diagnostic.")
-    p.add_argument("game", help="a game folder or a shipped game's name (goa, batavia)")
+    p.add_argument("game", help="a game folder or the name of a shipped game")
     p.add_argument("--variant", action="append", default=[], metavar="NAME", help="apply a variant overlay")
     p.add_argument("--format", choices=["full", "concise", "json"], default="full")
     p.add_argument("--provenance", action="store_true", help="list values marked with a provenance")
@@ -133,6 +133,8 @@ def cmd_run(args) -> int:
 
 def _write_log(path: str, log: dict) -> None:
     import yaml
+    if os.path.isabs(log.get("game", "")):  # a game folder: name it relative to the log file
+        log = dict(log, game=os.path.relpath(log["game"], os.path.dirname(os.path.abspath(path))))
     try:
         with open(path, "w", encoding="utf-8") as handle:
             handle.write("# yaml-language-server: $schema=https://rulekit.dev/schemas/script.schema.json\n")
@@ -170,7 +172,8 @@ def _print_scores(state) -> None:
     from rich.table import Table
     result = state.result
     cats = [c for c, _t, _f in state.game.scoring]
-    table = Table(title=f"{state.game.title}: final scoring after round {state.g.get('round')}")
+    title = f"{state.game.title}: final scoring after round {state.g.get('round')}"
+    table = Table(title=title, min_width=len(title))   # a narrow table would wrap its title
     table.add_column("player")
     for c in cats:
         table.add_column(c, justify="right")

@@ -3,19 +3,19 @@
 
 A script is YAML (schema ``schemas/script.schema.json``)::
 
-    game: batavia            # shipped name, or a folder relative to this file
+    game: mygame             # shipped name, or a folder relative to this file
     variants: [open-route]
     players: 4
     seed: 7
     pins:                    # optional pinned chance
       rolls: {dice: [3, 5]}  # stream -> values, used in order
-      shuffles: {deck: [[ship-english-1, ...]]}   # zone -> full orders, in order
+      shuffles: {deck: [[card-red-1, ...]]}   # zone -> full orders, in order
     position: |              # optional: statements run right after setup
-      p1.bonds = 3
+      p1.money = 3
     actions:
       - bid 3                # an action in notation
       - p2: pass             # ... asserting who acts
-      - expect: {"p1.bonds": 12, "count(lot)": 0}
+      - expect: {"p1.money": 12, "count(lot)": 0}
       - checkpoint: after-auction
 
 A log written by any run is also a script (with ``content_hash`` and ``result``),
@@ -40,7 +40,7 @@ from .engine.state import PLAYERS, State
 from .engine.view import view
 from .errors import ContentRuntimeError, Diagnostic, DiagnosticReport, IllegalAction, RulekitError
 from .loader import flatten, load_yaml
-from .source import Span
+from .source import Span, source_line
 
 LOG_VERSION = 1
 
@@ -100,11 +100,23 @@ def pins_from(spec: dict | None) -> dict:
     return pins
 
 
-def make_log(state: State, variants, seed: int, pins_spec: dict | None) -> dict:
+def game_ref(game) -> str:
+    """How a log names its game: a shipped game by its name, any other game by the
+    absolute path of its folder (``rulekit ... --log FILE`` writes it relative to FILE)."""
+    from .content import shipped_games_dir
+    try:
+        if os.path.samefile(os.path.join(shipped_games_dir(), game.name), game.path):
+            return game.name
+    except OSError:
+        pass
+    return os.path.abspath(game.path)
+
+
+def make_log(state: State, variants, seed: int, pins_spec: dict | None, position: str | None = None) -> dict:
     game = state.game
     log: dict[str, Any] = {
         "rulekit_log": LOG_VERSION,
-        "game": game.name,
+        "game": game_ref(game),
         "variants": list(variants),
         "content_hash": game.content_hash,
         "players": state.n,
@@ -112,22 +124,28 @@ def make_log(state: State, variants, seed: int, pins_spec: dict | None) -> dict:
     }
     if pins_spec:
         log["pins"] = pins_spec
+    if position is not None:
+        log["position"] = position
     log["actions"] = list(state.actions)
     if state.result is not None:
         log["result"] = state.result
     return log
 
 
-def _expr_fn(game, text: str, span: Span):
-    """Compile an expectation expression against the game's names."""
+def _expr_fn(game, text: str, span: Span, names=()):
+    """Compile an expectation expression against the game's names (plus ``names``,
+    the seats ``p1``.. of the game, bound when it is evaluated)."""
     from .model import _scope
     from .dsl.compiler import Vocabulary
 
+    line_text = source_line(span.path, span.line) or ""
+    quote = 1 if line_text[span.column - 1:span.column] in ("'", '"') else 0   # a quoted key
+
     def locate(line, col, el=None, ec=None):
-        return Span(span.path, span.line, span.column + col - 1)
+        return Span(span.path, span.line, span.column + quote + col - 1)
     node = parse_expr(text, locate)
     compiler = game.compiler_for_scripts()
-    fn = compiler.expr(node, _scope())
+    fn = compiler.expr(node, _scope(names))
     if compiler.diagnostics:
         diags = list(compiler.diagnostics)
         compiler.diagnostics.clear()
@@ -198,9 +216,10 @@ def run_script(path: str, force: bool = False, game_override=None, record: bool 
         elif "expect" in step:
             for text, want in step["expect"].items():
                 espan = smap.span(("actions", i, "expect", text), key=True) or span
-                fn = _expr_fn(game, text, espan)
+                seats = {str(PLAYERS[k]): PLAYERS[k] for k in range(state.n)}
+                fn = _expr_fn(game, text, espan, seats)
                 try:
-                    got = fn(state, {})
+                    got = fn(state, dict(seats))
                 except Exception as exc:  # content evaluation problems are the author's to see
                     raise ScriptError(f"cannot evaluate `{text}`: {exc}", espan, "RK5006") from None
                 if _normal(got) != _normal(want):
@@ -215,7 +234,8 @@ def run_script(path: str, force: bool = False, game_override=None, record: bool 
                           smap.span(("result",)), "RK5008")
     if state.result is not None:
         transcript.append("result: " + json.dumps(state.result, sort_keys=True))
-    return ScriptResult(state, transcript, make_log(state, variants, seed, pins_spec), checkpoints)
+    return ScriptResult(state, transcript, make_log(state, variants, seed, pins_spec, data.get("position")),
+                        checkpoints)
 
 
 def _normal(value):

@@ -160,7 +160,7 @@ def _text(s, value):
 
 
 @function("without", ("items", "item"), (), "a copy of the list without the first occurrence of item",
-          "t.contents = without(t.contents, spice)")
+          "t.contents = without(t.contents, kind)")
 def _without(s, items, item):
     out = list(seq(s, items))
     if item in out:
@@ -208,7 +208,7 @@ def _zone_of(s, item):
     return s.loc.get(item)
 
 
-@function("items", ("kind",), (), "every item of a component kind, in definition order", "items(\"ship\")")
+@function("items", ("kind",), (), "every item of a component kind, in definition order", "items(\"card\")")
 def _items(s, kind):
     return list(s.game.kinds.get(kind, ()))
 
