@@ -24,7 +24,7 @@ CATALOGUE = [
      "start", ["x = 1 +\n", "x = a and\n", "x = \n"]),
     ("RK0215", "unbalanced brackets",
      "close every `(` with `)` and every `[` with `]`",
-     "start", ["x = f(1\n", "x = [1, 2\n"]),
+     "start", ["x = f(1\n", "x = [1, 2\n", "if x:\n  y = f(1\n", "if x:\n  y = [1, 2\n"]),
     ("RK0216", "use `and`, `or` and `not`, not symbols",
      "write `a and b`, `a or b`, `not a`",
      "start", ["if a && b:\n  pass\n", "if a || b:\n  pass\n", "if !a:\n  pass\n"]),

@@ -1,0 +1,121 @@
+# SPDX-License-Identifier: MIT
+"""Shared helpers for the engine tests.
+
+The core tests run on the small games under ``tests/games/`` (not on the shipped
+games), so that each engine feature is pinned by content written for it:
+
+- ``auction``  a two-round auction (procedures with ``choose``, return values, rolls,
+               ``rounds``, owner-visible money, variants, scripts);
+- ``counter``  loops with ``break``/``continue`` inside options, nested choosing
+               procedures, ``end_game()``, ``end_after_round_if`` and a counter minimum;
+- ``hidden``   per-player zones and variables of every visibility, shuffles;
+- ``broken/*`` one content mistake per folder, for the diagnostics tests.
+"""
+from __future__ import annotations
+
+import os
+import textwrap
+from pathlib import Path
+
+import pytest
+
+TESTS = Path(__file__).resolve().parent
+GAMES = TESTS / "games"
+
+
+def game_dir(name: str) -> str:
+    """The folder of a test game (``"auction"``, ``"broken/two_files"``...)."""
+    return str(GAMES / name)
+
+
+@pytest.fixture
+def games() -> Path:
+    return GAMES
+
+
+@pytest.fixture
+def load():
+    """``load("auction", variants=())`` -> a compiled test game (cached per test session)."""
+    return load_test_game
+
+
+_CACHE: dict = {}
+
+
+def load_test_game(name: str, variants=()):
+    import rulekit
+    key = (name, tuple(variants))
+    if key not in _CACHE:
+        _CACHE[key] = rulekit.load_game(game_dir(name), tuple(variants))
+    return _CACHE[key]
+
+
+def compact(result) -> list[str]:
+    """A script result as short lines for snapshots: the transcript without the noisy
+    ``start`` line, the final scores as ``pN total (breakdown)`` and the winners."""
+    lines = [line.rstrip() for line in result.transcript
+             if not line.startswith("start ") and not line.startswith("result: ")]
+    state = result.state
+    if state.result is not None:
+        for player in state.result["ranking"]:
+            row = state.result["scores"][player]
+            parts = ", ".join(f"{k}={v}" for k, v in row["breakdown"].items())
+            lines.append(f"score {player} {row['total']} ({parts})")
+        lines.append("winners " + ", ".join(state.result["winners"]))
+    elif state.pending is not None:
+        lines.append(f"waiting for p{state.pending.player + 1}: {', '.join(state.pending.labels)}")
+    return lines
+
+
+@pytest.fixture
+def play_script():
+    """``play_script(path)`` runs a script (a path, or a name relative to tests/games)
+    and returns its compact transcript (a list of str) for syrupy snapshots."""
+    from rulekit.script import run_script
+
+    def play(path, force: bool = False) -> list[str]:
+        path = Path(path)
+        if not path.is_absolute() and not path.exists():
+            path = GAMES / path
+        return compact(run_script(str(path), force=force))
+    return play
+
+
+@pytest.fixture
+def write_game(tmp_path):
+    """``write_game(files, name="g")`` writes a game folder under tmp_path.
+
+    ``files`` maps file names to YAML text (dedented); a plain string is game.yaml.
+    Returns the folder path as a str.
+    """
+    def write(files, name: str = "g") -> str:
+        if isinstance(files, str):
+            files = {"game.yaml": files}
+        folder = tmp_path / name
+        for rel, text in files.items():
+            path = folder / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            if isinstance(text, bytes):
+                path.write_bytes(text)
+            else:
+                path.write_text(textwrap.dedent(text), encoding="utf-8")
+        return str(folder)
+    return write
+
+
+@pytest.fixture
+def chdir_tmp(tmp_path, monkeypatch):
+    """Run the test from tmp_path (for commands that write files)."""
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def codes(report) -> list[str]:
+    """The diagnostic codes of a DiagnosticReport, in order."""
+    return [d.code for d in report.diagnostics]
+
+
+def where(diagnostic) -> tuple:
+    """(file name, line, column) of a diagnostic's span."""
+    span = diagnostic.span
+    return (os.path.basename(span.path), span.line, span.column)

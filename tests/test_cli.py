@@ -1,0 +1,316 @@
+# SPDX-License-Identifier: MIT
+"""The `rulekit` command, called in-process through `rulekit.cli.main`."""
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+import yaml
+
+from rulekit.cli import main
+
+from conftest import GAMES
+
+AUCTION = str(GAMES / "auction")
+BROKEN = GAMES / "broken"
+
+
+def run(capsys, *argv):
+    """(exit code, stdout, stderr) of `rulekit argv...`; argparse exits are caught too."""
+    try:
+        code = main(list(argv))
+    except SystemExit as exc:
+        code = exc.code
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+# ------------------------------------------------------------------ validate
+
+def test_validate_ok(capsys):
+    code, out, err = run(capsys, "validate", AUCTION)
+    assert code == 0 and err == ""
+    assert out.startswith("ok: Tiny Auction (12 items, ")
+    assert "sha256:" in out
+
+
+def test_validate_with_a_variant(capsys):
+    code, out, _ = run(capsys, "validate", AUCTION, "--variant", "rich")
+    assert code == 0 and out.startswith("ok: Tiny Auction + rich ")
+
+
+def test_validate_json_ok(capsys):
+    code, out, _ = run(capsys, "validate", AUCTION, "--format", "json")
+    data = json.loads(out)
+    assert code == 0
+    assert data["ok"] is True and data["game"] == "auction" and data["diagnostics"] == []
+    assert data["content_hash"].startswith("sha256:")
+
+
+def test_validate_json_errors(capsys):
+    code, out, _ = run(capsys, "validate", str(BROKEN / "unknown_key"), "--format", "json")
+    assert code == 1
+    data = json.loads(out)
+    assert data["ok"] is False
+    (diag,) = data["diagnostics"]
+    assert diag["code"] == "RK0120" and diag["severity"] == "error"
+    assert diag["path"].endswith(os.path.join("unknown_key", "game.yaml"))
+    assert (diag["line"], diag["column"]) == (4, 10)
+    assert diag["help"] == "did you mean `visibility`?"
+
+
+def test_validate_concise(capsys):
+    code, out, _ = run(capsys, "validate", str(BROKEN / "compile_errors"), "--format", "concise")
+    assert code == 1
+    lines = out.strip().splitlines()
+    assert len(lines) == 2
+    assert lines[0].endswith("game.yaml:15:13: error[RK0303]: unknown attribute `coin` (did you mean `coins`?)")
+    assert "game.yaml:16:13: error[RK0305]: unknown function `cont`" in lines[1]
+
+
+def test_validate_full_renders_excerpts(capsys):
+    code, out, _ = run(capsys, "validate", str(BROKEN / "syntax_in_block"))
+    assert code == 1
+    assert "error[RK0210]: missing `:` at the end of a block header" in out
+    assert "rules.yaml:7:15" in out
+    assert "7 |       if n > 0" in out
+    assert "= help: write `if cond:`" in out
+    assert out.rstrip().endswith("Found 1 error in 1 file.")
+
+
+@pytest.mark.parametrize("folder,code_", [
+    ("duplicate_key", "RK0102"), ("merge_key", "RK0105"), ("missing_include", "RK0111"),
+    ("two_files", "RK0112"), ("unknown_key", "RK0120"), ("dsl_in_string", "RK0201"),
+    ("syntax_in_block", "RK0210"), ("compile_errors", "RK0303"),
+])
+def test_every_broken_game_fails_validation_with_its_code(capsys, folder, code_):
+    code, out, err = run(capsys, "validate", str(BROKEN / folder), "--format", "concise")
+    assert code == 1
+    assert f"error[{code_}]" in out.splitlines()[0]
+    assert "Traceback" not in out + err
+
+
+def test_validate_provenance(capsys, write_game):
+    folder = write_game("""\
+        meta: {title: Prov}
+        players: {min: 1, max: 2}
+        params:
+          limit: {value: 3, provenance: ruling, ruling: "the rulebook is silent"}
+        flow: {rounds: 1, phases: [{id: main, do: pass}]}
+        """)
+    code, out, _ = run(capsys, "validate", folder, "--provenance")
+    assert code == 0
+    assert "ruling: params.limit" in out
+    assert "1 values carry a provenance marker" in out
+    code, out, _ = run(capsys, "validate", folder, "--provenance", "--format", "json")
+    assert json.loads(out)["provenance"] == [
+        {"path": "params.limit", "provenance": "ruling", "text": "", "line": 4}]
+
+
+def test_unknown_game_is_a_usage_error_with_a_suggestion(capsys):
+    code, out, err = run(capsys, "validate", "batavai")
+    assert code == 2
+    assert "error[RK0001]: no game `batavai`" in out
+    assert "did you mean `batavia`?" in out
+
+
+def test_folder_without_game_yaml(capsys):
+    code, out, _ = run(capsys, "validate", str(BROKEN / "no_game_yaml"))
+    assert code == 2 and "has no game.yaml" in out
+
+
+def test_unknown_variant(capsys):
+    code, out, _ = run(capsys, "validate", AUCTION, "--variant", "payay")
+    assert code == 2 and "did you mean `payday`?" in out
+
+
+# ------------------------------------------------------------------ run
+
+def test_run_prints_the_transcript(capsys):
+    code, out, _ = run(capsys, "run", str(GAMES / "auction" / "scripts" / "full_game.yaml"))
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0] == "start auction players=3 seed=7"
+    assert "p3: bid 4" in lines and "checkpoint after-first-lot" in lines
+    assert json.loads(lines[-1][len("result: "):])["winners"] == ["p3"]
+
+
+def test_run_json(capsys):
+    code, out, _ = run(capsys, "run", str(GAMES / "counter" / "scripts" / "quit_early.yaml"), "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["state"]["over"] is True
+    assert data["state"]["vars"]["total"] == 3
+    assert data["log"]["actions"] == ["skip", "add 2", "add 1", "bonus 1", "quit"]
+    assert data["log"]["result"]["winners"] == ["p1"]
+
+
+def test_run_a_failing_script_exits_1_with_the_script_line(capsys):
+    path = GAMES / "auction" / "scripts" / "wrong_action.yaml"
+    code, out, err = run(capsys, "run", str(path))
+    assert code == 1
+    assert out.startswith("error[RK5005]: illegal action `bid 9` for p2")
+    assert f"{path}:8:5" in out
+    assert "Traceback" not in out + err
+
+
+def test_run_a_missing_script(capsys, tmp_path):
+    code, out, _ = run(capsys, "run", str(tmp_path / "nope.yaml"))
+    assert code == 2 and "no such script file" in out
+
+
+def test_run_writes_a_log(capsys, tmp_path):
+    log = tmp_path / "game.log.yaml"
+    code, _, _ = run(capsys, "run", str(GAMES / "counter" / "scripts" / "quit_early.yaml"), "--log", str(log))
+    assert code == 0
+    text = log.read_text(encoding="utf-8")
+    assert text.startswith("# yaml-language-server: $schema=")
+    data = yaml.safe_load(text)
+    assert data["actions"][-1] == "quit" and data["players"] == 2
+    code, out, _ = run(capsys, "run", str(log))
+    assert code == 0 and "p2: quit" in out
+
+
+def test_run_log_to_an_unwritable_place(capsys, tmp_path):
+    code, out, _ = run(capsys, "run", str(GAMES / "counter" / "scripts" / "quit_early.yaml"),
+                       "--log", str(tmp_path / "no" / "such" / "dir" / "log.yaml"))
+    assert code == 2 and "cannot write" in out
+
+
+# ------------------------------------------------------------------ autoplay
+
+def test_autoplay_plays_to_the_end(capsys):
+    code, out, _ = run(capsys, "autoplay", AUCTION, "--players", "3", "--seed", "4")
+    assert code == 0
+    assert out.splitlines()[0].startswith("round 1: p1 ")
+    assert "Tiny Auction: final scoring" in out
+    assert "winner: " in out or "shared victory: " in out
+
+
+def test_autoplay_is_deterministic_and_quiet_prints_only_the_scores(capsys):
+    first = run(capsys, "autoplay", str(GAMES / "hidden"), "--seed", "9")
+    second = run(capsys, "autoplay", str(GAMES / "hidden"), "--seed", "9")
+    assert first == second and first[0] == 0
+    code, out, _ = run(capsys, "autoplay", str(GAMES / "hidden"), "--seed", "9", "--quiet")
+    assert code == 0 and "round 1:" not in out and "final scoring" in out
+
+
+def test_autoplay_content_error_names_the_line(capsys):
+    # seed 7 makes the random bots `spend` twice, breaking the tokens minimum
+    code, out, err = run(capsys, "autoplay", str(GAMES / "counter"), "--players", "2", "--seed", "7", "--quiet")
+    assert code == 1
+    assert "error[RK4003]: `p" in out and "below its minimum 0" in out
+    assert "counter/game.yaml:51:19" in out.replace(os.sep, "/")
+    assert "Traceback" not in out + err
+
+
+@pytest.mark.parametrize("argv,fragment", [
+    (["autoplay", AUCTION, "--players", "9"], "2-4 players, not 9"),
+    (["autoplay", AUCTION, "--bots", "genius"], "unknown bot `genius`"),
+    (["autoplay", AUCTION, "--players", "3", "--bots", "random,random"], "one bot for all or one per seat"),
+])
+def test_autoplay_usage_errors(capsys, argv, fragment):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and fragment in out
+
+
+# ------------------------------------------------------------------ schema, help, usage
+
+def test_schema_writes_the_schemas(capsys, tmp_path):
+    code, out, _ = run(capsys, "schema", "--out", str(tmp_path / "schemas"))
+    assert code == 0 and out.startswith("3 schemas in ")
+    written = sorted(os.listdir(tmp_path / "schemas"))
+    assert written == ["game.schema.json", "script.schema.json", "variant.schema.json"]
+    json.loads((tmp_path / "schemas" / "game.schema.json").read_text())
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["validate", "--help"], ["run", "--help"], ["autoplay", "--help"]])
+def test_help(capsys, argv):
+    code, out, err = run(capsys, *argv)
+    assert code == 0
+    assert out.startswith("usage: rulekit")
+
+
+def test_version(capsys):
+    code, out, _ = run(capsys, "--version")
+    assert code == 0 and out.startswith("rulekit ")
+
+
+def test_no_command_prints_help_and_exits_2(capsys):
+    code, out, _ = run(capsys)
+    assert code == 2 and "COMMAND" in out
+
+
+@pytest.mark.parametrize("argv", [
+    ["nosuch"],
+    ["validate"],
+    ["validate", AUCTION, "--format", "xml"],
+    ["autoplay", AUCTION, "--players", "two"],
+])
+def test_usage_errors_exit_2(capsys, argv):
+    code, out, err = run(capsys, *argv)
+    assert code == 2
+    assert "error[RK0001]" in err and "Traceback" not in out + err
+
+
+# ------------------------------------------------------------------ no traceback for bad input
+
+BAD_FILES = {
+    "empty.yaml": b"",
+    "tabs.yaml": b"game: x\n\tactions: []\n",
+    "bad_utf8.yaml": b"game: caf\xe9\n",
+    "python_tag.yaml": b"game: !!python/object/apply:os.system ['echo pwned']\n",
+    "a_list.yaml": b"- game\n- x\n",
+    "bad_game.yaml": b"game: no-such-game\n",
+    "binary.yaml": bytes(range(256)),
+    "huge_numbers.yaml": b"game: auction\nplayers: 99999999999999999999\n",
+    "wrong_types.yaml": b"game: [1, 2]\nseed: {a: 1}\nactions: 3\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD_FILES))
+def test_bad_scripts_never_show_a_traceback(capsys, tmp_path, name):
+    path = tmp_path / name
+    path.write_bytes(BAD_FILES[name])
+    code, out, err = run(capsys, "run", str(path))
+    assert code in (1, 2), (out, err)
+    assert "Traceback" not in out + err and "internal error" not in err
+    assert "error[RK" in out
+
+
+@pytest.mark.parametrize("files", [
+    {"game.yaml": b""},
+    {"game.yaml": b"- a\n- b\n"},
+    {"game.yaml": b"meta: {title: x}\nplayers: {min: 1, max: 2}\nflow: {rounds: 1, phases: [{id: m, do: 3}]}\n"},
+    {"game.yaml": b"meta: {title: x}\nplayers: {min: 1, max: 2}\ninclude: [../../etc/passwd]\n"
+                  b"flow: {rounds: 1, phases: [{id: m, do: pass}]}\n"},
+    {"game.yaml": b"meta: {title: x}\nplayers: {min: 1, max: 2}\nflow: {rounds: 1, phases: [{id: m, do: \"x = (\"}]}\n"},
+])
+def test_bad_games_never_show_a_traceback(capsys, write_game, files):
+    folder = write_game(files)
+    for argv in (["validate", folder], ["autoplay", folder, "--quiet"]):
+        code, out, err = run(capsys, *argv)
+        assert code in (1, 2), (argv, out, err)
+        assert "Traceback" not in out + err and "internal error" not in err
+        assert "error[RK" in out
+
+
+@pytest.mark.parametrize("do", [
+    "move(1, to=z)",                 # 1 is not an item
+    "move(top(box), to=z)",          # a family is not a zone
+    "x = [1][5]",
+    "x = none + 1",
+    "x = items(3) + 1",
+    "if true:\n    x = 1 // 0",
+])
+def test_runtime_content_errors_never_show_a_traceback(capsys, write_game, do):
+    # content that checks clean but fails when it runs: exit 1, the line, no traceback
+    body = "\n".join("        " + line for line in do.splitlines())
+    folder = write_game("meta: {title: x}\nplayers: {min: 1, max: 2}\nzones: {z: {range: [1, 2]}}\n"
+                        "flow:\n  rounds: 1\n  phases:\n    - id: m\n      do: |\n" + body + "\n")
+    assert run(capsys, "validate", folder)[0] == 0
+    code, out, err = run(capsys, "autoplay", folder, "--quiet")
+    assert code == 1, (out, err)
+    assert "Traceback" not in out + err and "internal error" not in err
+    assert "error[RK4" in out and f"game.yaml:{8 + do.count(chr(10)) + 1}:" in out

@@ -1,0 +1,291 @@
+# SPDX-License-Identifier: MIT
+"""The checker/compiler: every name resolved once, every mistake a located diagnostic,
+and compiled code that computes what the language says."""
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+import rulekit
+from rulekit.errors import DiagnosticReport
+
+from conftest import codes, game_dir, where
+
+# A tiny game with one of everything; SNIPPET is the body of procedure `snippet`.
+BASE = """\
+meta: {title: Snippet}
+players: {min: 1, max: 2}
+params: {limit: 3}
+sets:
+  colors: [red, blue]
+vars:
+  total: 0
+player:
+  vars:
+    coins: 0
+  zones:
+    hand: {}
+zones:
+  pile: {}
+functions:
+  double:
+    params: [x]
+    expr: "x * 2"
+procedures:
+  helper:
+    params: [a]
+    do: |
+      total = a
+  snippet:
+    do: |
+SNIPPET
+flow:
+  rounds: 1
+  phases:
+    - id: main
+      do: |
+        helper(1)
+        snippet()
+"""
+SNIPPET_LINE = BASE.splitlines().index("SNIPPET") + 1
+SNIPPET_COL = 7   # the snippet is indented by 6 spaces
+
+
+def build(write_game, snippet: str):
+    body = textwrap.indent(textwrap.dedent(snippet), " " * 6)
+    return write_game({"game.yaml": BASE.replace("SNIPPET", body)})
+
+
+def diagnostics_of(write_game, snippet: str):
+    folder = build(write_game, snippet)
+    with pytest.raises(DiagnosticReport) as info:
+        rulekit.load_game(folder)
+    return info.value.diagnostics
+
+
+# (snippet, code, message, help or None, column of the diagnostic on the snippet's line)
+BAD = [
+    ("x = pil", "RK0301", "unknown name `pil`", "did you mean `pile`?", 11),
+    ("x = totl + 1", "RK0301", "unknown name `totl`", "did you mean `total`?", 11),
+    ("x = zzzz", "RK0301", "unknown name `zzzz`", None, 11),
+    ("x = helper", "RK0302", "`helper` is a procedure; call it with `helper(...)`", None, 11),
+    ("x = double", "RK0302", "`double` is a function; call it with `double(...)`", None, 11),
+    ("x = players[0].coin", "RK0303", "unknown attribute `coin`", "did you mean `coins`?", 11),
+    ("players[0].coin += 1", "RK0303", "unknown attribute `coin`", "did you mean `coins`?", 7),
+    ("x = helper(1) + 1", "RK0304",
+     "procedure `helper` can only be called as a statement or as `x = helper(...)`",
+     "procedures may ask players to decide, so they cannot run inside an expression", 11),
+    ("x = cont(pile)", "RK0305", "unknown function `cont`", "did you mean `count`?", 11),
+    ("hepler(1)", "RK0305", "unknown effect or procedure `hepler`", "did you mean `helper`?", 7),
+    ("x = move(top(pile), to=pile)", "RK0306", "effect `move` changes the game and cannot be used as a value",
+     "write it as a statement of its own: `move(item, to, at=top)`", 11),
+    ("x = abs(1, 2)", "RK0307", "`abs` takes at most 1 argument, got 2", "the signature is `abs(number)`", 11),
+    ("x = double(1, 2)", "RK0307", "function `double` takes 1 argument (x), got 2", None, 11),
+    ("helper(1, 2)", "RK0307", "procedure `helper` takes 1 argument (a), got 2", None, 7),
+    ("x = abs(1, y=2)", "RK0308", "`abs` has no argument `y`", "the signature is `abs(number)`", 20),
+    ("draw(pile, to=pile, nn=2)", "RK0308", "`draw` has no argument `nn`", "did you mean `n`?", 30),
+    ("x = min([1], numbers=[2])", "RK0309", "argument `numbers` of `min` given twice", None, 28),
+    ("x = abs()", "RK0310", "`abs` is missing argument `number`", "the signature is `abs(number)`", 11),
+    ("move(top(pile))", "RK0310", "`move` is missing argument `to`",
+     "the signature is `move(item, to, at=top)`", 7),
+    ("total = helper(1)", "RK0311", "a procedure's result can only be stored in a local name", None, 7),
+    ("limit = 4", "RK0312", "`limit` is a constant and cannot be changed",
+     "declare it under `vars:` if it changes during the game", 7),
+    ("num_players += 1", "RK0312", "`num_players` is a constant and cannot be changed",
+     "declare it under `vars:` if it changes during the game", 7),
+    ("pile = 1", "RK0312", "`pile` names a zone or set and cannot be assigned", None, 7),
+    ("players[0].hand = 1", "RK0313", "`hand` cannot be changed",
+     "only player variables and item state declared under `state:` change", 7),
+    ("[1][0] = 2", "RK0314", "only names and attributes can be assigned", None, 7),
+    ("count(pile)", "RK0315", "`count(...)` computes a value that is thrown away",
+     "assign it, `x = ...`, or use it in a condition", 7),
+    ("break", "RK0316", "`break` outside a loop", None, 7),
+    ("continue", "RK0316", "`continue` outside a loop", None, 7),
+    ("if true:\n    break", "RK0316", "`break` outside a loop", None, 11),
+]
+
+
+@pytest.mark.parametrize("snippet,code,message,helptext,column", BAD, ids=[f"{b[1]}:{b[0]}" for b in BAD])
+def test_bad_snippet(write_game, snippet, code, message, helptext, column):
+    diags = diagnostics_of(write_game, snippet)
+    assert [(d.code, d.message, d.help) for d in diags] == [(code, message, helptext)]
+    (diag,) = diags
+    last_line = SNIPPET_LINE + snippet.count("\n")
+    assert (diag.span.line, diag.span.column) == (last_line, column)
+    assert diag.span.path.endswith("game.yaml")
+
+
+def test_good_snippet_compiles(write_game):
+    folder = build(write_game, """\
+        x = helper(2)        # helper returns nothing
+        for c in colors:
+            if c == red:
+                continue
+            total += double(limit)
+            break
+        players[0].coins = count(pile) + x if x != none else 0
+        """)
+    game = rulekit.load_game(folder)
+    state = rulekit.new_game(game, 1)
+    assert state.over
+    assert state.g["total"] == 2 + 3 * 2      # helper(2), then blue: double(limit)
+    assert state.p[0]["coins"] == 0           # x is none
+
+
+def test_all_mistakes_are_reported_at_once_and_only_once():
+    with pytest.raises(DiagnosticReport) as info:
+        rulekit.load_game(game_dir("broken/compile_errors"))
+    diags = info.value.diagnostics
+    # `p.coin += 1` reads and writes the attribute: one diagnostic, not two
+    assert [(d.code, where(d)) for d in diags] == [
+        ("RK0303", ("game.yaml", 15, 13)),
+        ("RK0305", ("game.yaml", 16, 13)),
+    ]
+    assert info.value.render().endswith("Found 2 errors in 1 file.")
+
+
+def test_loop_locals_do_not_leak_into_break_checks(write_game):
+    # `break` inside an option body inside a loop is fine; after the loop it is not
+    diags = diagnostics_of(write_game, """\
+        while true:
+            choose players[0]:
+                "go":
+                    break
+        break
+        """)
+    assert [(d.code, d.span.line) for d in diags] == [("RK0316", SNIPPET_LINE + 4)]
+
+
+# ------------------------------------------------------------------ model-level checks
+
+MINIMAL = """\
+meta: {title: Model}
+players: {min: 1, max: 2}
+flow:
+  rounds: 1
+  phases:
+    - id: main
+      do: "pass"
+"""
+
+
+@pytest.mark.parametrize("extra,code,fragment", [
+    ("components:\n  card: {copies: 2, start: deck}\n", "RK0332", "unknown start zone `deck` for `card`"),
+    ("components:\n  card: {generate: {color: colours}}\n", "RK0335", "unknown set `colours`"),
+    ("zones:\n  row: {keys: colours}\n", "RK0335", "unknown set `colours`"),
+    ("sets:\n  a: [x, y]\n  b: [y, z]\n", "RK0330", "`y` is a member of two sets"),
+    ("components:\n  card: {items: [{id: c1}, {id: c1}]}\n", "RK0331", "two items share the id `c1`"),
+    ("components:\n  card: {copies: 2, id: 'card-{m}'}\n", "RK0336", "bad id template `card-{m}`"),
+    ("vars: {deck: 0}\nzones: {deck: {}}\n", "RK0337", "`deck` is both a global variable and a zone"),
+])
+def test_model_diagnostics(write_game, extra, code, fragment):
+    folder = write_game(MINIMAL + extra)
+    with pytest.raises(DiagnosticReport) as info:
+        rulekit.load_game(folder)
+    assert codes(info.value) == [code]
+    assert fragment in info.value.diagnostics[0].message
+
+
+def test_flow_that_never_ends(write_game):
+    folder = write_game(MINIMAL.replace("  rounds: 1\n", ""))
+    with pytest.raises(DiagnosticReport) as info:
+        rulekit.load_game(folder)
+    (diag,) = info.value.diagnostics
+    assert diag.code == "RK0333"
+    assert where(diag) == ("game.yaml", 3, 1)
+
+
+def test_unused_procedure_is_only_a_warning(write_game):
+    folder = write_game(MINIMAL + "procedures:\n  orphan: {do: pass}\n")
+    game = rulekit.load_game(folder)       # a warning does not stop the build
+    assert "orphan" in game.procedures
+    bad = write_game(MINIMAL + "procedures:\n  orphan: {do: pass}\nsetup: x = nope\n", name="bad")
+    with pytest.raises(DiagnosticReport) as info:
+        rulekit.load_game(bad)
+    assert sorted((d.code, d.severity) for d in info.value.diagnostics) == [
+        ("RK0301", "error"), ("RK0334", "warning")]
+
+
+# ------------------------------------------------------------------ what compiled code computes
+
+EXPRESSIONS = """\
+meta: {title: Expressions}
+players: {min: 2, max: 4, default: 3}
+params:
+  base: 4
+  scaled: {expr: "base * num_players"}
+sets:
+  goods:
+    tea: {worth: 2}
+    silk: {worth: 5}
+  colors: [red, blue]
+tables:
+  bonus: [0, 1, 3, 6]
+components:
+  cube:
+    generate: {color: colors}
+    copies: 2
+    start: supply
+    props: {size: 1}
+    state: {used: false}
+  gold:
+    items: [{id: nugget, size: 3}]
+    start: supply
+zones:
+  supply: {}
+  row: {range: [1, 3]}
+  market: {keys: goods}
+vars:
+  out: none
+functions:
+  worth_of:
+    params: [g]
+    expr: "g.worth * 2"
+  total_worth:
+    expr: "sum(worth_of(g) for g in goods)"
+setup: |
+  move(item("nugget"), to=row[2])
+  move(top(supply), to=market[silk])
+  top(market[silk]).used = true
+  results = []
+  results = results + [scaled, total_worth(), bonus[2], silk.worth]
+  results = results + [count(supply), count(row[2]), item("nugget") in row[2], "nugget" not in supply]
+  results = results + [[c for c in supply if c.color == red], top(market[silk]).used, bottom(supply).used]
+  results = results + [7 // 2, -7 % 3, 1 if none else 2, "x{1 + 1}y{colors}"]
+  results = results + [first([x for x in range(10) if x > 6]), last([], default=9), max([3, 8, 1])]
+  results = results + [players_from(players[1]), others(players[0]), next_player(players[2]), seat(players[1])]
+  results = results + [index_of(players, players[2]), distinct([1, 1, 2]), sorted([3, 1]), reversed([1, 2])]
+  results = results + [kind_of("nugget"), zone_of("nugget"), items("gold"), any([false, true]), all([])]
+  results = results + [item("nugget").size, abs(-3), min([], default=0), list(row[2])]
+  out = results
+flow:
+  rounds: 1
+  phases:
+    - id: main
+      do: "pass"
+"""
+
+
+def test_compiled_expressions_compute(write_game):
+    game = rulekit.load_game(write_game(EXPRESSIONS))
+    state = rulekit.new_game(game, 3)
+    got = state.g["out"]
+    assert [str(v) if not isinstance(v, (int, list, str, bool)) else v for v in got[:4]] == [12, 14, 3, 5]
+    assert got[4:8] == [3, 1, True, True]
+    assert got[8:11] == [["cube-red-1", "cube-red-2"], True, False]
+    assert got[11:15] == [3, 2, 2, "x2y[red, blue]"]
+    assert got[15:18] == [7, 9, 8]
+    assert [str(p) for p in got[18]] == ["p2", "p3", "p1"]
+    assert [str(p) for p in got[19]] == ["p2", "p3"]
+    assert (str(got[20]), got[21]) == ("p1", 2)
+    assert got[22:26] == [2, [1, 2], [1, 3], [2, 1]]
+    assert got[26] == "gold" and str(got[27]) == "row[2]"
+    assert got[28:31] == [["nugget"], True, True]
+    assert got[31:] == [3, 3, 0, ["nugget"]]
+
+
+def test_params_are_computed_per_player_count(write_game):
+    game = rulekit.load_game(write_game(EXPRESSIONS))
+    assert rulekit.new_game(game, 3).g["scaled"] == 12
+    assert rulekit.new_game(game, 4).g["scaled"] == 16
