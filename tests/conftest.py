@@ -29,11 +29,6 @@ def game_dir(name: str) -> str:
 
 
 @pytest.fixture
-def games() -> Path:
-    return GAMES
-
-
-@pytest.fixture
 def load():
     """``load("auction", variants=())`` -> a compiled test game (cached per test session)."""
     return load_test_game
@@ -101,13 +96,6 @@ def write_game(tmp_path):
                 path.write_text(textwrap.dedent(text), encoding="utf-8")
         return str(folder)
     return write
-
-
-@pytest.fixture
-def chdir_tmp(tmp_path, monkeypatch):
-    """Run the test from tmp_path (for commands that write files)."""
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
 
 
 def codes(report) -> list[str]:
