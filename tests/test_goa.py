@@ -1,0 +1,283 @@
+# SPDX-License-Identifier: MIT
+"""Goa as content: the rulebook's FAQ as scripted scenarios, the rulebook's example round,
+one scripted full game per player count, and random games that must keep the invariants.
+
+- ``games/goa/faq/f1-*.yaml`` .. ``f9-*.yaml``: one scenario per FAQ answer, quoting it in
+  ``text:``; each asserts the ruling's outcome with ``expect:``, and the checkpoints listed
+  in ``LEGAL_AT`` pin the legal actions (what ``expect`` cannot see: that an action is
+  *not* offered, e.g. a bid above one's money).
+- ``examples/goa-example-round.yaml``: the rulebook's "Példaforduló" (round 1, 4 players);
+  its transcript is a syrupy snapshot.
+- ``games/goa/scenarios/full-game-{2,3,4}p.yaml`` were made by the seeded random bot (the
+  games of ``rulekit autoplay goa --players N --seed N``); transcripts and final scores are
+  snapshots. ``GOA_REGENERATE=1 pytest tests/test_goa.py -k full_game --snapshot-update``
+  writes them again after a rules change (review the diff).
+- Random games: 40 per player count (``RULEKIT_LONG=1000`` for the long run) with
+  uniformly random legal actions; after every action every declared invariant holds, no
+  player variable is negative and the 54 tiles, 30 expedition cards and 18 colony tiles
+  are all somewhere exactly once; every game ends after round 8.
+"""
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+
+import rulekit
+from rulekit.agents import RandomAgent, make_agent
+from rulekit.cli import main
+from rulekit.engine import api
+from rulekit.engine.state import PLAYERS
+from rulekit.script import run_script
+from rulekit.testing import transcript
+
+ROOT = Path(__file__).resolve().parent.parent
+GAME = ROOT / "games" / "goa"
+FAQ = GAME / "faq"
+SCENARIOS = GAME / "scenarios"
+EXAMPLE = ROOT / "examples" / "goa-example-round.yaml"
+FULL_GAMES = {2: 2, 3: 3, 4: 4}          # players -> seed
+RANDOM_GAMES = int(os.environ.get("RULEKIT_LONG") or 40)
+MAX_ACTIONS = 5000                       # a random game takes about 250-600
+COUNTS = {"tile_a": 27, "tile_b": 27, "expedition": 30, "colony": 18, "action_card": 10}
+
+_GAMES: dict = {}
+
+
+def _load(variants=()):
+    key = tuple(variants)
+    if key not in _GAMES:
+        _GAMES[key] = rulekit.load_game(str(GAME), key)
+    return _GAMES[key]
+
+
+def broken_invariants(state) -> list[str]:
+    """Ids of the declared invariants that do not hold, any negative player variable, and
+    any component not lying in exactly one zone (the 54 tiles, 30 expedition cards, 18
+    colony tiles and 10 action cards are conserved independently of the content's own
+    invariants)."""
+    bad = [ident for ident, _text, fn in state.game.invariants if not fn(state, {})]
+    for i, row in enumerate(state.p):
+        bad += [f"{PLAYERS[i]}.{name} = {value}" for name, value in row.items()
+                if type(value) is int and value < 0]
+    game = state.game
+    for kind, total in COUNTS.items():
+        ids = game.kinds[kind]
+        if len(ids) != total:
+            bad.append(f"{kind}: {len(ids)} defined, not {total}")
+        placed = sum(1 for ident in ids if ident in state.zones.get(state.loc.get(ident), ()))
+        if placed != total:
+            bad.append(f"{kind}: {placed} of {total} in their zones")
+    held = sum(len(items) for items in state.zones.values())
+    if held != len(state.loc):
+        bad.append(f"{held} items in zones, {len(state.loc)} located")
+    return bad
+
+
+# ------------------------------------------------------------------ content
+
+@pytest.mark.parametrize("variants", [(), ("pro",)], ids=["base", "pro"])
+def test_validate_exits_0(variants, capsys):
+    argv = ["validate", str(GAME)]
+    for v in variants:
+        argv += ["--variant", v]
+    assert main(argv) == 0
+    assert capsys.readouterr().out.startswith("ok: Goa")
+
+
+def test_every_rule_item_carries_its_text():
+    data = _load().data
+    for section in ("functions", "procedures", "params", "zones", "vars", "option_groups", "components"):
+        missing = [name for name, spec in data[section].items() if not (isinstance(spec, dict) and spec.get("text"))]
+        assert missing == [], f"{section} without text: {missing}"
+    for section in ("vars", "zones"):
+        missing = [name for name, spec in data["player"][section].items() if not spec.get("text")]
+        assert missing == [], f"player {section} without text: {missing}"
+    assert all(cat.get("text") for cat in data["scoring"]["categories"])
+    assert all(phase.get("text") for phase in data["flow"]["phases"])
+    assert all(inv.get("text") for inv in data["invariants"])
+    # An item marked as a ruling says what was ruled.
+    for section in ("functions", "procedures", "params", "option_groups"):
+        for name, spec in data[section].items():
+            if spec.get("provenance") == "ruling":
+                assert spec.get("ruling"), f"{section}.{name} is a ruling without `ruling:`"
+
+
+def test_every_ruling_and_faq_answer_is_cited_in_the_content():
+    text = "\n".join(p.read_text(encoding="utf-8") for p in sorted(GAME.glob("**/*.yaml"))
+                     if p.parent.name not in ("faq", "scenarios"))
+    cited = set(re.findall(r"\b([RF]\d+)\b", text))
+    assert {f"R{i}" for i in range(1, 22)} <= cited
+    assert {f"F{i}" for i in range(1, 10)} <= cited
+
+
+# ------------------------------------------------------------------ FAQ scenarios
+
+def faq_paths() -> list[Path]:
+    return sorted(FAQ.glob("f*.yaml"))
+
+
+def test_there_is_a_scenario_for_every_faq_answer():
+    assert [p.name.split("-")[0] for p in faq_paths()] == [f"f{i}" for i in range(1, 10)]
+
+
+@pytest.mark.parametrize("path", faq_paths(), ids=lambda p: p.stem)
+def test_faq_scenario_passes(path):
+    spec = yaml.safe_load(path.read_text(encoding="utf-8"))
+    number = path.name.split("-")[0][1:]
+    assert spec["text"].startswith(f"FAQ {number}. \"Kérdés:"), "every FAQ scenario quotes its question"
+    assert "Válasz:" in spec["text"], "... and its answer"
+    assert any(isinstance(step, dict) and "expect" in step for step in spec["actions"])
+    result = run_script(str(path))
+    assert result.transcript
+    assert broken_invariants(result.state) == []
+
+
+# (scenario, checkpoint) -> (player to move, exactly the legal actions)
+LEGAL_AT = {
+    # F1: both the rulebook's replacement and the FAQ's face-down keeping are offered.
+    ("f1-plantation-kept-face-down", "four-full"): ("p1", [
+        "replace a-plantation2-ginger-2", "replace a-plantation2-nutmeg-1", "replace a-plantation2-clove-1",
+        "replace a-plantation2-cinnamon-1", "keep a-plantation1-clove face down"]),
+    # F3: over the limit at the end of the Expedition: play one non-action card, or discard.
+    ("f3-hand-limit-only-after-expedition", "over-the-limit"): ("p1", [
+        "play exp-ducats5-1", "play exp-ships2-2", "play exp-colonists2-1", "play exp-spices2-1",
+        "discard exp-ducats5-1", "discard exp-ships2-2", "discard exp-progress_spices-1",
+        "discard exp-colonists2-1", "discard exp-spices2-1"]),
+    ("f3-hand-limit-only-after-expedition", "after-playing-one"): ("p1", [
+        "discard exp-ships2-2", "discard exp-progress_spices-1", "discard exp-colonists2-1",
+        "discard exp-spices2-1"]),
+    # F4: no "progress harvest" before the card is played.
+    ("f4-payment-indivisible", "before-card"): ("p1", [
+        "use a-round-ducats", "play exp-spices2-1", "discard exp-spices2-1", "build ships", "harvest", "taxes",
+        "expedition 1", "found quilon", "found cochin", "found calicut"]),
+    ("f4-payment-indivisible", "placing-the-spice"): ("p1", [
+        "fill madras-nutmeg-clove with nutmeg", "fill madras-nutmeg-clove with clove", "stop"]),
+    # F5: after turning, the colony card (red A) is not playable; the 2-colonists cards are ...
+    ("f5-colony-card-before-turning", "after-turning"): ("p1", [
+        "use a-round-ducats", "play exp-colonists2-1", "play exp-colonists2-2", "discard exp-colony_extra_card-1",
+        "discard exp-colonists2-1", "discard exp-colonists2-2", "give up"]),
+    # ... but not once a card was played in this action.
+    ("f5-colony-card-before-turning", "card-already-played"): ("p1", [
+        "use a-round-ducats", "discard exp-colonists2-2", "give up"]),
+    # F7: handing in is offered only when the hand covers the shortfall; giving up hands in nothing.
+    ("f7-failed-founding", "cannot-cover"): ("p1", ["use a-round-ducats", "give up"]),
+    ("f7-failed-founding", "could-cover"): ("p1", ["use a-round-ducats", "hand in 4 colonists", "give up"]),
+    # F8: no bid above one's money.
+    ("f8-no-bid-above-money", "p2-has-3"): ("p2", ["bid 1", "bid 2", "bid 3", "pass"]),
+    ("f8-no-bid-above-money", "p2-has-0"): ("p2", ["pass"]),
+    ("f8-no-bid-above-money", "p2-has-1"): ("p2", ["bid 1", "pass"]),
+    # F9: ships, or colonists, or spices.
+    ("f9-refill-not-mixed", "refill-choice"): ("p1", ["take 4 ships", "take 4 colonists", "take 4 spices"]),
+}
+
+
+@pytest.mark.parametrize("scenario, checkpoint", sorted(LEGAL_AT), ids=lambda x: x)
+def test_legal_actions_at_checkpoint(scenario, checkpoint):
+    result = run_script(str(FAQ / f"{scenario}.yaml"))
+    player, legal = LEGAL_AT[(scenario, checkpoint)]
+    views = result.checkpoints[checkpoint]
+    assert views[player]["to_move"] == player
+    assert views[player]["legal"] == legal
+
+
+def test_f2_the_turned_cards_stay_out_of_the_deck_until_it_runs_out():
+    state = run_script(str(FAQ / "f2-start-cards-discarded.yaml")).state
+    turned = ["exp-ducats5-1", "exp-ducats5-2", "exp-spices2-2"]
+    assert [str(state.loc[c]) for c in turned] == ["expedition_discard"] * 3
+    deck = state.zones[state.game.zones["expedition_deck"]]
+    assert len(deck) == 27 and not set(turned) & set(deck)
+
+
+# ------------------------------------------------------------------ the example round
+
+def test_example_round(snapshot):
+    record = transcript(str(EXAMPLE))
+    state = run_script(str(EXAMPLE)).state
+    assert state.g["round"] == 2 and str(state.g["flag_holder"]) == "p4"
+    # The round ends with blue (p4) about to place the flag for round 2.
+    views = record["checkpoints"]["round-2"]
+    assert views["p4"]["to_move"] == "p4"
+    assert all(label.startswith("flag at ") for label in views["p4"]["legal"])
+    assert broken_invariants(state) == []
+    assert record == snapshot
+
+
+# ------------------------------------------------------------------ full games
+
+def write_full_game(path: Path, players: int, seed: int) -> None:
+    """Play the seeded random bots (as ``rulekit autoplay``) and save the actions as a script."""
+    game = _load()
+    state = api.new_game(game, players, seed)
+    agents = [make_agent("random", seed * 1000 + i) for i in range(players)]
+    lines = []
+    while not state.over:
+        who = state.pending.player
+        index = agents[who].choose(state)
+        lines.append(f"  - {PLAYERS[who]}: {state.pending.labels[index]}")
+        api.apply_index(state, index, atomic=False)
+    head = [
+        "# yaml-language-server: $schema=../../../schemas/script.schema.json",
+        "# Generated: `GOA_REGENERATE=1 pytest tests/test_goa.py -k full_game --snapshot-update` (seeded random",
+        f"# bots, the game of `rulekit autoplay goa --players {players} --seed {seed}`).",
+        f"title: A full {players}-player game of Goa between random bots",
+        "text: >-",
+        f"  A whole {players}-player game, every decision taken by the seeded random bot: marker placement,",
+        "  auctions, the three actions and the additional actions of 8 rounds (part A and part B), and the",
+        "  final scoring. Its transcript and scores are snapshots in tests/__snapshots__/test_goa.ambr.",
+        "game: ..",
+        f"players: {players}",
+        f"seed: {seed}",
+        "actions:",
+    ]
+    path.write_text("\n".join(head + lines) + "\n", encoding="utf-8")
+
+
+@pytest.mark.parametrize("players", sorted(FULL_GAMES))
+def test_full_game(players, snapshot):
+    path = SCENARIOS / f"full-game-{players}p.yaml"
+    if os.environ.get("GOA_REGENERATE"):
+        write_full_game(path, players, FULL_GAMES[players])
+    result = run_script(str(path))
+    state = result.state
+    assert state.over and state.g["round"] == 8 and state.result["winners"]
+    assert broken_invariants(state) == []
+    assert result.transcript == snapshot(name="transcript")
+    assert state.result == snapshot(name="scores")
+
+
+# ------------------------------------------------------------------ random games
+
+def play_random(game, players: int, seed: int) -> tuple:
+    """One random game, checking the invariants after every action; returns (state, actions)."""
+    state = api.new_game(game, players, seed, record=False)
+    agent = RandomAgent(seed * 10 + players)
+    assert broken_invariants(state) == [], f"seed {seed}, after setup"
+    actions = 0
+    while not state.over:
+        api.apply_index(state, agent.choose(state), atomic=False)
+        actions += 1
+        bad = broken_invariants(state)
+        assert bad == [], f"seed {seed}, action {actions} ({state.actions[-1]}): {bad}"
+        assert actions < MAX_ACTIONS, f"seed {seed}: no end after {actions} actions"
+    return state, actions
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_games_keep_the_invariants(players):
+    game = _load()
+    for seed in range(RANDOM_GAMES):
+        state, _ = play_random(game, players, seed)
+        assert state.over and state.g["round"] == 8, f"seed {seed}: ended in round {state.g['round']}"
+        assert state.result["winners"], f"seed {seed}: no winner"
+        assert state.result["ranking"][0] in state.result["winners"]
+
+
+def test_random_games_with_the_pro_variant():
+    game = _load(("pro",))
+    for seed in range(max(RANDOM_GAMES // 8, 5)):
+        state, _ = play_random(game, 2 + seed % 3, seed)
+        assert state.over and state.g["round"] == 8
