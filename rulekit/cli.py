@@ -54,6 +54,31 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("schema", help="write the JSON Schemas for editors")
     p.add_argument("--out", default="schemas", help="folder to write them to")
+
+    p = sub.add_parser("play", help="play a game in the terminal against bots",
+                       description="Play one seat against bots. Type an action's number or notation; "
+                                   "`undo`, `save FILE`, `load FILE`, `show [ZONE]`, `help`, `quit`. "
+                                   "Reads plain lines, so a pipe can drive it.")
+    p.add_argument("game")
+    p.add_argument("--players", type=int)
+    p.add_argument("--seat", default="1", metavar="K", help="your seat: 1..N or p1..pN (default 1)")
+    p.add_argument("--bots", default="random",
+                   help="comma-separated bots: one for all, one per other seat, or one per seat")
+    p.add_argument("--variant", action="append", default=[], metavar="NAME")
+    p.add_argument("--seed", type=int, default=1)
+
+    p = sub.add_parser("render", help="draw a game state (SVG) or a replay viewer (HTML) from a log",
+                       description="Replay a log or script and draw the state after a step as SVG, "
+                                   "or every step as a self-contained HTML replay viewer.")
+    p.add_argument("log", metavar="LOG_OR_SCRIPT")
+    p.add_argument("-o", "--out", required=True, metavar="FILE", help="FILE.svg or FILE.html")
+    p.add_argument("--at", type=int, metavar="STEP",
+                   help="the state after STEP actions (SVG: default the end; HTML: the step shown "
+                        "first, default 0; negative counts from the end)")
+    p.add_argument("--as", dest="viewer", metavar="PLAYER",
+                   help="draw what this player may see (default: a spectator's view)")
+    p.add_argument("--full", action="store_true", help="draw everything, hidden items too")
+    p.add_argument("--force", action="store_true", help="replay a log even if the content changed")
     return parser
 
 
@@ -88,7 +113,8 @@ def cmd_validate(args) -> int:
         _print_diagnostics(report.diagnostics, args.format)
         return EXIT_CONTENT if any(d.severity == "error" for d in report.diagnostics) else EXIT_OK
     if args.format == "json":
-        out = {"game": game.name, "variants": list(game.variants), "ok": True, "diagnostics": [],
+        out = {"game": game.name, "variants": list(game.variants), "ok": True,
+               "diagnostics": [d.to_json() for d in game.warnings],
                "content_hash": game.content_hash}
         if args.provenance:
             out["provenance"] = [{"path": p, "provenance": k, "text": t, "line": s.line if s else None}
@@ -100,6 +126,8 @@ def cmd_validate(args) -> int:
             where = f"{span}: " if span else ""
             print(f"{where}{kind}: {path}" + (f" ({text})" if text else ""))
         print(f"{len(game.provenance)} values carry a provenance marker")
+    if game.warnings:
+        _print_diagnostics(game.warnings, args.format)
     label = game.title + (f" + {', '.join(game.variants)}" if game.variants else "")
     print(f"ok: {label} ({len(game.items)} items, {len(game.procedures)} procedures) {game.content_hash}")
     return EXIT_OK
@@ -203,7 +231,18 @@ def cmd_schema(args) -> int:
     return EXIT_OK
 
 
-COMMANDS = {"validate": cmd_validate, "run": cmd_run, "autoplay": cmd_autoplay, "schema": cmd_schema}
+def cmd_play(args) -> int:
+    from .play import cmd_play as run
+    return run(args)
+
+
+def cmd_render(args) -> int:
+    from .render import cmd_render as run
+    return run(args)
+
+
+COMMANDS = {"validate": cmd_validate, "run": cmd_run, "autoplay": cmd_autoplay, "schema": cmd_schema,
+            "play": cmd_play, "render": cmd_render}
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -121,8 +121,13 @@ class DiagnosticReport(RulekitError):
         parts = [d.render() for d in self.diagnostics]
         files = {d.span.path for d in self.diagnostics if d.span}
         errors = sum(1 for d in self.diagnostics if d.severity == "error")
-        noun = "error" if errors == 1 else "errors"
-        parts.append(f"Found {errors} {noun} in {len(files) or 1} file{'s' if len(files) > 1 else ''}.")
+        warnings = len(self.diagnostics) - errors
+        counts = []
+        if errors or not warnings:
+            counts.append(f"{errors} error{'' if errors == 1 else 's'}")
+        if warnings:
+            counts.append(f"{warnings} warning{'' if warnings == 1 else 's'}")
+        parts.append(f"Found {' and '.join(counts)} in {len(files) or 1} file{'s' if len(files) > 1 else ''}.")
         return "\n\n".join(parts)
 
 

@@ -26,6 +26,58 @@ from .loader import SourceMap
 from .source import Span
 
 BUILTIN_CONSTANTS = ("players", "num_players")
+MAX_NESTING = 100           # expression/block nesting an effect-language text may have
+# Characters Python's splitlines() takes for line breaks but the effect language does not.
+_ODD_BREAKS = re.compile("[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+_PARSERS = {"script": parse_script, "expr": parse_expr, "options": parse_options}
+
+
+def parse_text(text: str, locate, kind: str = "script"):
+    """Parse effect-language text (``kind`` script, expr or options) within limits.
+
+    Raises DiagnosticReport for syntax errors, for odd line-break characters (which
+    the parser counts differently from the file) and for nesting too deep for the
+    parser and the compiler, which recurse."""
+    from lark.exceptions import VisitError
+    if locate is None:
+        def locate(line, column, end_line=None, end_column=None):
+            return Span("<script>", line, column, end_line, end_column)
+    odd = _ODD_BREAKS.search(text)
+    if odd is not None:
+        at = odd.start()
+        line = text.count("\n", 0, at) + 1
+        column = at - (text.rfind("\n", 0, at) + 1) + 1
+        raise DiagnosticReport([Diagnostic(
+            "RK0200", f"unexpected character U+{ord(odd.group()):04X}", locate(line, column, None, None),
+            help="effect-language text may break lines only with plain newlines")])
+    too_deep = Diagnostic("RK0219", f"nested deeper than {MAX_NESTING} levels", locate(1, 1, None, None),
+                          help="split it up with a function or a local variable")
+    try:
+        node = _PARSERS[kind](text, locate)
+    except RecursionError:
+        raise DiagnosticReport([too_deep]) from None
+    except VisitError as exc:
+        if isinstance(exc.orig_exc, RecursionError):
+            raise DiagnosticReport([too_deep]) from None
+        raise
+    if _nesting(node) > MAX_NESTING:
+        raise DiagnosticReport([too_deep])
+    return node
+
+
+def _nesting(node) -> int:
+    """How deeply AST nodes nest (without recursing, whatever the depth)."""
+    deepest = 0
+    stack = [(node, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, ast.Node):
+            depth += 1
+            deepest = max(deepest, depth)
+            stack.extend((getattr(item, f.name), depth) for f in attrs.fields(type(item)) if f.name != "span")
+        elif isinstance(item, (tuple, list)):
+            stack.extend((x, depth) for x in item)
+    return deepest
 BUILTIN_VARS = ("round",)
 VISIBILITY = ("public", "owner", "hidden", "face_up")
 
@@ -73,6 +125,7 @@ class Game:
     sets: dict
     members: dict
     vocab: Any = None
+    warnings: tuple = ()        # diagnostics of severity "warning" (shown by `rulekit validate`)
 
     def compiler_for_scripts(self) -> Compiler:
         """A compiler over this game's names (for expectations and position scripts)."""
@@ -83,12 +136,13 @@ class Game:
     def compile_script(self, text: str, origin=None) -> vm.Code:
         """Compile extra statements (a script's ``position:``) against this game."""
         locate = origin.locate if origin is not None else None
-        body = parse_script(text, locate)
+        body = parse_text(text, locate)
         compiler = Compiler(self.vocab)
         compiler.functions_impl = self.functions
         instrs = compiler.procedure("position", (), body, None)
-        if compiler.diagnostics:
-            raise DiagnosticReport(compiler.diagnostics)
+        errors = [d for d in compiler.diagnostics if d.severity == "error"]
+        if errors:
+            raise DiagnosticReport(errors)
         return vm.link(vm.Code("position", ()), instrs, self.procedures)
 
 
@@ -121,11 +175,7 @@ class _Builder:
             def locate(line, col, el=None, ec=None):
                 return Span(span.path, span.line + line - 1, col)
         try:
-            if kind == "expr":
-                return parse_expr(text, locate)
-            if kind == "options":
-                return parse_options(text, locate)
-            return parse_script(text, locate)
+            return parse_text(text, locate, kind)
         except DiagnosticReport as report:
             self.diagnostics.extend(report.diagnostics)
             return None
@@ -349,7 +399,9 @@ class _Builder:
                     "RK0334", f"procedure `{name}` is never called", self.smap.span(("procedures", name), key=True),
                     help="call it from a phase or another procedure, or remove it", severity="warning"))
         if any(d.severity == "error" for d in self.diagnostics):
-            raise DiagnosticReport(self.diagnostics)
+            # errors first (what stops the build), then warnings; each group in source order
+            raise DiagnosticReport(sorted(self.diagnostics, key=lambda d: d.severity != "error"))
+        warnings = tuple(d for d in self.diagnostics if d.severity == "warning")
 
         return Game(
             name=self.name, title=(d.get("meta") or {}).get("title", self.name), path=self.path,
@@ -362,7 +414,7 @@ class _Builder:
             params=params, procedures=procs, functions=compiler.functions_impl, main=main,
             finish_pc=finish_mark, scoring=tuple(scoring), tiebreak=tuple(tiebreak),
             invariants=tuple(invariants), estimate=estimate, provenance=tuple(self._provenance()),
-            sets=sets, members=members, vocab=vocab)
+            sets=sets, members=members, vocab=vocab, warnings=warnings)
 
     def _inline(self, name, body, compiler, procs, pending_links, main_instrs):
         """Setup and finish run as procedures of their own (own locals)."""
@@ -417,17 +469,21 @@ class _Builder:
         return None
 
     def _check_clashes(self, vocab: Vocabulary) -> None:
-        seen: dict[str, str] = {}
-        groups = [("global variable", vocab.gvars), ("parameter", vocab.constants), ("zone", vocab.zones),
-                  ("zone family", vocab.families), ("set", vocab.sets), ("set member", vocab.members),
-                  ("table", vocab.tables)]
-        for what, names in groups:
+        seen: dict[str, tuple] = {}
+        groups = [("global variable", vocab.gvars, ("vars",)), ("parameter", vocab.constants, ("params",)),
+                  ("zone", vocab.zones, ("zones",)), ("zone family", vocab.families, ("zones",)),
+                  ("set", vocab.sets, ("sets",)), ("set member", vocab.members, None),
+                  ("table", vocab.tables, ("tables",))]
+        for what, names, section in groups:
             for name in names:
-                if name in seen and seen[name] != what:
+                span = self.smap.span(section + (name,), key=True) if section else None
+                if name in seen and seen[name][0] != what:
+                    first_what, first_span = seen[name]
                     self.diagnostics.append(Diagnostic(
-                        "RK0337", f"`{name}` is both a {seen[name]} and a {what}", None,
+                        "RK0337", f"`{name}` is both a {first_what} and a {what}", span or first_span,
+                        related=(("the other definition", first_span),) if span and first_span else (),
                         help="give each a different name"))
-                seen.setdefault(name, what)
+                seen.setdefault(name, (what, span))
 
     def _provenance(self):
         out = []

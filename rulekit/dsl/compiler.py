@@ -521,7 +521,16 @@ class Compiler:
     def procedure(self, name: str, params: tuple, body: tuple, span: Span) -> list:
         """Instructions for a procedure body (linked later by the VM)."""
         # Assigning a declared global variable changes it; every other assigned name is local.
-        scope = _Scope(set(params) | (assigned_names(body) - self.v.gvars))
+        assigned = assigned_names(body) - self.v.gvars
+        scope = _Scope(set(params) | assigned)
+        unused = assigned - set(params) - read_names(body)
+        for local in sorted(unused):
+            hint = suggestion_help(local, self.v.gvars)
+            self.diagnostics.append(Diagnostic(
+                "RK0340", f"`{local}` is assigned in `{name}` but never used", _first_assignment(body, local) or span,
+                help=hint + " (a misspelt global becomes a new local)" if hint else
+                "remove it, or declare it under `vars:` if it should outlive the procedure",
+                severity="warning"))
         out: list = []
         self.block(body, scope, out)
         return out
@@ -750,6 +759,62 @@ class Compiler:
 
 
 _MISSING = object()
+
+
+def read_names(body) -> set:
+    """Every name a body reads (loop variables count as read: looping is a use)."""
+    out: set = set()
+
+    def walk(node):
+        if isinstance(node, ast.Name):
+            out.add(node.id)
+        elif isinstance(node, ast.Assign):
+            if not isinstance(node.target, ast.Name):
+                walk(node.target)
+            walk(node.value)
+        elif isinstance(node, ast.For):
+            out.add(node.var)
+            walk(node.iter)
+            walk(node.body)
+        elif isinstance(node, ast.Option):
+            for name, coll in node.fors:
+                out.add(name)
+                walk(coll)
+            walk(node.cond)
+            walk(node.label)
+            walk(node.body)
+        elif isinstance(node, ast.Node):
+            for field in attrs.fields(type(node)):
+                walk(getattr(node, field.name))
+        elif isinstance(node, tuple):
+            for item in node:
+                walk(item)
+    walk(body)
+    return out
+
+
+def _first_assignment(body, name: str):
+    for st in body:
+        if isinstance(st, (ast.Assign, ast.AugAssign)) and isinstance(st.target, ast.Name) and st.target.id == name:
+            return st.target.span
+        for field in ("body", "orelse"):
+            inner = getattr(st, field, None)
+            if isinstance(inner, tuple):
+                found = _first_assignment(inner, name)
+                if found:
+                    return found
+        if isinstance(st, ast.If):
+            for _cond, branch in st.branches:
+                found = _first_assignment(branch, name)
+                if found:
+                    return found
+        if isinstance(st, ast.Choose):
+            for opt in st.options:
+                if isinstance(opt, ast.Option):
+                    found = _first_assignment(opt.body, name)
+                    if found:
+                        return found
+    return None
 
 
 def _mentions(node, name: str) -> bool:
