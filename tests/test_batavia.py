@@ -1,0 +1,221 @@
+# SPDX-License-Identifier: MIT
+"""Batavia as content: the rulings scenarios, one scripted full game per player count,
+and random games that must keep the game's invariants.
+
+- Every ``games/batavia/scenarios/*.yaml`` must pass (its expectations hold) and end in
+  a state that keeps every invariant; a few checkpoints also pin the legal actions
+  (what a script's ``expect`` cannot see: that an action is *not* offered).
+- ``full-game-{3,4,5}p.yaml`` were made by the seeded random bot (the same games as
+  ``rulekit autoplay batavia --players N --seed N``); their transcripts and final scores
+  are syrupy snapshots. ``BATAVIA_REGENERATE=1 pytest tests/test_batavia.py -k full_game
+  --snapshot-update`` writes them again after a rules change (review the diff).
+- Random games: N per player count (60, or ``RULEKIT_LONG``, e.g. 1000) with uniformly
+  random legal actions; after every action every invariant holds and no player variable
+  is negative; every game ends and has winners.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+import rulekit
+from rulekit.agents import RandomAgent, make_agent
+from rulekit.cli import main
+from rulekit.engine import api
+from rulekit.engine.state import PLAYERS
+from rulekit.engine.view import view
+from rulekit.script import run_script
+
+GAME = Path(__file__).resolve().parent.parent / "games" / "batavia"
+SCENARIOS = GAME / "scenarios"
+FULL_GAMES = {3: 3, 4: 4, 5: 5}          # players -> seed
+RANDOM_GAMES = int(os.environ.get("RULEKIT_LONG") or 60)
+MAX_ACTIONS = 5000                       # a random game takes about 200-400
+
+
+def scenario_paths() -> list[Path]:
+    return sorted(SCENARIOS.glob("*.yaml"))
+
+
+def _load(variants=()):
+    key = tuple(variants)
+    if key not in _GAMES:
+        _GAMES[key] = rulekit.load_game(str(GAME), key)
+    return _GAMES[key]
+
+
+_GAMES: dict = {}
+
+
+def broken_invariants(state) -> list[str]:
+    """Ids of the invariants that do not hold, plus any negative player variable."""
+    bad = [ident for ident, _text, fn in state.game.invariants if not fn(state, {})]
+    for i, row in enumerate(state.p):
+        bad += [f"{PLAYERS[i]}.{name} = {value}" for name, value in row.items()
+                if type(value) is int and value < 0]
+    return bad
+
+
+# ------------------------------------------------------------------ content
+
+@pytest.mark.parametrize("variants", [(), ("open-route",)], ids=["base", "open-route"])
+def test_validate_exits_0(variants, capsys):
+    argv = ["validate", str(GAME)]
+    for v in variants:
+        argv += ["--variant", v]
+    assert main(argv) == 0
+    assert capsys.readouterr().out.startswith("ok: Batavia")
+
+
+def test_the_game_has_invariants_and_every_rule_item_has_text():
+    game = _load()
+    assert len(game.invariants) >= 10
+    data = game.data
+    for section in ("functions", "procedures", "params", "zones"):
+        missing = [name for name, spec in data[section].items() if not (isinstance(spec, dict) and spec.get("text"))]
+        assert missing == [], f"{section} without text: {missing}"
+    for section in ("vars",):
+        assert all(spec.get("text") for spec in data[section].values())
+    assert all(spec.get("text") for spec in data["player"]["vars"].values())
+    assert all(spec.get("text") for spec in data["components"].values())
+    assert all(cat.get("text") for cat in data["scoring"]["categories"])
+    assert all(phase.get("text") for phase in data["flow"]["phases"])
+
+
+# ------------------------------------------------------------------ scenarios
+
+@pytest.mark.parametrize("path", scenario_paths(), ids=lambda p: p.stem)
+def test_scenario_passes(path):
+    import yaml
+    spec = yaml.safe_load(path.read_text(encoding="utf-8"))
+    assert spec.get("text"), "every scenario says which rule it shows"
+    result = run_script(str(path))
+    assert result.transcript
+    assert broken_invariants(result.state) == []
+
+
+def test_there_is_a_scenario_for_every_ruling():
+    names = {p.stem for p in scenario_paths()}
+    assert {"auction-payment", "auction-payment-wraps", "auction-no-bid", "auction-last-speaker",
+            "majority-tie", "pirates-tie", "pirates-repeat", "goal-restriction", "cash-in", "reveal",
+            "open-route", "deck-reshuffle", "deck-reshuffle-auction", "deck-empty", "final-scoring",
+            "full-game-3p", "full-game-4p", "full-game-5p"} <= names
+
+
+# (scenario, checkpoint) -> (player to move, exactly the legal actions)
+LEGAL_AT = {
+    ("auction-last-speaker", "p2-opens"): ("p2", ["bid 0", "bid 1", "bid 2", "pass"]),
+    ("majority-tie", "p2-tied"): ("p2", ["play danish"]),
+    ("majority-tie", "p4-cannot-play"): ("p4", ["draw"]),
+    ("goal-restriction", "p2-after-goal"): ("p2", ["draw"]),
+    ("goal-restriction", "p3-dutch-only"): ("p3", ["play danish"]),
+    ("cash-in", "p1-two-seals"): ("p1", ["move danish", "move dutch"]),
+}
+
+
+@pytest.mark.parametrize("scenario, checkpoint", sorted(LEGAL_AT), ids=lambda x: x)
+def test_legal_actions_at_checkpoint(scenario, checkpoint):
+    result = run_script(str(SCENARIOS / f"{scenario}.yaml"))
+    player, legal = LEGAL_AT[(scenario, checkpoint)]
+    views = result.checkpoints[checkpoint]
+    assert views[player]["to_move"] == player
+    assert views[player]["legal"] == legal
+    # Nobody else sees the legal actions of the player to move.
+    assert all("legal" not in v for p, v in views.items() if p != player)
+
+
+def test_face_down_tiles_are_hidden_from_everyone():
+    result = run_script(str(SCENARIOS / "reveal.yaml"))
+    for player_view in result.checkpoints["after-reveals"].values():
+        route = player_view["zones"]["route"]
+        assert route["16"] == ["english-silk"]
+        assert route["21"] == ["?"] and route["35"] == ["?"]
+        assert player_view["players"]["p1"]["bonds"] in ("?", 15)   # bonds are secret
+
+
+def test_the_goal_scenario_ends_the_game():
+    state = run_script(str(SCENARIOS / "goal-restriction.yaml")).state
+    assert state.over
+    assert state.g["round"] == 1
+    # Everybody holds 15 bonds: all tie for the most, 2 gold each.
+    assert [row["breakdown"]["bonds"] for row in state.result["scores"].values()] == [2, 2, 2, 2]
+    assert state.result["scores"]["p1"]["breakdown"]["goal"] == 4
+
+
+# ------------------------------------------------------------------ full games
+
+def write_full_game(path: Path, players: int, seed: int) -> None:
+    """Play the seeded random bots (as ``rulekit autoplay``) and save the actions as a script."""
+    game = _load()
+    state = api.new_game(game, players, seed)
+    agents = [make_agent("random", seed * 1000 + i) for i in range(players)]
+    lines = []
+    while not state.over:
+        who = state.pending.player
+        index = agents[who].choose(state)
+        lines.append(f"  - {PLAYERS[who]}: {state.pending.labels[index]}")
+        api.apply_index(state, index, atomic=False)
+    head = [
+        "# yaml-language-server: $schema=../../../schemas/script.schema.json",
+        f"# Generated: `BATAVIA_REGENERATE=1 pytest tests/test_batavia.py -k full_game` (seeded random bots,",
+        f"# the game of `rulekit autoplay batavia --players {players} --seed {seed}`).",
+        f"title: A full {players}-player game between random bots",
+        "text: >-",
+        f"  A whole {players}-player game, every decision taken by the seeded random bot: auctions,",
+        "  draws, plays, moves, cash-ins, pirate attacks, the goal tile and the final scoring. Its",
+        "  transcript and scores are snapshots in tests/__snapshots__/test_batavia.ambr.",
+        "game: ..",
+        f"players: {players}",
+        f"seed: {seed}",
+        "actions:",
+    ]
+    path.write_text("\n".join(head + lines) + "\n", encoding="utf-8")
+
+
+@pytest.mark.parametrize("players", sorted(FULL_GAMES))
+def test_full_game(players, snapshot):
+    path = SCENARIOS / f"full-game-{players}p.yaml"
+    if os.environ.get("BATAVIA_REGENERATE"):
+        write_full_game(path, players, FULL_GAMES[players])
+    result = run_script(str(path))
+    state = result.state
+    assert state.over and state.result["winners"]
+    assert broken_invariants(state) == []
+    assert result.transcript == snapshot(name="transcript")
+    assert state.result == snapshot(name="scores")
+
+
+# ------------------------------------------------------------------ random games
+
+def play_random(game, players: int, seed: int) -> tuple:
+    """One random game, checking the invariants after every action; returns (state, actions)."""
+    state = api.new_game(game, players, seed, record=False)
+    agent = RandomAgent(seed * 10 + players)
+    assert broken_invariants(state) == [], f"seed {seed}, after setup"
+    actions = 0
+    while not state.over:
+        api.apply_index(state, agent.choose(state), atomic=False)
+        actions += 1
+        bad = broken_invariants(state)
+        assert bad == [], f"seed {seed}, action {actions} ({state.actions[-1]}): {bad}"
+        assert actions < MAX_ACTIONS, f"seed {seed}: no end after {actions} actions"
+    return state, actions
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_random_games_keep_the_invariants(players):
+    game = _load()
+    for seed in range(RANDOM_GAMES):
+        state, _ = play_random(game, players, seed)
+        assert state.result["winners"], f"seed {seed}: no winner"
+        assert state.g["goal_taken"]
+        assert state.result["ranking"][0] in state.result["winners"]
+
+
+def test_random_games_with_the_open_route():
+    game = _load(("open-route",))
+    for seed in range(max(RANDOM_GAMES // 6, 5)):
+        state, _ = play_random(game, 3 + seed % 3, seed)
+        assert state.result["winners"]
