@@ -1,14 +1,22 @@
 # SPDX-License-Identifier: MIT
 """Agents: anything that picks one of the legal actions.
 
-An agent is an object with ``choose(state) -> int`` (an index into the legal
-actions). Agents are seeded and deterministic; they only look at what
-``engine.view`` would show them, except ``random``, which needs nothing.
+An agent has ``choose(state) -> int`` (an index into the legal actions). Agents
+are seeded and deterministic. They see only what the acting player may see: the
+search bots work on redeterminised copies (:mod:`rulekit.engine.determinize`), so
+they never peek at hidden cards, secret money or the future of the random streams.
+
+Names on the command line: ``random``, ``greedy``, ``mcts`` or ``mcts:N`` (N
+iterations per decision, default 200).
 """
 from __future__ import annotations
 
-from ..engine import rng
-from ..errors import UsageError
+import math
+
+from ..engine import api, rng
+from ..engine.determinize import determinize
+from ..engine.state import PLAYERS
+from ..errors import UsageError, suggestion_help
 
 
 class RandomAgent:
@@ -24,13 +32,159 @@ class RandomAgent:
         return index
 
 
-AGENTS = {"random": RandomAgent}
+def evaluate(s, player: int) -> float:
+    """How good a state is for ``player``, from 0 (worst) to 1 (best).
+
+    A finished game scores by its result (a shared win shares the point); otherwise the
+    content's ``estimate`` ranks the players (no estimate: every player 0.5).
+    """
+    if s.over:
+        winners = s.result["winners"]
+        return 1.0 / len(winners) if str(PLAYERS[player]) in winners else 0.0
+    estimate = s.game.estimate
+    if estimate is None or s.n < 2:
+        return 0.5
+    values = [estimate(s, {"p": PLAYERS[q]}) for q in range(s.n)]
+    mine = values[player]
+    below = sum(1 for v in values if v < mine)
+    equal = sum(1 for v in values if v == mine) - 1
+    return (below + 0.5 * equal) / (s.n - 1)
+
+
+def _margin(s, player: int) -> float:
+    """My estimate minus the best opponent's (finished games: a decisive margin)."""
+    if s.over:
+        return 1e6 * (evaluate(s, player) - 0.5)
+    estimate = s.game.estimate
+    if estimate is None:
+        return 0.0
+    values = [estimate(s, {"p": PLAYERS[q]}) for q in range(s.n)]
+    others = [v for q, v in enumerate(values) if q != player]
+    return values[player] - (max(others) if others else 0)
+
+
+class GreedyAgent:
+    """One-step lookahead on the content's ``estimate`` (my estimate minus the best
+    opponent's), on a redeterminised copy; ties broken at random."""
+
+    name = "greedy"
+
+    def __init__(self, seed: int = 0):
+        self.state = rng.stream_seed(seed, "agent")
+
+    def choose(self, s) -> int:
+        labels = s.pending.labels
+        if len(labels) == 1:
+            return 0
+        me = s.pending.player
+        base, self.state = determinize(s, me, self.state)
+        best, best_index, ties = None, 0, 0
+        for index in range(len(labels)):
+            trial = base.clone()
+            trial.record = False
+            api.apply_index(trial, index, atomic=False)
+            value = _margin(trial, me)
+            if best is None or value > best:
+                best, best_index, ties = value, index, 1
+            elif value == best:
+                ties += 1
+                self.state, pick = rng.below(self.state, ties)
+                if pick == 0:
+                    best_index = index
+        return best_index
+
+
+class _Node:
+    __slots__ = ("children", "visits", "available", "reward")
+
+    def __init__(self, n: int):
+        self.children: dict[str, _Node] = {}
+        self.visits = 0
+        self.available = 0
+        self.reward = [0.0] * n
+
+
+class MCTSAgent:
+    """Information-set Monte Carlo tree search (single observer).
+
+    Each iteration samples a determinisation consistent with the acting player's view,
+    walks the tree of action notations (UCB over the actions legal in that sample, with
+    availability counts), adds one node, plays on at random for ``depth`` decisions and
+    scores the end with :func:`evaluate`. The action visited most at the root is chosen.
+    """
+
+    name = "mcts"
+
+    def __init__(self, seed: int = 0, iterations: int = 200, depth: int = 40, exploration: float = 0.7):
+        self.state = rng.stream_seed(seed, "agent")
+        self.iterations = iterations
+        self.depth = depth
+        self.c = exploration
+
+    def choose(self, s) -> int:
+        labels = s.pending.labels
+        if len(labels) == 1:
+            return 0
+        me = s.pending.player
+        root = _Node(s.n)
+        for _ in range(self.iterations):
+            d, self.state = determinize(s, me, self.state)
+            node = root
+            path = [node]
+            while not d.over:
+                legal = d.pending.labels
+                mover = d.pending.player
+                untried = [i for i, label in enumerate(legal) if label not in node.children]
+                if untried:
+                    self.state, k = rng.below(self.state, len(untried))
+                    index = untried[k]
+                    child = node.children[legal[index]] = _Node(s.n)
+                    api.apply_index(d, index, atomic=False)
+                    path.append(child)
+                    break
+                best, best_index = -1.0, 0
+                log_total = None
+                for index, label in enumerate(legal):
+                    child = node.children[label]
+                    child.available += 1
+                for index, label in enumerate(legal):
+                    child = node.children[label]
+                    log_total = math.log(max(child.available, 1))
+                    score = child.reward[mover] / child.visits + self.c * math.sqrt(log_total / child.visits)
+                    if score > best:
+                        best, best_index = score, index
+                node = node.children[legal[best_index]]
+                api.apply_index(d, best_index, atomic=False)
+                path.append(node)
+            steps = 0
+            while not d.over and steps < self.depth:
+                self.state, index = rng.below(self.state, len(d.pending.labels))
+                api.apply_index(d, index, atomic=False)
+                steps += 1
+            rewards = [evaluate(d, q) for q in range(s.n)]
+            for visited in path:
+                visited.visits += 1
+                for q in range(s.n):
+                    visited.reward[q] += rewards[q]
+        best_index, best_visits = 0, -1
+        for index, label in enumerate(labels):
+            child = root.children.get(label)
+            if child is not None and child.visits > best_visits:
+                best_index, best_visits = index, child.visits
+        return best_index
+
+
+AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "mcts": MCTSAgent}
 
 
 def make_agent(spec: str, seed: int):
-    name = spec.split(":", 1)[0]
+    """An agent from its command-line name: ``random``, ``greedy``, ``mcts`` or ``mcts:N``."""
+    name, _, arg = spec.partition(":")
     if name not in AGENTS:
-        from ..errors import suggestion_help
         hint = suggestion_help(name, AGENTS)
         raise UsageError(f"unknown bot `{name}` (known: {', '.join(sorted(AGENTS))})" + (f"; {hint}" if hint else ""))
+    if arg:
+        if name != "mcts" or not arg.isdigit() or int(arg) < 1:
+            raise UsageError(f"bad bot `{spec}`: only `mcts:N` takes a number (iterations, at least 1)")
+        return MCTSAgent(seed, iterations=int(arg))
     return AGENTS[name](seed)

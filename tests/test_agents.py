@@ -1,0 +1,76 @@
+# SPDX-License-Identifier: MIT
+"""Bots: seeded and deterministic, they never peek, and a little search helps."""
+from __future__ import annotations
+
+import pytest
+
+import rulekit
+from rulekit.agents import GreedyAgent, MCTSAgent, RandomAgent, make_agent
+from rulekit.engine import api
+from rulekit.engine.determinize import determinize, hidden_slots
+from rulekit.engine.state import PLAYERS
+from rulekit.engine.view import view
+from rulekit.errors import UsageError
+
+
+@pytest.fixture(scope="module")
+def batavia():
+    return rulekit.load_game("batavia")
+
+
+def _advance(game, n, seed, steps):
+    s = api.new_game(game, n, seed)
+    bot = RandomAgent(seed)
+    for _ in range(steps):
+        api.apply_index(s, bot.choose(s))
+    return s
+
+
+def test_determinised_copy_looks_the_same_to_the_observer(batavia):
+    s = _advance(batavia, 4, 3, 40)
+    me = s.pending.player
+    copy, _ = determinize(s, me, 12345)
+    assert view(copy, me) == view(s, me)
+    assert hidden_slots(s, me), "there is hidden information to resample"
+    # ... but the hidden part was dealt anew, and secret numbers are not the real ones
+    other = (me + 1) % s.n
+    hands = [s.zones[k] for k in s.zones if k.name == "hand" and k.owner == other]
+    copied = [copy.zones[k] for k in copy.zones if k.name == "hand" and k.owner == other]
+    assert hands != copied or not hands[0]
+    assert copy.p[other]["bonds"] == s.p[me]["bonds"]
+    assert copy.rng != s.rng
+
+
+@pytest.mark.parametrize("spec", ["random", "greedy", "mcts:8"])
+def test_bots_are_deterministic(batavia, spec):
+    def run():
+        s = api.new_game(batavia, 3, 5, record=False)
+        bots = [make_agent(spec, 50 + k) for k in range(3)]
+        for _ in range(60):
+            if s.over:
+                break
+            api.apply_index(s, bots[s.pending.player].choose(s), atomic=False)
+        return list(s.actions)
+    assert run() == run()
+
+
+def test_greedy_beats_random_in_batavia(batavia):
+    wins = 0.0
+    for seed in range(8):
+        s = api.new_game(batavia, 4, seed, record=False)
+        greedy_seat = seed % 4
+        bots = [GreedyAgent(seed) if k == greedy_seat else RandomAgent(seed * 7 + k) for k in range(4)]
+        while not s.over:
+            api.apply_index(s, bots[s.pending.player].choose(s), atomic=False)
+        winners = s.result["winners"]
+        if str(PLAYERS[greedy_seat]) in winners:
+            wins += 1 / len(winners)
+    assert wins >= 4, f"greedy won only {wins} of 8 four-player games (random would win about 2)"
+
+
+def test_unknown_bot_is_a_usage_error():
+    with pytest.raises(UsageError, match="did you mean `greedy`"):
+        make_agent("gredy", 0)
+    with pytest.raises(UsageError):
+        make_agent("random:5", 0)
+    assert isinstance(make_agent("mcts:12", 0), MCTSAgent)
