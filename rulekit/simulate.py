@@ -1,0 +1,226 @@
+# SPDX-License-Identifier: MIT
+"""Many bot games, and what they say about a game or a variant.
+
+Game ``i`` of a batch is seeded from the batch seed and ``i`` alone, and its bots
+rotate through the seats with ``i``, so a batch gives the same records however it
+is spread: one process, ``--jobs J`` local processes, or a Ray cluster. Records are
+sorted by game index before any figure is computed.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import os
+from concurrent.futures import ProcessPoolExecutor
+
+from .agents import make_agent
+from .engine import api, rng
+from .engine.state import PLAYERS
+from .errors import UsageError
+
+_GAMES: dict = {}
+
+
+def game_seed(seed: int, index: int) -> int:
+    return rng.stream_seed(seed, f"game{index}") % (2 ** 31)
+
+
+def seat_bots(bots: list[str], n: int, index: int) -> list[str]:
+    if len(bots) == 1:
+        return [bots[0]] * n
+    return [bots[(k + index) % len(bots)] for k in range(n)]
+
+
+def _load(game_ref: str, variants: tuple):
+    key = (game_ref, variants)
+    if key not in _GAMES:
+        from .content import load_game
+        _GAMES[key] = load_game(game_ref, variants)
+    return _GAMES[key]
+
+
+def play_one(game_ref: str, variants: tuple, players: int | None, seed: int, bots: list[str], index: int) -> dict:
+    """One full bot game; a JSON-ready record of it."""
+    game = _load(game_ref, variants)
+    s_seed = game_seed(seed, index)
+    state = api.new_game(game, players, s_seed, record=False)
+    seats = seat_bots(bots, state.n, index)
+    agents = [make_agent(spec, s_seed * 31 + k) for k, spec in enumerate(seats)]
+    verbs: dict[str, int] = {}
+    while not state.over:
+        choice = agents[state.pending.player].choose(state)
+        label = state.pending.labels[choice]
+        verb = label.split(" ", 1)[0]
+        verbs[verb] = verbs.get(verb, 0) + 1
+        api.apply_index(state, choice, atomic=False)
+    result = state.result
+    return {
+        "index": index, "seed": s_seed, "bots": seats,
+        "scores": [result["scores"][str(PLAYERS[k])]["total"] for k in range(state.n)],
+        "winners": [int(w[1:]) - 1 for w in result["winners"]],
+        "rounds": state.g.get("round"), "decisions": len(state.actions), "actions": verbs,
+    }
+
+
+def _chunk(args) -> list[dict]:
+    game_ref, variants, players, seed, bots, indices = args
+    return [play_one(game_ref, variants, players, seed, bots, i) for i in indices]
+
+
+def run_batch(game_ref: str, variants=(), players=None, games: int = 100, seed: int = 0,
+              bots=("random",), jobs: int = 1, backend: str = "local", progress=None) -> list[dict]:
+    """Play ``games`` games; returns their records in game order."""
+    variants = tuple(variants)
+    bots = list(bots)
+    for spec in bots:
+        make_agent(spec, 0)  # a bad bot name is a usage error before any work
+    _load(game_ref, variants)
+    indices = list(range(games))
+    size = max(1, min(25, games // max(1, jobs * 4) or 1))
+    chunks = [(game_ref, variants, players, seed, bots, indices[i:i + size]) for i in range(0, games, size)]
+    records: list[dict] = []
+    if backend == "ray":
+        records = _run_ray(chunks, progress)
+    elif jobs <= 1:
+        for chunk in chunks:
+            done = _chunk(chunk)
+            records.extend(done)
+            if progress:
+                progress(len(done))
+    else:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            for done in pool.map(_chunk, chunks):
+                records.extend(done)
+                if progress:
+                    progress(len(done))
+    records.sort(key=lambda r: r["index"])
+    return records
+
+
+def _run_ray(chunks, progress) -> list[dict]:
+    try:
+        import ray
+    except ImportError:
+        raise UsageError("the Ray backend needs Ray: pip install 'rulekit[ray]'") from None
+    if not ray.is_initialized():
+        ray.init(address=os.environ.get("RAY_ADDRESS"), ignore_reinit_error=True, log_to_driver=False)
+    remote = ray.remote(_chunk)
+    pending = [remote.remote(chunk) for chunk in chunks]
+    records = []
+    while pending:
+        ready, pending = ray.wait(pending, num_returns=1)
+        done = ray.get(ready[0])
+        records.extend(done)
+        if progress:
+            progress(len(done))
+    return records
+
+
+# ------------------------------------------------------------------ figures
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float, float]:
+    """Win rate with its 95% Wilson interval."""
+    if n == 0:
+        return 0.0, 0.0, 0.0
+    p = wins / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return p, max(0.0, centre - half), min(1.0, centre + half)
+
+
+def summarise(records: list[dict]) -> dict:
+    n_games = len(records)
+    seats: dict[int, list] = {}
+    bots: dict[str, list] = {}
+    scores: dict[str, list] = {}
+    for r in records:
+        share = 1 / len(r["winners"])
+        for k, spec in enumerate(r["bots"]):
+            won = share if k in r["winners"] else 0.0
+            seats.setdefault(k, [0.0, 0])
+            seats[k][0] += won
+            seats[k][1] += 1
+            bots.setdefault(spec, [0.0, 0])
+            bots[spec][0] += won
+            bots[spec][1] += 1
+            scores.setdefault(spec, []).append(r["scores"][k])
+    actions: dict[str, int] = {}
+    for r in records:
+        for verb, count in r["actions"].items():
+            actions[verb] = actions.get(verb, 0) + count
+    total_actions = sum(actions.values()) or 1
+
+    def stats(values):
+        if not values:
+            return {"mean": 0, "sd": 0, "min": 0, "max": 0}
+        mean = sum(values) / len(values)
+        sd = math.sqrt(sum((v - mean) ** 2 for v in values) / len(values))
+        return {"mean": round(mean, 2), "sd": round(sd, 2), "min": min(values), "max": max(values)}
+    return {
+        "games": n_games,
+        "win_rate_by_seat": {str(PLAYERS[k]): _rate(*v) for k, v in sorted(seats.items())},
+        "win_rate_by_bot": {b: _rate(*v) for b, v in sorted(bots.items())},
+        "score_by_bot": {b: stats(v) for b, v in sorted(scores.items())},
+        "rounds": stats([r["rounds"] for r in records]),
+        "decisions": stats([r["decisions"] for r in records]),
+        "action_share": {v: round(c / total_actions, 4) for v, c in sorted(actions.items(), key=lambda kv: -kv[1])},
+    }
+
+
+def _rate(wins, n):
+    p, low, high = wilson(wins, n)
+    return {"rate": round(p, 4), "ci95": [round(low, 4), round(high, 4)], "games": n}
+
+
+def compare(base: dict, variant: dict) -> dict:
+    """Differences variant - base on the same seeds."""
+    out = {"win_rate_by_seat": {}, "score_by_bot": {}, "rounds": None, "decisions": None}
+    for seat, row in variant["win_rate_by_seat"].items():
+        out["win_rate_by_seat"][seat] = round(row["rate"] - base["win_rate_by_seat"].get(seat, {"rate": 0})["rate"], 4)
+    for bot, row in variant["score_by_bot"].items():
+        out["score_by_bot"][bot] = round(row["mean"] - base["score_by_bot"].get(bot, {"mean": 0})["mean"], 2)
+    out["rounds"] = round(variant["rounds"]["mean"] - base["rounds"]["mean"], 2)
+    out["decisions"] = round(variant["decisions"]["mean"] - base["decisions"]["mean"], 2)
+    return out
+
+
+def to_csv(records: list[dict]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    width = max(len(r["bots"]) for r in records) if records else 0
+    writer.writerow(["game", "seed", "rounds", "decisions", "winners"]
+                    + [f"bot_p{k + 1}" for k in range(width)] + [f"score_p{k + 1}" for k in range(width)])
+    for r in records:
+        writer.writerow([r["index"], r["seed"], r["rounds"], r["decisions"],
+                         " ".join(f"p{w + 1}" for w in r["winners"])] + r["bots"] + r["scores"])
+    return out.getvalue()
+
+
+def to_json(summary: dict, records: list[dict], extra: dict | None = None) -> str:
+    data = {"summary": summary, "games": records}
+    if extra:
+        data.update(extra)
+    return json.dumps(data, indent=2, sort_keys=True)
+
+
+def plot(summary: dict, path: str) -> None:
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise UsageError("--plot needs matplotlib: pip install 'rulekit[plot]'") from None
+    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
+    seats = summary["win_rate_by_seat"]
+    left.bar(list(seats), [row["rate"] for row in seats.values()],
+             yerr=[[row["rate"] - row["ci95"][0] for row in seats.values()],
+                   [row["ci95"][1] - row["rate"] for row in seats.values()]])
+    left.set_title("win rate by seat (95% CI)")
+    bots = summary["score_by_bot"]
+    right.bar(list(bots), [row["mean"] for row in bots.values()], yerr=[row["sd"] for row in bots.values()])
+    right.set_title("score by bot (mean, sd)")
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)

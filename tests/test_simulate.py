@@ -1,0 +1,74 @@
+# SPDX-License-Identifier: MIT
+"""`rulekit simulate`: deterministic batches, however they are spread over processes."""
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+
+from rulekit import simulate as sim
+from rulekit.cli import main
+
+
+def test_jobs_do_not_change_the_results():
+    one = sim.run_batch("batavia", players=3, games=6, seed=4, bots=["random", "greedy"], jobs=1)
+    two = sim.run_batch("batavia", players=3, games=6, seed=4, bots=["random", "greedy"], jobs=2)
+    assert one == two
+    assert [r["index"] for r in one] == list(range(6))
+    # bots rotate through the seats
+    assert one[0]["bots"] == ["random", "greedy", "random"] and one[1]["bots"] == ["greedy", "random", "greedy"]
+
+
+def test_summary_counts_and_intervals():
+    records = sim.run_batch("batavia", players=4, games=4, seed=1)
+    summary = sim.summarise(records)
+    assert summary["games"] == 4
+    rates = summary["win_rate_by_seat"]
+    assert set(rates) == {"p1", "p2", "p3", "p4"}
+    assert abs(sum(r["rate"] for r in rates.values()) - 1.0) < 1e-9  # shared wins are shared
+    for row in rates.values():
+        assert row["ci95"][0] <= row["rate"] <= row["ci95"][1]
+    assert abs(sum(summary["action_share"].values()) - 1.0) < 1e-3
+
+
+def test_wilson_interval():
+    p, low, high = sim.wilson(50, 100)
+    assert p == 0.5 and round(low, 3) == 0.404 and round(high, 3) == 0.596
+    assert sim.wilson(0, 0) == (0.0, 0.0, 0.0)
+
+
+def test_cli_json_csv_and_compare(capsys, tmp_path):
+    out = tmp_path / "report.json"
+    assert main(["simulate", "batavia", "--games", "3", "--players", "3", "--format", "json",
+                 "--out", str(out), "--compare", "open-route"]) == 0
+    data = json.loads(out.read_text())
+    assert data["summary"]["games"] == 3 and len(data["games"]) == 3
+    assert data["compare"]["variant"] == "open-route"
+    assert set(data["compare"]["difference"]) == {"win_rate_by_seat", "score_by_bot", "rounds", "decisions"}
+    capsys.readouterr()
+    assert main(["simulate", "batavia", "--games", "2", "--players", "3", "--format", "csv"]) == 0
+    rows = list(csv.reader(io.StringIO(capsys.readouterr().out)))
+    assert rows[0][:5] == ["game", "seed", "rounds", "decisions", "winners"] and len(rows) == 3
+
+
+def test_cli_table_and_usage_errors(capsys):
+    assert main(["simulate", "goa", "--games", "1", "--players", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "win rate" in out and "seat p1" in out and "decisions: mean" in out
+    assert main(["simulate", "batavia", "--games", "1", "--bots", "randm"]) == 2
+    assert "did you mean `random`" in capsys.readouterr().out
+    assert main(["simulate", "batavia", "--games", "0"]) == 2
+
+
+def test_ray_backend_matches_local_or_says_how_to_install(capsys):
+    try:
+        import ray  # noqa: F401
+    except ImportError:
+        assert main(["simulate", "batavia", "--games", "1", "--backend", "ray"]) == 2
+        assert "pip install 'rulekit[ray]'" in capsys.readouterr().out
+        return
+    local = sim.run_batch("batavia", players=3, games=3, seed=2)
+    remote = sim.run_batch("batavia", players=3, games=3, seed=2, backend="ray")
+    assert local == remote
