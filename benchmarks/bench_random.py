@@ -53,12 +53,18 @@ def bench(name: str, players: int, games: int) -> None:
         s.clone()
     clone_us = (time.perf_counter() - t0) / n * 1e6
     tracemalloc.start()
-    play(game, players, 12345)
+    play(game, players, 12345)  # peak memory of one whole game, with its state and caches
     _cur, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
+    from rulekit.agents import MCTSAgent
+    agent = MCTSAgent(1, iterations=30)
+    t0 = time.perf_counter()
+    agent.choose(s) if not s.over else None
+    mcts_rate = 30 / (time.perf_counter() - t0)
     print(f"{name:8} {players}p  load+validate {load * 1000:6.1f} ms  "
           f"{games / elapsed:7.1f} games/s  {decisions / elapsed:9.0f} decisions/s  "
-          f"{decisions / games:6.0f} decisions/game  clone {clone_us:5.1f} us  peak {peak / 1e6:5.1f} MB")
+          f"{decisions / games:6.0f} decisions/game  clone {clone_us:5.1f} us  peak {peak / 1e6:5.1f} MB  "
+          f"mcts {mcts_rate:6.1f} iterations/s")
 
 
 def main() -> None:
