@@ -78,6 +78,10 @@ def load_tree(folder: str) -> LNode:
             if not isinstance(rel, str):
                 continue
             path = _display(os.path.join(folder, rel))
+            if not _inside(folder, os.path.join(folder, rel)):
+                diagnostics.append(Diagnostic("RK0113", f"included file `{rel}` is outside the game's folder",
+                                              entry.span, help="a game includes files from its own folder"))
+                continue
             if not os.path.isfile(path):
                 diagnostics.append(Diagnostic("RK0111", f"included file `{rel}` does not exist", entry.span,
                                               help=suggestion_help(rel, _yaml_files(folder))))
@@ -107,6 +111,15 @@ def load_tree(folder: str) -> LNode:
         raise DiagnosticReport(diagnostics)
     merged.pop("include", None)
     return LNode(merged, root.span)
+
+
+def _inside(folder: str, path: str) -> bool:
+    """Whether ``path`` (symbolic links resolved) lies in ``folder``."""
+    try:
+        base = os.path.realpath(folder)
+        return os.path.commonpath([base, os.path.realpath(path)]) == base
+    except (ValueError, OSError):
+        return False
 
 
 def _merge_sections(first: LNode, child: LNode, path: str, diagnostics: list) -> LNode:

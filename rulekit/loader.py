@@ -16,6 +16,7 @@ Overlay semantics (documented in docs/language.md):
 """
 from __future__ import annotations
 
+import functools
 import os
 from typing import Any
 
@@ -46,6 +47,7 @@ class LNode:
     key_span: Span | None = None
     style: str | None = None       # scalar style: None plain, '|' literal, '>' folded, quotes
     indent: int = 0                # block scalar content indent (0-based column)
+    raw: str | None = None         # source of a flow scalar whose lines or escapes differ from its value
 
 
 @attrs.frozen
@@ -55,11 +57,15 @@ class TextOrigin:
     span: Span
     style: str | None
     indent: int
+    raw: str | None = None
+    value: str | None = None
 
     def locate(self, line: int, column: int, end_line: int | None = None,
                end_column: int | None = None) -> Span:
         """Map a 1-based (line, column) inside the string to a file span."""
         def one(ln: int, col: int) -> tuple[int, int]:
+            if self.raw is not None and self.value is not None:
+                return self._scanned(ln, col)
             if ln == 1 and self.style != "|":
                 folded = self._folded(col)
                 if folded is not None:
@@ -73,6 +79,14 @@ class TextOrigin:
         start = one(line, column)
         end = one(end_line, end_column) if end_line and end_column else (None, None)
         return Span(self.span.path, start[0], start[1], end[0], end[1])
+
+    def _scanned(self, line: int, column: int) -> tuple[int, int]:
+        """File position of a (line, column) of a plain or quoted scalar's value, by
+        re-reading its source: escapes decoded, line breaks folded."""
+        positions, end = _flow_positions(self.raw, self.style, self.span.line, self.span.column)
+        lines = self.value.split("\n")
+        offset = sum(len(text) + 1 for text in lines[:line - 1]) + max(column, 1) - 1
+        return positions[offset] if 0 <= offset < len(positions) else end
 
     def _folded(self, column: int) -> tuple[int, int] | None:
         """File position of a column on the first text line of a folded (``>``), plain or
@@ -94,6 +108,61 @@ class TextOrigin:
                 return line, start + remaining - 1
             remaining -= len(segment) + 1
             line += 1
+
+
+_ESCAPED_HEX = {"x": 2, "u": 4, "U": 8}
+
+
+@functools.lru_cache(maxsize=4096)
+def _flow_positions(raw: str, style: str | None, line: int, column: int) -> tuple[tuple, tuple[int, int]]:
+    """The file position (line, column) of every character of a flow scalar's value
+    (plain, 'single' or "double" quoted, ``raw`` being its source from ``line:column``),
+    and the position just after it. Escapes are decoded and line breaks folded as YAML
+    does; where this reading and YAML's differ, positions stay inside the scalar."""
+    where = []
+    ln, col = line, column
+    for ch in raw:
+        where.append((ln, col))
+        ln, col = (ln + 1, 1) if ch == "\n" else (ln, col + 1)
+    where.append((ln, col))
+    quoted = style in ("'", '"')
+    i, end = (1, len(raw) - 1) if quoted else (0, len(raw))
+    end = max(end, i)
+    out = []
+    while i < end:
+        ch = raw[i]
+        if style == '"' and ch == "\\" and i + 1 < end:
+            escape = raw[i + 1]
+            if escape in "\r\n":            # an escaped line break joins the lines
+                i += 2
+                while i < end and raw[i] in " \t\r\n":
+                    i += 1
+                continue
+            out.append(where[i])
+            i += 2 + _ESCAPED_HEX.get(escape, 0)
+            continue
+        if style == "'" and ch == "'" and raw[i + 1:i + 2] == "'":
+            out.append(where[i])
+            i += 2
+            continue
+        if ch in " \t\r\n":
+            j = i
+            while j < end and raw[j] in " \t\r\n":
+                j += 1
+            run = raw[i:j]
+            breaks = run.count("\n") + run.replace("\r\n", "").count("\r")
+            if not breaks:
+                out.extend(where[i:j])
+            elif breaks == 1:                # folded into one space
+                out.append(where[i])
+            else:                            # each empty line is a newline
+                starts = [k + 1 for k in range(i, j) if raw[k] == "\n"]
+                out.extend(where[k] for k in starts[:breaks - 1])
+            i = j
+            continue
+        out.append(where[i])
+        i += 1
+    return tuple(out), where[end] if end < len(where) else where[-1]
 
 
 class SourceMap:
@@ -129,6 +198,7 @@ def _span(path: str, mark, end=None) -> Span:
 class _Builder:
     def __init__(self, path: str, text: str, diagnostics: list[Diagnostic]):
         self.path = path
+        self.text = text
         self.lines = text.splitlines()
         self.diagnostics = diagnostics
         self.count = 0
@@ -189,7 +259,12 @@ class _Builder:
                     indent = len(line) - len(line.lstrip(" "))
                     break
         value = _resolve_scalar(node)
-        return LNode(value, span, style=style, indent=indent)
+        raw = None
+        if style not in ("|", ">") and isinstance(value, str):
+            source = self.text[node.start_mark.index:node.end_mark.index]
+            if "\n" in source or "\r" in source or "\\" in source or "''" in source:
+                raw = source
+        return LNode(value, span, style=style, indent=indent, raw=raw)
 
 
 def _resolve_scalar(node) -> Any:
@@ -212,6 +287,53 @@ def _resolve_scalar(node) -> Any:
         except ValueError:
             return text
     return text
+
+
+def _prescan(path: str, text: str) -> None:
+    """Refuse deep nesting and alias bombs from the event stream, before composing:
+    libyaml's composer recurses in C (a few ten thousand ``[`` crash the process), and
+    a few lines of anchors and aliases can stand for billions of values. Values are
+    counted the way :class:`_Builder` counts them (mapping keys do not count)."""
+    sizes: dict[str, int] = {}        # anchor -> how many values it stands for
+    stack: list[list] = []            # per open collection: [values, anchor, is_map, children, in_key]
+    total = 0
+    for event in yaml.parse(text, Loader=_LOADER):
+        if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+            in_key = _is_key(stack) or bool(stack and stack[-1][4])
+            stack.append([1, event.anchor, isinstance(event, yaml.MappingStartEvent), 0, in_key])
+            if len(stack) > MAX_DEPTH:
+                raise _TooDeep(_span(path, event.start_mark))
+            total += not in_key
+            continue
+        if isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+            count, anchor, _, _, _ = stack.pop()
+            key = _is_key(stack)
+        elif isinstance(event, (yaml.ScalarEvent, yaml.AliasEvent)):
+            alias = isinstance(event, yaml.AliasEvent)
+            count, anchor = (sizes.get(event.anchor, 1), None) if alias else (1, event.anchor)
+            key = _is_key(stack)
+            if not (key or (stack and stack[-1][4])):
+                total += count
+        else:
+            continue
+        if anchor is not None:
+            sizes[anchor] = count
+        if stack:
+            stack[-1][3] += 1
+            if not key:
+                stack[-1][0] += count
+        if total > MAX_NODES:
+            raise _TooBig(_span(path, event.start_mark))
+
+
+def _is_key(stack: list) -> bool:
+    """Whether the next node of the innermost open collection is a mapping key."""
+    return bool(stack) and stack[-1][2] and stack[-1][3] % 2 == 0
+
+
+def _too_big(span: Span) -> Diagnostic:
+    return Diagnostic("RK0106", f"file expands to more than {MAX_NODES} values (aliases?)", span,
+                      help="avoid anchors and aliases that multiply content")
 
 
 class _TooBig(Exception):
@@ -257,7 +379,23 @@ def load_yaml(path: str, text: str | None = None) -> LNode:
     register_text(path, text)
     diagnostics: list[Diagnostic] = []
     try:
+        _prescan(path, text)
         node = yaml.compose(text, Loader=_LOADER)
+    except _TooDeep as exc:
+        raise DiagnosticReport([Diagnostic(
+            "RK0108", f"nesting deeper than {MAX_DEPTH} levels", exc.span)]) from None
+    except _TooBig as exc:
+        raise DiagnosticReport([_too_big(exc.span)]) from None
+    except yaml.reader.ReaderError as exc:
+        # a character YAML does not allow (NUL, most control characters)
+        char = exc.character if isinstance(exc.character, str) else chr(exc.character or 0)
+        at = text.find(char)    # the first one (libyaml counts its position in bytes)
+        at = at if at >= 0 else min(exc.position or 0, len(text))
+        line = text.count("\n", 0, at) + 1
+        column = at - (text.rfind("\n", 0, at) + 1) + 1
+        raise DiagnosticReport([Diagnostic(
+            "RK0101", f"invalid YAML: the character U+{ord(char):04X} is not allowed", Span(path, line, column),
+            help="remove it; YAML files may not hold control characters")]) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         span = _span(path, mark) if mark else Span(path, 1, 1)
@@ -277,9 +415,7 @@ def load_yaml(path: str, text: str | None = None) -> LNode:
     try:
         root = builder.build(node)
     except _TooBig as exc:
-        raise DiagnosticReport([Diagnostic(
-            "RK0106", f"file expands to more than {MAX_NODES} values (aliases?)", exc.span,
-            help="avoid anchors and aliases that multiply content")]) from None
+        raise DiagnosticReport([_too_big(exc.span)]) from None
     except _TooDeep as exc:
         raise DiagnosticReport([Diagnostic(
             "RK0108", f"nesting deeper than {MAX_DEPTH} levels", exc.span)]) from None
@@ -345,5 +481,6 @@ def flatten(node: LNode, smap: SourceMap | None = None, path: tuple = ()) -> tup
     if isinstance(value, list):
         return [flatten(v, smap, path + (i,))[0] for i, v in enumerate(value)], smap
     if isinstance(value, str):
-        smap.texts[path] = TextOrigin(node.span, node.style, node.indent)
+        smap.texts[path] = TextOrigin(node.span, node.style, node.indent, node.raw,
+                                      value if node.raw is not None else None)
     return value, smap

@@ -39,6 +39,7 @@ def parse_text(text: str, locate, kind: str = "script"):
     the parser counts differently from the file) and for nesting too deep for the
     parser and the compiler, which recurse."""
     from lark.exceptions import VisitError
+    from lark.indenter import DedentError
     if locate is None:
         def locate(line, column, end_line=None, end_column=None):
             return Span("<script>", line, column, end_line, end_column)
@@ -56,6 +57,11 @@ def parse_text(text: str, locate, kind: str = "script"):
         node = _PARSERS[kind](text, locate)
     except RecursionError:
         raise DiagnosticReport([too_deep]) from None
+    except DedentError:
+        line = _bad_dedent(text)
+        raise DiagnosticReport([Diagnostic(
+            "RK0220", "this line's indentation matches no enclosing block", locate(line, 1, None, None),
+            help="indent it exactly as far as the block it belongs to")]) from None
     except VisitError as exc:
         if isinstance(exc.orig_exc, RecursionError):
             raise DiagnosticReport([too_deep]) from None
@@ -63,6 +69,25 @@ def parse_text(text: str, locate, kind: str = "script"):
     if _nesting(node) > MAX_NESTING:
         raise DiagnosticReport([too_deep])
     return node
+
+
+def _bad_dedent(text: str) -> int:
+    """The first line whose indentation closes blocks down to no open level (1 if none)."""
+    levels = [0]
+    depth = 0                        # open brackets: their lines continue a statement
+    for number, line in enumerate(text.split("\n"), 1):
+        stripped = line.lstrip(" \t")
+        if depth == 0 and stripped and not stripped.startswith("#"):
+            indent = len(line[:len(line) - len(stripped)].expandtabs(8))
+            if indent > levels[-1]:
+                levels.append(indent)
+            else:
+                while indent < levels[-1]:
+                    levels.pop()
+                if indent != levels[-1]:
+                    return number
+        depth = max(0, depth + sum(stripped.count(c) for c in "([{") - sum(stripped.count(c) for c in ")]}"))
+    return 1
 
 
 def _nesting(node) -> int:

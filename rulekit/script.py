@@ -33,12 +33,11 @@ import attrs
 from . import schema
 from .content import load_game
 from .dsl.compiler import Compiler, _Scope
-from .dsl.parser import parse_expr
 from .engine import api
 from .engine.mutate import fmt
 from .engine.state import PLAYERS, State
 from .engine.view import view
-from .errors import ContentRuntimeError, Diagnostic, DiagnosticReport, IllegalAction, RulekitError
+from .errors import ContentRuntimeError, Diagnostic, DiagnosticReport, IllegalAction, RulekitError, UsageError
 from .loader import flatten, load_yaml
 from .source import Span, source_line
 
@@ -143,7 +142,8 @@ def _expr_fn(game, text: str, span: Span, names=()):
 
     def locate(line, col, el=None, ec=None):
         return Span(span.path, span.line, span.column + quote + col - 1)
-    node = parse_expr(text, locate)
+    from .model import parse_text
+    node = parse_text(text, locate, "expr")
     compiler = game.compiler_for_scripts()
     fn = compiler.expr(node, _scope(names))
     if compiler.diagnostics:
@@ -167,7 +167,7 @@ def run_script(path: str, force: bool = False, game_override=None, record: bool 
     if game_override is not None:
         game = game_override
     else:
-        game = load_game(local if os.path.isdir(local) else game_ref, variants)
+        game = load_game(_script_game(local if os.path.isdir(local) else game_ref, variants, smap), variants)
     expected_hash = data.get("content_hash")
     if expected_hash and expected_hash != game.content_hash and not force:
         raise ScriptError(
@@ -181,8 +181,8 @@ def run_script(path: str, force: bool = False, game_override=None, record: bool 
     try:
         state = api.new_game(game, data.get("players"), seed, pins_from(pins_spec), record=record,
                              position=position)
-    except ContentRuntimeError as exc:
-        raise
+    except UsageError as exc:   # a player count the game does not allow
+        raise ScriptError(str(exc), smap.span(("players",)), "RK5010") from None
     transcript: list = []
     checkpoints: dict = {}
     cursor = 0
@@ -236,6 +236,22 @@ def run_script(path: str, force: bool = False, game_override=None, record: bool 
         transcript.append("result: " + json.dumps(state.result, sort_keys=True))
     return ScriptResult(state, transcript, make_log(state, variants, seed, pins_spec, data.get("position")),
                         checkpoints)
+
+
+def _script_game(ref: str, variants: tuple, smap) -> str:
+    """The folder of the game a script names, or a ScriptError on the script's line
+    when the game or one of its variants does not exist."""
+    from .content import find_game, variant_path
+    try:
+        folder = find_game(ref)
+    except UsageError as exc:
+        raise ScriptError(str(exc), smap.span(("game",)), "RK5009") from None
+    for i, variant in enumerate(variants):
+        try:
+            variant_path(folder, variant)
+        except UsageError as exc:
+            raise ScriptError(str(exc), smap.span(("variants", i)), "RK5009") from None
+    return folder
 
 
 def _normal(value):
