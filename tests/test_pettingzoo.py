@@ -1,0 +1,212 @@
+# SPDX-License-Identifier: MIT
+"""The PettingZoo AEC environment passes PettingZoo's own API test for every shipped
+game, plays whole games, is deterministic per seed and leaks nothing hidden."""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo")
+pytest.importorskip("gymnasium")
+
+from pettingzoo.test import api_test, seed_test  # noqa: E402
+
+from rulekit.content import load_game  # noqa: E402
+from rulekit.pettingzoo import ObservationEncoder, env, raw_env  # noqa: E402
+
+GAMES = ["batavia", "goa"]
+
+
+@pytest.fixture(scope="module", params=GAMES)
+def game(request):
+    return load_game(request.param)
+
+
+def _quiet_api_test(e, num_cycles):
+    # PettingZoo warns about style choices we make on purpose: the observation is a dict
+    # with an action mask, and agents are named p1..pN like everywhere in rulekit.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        api_test(e, num_cycles=num_cycles)
+
+
+def test_pettingzoo_api_test(game):
+    _quiet_api_test(env(game, seed=3), num_cycles=1000)   # long enough to reach the end of a game
+
+
+def test_pettingzoo_api_test_smallest_table(game):
+    _quiet_api_test(env(game, players=game.min_players, seed=5), num_cycles=10)
+
+
+def test_seeded_runs_are_identical(game):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        seed_test(lambda: env(game, seed=1), num_cycles=40)
+
+
+def _play(e, seed=0, pick=None):
+    rng = np.random.default_rng(seed)
+    e.reset(seed=seed)
+    final = {}
+    steps = 0
+    for agent in e.agent_iter():
+        obs, reward, terminated, truncated, info = e.last()
+        assert obs["observation"].shape == e.observation_space(agent)["observation"].shape
+        if terminated or truncated:
+            final[agent] = reward
+            e.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        assert e.unwrapped.state_.pending.player == e.unwrapped.agent_name_mapping[agent]
+        assert len(legal) == min(len(e.unwrapped.legal_actions()), e.unwrapped.max_actions)
+        e.step(int(rng.choice(legal)) if pick is None else pick(legal))
+        steps += 1
+    return final, steps
+
+
+def test_a_whole_game_ends_with_win_rewards(game):
+    e = env(game, seed=2)
+    final, steps = _play(e, seed=2)
+    state = e.unwrapped.state_
+    assert state.over and steps == len(state.actions)
+    winners = set(state.result["winners"])
+    assert set(final) == set(e.unwrapped.possible_agents) == {f"p{i + 1}" for i in range(state.n)}
+    for agent, reward in final.items():
+        if winners >= set(final):
+            assert reward == 0
+        else:
+            assert reward == (1 if agent in winners else -1)
+    assert e.agents == []
+
+
+def test_score_rewards_are_zero_sum(game):
+    e = env(game, seed=4, reward="score")
+    final, _ = _play(e, seed=4)
+    totals = {p: row["total"] for p, row in e.unwrapped.state_.result["scores"].items()}
+    assert abs(sum(final.values())) < 1e-6
+    best = max(totals, key=totals.get)
+    assert final[best] == max(final.values())
+
+
+def test_action_index_is_the_legal_action_index(game):
+    e = env(game, seed=6)
+    e.reset(seed=6)
+    raw = e.unwrapped
+    label = raw.legal_actions()[-1]
+    before = len(raw.state_.actions)
+    e.step(len(raw.legal_actions()) - 1)
+    assert raw.state_.actions[before] == label
+
+
+def test_illegal_index_is_refused(game):
+    e = raw_env(game, seed=0)
+    e.reset()
+    legal = len(e.legal_actions())
+    with pytest.raises(ValueError, match="not legal"):
+        e.step(legal)            # one past the last legal action (and within Discrete(K))
+
+
+def test_declared_bound_and_overflow(game):
+    e = raw_env(game, max_actions=128)
+    assert e.action_space("p1").n == 128 and e.measured_max_actions is None
+    measured = raw_env(game)
+    assert measured.max_actions >= 2 * measured.measured_max_actions
+    assert measured.max_actions % 16 == 0
+    # a bound that is too small: the mask offers only the first K actions, a warning says
+    # so once, and play goes on (some games never end if only their first option is ever
+    # taken, so this one is cut after a while)
+    tiny = env(game, max_actions=2, seed=1, max_steps=150)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        final, steps = _play(tiny, seed=1)
+    assert steps == 150 or tiny.unwrapped.state_.over
+    assert len(final) == tiny.unwrapped.n
+    assert sum("max_actions" in str(w.message) for w in caught) == 1
+
+
+def test_max_steps_truncates(game):
+    e = env(game, seed=0, max_steps=5)
+    e.reset(seed=0)
+    done = 0
+    for agent in e.agent_iter():
+        obs, reward, terminated, truncated, info = e.last()
+        if terminated or truncated:
+            assert truncated and not terminated and reward == 0
+            e.step(None)
+            continue
+        e.step(int(np.flatnonzero(obs["action_mask"])[0]))
+        done += 1
+    assert done == 5 and not e.unwrapped.state_.over
+
+
+def test_observation_layout_is_fixed_and_relative(game):
+    enc = ObservationEncoder(game, game.default_players)
+    e = raw_env(game, seed=9)
+    e.reset()
+    sizes = set()
+    for _ in range(30):
+        for agent in e.agents:
+            o = e.observe(agent)
+            sizes.add(o["observation"].shape)
+            assert o["observation"].dtype == np.float32
+            mine = e.agent_name_mapping[agent] == e.state_.pending.player
+            assert o["observation"][3] == float(mine)
+            assert o["action_mask"].any() == mine
+        e.step(0)
+    assert sizes == {(enc.size,)}
+
+
+def _owner_zone_swap(state, seat):
+    """Swap an item of seat's owner-only zone with one of a hidden global zone."""
+    game = state.game
+    for name, keys in game.pzones.items():
+        if game.zone_vis[name] != "owner" or not state.zones[keys[seat]]:
+            continue
+        for zname, zkey in game.zones.items():
+            if zname != "box" and game.zone_vis[zname] == "hidden" and state.zones[zkey]:
+                mine, other = state.zones[keys[seat]], state.zones[zkey]
+                a, b = mine[0], other[0]
+                if a == b:
+                    continue
+                mine[0], other[0] = b, a
+                state.loc[a], state.loc[b] = zkey, keys[seat]
+                return True
+    return False
+
+
+def test_nothing_hidden_reaches_an_observation(game):
+    """Changing what p1 may not see (p2's owner-only variables and zones, the order of
+    hidden zones) leaves p1's observation unchanged, while p2's own does change."""
+    e = raw_env(game, seed=11)
+    e.reset()
+    rng = np.random.default_rng(0)
+    owner_vars = [v for v, vis in game.pvars.items() if game.pvis[v] == "owner"]
+    assert owner_vars, "the shipped games have a secret player variable"
+    swapped = False
+    for _ in range(400):
+        if e.state_.over:
+            break
+        before_p1 = e.observe("p1")["observation"].copy()
+        before_p2 = e.observe("p2")["observation"].copy()
+        saved = e.state_.clone()
+        for var in owner_vars:
+            e.state_.p[1][var] = e.state_.p[1][var] + 7
+        for zname, zkey in game.zones.items():
+            if game.zone_vis[zname] == "hidden":
+                e.state_.zones[zkey].reverse()
+        swapped = _owner_zone_swap(e.state_, 1) or swapped
+        assert np.array_equal(e.observe("p1")["observation"], before_p1)
+        assert not np.array_equal(e.observe("p2")["observation"], before_p2)
+        e.state_.restore(saved)
+        e.step(int(rng.choice(np.flatnonzero(e.observe(e.agent_selection)["action_mask"]))))
+    assert swapped, "the test never met an owner-only zone with items to swap"
+
+
+def test_render_ansi(game):
+    e = raw_env(game, render_mode="ansi")
+    e.reset()
+    text = e.render()
+    assert "round" in text and "p1:" in text
+    e.close()
