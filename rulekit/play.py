@@ -1,0 +1,420 @@
+# SPDX-License-Identifier: MIT
+"""``rulekit play``: one human seat against bots, in the terminal.
+
+The picture is always ``view(state, seat)`` (what the seated player may see under
+the content's declared visibility; nothing else is read), the legal actions are
+numbered, and a line of input is one of:
+
+* a number from the list, or an action in notation (``bid 3``);
+* ``undo`` - back to your previous decision: the game is replayed from the start
+  with the logged actions before it (the engine is deterministic, and the bots are
+  replayed too, so the same choice again brings the same answers);
+* ``save FILE`` / ``load FILE`` - the game's log, in the format of ``rulekit run``
+  (``rulekit.script.make_log``); ``load`` also takes any script;
+* ``show [ZONE]`` - the state again, or one zone in full (``show deck``, ``show p2.hand``);
+* ``help``, ``quit``.
+
+A bare word that is also a legal action means the action; ``/undo``, ``/quit``...
+always mean the command. Input is read line by line, so a plain pipe can drive a game
+(``printf '1\\n1\\n' | rulekit play GAME``); without a terminal there are no colours,
+and each line read is echoed after a ``>``. The game ends with the scoring breakdown.
+Exit 0 after the end or ``quit``, 2 when the input ends before the game does.
+"""
+from __future__ import annotations
+
+import os
+import sys
+
+from rich.columns import Columns
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+from rich.text import Text
+
+from .agents import make_agent
+from .engine import api
+from .engine.state import PLAYERS
+from .engine.view import HIDDEN, view
+from .errors import EXIT_OK, EXIT_USAGE, IllegalAction, RulekitError, UsageError
+from .script import make_log, pins_from
+
+COMMANDS = ("undo", "save", "load", "show", "help", "quit", "exit")
+SHORT = 8   # longer item lists of other players and the table are summarised by kind
+
+HELP = """\
+Type the number of an action, or the action itself in notation.
+  undo        back to your previous decision
+  save FILE   write the game's log (replay it with `rulekit run FILE`)
+  load FILE   continue a game from a log or script
+  show        the state again; `show ZONE` lists one zone in full (`show p2.hand`)
+  help        this text
+  quit        stop playing
+A word that is also a legal action plays it; `/undo`, `/quit`, ... are always commands."""
+
+
+def _parse_seat(text, n: int | None = None) -> int:
+    raw = str(text).strip().lower()
+    if raw.startswith("p"):
+        raw = raw[1:]
+    if not raw.isdigit() or int(raw) < 1:
+        raise UsageError(f"a seat is a number from 1 (or p1, p2, ...), not `{text}`")
+    seat = int(raw) - 1
+    if n is not None and seat >= n:
+        raise UsageError(f"seat {text} is not at a {n}-player table")
+    return seat
+
+
+class Session:
+    """One game at a table: the human's seat, the bots, and everything needed to
+    rebuild the state from its log."""
+
+    def __init__(self, game, players, seat, bots: str, variants, seed: int, console: Console,
+                 reader, pins_spec=None, position=None):
+        self.console = console
+        self.read_line = reader
+        self.bot_specs = [b.strip() for b in (bots or "random").split(",") if b.strip()] or ["random"]
+        self.start(game, players, seat, tuple(variants), seed, pins_spec, position, [])
+
+    # -- building states ---------------------------------------------------------
+    def start(self, game, players, seat, variants, seed, pins_spec, position, actions) -> None:
+        n = game.default_players if players is None else players
+        if not game.min_players <= n <= game.max_players:
+            raise UsageError(f"{game.title} is for {game.min_players}-{game.max_players} players, not {n}")
+        if not 0 <= seat < n:
+            raise UsageError(f"seat p{seat + 1} is not at a {n}-player table")
+        specs = self.bot_specs
+        if len(specs) not in (1, n - 1, n):
+            raise UsageError(f"give one bot for all, one per other seat ({n - 1}) or one per seat ({n}), "
+                             f"not {len(specs)}")
+        self.game, self.n, self.seat, self.variants, self.seed = game, n, seat, variants, seed
+        self.pins_spec, self.position = pins_spec, position
+        self.replay(actions)
+
+    def _bot_spec(self, who: int) -> str:
+        specs = self.bot_specs
+        if len(specs) == 1:
+            return specs[0]
+        if len(specs) == self.n:
+            return specs[who]
+        return specs[who if who < self.seat else who - 1]
+
+    def replay(self, actions) -> None:
+        """Rebuild the state from the start with ``actions`` (bots replay their draws)."""
+        position = None
+        if self.position is not None:
+            position = self.game.compile_script(self.position)
+        self.state = api.new_game(self.game, self.n, self.seed, pins_from(self.pins_spec), position=position)
+        self.agents = [None if i == self.seat else make_agent(self._bot_spec(i), self.seed * 1000 + i)
+                       for i in range(self.n)]
+        self.actors: list[int] = []
+        for action in actions:
+            who = self.state.pending.player
+            if who != self.seat:
+                self.agents[who].choose(self.state)   # keep the bot's own stream in step
+            api.apply(self.state, action)
+            self.actors.append(who)
+
+    # -- the loop ----------------------------------------------------------------
+    def run(self) -> int:
+        out = self.console
+        out.print(f"[bold]{escape(self.game.title)}[/bold]: {self.n} players, seed {self.seed}; "
+                  f"you are [bold]{PLAYERS[self.seat]}[/bold]. Type `help` for commands.", soft_wrap=True)
+        shown = True
+        while not self.state.over:
+            s = self.state
+            who = s.pending.player
+            if who != self.seat:
+                index = self.agents[who].choose(s)
+                label = s.pending.labels[index]
+                self.say(f"  {PLAYERS[who]}: {label}")
+                api.apply_index(s, index)
+                self.actors.append(who)
+                shown = True
+                continue
+            if shown:
+                self.show_state()
+                shown = False
+            line = self.read_line(f"{PLAYERS[self.seat]}> ")
+            if line is None:
+                self.say("input ended before the game did (use `save FILE` to keep a game)")
+                return EXIT_USAGE
+            outcome = self.handle(line.strip())
+            if outcome == "quit":
+                self.say("stopped.")
+                return EXIT_OK
+            if outcome == "moved":
+                shown = True
+        self.show_scores()
+        return EXIT_OK
+
+    def handle(self, line: str) -> str | None:
+        """Act on one line of input; returns "moved" when the state changed."""
+        if not line:
+            return None
+        s = self.state
+        legal = s.pending.labels
+        word, _, rest = line.partition(" ")
+        forced = word.startswith("/")
+        command = word[1:].lower() if forced else word.lower()
+        if line not in legal and (forced or command in COMMANDS) and command in COMMANDS:
+            return getattr(self, f"cmd_{'quit' if command == 'exit' else command}")(rest.strip())
+        if forced:
+            self.say(f"unknown command `{word}`; type `help`")
+            return None
+        if line.isdigit() and line not in legal:
+            number = int(line)
+            if not 1 <= number <= len(legal):
+                self.say(f"there is no action {number}: choose 1-{len(legal)} (or type help)")
+                return None
+            line = legal[number - 1]
+        try:
+            api.apply(s, line)
+        except IllegalAction as exc:
+            self.say(exc.render())
+            return None
+        self.actors.append(self.seat)
+        self.say(f"  {PLAYERS[self.seat]}: {line}")
+        return "moved"
+
+    def say(self, text: str) -> None:
+        """A plain message: no markup, no highlighting, never wrapped."""
+        self.console.print(text, markup=False, highlight=False, soft_wrap=True)
+
+    # -- commands ----------------------------------------------------------------
+    def cmd_help(self, _rest) -> None:
+        self.say(HELP)
+
+    def cmd_quit(self, _rest) -> str:
+        return "quit"
+
+    def cmd_show(self, rest) -> None:
+        if not rest:
+            self.show_state()
+            return
+        picture = view(self.state, self.seat)
+        name = rest.strip()
+        content = _find_zone(picture, name)
+        if content is None:
+            self.say(f"no zone `{name}` (zones: {', '.join(_zone_names(picture))})")
+            return
+        self.say(f"{name}: {_items(content, None)}")
+
+    def cmd_undo(self, _rest) -> str | None:
+        mine = [i for i, who in enumerate(self.actors) if who == self.seat]
+        if not mine:
+            self.say("nothing to undo: you have not decided anything yet")
+            return None
+        back = mine[-1]
+        undone = self.state.actions[back:]
+        self.replay(self.state.actions[:back])
+        self.say(f"undone: {len(undone)} action(s) since your last decision "
+                           f"(`{undone[0]}`); back at round {self.state.g.get('round')}")
+        return "moved"
+
+    def cmd_save(self, rest) -> None:
+        from .cli import _write_log
+        if not rest:
+            self.say("save where? `save FILE`")
+            return
+        try:
+            _write_log(rest, make_log(self.state, self.variants, self.seed, self.pins_spec, self.position))
+        except UsageError as exc:
+            self.say(exc.render())
+            return
+        self.say(f"saved {len(self.state.actions)} actions to {rest} "
+                           f"(replay with `rulekit run {rest}`)")
+
+    def cmd_load(self, rest) -> str | None:
+        from .script import run_script
+        if not rest:
+            self.say("load what? `load FILE`")
+            return None
+        if not os.path.isfile(rest):
+            self.say(f"no such file `{rest}`")
+            return None
+        try:
+            result = run_script(rest)
+            log = result.log
+            self.start(result.state.game, result.state.n, self.seat, tuple(log.get("variants") or ()),
+                       int(log.get("seed", 0)), log.get("pins"), log.get("position"), log["actions"])
+        except RulekitError as exc:
+            self.say(exc.render())
+            return None
+        self.say(f"loaded {rest}: {self.game.title}, {self.n} players, seed {self.seed}, "
+                           f"{len(self.state.actions)} actions played")
+        return "moved"
+
+    # -- pictures ----------------------------------------------------------------
+    def show_state(self) -> None:
+        out = self.console
+        s = self.state
+        picture = view(s, self.seat)
+        me = str(PLAYERS[self.seat])
+        kinds = self.game.item_kind
+        head = f"round {picture.get('round')}"
+        if picture.get("to_move"):
+            head += f", {picture['to_move']} to act" + (" (you)" if picture["to_move"] == me else "")
+        out.rule(Text(head), style="dim")
+        if picture["vars"]:
+            self._print(Text("  ".join(f"{k}={_value(v)}" for k, v in picture["vars"].items())))
+        table = Table(show_header=False, box=None, pad_edge=False, padding=(0, 1))
+        table.add_column("zone", style="bold", no_wrap=True)
+        table.add_column("items")
+        for name, content in picture["zones"].items():
+            if _is_family(content):
+                text = _family(content, kinds)
+            else:
+                text = _items(content, SHORT, kinds)
+            table.add_row(name, Text(text))
+        self._print(table)
+        players = Table(box=None, pad_edge=False, padding=(0, 1), show_header=False)
+        players.add_column("player", style="bold", no_wrap=True)
+        players.add_column("state")
+        for p, row in picture["players"].items():
+            parts = []
+            for key, value in row.items():
+                if isinstance(value, (list, dict)):
+                    parts.append(f"{key}: {_items(value, None if p == me else SHORT, kinds)}")
+                else:
+                    parts.append(f"{key}={_value(value)}")
+            players.add_row(p + (" (you)" if p == me else ""), Text(" | ".join(parts)))
+        self._print(players)
+        legal = picture.get("legal") or []
+        out.print(f"Your legal actions ({len(legal)}):", style="bold")
+        width = max(len(str(len(legal))) + 2 + len(label) for label in legal) if legal else 1
+        cells = [Text(f"{i:>{len(str(len(legal)))}}  {label}") for i, label in enumerate(legal, 1)]
+        self._print(Columns(cells, width=min(width, 60), padding=(0, 3)))
+
+    def _print(self, renderable) -> None:
+        """Print without the blanks rich pads table rows with."""
+        with self.console.capture() as capture:
+            self.say(renderable)
+        self.console.file.write("\n".join(line.rstrip() for line in capture.get().splitlines()) + "\n")
+
+    def show_scores(self) -> None:
+        out = self.console
+        s = self.state
+        result = s.result
+        cats = [c for c, _t, _f in s.game.scoring]
+        table = Table(title=f"{s.game.title}: final scoring after round {s.g.get('round')}")
+        table.add_column("player")
+        for c in cats:
+            table.add_column(c, justify="right")
+        table.add_column("total", justify="right", style="bold")
+        for p in result["ranking"]:
+            row = result["scores"][p]
+            name = p + (" (you)" if p == str(PLAYERS[self.seat]) else "")
+            table.add_row(name, *[str(row["breakdown"].get(c)) for c in cats], str(row["total"]))
+        out.print(table)
+        winners = result["winners"]
+        out.print(("winner: " if len(winners) == 1 else "shared victory: ") + ", ".join(winners))
+        you = str(PLAYERS[self.seat])
+        out.print("you win!" if you in winners else f"you placed {result['ranking'].index(you) + 1} of {s.n}")
+
+
+def _family(content: dict, kinds) -> str:
+    """Non-empty members of a zone family; neighbours showing the same are grouped."""
+    runs: list = []
+    for key, sub in content.items():
+        text = _items(sub, SHORT, kinds) if _size(sub) else None
+        if runs and runs[-1][2] == text:
+            runs[-1][1] = key
+        else:
+            runs.append([key, key, text])
+    parts = [f"[{a}]" if a == b else f"[{a}..{b}]" for a, b, _t in runs]
+    return "  ".join(f"{label} {text}" for label, (_a, _b, text) in zip(parts, runs) if text is not None) or "-"
+
+
+def _is_family(content) -> bool:
+    return isinstance(content, dict) and "count" not in content
+
+
+def _size(content) -> int:
+    return content.get("count", 0) if isinstance(content, dict) else len(content)
+
+
+def _value(value) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list):
+        return "[" + ", ".join(_value(v) for v in value) + "]"
+    return str(value)
+
+
+def _items(content, limit: int | None, kinds: dict | None = None) -> str:
+    """Items of a zone as text; past ``limit`` items, a count per component kind."""
+    if isinstance(content, dict):
+        n = content.get("count", 0)
+        return f"({n} hidden)" if n else "-"
+    if not content:
+        return "-"
+    hidden = sum(1 for x in content if x == HIDDEN)
+    seen = [x for x in content if x != HIDDEN]
+    if limit is not None and len(content) > limit:
+        counts: dict[str, int] = {}
+        for ident in seen:
+            kind = (kinds or {}).get(ident, "item")
+            counts[kind] = counts.get(kind, 0) + 1
+        parts = [f"{k} x{c}" for k, c in counts.items()]
+        if hidden:
+            parts.append(f"{hidden} face down")
+        return f"{len(content)} items ({', '.join(parts)})"
+    return ", ".join("(face down)" if x == HIDDEN else x for x in content)
+
+
+def _zone_names(picture) -> list[str]:
+    names = []
+    for name, content in picture["zones"].items():
+        names.append(name)
+    for p, row in picture["players"].items():
+        names.extend(f"{p}.{k}" for k, v in row.items() if isinstance(v, (list, dict)))
+    return names
+
+
+def _find_zone(picture, name: str):
+    if "." in name:
+        p, _, zone = name.partition(".")
+        value = picture["players"].get(p, {}).get(zone)
+        return value if isinstance(value, (list, dict)) else None
+    if "[" in name and name.endswith("]"):
+        fam, _, key = name[:-1].partition("[")
+        content = picture["zones"].get(fam)
+        return content.get(key) if _is_family(content) else None
+    content = picture["zones"].get(name)
+    if _is_family(content):
+        return [x for c in content.values() if isinstance(c, list) for x in c]
+    return content
+
+
+def _stdin_reader(console: Console, interactive: bool):
+    def read(prompt: str):
+        if interactive:
+            try:
+                return console.input(prompt)
+            except EOFError:
+                return None
+        line = sys.stdin.readline()
+        if not line:
+            return None
+        console.print(f"> {line.rstrip()}", markup=False, highlight=False, soft_wrap=True)
+        return line
+    return read
+
+
+def play(game_name: str, players=None, seat="1", bots: str = "random", variants=(), seed: int = 1,
+         stdin_is_tty: bool | None = None) -> int:
+    from .content import load_game
+    interactive = sys.stdin.isatty() if stdin_is_tty is None else stdin_is_tty
+    console = Console(highlight=False) if interactive and sys.stdout.isatty() else \
+        Console(width=100, force_terminal=False, no_color=True, highlight=False)
+    game = load_game(game_name, tuple(variants))
+    n = game.default_players if players is None else players
+    session = Session(game, players, _parse_seat(seat, n), bots, variants, seed, console,
+                      _stdin_reader(console, interactive))
+    return session.run()
+
+
+def cmd_play(args) -> int:
+    return play(args.game, args.players, args.seat, args.bots, tuple(args.variant), args.seed)
