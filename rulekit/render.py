@@ -1,0 +1,653 @@
+# SPDX-License-Identifier: MIT
+"""Pictures of game states, drawn generically from content: SVG, and an HTML replay viewer.
+
+    rulekit render LOG_OR_SCRIPT -o state.svg [--at STEP] [--as p2 | --full]
+    rulekit render LOG_OR_SCRIPT -o replay.html [--at STEP]
+
+What is drawn is always ``rulekit.engine.view.view(state, viewer)``: a spectator's view by
+default, one player's with ``--as``, everything with ``--full``. Where it is drawn comes
+only from the game's definitions, never from a state, so every step of a replay has
+the same layout and only the contents of the boxes change.
+
+Defaults (no ``render:`` section needed):
+
+* a zone family whose keys are all set members with numeric ``row`` and ``col`` props
+  is a **grid** (one cell per member, at its row and column);
+* a family declared with ``range: [lo, hi]`` is a **track** (cells in order, in lines);
+* any other family is a **row** of labelled boxes, one per key;
+* a single zone is a labelled **box** with its items (ids, or a count per component
+  kind when they do not fit; ``?`` for face-down items; hidden zones show their count);
+* each player has an **area** with their variables and their zones as boxes;
+* public global variables are listed at the top; the zone ``box`` is never drawn.
+
+Keys read from content (all optional; the game schema lets content carry them):
+
+Game level, ``render:``
+  ``width``          picture width in px (default 1200)
+  ``title``          the caption (default: the game's title)
+  ``hide``           zone names never to draw
+  ``order``          zone names to draw first, in this order (the rest as declared)
+  ``label``          ``{kind: prop}``: label a kind's items by that static prop, not their id
+  ``color_by``       ``{kind: prop}``: colour a kind's items by that prop's value
+  ``colors``         ``{kind or prop value: css colour}``
+  ``player_colors``  css colours for p1, p2, ...
+  ``player_columns`` player areas side by side (default 2)
+
+Zone level, ``layout:`` in ``zones.NAME`` or ``player.zones.NAME``
+  ``type``     ``grid`` | ``track`` | ``row`` | ``box`` | ``none`` (not drawn)
+  ``label``    the caption (default: the zone's name)
+  ``row``, ``col``  the member props that place a grid cell (default ``row``, ``col``)
+  ``per_row``  cells per line of a track or row (default: as many as fit)
+  ``cell``     ``[width, height]`` of a cell or box in px
+  ``rows``     lines of items a box has room for (default 3; 1 for hidden zones)
+
+The HTML viewer embeds the SVG of the first shown step and, per step, the markup of
+the boxes that changed (JSON), with a little script to step through them (buttons,
+a slider, arrow keys, ``#step=N`` in the address).
+"""
+from __future__ import annotations
+
+import html
+import json
+import math
+import os
+
+from .engine import api
+from .engine.mutate import fmt
+from .engine.state import PLAYERS
+from .engine.view import HIDDEN, view
+from .errors import EXIT_OK, UsageError
+
+CHAR = 6.0          # width of one character of the 10px monospace font
+CHIP_H = 15
+GAP = 3
+CAPTION = 16
+PALETTE = ["#8ecae6", "#ffb703", "#90be6d", "#f4a261", "#cdb4db", "#e5989b", "#a8dadc", "#ffd6a5",
+           "#b5e48c", "#bde0fe", "#f9c74f", "#ddbea9"]
+PLAYER_PALETTE = ["#d62828", "#1d4ed8", "#2a9d8f", "#e9c46a", "#7b2cbf", "#f77f00", "#6d597a", "#43aa8b"]
+STYLE = """
+text{font-family:'DejaVu Sans Mono',Menlo,Consolas,monospace;font-size:10px;fill:#222}
+.cap{font-size:11px;font-weight:bold;fill:#4a4030}
+.title{font-size:18px;font-weight:bold;fill:#222}
+.sub{font-size:12px;fill:#333}
+.box{fill:#fffdf7;stroke:#b9ad94;stroke-width:1}
+.cell{fill:#fbf7ec;stroke:#c9bda4;stroke-width:1}
+.area{fill:#f7f3ea;stroke-width:2}
+.chip{stroke:#6b6250;stroke-width:.6}
+.down{fill:#9a9a9a;stroke:#6b6b6b;stroke-width:.6}
+.hid{fill:#cfcfcf;stroke:#8a8a8a;stroke-width:.6;stroke-dasharray:3 2}
+.n{fill:#6b6250}
+"""
+
+
+def _esc(text) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def _num(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+class Slot:
+    """A box whose contents change from step to step."""
+
+    __slots__ = ("id", "kind", "x", "y", "w", "h", "pick", "rows")
+
+    def __init__(self, ident, kind, x, y, w, h, pick=None, rows=1):
+        self.id, self.kind, self.x, self.y, self.w, self.h = ident, kind, x, y, w, h
+        self.pick, self.rows = pick, rows
+
+
+class Skyline:
+    """Packs blocks left to right at the lowest place they fit."""
+
+    STEP = 4
+
+    def __init__(self, x0: float, y0: float, width: float):
+        self.x0, self.y0, self.width = x0, y0, width
+        self.cols = [y0] * (int(width) // self.STEP + 1)
+
+    def place(self, w: float, h: float, gap: float = 10) -> tuple[float, float]:
+        span = min(len(self.cols), max(1, math.ceil(w / self.STEP)))
+        best = None
+        for start in range(0, len(self.cols) - span + 1):
+            top = max(self.cols[start:start + span])
+            if best is None or top < best[1] - 0.5:
+                best = (start, top)
+        start, top = best
+        for i in range(start, min(len(self.cols), start + span + math.ceil(gap / self.STEP))):
+            self.cols[i] = top + h + gap
+        return self.x0 + start * self.STEP, top
+
+    @property
+    def bottom(self) -> float:
+        return max(self.cols)
+
+
+class Renderer:
+    """The layout of one game at one player count; draws views into it."""
+
+    def __init__(self, game, n: int):
+        self.game = game
+        self.n = n
+        cfg = game.data.get("render") or {}
+        self.cfg = cfg if isinstance(cfg, dict) else {}
+        self.width = int(self.cfg.get("width", 1200))
+        self.title = str(self.cfg.get("title", game.title))
+        self.hide = set(self.cfg.get("hide") or ()) | {"box"}
+        self.labels = dict(self.cfg.get("label") or {})
+        self.color_by = dict(self.cfg.get("color_by") or {})
+        self.colors = {str(k): str(v) for k, v in (self.cfg.get("colors") or {}).items()}
+        pcolors = list(self.cfg.get("player_colors") or ())
+        self.player_colors = [pcolors[i] if i < len(pcolors) else PLAYER_PALETTE[i % len(PLAYER_PALETTE)]
+                              for i in range(n)]
+        self.kind_color = {k: self.colors.get(k, PALETTE[i % len(PALETTE)]) for i, k in enumerate(game.kinds)}
+        self.value_color: dict = {}
+        longest = max((len(self._item_label(i)) for i in game.items), default=8)
+        self.cell_w = max(70, min(160, longest * CHAR + 14))
+        self.static: list[str] = []
+        self.slots: list[Slot] = []
+        self._build()
+
+    # -- configuration -------------------------------------------------------------
+    def _zone_spec(self, name: str, player: bool) -> dict:
+        section = (self.game.data.get("player") or {}).get("zones") if player else self.game.data.get("zones")
+        spec = (section or {}).get(name) or {}
+        return spec if isinstance(spec, dict) else {}
+
+    def _layout(self, name: str, player: bool = False) -> dict:
+        layout = self._zone_spec(name, player).get("layout") or {}
+        return layout if isinstance(layout, dict) else {}
+
+    def _slot(self, kind, x, y, w, h, pick, rows=1) -> Slot:
+        slot = Slot(f"s{len(self.slots)}", kind, x, y, w, h, pick, rows)
+        self.slots.append(slot)
+        return slot
+
+    # -- layout --------------------------------------------------------------------
+    def _build(self) -> None:
+        game, W, M = self.game, self.width, 16
+        inner = W - 2 * M
+        self.static.append(f'<text class="title" x="{M}" y="{M + 16}">{_esc(self.title)}</text>')
+        self._slot("header", M, M + 22, inner, 30, None)
+        y = M + 58
+        gvars = [k for k in game.gvars if k != "round" and game.gvis.get(k, "public") == "public"]
+        if gvars:
+            per = max(1, int(inner // 230))
+            lines = math.ceil(len(gvars) / per)
+            h = CAPTION + lines * 14 + 6
+            self.static.append(f'<g class="zone" data-zone="vars"><rect class="box" x="{M}" y="{y}" '
+                               f'width="{inner}" height="{h}" rx="4"/>'
+                               f'<text class="cap" x="{M + 6}" y="{y + 12}">table</text></g>')
+            self._slot("vars", M + 6, y + CAPTION, inner - 12, h - CAPTION, ("gvars", tuple(gvars), per))
+            y += h + 10
+        order = [z for z in self.cfg.get("order") or () if z in game.zone_vis]
+        declared = [z for z in list(game.families) + list(game.zones) if z not in order]
+        families = [z for z in order + declared if z in game.families]
+        singles = [z for z in order + declared if z in game.zones]
+        sky = Skyline(M, y, inner)
+        for name in families:
+            if name not in self.hide and self._layout(name).get("type") != "none":
+                self._family(sky, name, inner)
+        for name in singles:
+            if name not in self.hide and self._layout(name).get("type") != "none":
+                self._box(sky, name, ("zone", name), self._layout(name), 280,
+                          1 if game.zone_vis[name] == "hidden" else 3, caption=name)
+        y = sky.bottom + 6
+        cols = max(1, int(self.cfg.get("player_columns", 2)))
+        pw = (inner - (cols - 1) * 12) / cols
+        psky = Skyline(M, y, inner)
+        for i in range(self.n):
+            self._player(psky, i, pw)
+        self.height = psky.bottom + M
+
+    def _family(self, sky: Skyline, name: str, inner: float) -> None:
+        game = self.game
+        fam = game.families[name]
+        layout = self._layout(name)
+        keys = list(fam.zones)
+        spec = self._zone_spec(name, False)
+        rprop, cprop = layout.get("row", "row"), layout.get("col", "col")
+        kind = layout.get("type")
+        places = {}
+        for key in keys:
+            props = game.members.get(str(key), {}) if isinstance(key, str) else {}
+            if _num(props.get(rprop)) and _num(props.get(cprop)):
+                places[key] = (props[rprop], props[cprop])
+        if kind is None:
+            kind = "grid" if places and len(places) == len(keys) else "track" if "range" in spec else "row"
+        if kind == "grid" and len(places) != len(keys):
+            kind = "row"
+        caption = str(layout.get("label", name))
+        hidden = game.zone_vis.get(name) == "hidden"
+        if kind == "grid":
+            rows = sorted({r for r, _c in places.values()})
+            cols = sorted({c for _r, c in places.values()})
+            rmin, cmin = min(rows), min(cols)
+            nr, nc = int(max(rows) - rmin) + 1, int(max(cols) - cmin) + 1
+            cw, ch = layout.get("cell") or (min(self.cell_w, (inner - 12) / nc - 4), 58)
+            w, h = nc * (cw + 4) + 8, nr * (ch + 4) + CAPTION + 8
+            x, y = sky.place(w, h)
+            self._frame(name, caption, x, y, w, h)
+            for key, (r, c) in places.items():
+                cx, cy = x + 4 + (c - cmin) * (cw + 4), y + CAPTION + 4 + (r - rmin) * (ch + 4)
+                self._cell(name, key, cx, cy, cw, ch, hidden)
+            return
+        cw, ch = layout.get("cell") or ((min(self.cell_w, 120), 48) if kind == "track" else (160, 64))
+        per = int(layout.get("per_row") or max(1, (inner - 8) // (cw + 4)))
+        per = min(per, len(keys)) or 1
+        lines = math.ceil(len(keys) / per)
+        w, h = per * (cw + 4) + 8, lines * (ch + 4) + CAPTION + 8
+        x, y = sky.place(w, h)
+        self._frame(name, caption, x, y, w, h)
+        for i, key in enumerate(keys):
+            cx, cy = x + 4 + (i % per) * (cw + 4), y + CAPTION + 4 + (i // per) * (ch + 4)
+            self._cell(name, key, cx, cy, cw, ch, hidden)
+
+    def _frame(self, name, caption, x, y, w, h) -> None:
+        self.static.append(f'<g class="family" data-family="{_esc(name)}"><rect class="box" x="{x}" y="{y}" '
+                           f'width="{w}" height="{h}" rx="5"/><text class="cap" x="{x + 6}" y="{y + 12}">'
+                           f'{_esc(caption)}</text></g>')
+
+    def _cell(self, name, key, x, y, w, h, hidden) -> None:
+        label = fmt(key)
+        self.static.append(f'<g class="zone" data-zone="{_esc(name)}[{_esc(label)}]"><rect class="cell" '
+                           f'x="{x}" y="{y}" width="{w}" height="{h}" rx="3"/><text class="n" x="{x + 3}" '
+                           f'y="{y + 10}">{_esc(label)}</text></g>')
+        rows = max(1, int((h - 14) // (CHIP_H + GAP)))
+        self._slot("items", x + 3, y + 13, w - 6, h - 15, ("family", name, label), rows)
+
+    def _box(self, sky, name, pick, layout, width, rows, caption, gap=10) -> None:
+        w, h = self._box_size(layout, width, rows)
+        x, y = sky.place(w, h, gap)
+        self._emit_box(x, y, w, h, name, pick, layout, rows, caption)
+
+    def _box_size(self, layout, width, rows) -> tuple:
+        rows = int(layout.get("rows", rows))
+        return tuple(layout.get("cell") or (width, CAPTION + rows * (CHIP_H + GAP) + 6))
+
+    def _emit_box(self, x, y, w, h, name, pick, layout, rows, caption) -> None:
+        rows = int(layout.get("rows", rows))
+        zone = name if pick[0] == "zone" else f"{PLAYERS[pick[2]]}.{name}"
+        self.static.append(f'<g class="zone" data-zone="{_esc(zone)}"><rect class="box" x="{x:.0f}" y="{y:.0f}" '
+                           f'width="{w:.0f}" height="{h:.0f}" rx="4"/><text class="cap" x="{x + 6:.0f}" '
+                           f'y="{y + 12:.0f}">{_esc(layout.get("label", caption))}</text></g>')
+        rows = max(1, min(rows, int((h - CAPTION - 3) // (CHIP_H + GAP)) or 1))
+        self._slot("items", x + 5, y + CAPTION + 1, w - 10, h - CAPTION - 3, pick, rows)
+
+    def _player(self, sky, i: int, pw: float) -> None:
+        game = self.game
+        zones = [z for z in game.pzones if z not in self.hide and self._layout(z, True).get("type") != "none"]
+        gap, pad = 8, 8
+        bw = (pw - 2 * pad - gap) / 2 - Skyline.STEP
+        chars = sum(len(v) + 6 for v in game.pvars) + 8
+        vlines = 1 if chars * CHAR <= pw - 16 else 2
+        head = 28 + 13 * vlines
+        inner = Skyline(0, 0, pw - 2 * pad)   # lay the boxes out first, to know the area's height
+        boxes = []
+        for z in zones:
+            layout = self._layout(z, True)
+            rows = 1 if game.zone_vis[z] == "hidden" else 2
+            w, h = self._box_size(layout, bw, rows)
+            rx, ry = inner.place(w, h, gap)
+            boxes.append((z, layout, rows, rx, ry, w, h))
+        h = head + max(0, inner.bottom - gap) + pad
+        x, y = sky.place(pw, h, 12)
+        color = self.player_colors[i]
+        p = str(PLAYERS[i])
+        self.static.append(f'<g class="player" data-player="{p}"><rect class="area" x="{x:.0f}" y="{y:.0f}" '
+                           f'width="{pw:.0f}" height="{h:.0f}" rx="6" stroke="{_esc(color)}"/><rect x="{x:.0f}" '
+                           f'y="{y:.0f}" width="{pw:.0f}" height="20" rx="6" fill="{_esc(color)}"/>'
+                           f'<text class="cap" x="{x + 8:.0f}" y="{y + 14:.0f}" style="fill:#fff">{p}</text></g>')
+        self._slot("pvars", x + 8, y + 22, pw - 16, 13 * vlines, ("pvars", i), vlines)
+        for z, layout, rows, rx, ry, w, bh in boxes:
+            self._emit_box(x + pad + rx, y + head + ry, w, bh, z, ("player", z, i), layout, rows, z)
+
+    # -- drawing -------------------------------------------------------------------
+    def _item_label(self, ident: str) -> str:
+        kind = self.game.item_kind.get(ident)
+        prop = self.labels.get(kind)
+        if prop is not None:
+            value = self.game.items.get(ident, {}).get(prop)
+            if value is not None:
+                return fmt(value)
+        return ident
+
+    def _item_color(self, ident: str) -> str:
+        kind = self.game.item_kind.get(ident)
+        prop = self.color_by.get(kind)
+        if prop is not None:
+            value = self.game.items.get(ident, {}).get(prop)
+            if value is not None:
+                key = fmt(value)
+                if key not in self.value_color:
+                    self.value_color[key] = self.colors.get(key, PALETTE[len(self.value_color) % len(PALETTE)])
+                return self.value_color[key]
+        return self.kind_color.get(kind, "#eeeeee")
+
+    def _chips(self, slot: Slot, chips: list) -> str:
+        """chips: (label, css class, fill or None, tooltip or None); flowed into the slot."""
+        out = []
+        maxc = max(2, int((slot.w - 6) // CHAR))
+        x, row = 0.0, 0
+        placed = 0
+        for label, cls, fill, tip in chips:
+            text = label if len(label) <= maxc else label[:maxc - 1] + "~"
+            w = len(text) * CHAR + 6
+            if x > 0 and x + w > slot.w:
+                x, row = 0.0, row + 1
+            if row >= slot.rows:
+                break
+            cx, cy = slot.x + x, slot.y + row * (CHIP_H + GAP)
+            attr = f' fill="{_esc(fill)}"' if fill else ""
+            ink = ' style="fill:#fff"' if fill and _dark(fill) else ""
+            title = f"<title>{_esc(tip or label)}</title>" if tip or text != label else ""
+            out.append(f'<g><rect class="{cls}" x="{cx:.0f}" y="{cy:.0f}" width="{w:.0f}" height="{CHIP_H}" '
+                       f'rx="3"{attr}/><text x="{cx + 3:.0f}" y="{cy + 11:.0f}"{ink}>{_esc(text)}</text>{title}</g>')
+            x += w + GAP
+            placed += 1
+        if placed < len(chips):
+            return None
+        return "".join(out)
+
+    def _draw_items(self, slot: Slot, content) -> str:
+        if content is None:
+            return ""
+        if isinstance(content, dict):
+            n = content.get("count", 0)
+            if not n:
+                return ""
+            return self._chips(slot, [(f"{n} hidden", "hid", None, None)]) or ""
+        chips = []
+        for ident in content:
+            if ident == HIDDEN:
+                chips.append(("?", "down", None, "face down"))
+            else:
+                chips.append((self._item_label(ident), "chip", self._item_color(ident), ident))
+        drawn = self._chips(slot, chips)
+        if drawn is not None:
+            return drawn
+        groups: dict = {}
+        for ident in content:
+            kind = "face down" if ident == HIDDEN else self.game.item_kind.get(ident, "item")
+            groups.setdefault(kind, []).append(ident)
+        grouped = []
+        for kind, members in groups.items():
+            fill = None if kind == "face down" else self.kind_color.get(kind)
+            grouped.append((f"{kind} x{len(members)}", "down" if fill is None else "chip", fill,
+                            ", ".join(members[:40])))
+        drawn = self._chips(slot, grouped)
+        if drawn is not None:
+            return drawn
+        return self._chips(slot, [(f"{len(content)} items", "chip", "#eeeeee", None)]) or ""
+
+    def _lines(self, slot: Slot, parts: list[str], per: int | None = None) -> str:
+        out = []
+        if per is None:  # flow the parts into lines that fit
+            maxc = max(10, int(slot.w // CHAR))
+            lines, line = [], ""
+            for part in parts:
+                if line and len(line) + 3 + len(part) > maxc:
+                    lines.append(line)
+                    line = part
+                else:
+                    line = f"{line}   {part}" if line else part
+            if line:
+                lines.append(line)
+            for k, line in enumerate(lines[:max(1, slot.rows)]):
+                out.append(f'<text x="{slot.x:.0f}" y="{slot.y + 11 + k * 13:.0f}">{_esc(line)}</text>')
+            return "".join(out)
+        cw = slot.w / per
+        maxc = max(6, int(cw // CHAR) - 1)
+        for k, part in enumerate(parts):
+            text = part if len(part) <= maxc else part[:maxc - 1] + "~"
+            out.append(f'<text x="{slot.x + (k % per) * cw:.0f}" y="{slot.y + 10 + (k // per) * 14:.0f}">'
+                       f'{_esc(text)}</text>')
+        return "".join(out)
+
+    def contents(self, picture: dict, caption: str = "") -> dict:
+        """The markup of every slot for one view."""
+        out = {}
+        for slot in self.slots:
+            pick = slot.pick
+            if slot.kind == "header":
+                round_ = picture.get("round")
+                line = f"round {round_}" if round_ is not None else ""
+                if picture.get("to_move"):
+                    line += f" · {picture['to_move']} to act"
+                result = picture.get("result")
+                if result:
+                    winners = result.get("winners") or []
+                    totals = ", ".join(f"{p} {result['scores'][p]['total']}" for p in result.get("ranking", []))
+                    line += f" · over: {'winner' if len(winners) == 1 else 'winners'} {', '.join(winners)} ({totals})"
+                out[slot.id] = (f'<text class="sub" x="{slot.x}" y="{slot.y + 12}">{_esc(caption)}</text>'
+                                f'<text class="sub" x="{slot.x}" y="{slot.y + 27}">{_esc(line)}</text>')
+            elif slot.kind == "vars":
+                _k, names, per = pick
+                parts = [f"{k} = {_show(picture['vars'].get(k))}" for k in names]
+                out[slot.id] = self._lines(slot, parts, per)
+            elif slot.kind == "pvars":
+                row = picture["players"][str(PLAYERS[pick[1]])]
+                parts = [f"{k} {_show(v)}" for k, v in row.items() if not isinstance(v, (list, dict))]
+                me = "to act" if picture.get("to_move") == str(PLAYERS[pick[1]]) else ""
+                out[slot.id] = self._lines(slot, parts + ([me] if me else []))
+            else:
+                out[slot.id] = self._draw_items(slot, _pick(picture, pick))
+        return out
+
+    def svg(self, contents: dict, standalone: bool = True) -> str:
+        head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{self.width}" height="{self.height:.0f}" '
+                f'viewBox="0 0 {self.width} {self.height:.0f}">')
+        parts = [head, f"<style>{STYLE}</style>",
+                 f'<rect width="{self.width}" height="{self.height:.0f}" fill="#efe9dc"/>']
+        parts.extend(self.static)
+        for slot in self.slots:
+            parts.append(f'<g id="{slot.id}" class="slot">{contents.get(slot.id, "")}</g>')
+        parts.append("</svg>")
+        text = "\n".join(parts)
+        if standalone:
+            text = '<?xml version="1.0" encoding="UTF-8"?>\n' + text + "\n"
+        return text
+
+
+def _dark(colour: str) -> bool:
+    """Whether a #rgb / #rrggbb colour needs light text on it."""
+    c = colour.strip().lstrip("#")
+    if len(c) == 3:
+        c = "".join(ch * 2 for ch in c)
+    try:
+        r, g, b = (int(c[i:i + 2], 16) for i in (0, 2, 4))
+    except ValueError:
+        return False
+    return 0.299 * r + 0.587 * g + 0.114 * b < 128
+
+
+def _show(value) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list):
+        return "[" + ", ".join(_show(v) for v in value) + "]"
+    return str(value)
+
+
+def _pick(picture: dict, pick):
+    kind = pick[0]
+    if kind == "zone":
+        return picture["zones"].get(pick[1])
+    if kind == "family":
+        return (picture["zones"].get(pick[1]) or {}).get(pick[2])
+    if kind == "player":
+        return picture["players"][str(PLAYERS[pick[2]])].get(pick[1])
+    return None
+
+
+# -- states of a log -------------------------------------------------------------------
+def replay(path: str, force: bool = False):
+    """The game, the log and a fresh state at step 0 of a log or script, plus the
+    actions to apply (the script is checked by running it once)."""
+    from .script import pins_from, run_script
+    result = run_script(path, force=force)
+    log = result.log
+    game = result.state.game
+    position = game.compile_script(log["position"]) if log.get("position") is not None else None
+    start = api.new_game(game, result.state.n, int(log.get("seed", 0)), pins_from(log.get("pins")),
+                         position=position)
+    return game, log, start, list(log["actions"])
+
+
+def _viewer_seat(viewer, n: int) -> int | None:
+    if viewer is None:
+        return None
+    raw = str(viewer).lower().lstrip("p")
+    if not raw.isdigit() or not 1 <= int(raw) <= n:
+        raise UsageError(f"--as takes a player p1..p{n}, not `{viewer}`")
+    return int(raw) - 1
+
+
+def _caption(step: int, total: int, actions: list, actors: list) -> str:
+    if step == 0:
+        return f"step 0 of {total}: the start"
+    return f"step {step} of {total}: {actors[step - 1]} {actions[step - 1]}"
+
+
+def states(start, actions):
+    """Yield (step, state, actor) from the start through every action (the same object)."""
+    s = start
+    yield 0, s, None
+    for i, action in enumerate(actions, 1):
+        who = str(PLAYERS[s.pending.player])
+        api.apply(s, action, atomic=False)
+        yield i, s, who
+
+
+def render_svg(state, viewer: int | None = None, full: bool = False, caption: str = "") -> str:
+    """An SVG picture of ``state`` as ``viewer`` (a seat, or None for a spectator) sees it."""
+    r = Renderer(state.game, state.n)
+    return r.svg(r.contents(view(state, viewer, full=full), caption))
+
+
+def render_html(game, start, actions, viewer: int | None = None, full: bool = False, at: int = 0) -> str:
+    """A self-contained HTML replay viewer of a game, one frame per action."""
+    r = Renderer(game, start.n)
+    total = len(actions)
+    deltas, captions = [], []
+    previous: dict = {}
+    first = None
+    actors: list = []
+    for step, s, who in states(start, actions):
+        if who is not None:
+            actors.append(who)
+        caption = _caption(step, total, actions, actors)
+        now = r.contents(view(s, viewer, full=full), caption)
+        if first is None:
+            first = now
+        deltas.append({k: v for k, v in now.items() if previous.get(k) != v})
+        captions.append(caption)
+        previous = now
+    data = json.dumps({"captions": captions, "deltas": deltas, "start": at}, separators=(",", ":"))
+    data = data.replace("</", "<\\/")
+    who = "spectator" if viewer is None and not full else "everything" if full else f"as {PLAYERS[viewer]}"
+    return VIEWER.format(title=_esc(f"{r.title}: replay"), svg=r.svg(first, standalone=False), data=data,
+                         total=total, who=_esc(who))
+
+
+VIEWER = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>{title}</title>
+<style>
+body{{margin:0;background:#e4ddcc;font-family:system-ui,sans-serif}}
+#bar{{position:sticky;top:0;background:#2b2620;color:#f4efe4;padding:6px 12px;display:flex;gap:8px;
+align-items:center;z-index:1}}
+#bar button{{font-size:14px;min-width:34px}}
+#slider{{flex:1}}
+#caption{{min-width:22em;font-family:monospace}}
+#board{{padding:8px}}
+</style></head>
+<body>
+<div id="bar"><button id="first" title="start (Home)">|&lt;</button><button id="prev" title="back (Left)">&lt;</button>
+<button id="play" title="play/pause (Space)">play</button><button id="next" title="forward (Right)">&gt;</button>
+<button id="last" title="end (End)">&gt;|</button><input id="slider" type="range" min="0" max="{total}" value="0">
+<span id="caption"></span><span>({who})</span></div>
+<div id="board">{svg}</div>
+<script id="frames" type="application/json">{data}</script>
+<script>
+(function () {{
+  const data = JSON.parse(document.getElementById("frames").textContent);
+  const frames = [];
+  let acc = {{}};
+  for (const d of data.deltas) {{ acc = Object.assign({{}}, acc, d); frames.push(acc); }}
+  const shown = Object.assign({{}}, frames[0]);
+  const slider = document.getElementById("slider"), caption = document.getElementById("caption");
+  let step = 0, timer = null;
+  function go(k) {{
+    step = Math.max(0, Math.min(frames.length - 1, k | 0));
+    const f = frames[step];
+    for (const id in f) {{
+      if (shown[id] !== f[id]) {{ document.getElementById(id).innerHTML = f[id]; shown[id] = f[id]; }}
+    }}
+    slider.value = step;
+    caption.textContent = data.captions[step];
+    document.title = data.captions[step];
+    if (history.replaceState) history.replaceState(null, "", "#step=" + step);
+  }}
+  function toggle() {{
+    if (timer) {{ clearInterval(timer); timer = null; document.getElementById("play").textContent = "play"; return; }}
+    document.getElementById("play").textContent = "pause";
+    timer = setInterval(function () {{ if (step >= frames.length - 1) toggle(); else go(step + 1); }}, 400);
+  }}
+  document.getElementById("first").onclick = function () {{ go(0); }};
+  document.getElementById("prev").onclick = function () {{ go(step - 1); }};
+  document.getElementById("next").onclick = function () {{ go(step + 1); }};
+  document.getElementById("last").onclick = function () {{ go(frames.length - 1); }};
+  document.getElementById("play").onclick = toggle;
+  slider.oninput = function () {{ go(+slider.value); }};
+  document.addEventListener("keydown", function (e) {{
+    if (e.key === "ArrowRight") go(step + 1);
+    else if (e.key === "ArrowLeft") go(step - 1);
+    else if (e.key === "Home") go(0);
+    else if (e.key === "End") go(frames.length - 1);
+    else if (e.key === " ") {{ e.preventDefault(); toggle(); }}
+    else return;
+  }});
+  const m = /step=(\\d+)/.exec(location.hash);
+  go(m ? +m[1] : data.start);
+}})();
+</script>
+</body></html>
+"""
+
+
+def cmd_render(args) -> int:
+    out = args.out
+    ext = os.path.splitext(out)[1].lower()
+    if ext not in (".svg", ".html", ".htm"):
+        raise UsageError(f"the output must end in .svg or .html, not `{out}`")
+    if not os.path.isfile(args.log):
+        raise UsageError(f"no such log or script `{args.log}`")
+    game, _log, start, actions = replay(args.log, force=args.force)
+    viewer = _viewer_seat(args.viewer, start.n)
+    total = len(actions)
+    at = total if args.at is None and ext == ".svg" else (args.at or 0)
+    if at < 0:
+        at += total
+    if not 0 <= at <= total:
+        raise UsageError(f"--at {args.at} is outside the log's 0..{total} steps")
+    if ext == ".svg":
+        actors: list = []
+        for step, s, who in states(start, actions[:at]):
+            if who is not None:
+                actors.append(who)
+        text = render_svg(s, viewer, args.full, _caption(at, total, actions, actors))
+    else:
+        text = render_html(game, start, actions, viewer, args.full, at)
+    try:
+        with open(out, "w", encoding="utf-8") as handle:
+            handle.write(text)
+    except OSError as exc:
+        raise UsageError(f"cannot write `{out}`: {exc.strerror or exc}") from None
+    if ext == ".svg":
+        print(f"wrote {out}: the state after step {at} of {total}")
+    else:
+        print(f"wrote {out}: a replay viewer of steps 0..{total}, opening at step {at}")
+    return EXIT_OK

@@ -1,0 +1,279 @@
+# SPDX-License-Identifier: MIT
+"""`rulekit render`: SVG pictures of a state and an HTML replay viewer, drawn from
+content with defaults (no `render:` section) and from the layout keys it documents."""
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import xml.etree.ElementTree as ET
+
+import pytest
+import yaml
+
+from rulekit.agents import RandomAgent
+from rulekit.cli import main
+from rulekit.content import load_game
+from rulekit.engine import api
+from rulekit.engine.state import PLAYERS
+from rulekit.render import Renderer, render_svg
+from rulekit.script import make_log
+
+SVG = "{http://www.w3.org/2000/svg}"
+GAMES = ["batavia", "goa"]
+CHROMIUM = "/usr/bin/chromium"
+
+
+def _random_log(game, seed: int, path) -> dict:
+    state = api.new_game(game, None, seed)
+    agent = RandomAgent(seed)
+    while not state.over:
+        api.apply_index(state, agent.choose(state))
+    log = make_log(state, list(game.variants), seed, None)
+    path.write_text(yaml.safe_dump(log, sort_keys=False), encoding="utf-8")
+    return log
+
+
+@pytest.fixture(scope="module", params=GAMES)
+def logged(request, tmp_path_factory):
+    """(game, log path, log) of a whole random game."""
+    game = load_game(request.param)
+    path = tmp_path_factory.mktemp(request.param) / "game.log.yaml"
+    log = _random_log(game, 5, path)
+    return game, path, log
+
+
+def _mid_state(game, log, step):
+    state = api.new_game(game, log["players"], log["seed"])
+    for action in log["actions"][:step]:
+        api.apply(state, action)
+    return state
+
+
+def _tokens(root) -> set:
+    """Every string the picture shows (texts and tooltips; grouped tooltips split)."""
+    out = set()
+    for el in root.iter():
+        if el.tag in (SVG + "text", SVG + "title") and el.text:
+            out.add(el.text)
+            out.update(el.text.split(", "))
+    return out
+
+
+def _render(capsys, *args) -> tuple[int, str]:
+    code = main(["render", *map(str, args)])
+    return code, capsys.readouterr().out
+
+
+def test_mid_game_svg_has_zones_players_and_items(logged, tmp_path, capsys):
+    game, path, log = logged
+    step = len(log["actions"]) // 2
+    out = tmp_path / "mid.svg"
+    code, text = _render(capsys, path, "--at", step, "-o", out)
+    assert code == 0, text
+    assert f"after step {step} of {len(log['actions'])}" in text
+    root = ET.parse(out).getroot()
+    assert root.tag == SVG + "svg"
+    assert len(list(root.iter(SVG + "rect"))) > 50 and len(list(root.iter(SVG + "text"))) > 50
+    zones = {g.get("data-zone") for g in root.iter(SVG + "g") if g.get("data-zone")}
+    players = {g.get("data-player") for g in root.iter(SVG + "g") if g.get("data-player")}
+    n = log["players"]
+    assert players == {f"p{i + 1}" for i in range(n)}
+    for name in game.zones:
+        if name != "box":
+            assert name in zones
+    for name, fam in game.families.items():
+        assert all(f"{name}[{key}]" in zones for key in map(str, fam.zones))
+    for name in game.pzones:
+        assert all(f"p{i + 1}.{name}" in zones for i in range(n))
+    # every item the spectator sees is drawn (as a chip or in a per-kind group's tooltip)
+    state = _mid_state(game, log, step)
+    tokens = _tokens(root)
+    from rulekit.engine.view import view
+    picture = view(state)
+    visible = [i for z in picture["zones"].values() for i in (z if isinstance(z, list) else [])]
+    assert visible and all(i in tokens for i in visible)
+    assert f"step {step} of {len(log['actions'])}: " in " ".join(tokens)
+
+
+def test_nothing_hidden_is_drawn(logged):
+    """A spectator's picture shows no item of an owner-only or hidden zone and no
+    face-down item; a player's picture shows their own hand but nobody else's."""
+    game, _path, log = logged
+    state = _mid_state(game, log, len(log["actions"]) // 3)
+    owner = [keys[0] for name, keys in game.pzones.items() if game.zone_vis[name] == "owner"]
+    for action in log["actions"][len(log["actions"]) // 3:]:
+        if any(state.zones[key] for key in owner):
+            break
+        api.apply(state, action)
+
+    def secret_items(seat):
+        out = set()
+        for key, items in state.zones.items():
+            vis = game.zone_vis.get(key.name)
+            if vis == "hidden" or (vis == "owner" and key.owner != seat):
+                out.update(items)
+            elif vis == "face_up":
+                out.update(i for i in items if not state.iprops.get((i, "face_up"), game.prop_defaults.get("face_up")))
+        return out
+
+    for seat in (None, 0):
+        tokens = _tokens(ET.fromstring(render_svg(state, seat)))
+        hidden = secret_items(seat)
+        assert hidden, "the test needs something hidden"
+        assert not hidden & tokens
+        if seat is not None:
+            own = {i for name, keys in game.pzones.items() if game.zone_vis[name] == "owner"
+                   for i in state.zones[keys[seat]]}
+            assert own and own <= tokens
+    full = _tokens(ET.fromstring(render_svg(state, full=True)))
+    assert {i for i in secret_items(None) if state.loc[i].name != "box"} & full
+
+
+def test_layout_is_the_same_at_every_step(logged):
+    game, _path, log = logged
+    r1 = Renderer(game, log["players"])
+    r2 = Renderer(game, log["players"])
+    assert r1.static == r2.static and [s.id for s in r1.slots] == [s.id for s in r2.slots]
+    assert r1.height > 400
+
+
+def test_html_viewer_steps_through_the_log(logged, tmp_path, capsys):
+    game, path, log = logged
+    out = tmp_path / "replay.html"
+    code, text = _render(capsys, path, "-o", out, "--at", 3)
+    assert code == 0, text
+    page = out.read_text(encoding="utf-8")
+    data = json.loads(re.search(r'<script id="frames" type="application/json">(.*?)</script>', page, re.S).group(1))
+    total = len(log["actions"])
+    assert len(data["captions"]) == len(data["deltas"]) == total + 1 and data["start"] == 3
+    assert data["captions"][1].startswith(f"step 1 of {total}: p")
+    assert all(d for d in data["deltas"][1:]), "every step changes at least its caption"
+    svg = page[page.index("<svg"):page.index("</svg>") + 6]
+    root = ET.fromstring(svg)
+    slots = {g.get("id") for g in root.iter(SVG + "g") if g.get("class") == "slot"}
+    assert all(set(d) <= slots for d in data["deltas"])
+    assert os.path.getsize(out) < 3_000_000
+
+
+@pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="no /usr/bin/chromium")
+def test_html_viewer_in_headless_chromium(logged, tmp_path, capsys):
+    game, path, log = logged
+    out = tmp_path / "replay.html"
+    assert _render(capsys, path, "-o", out)[0] == 0
+    shot = tmp_path / "shot.png"
+    step = len(log["actions"]) // 2
+    url = f"file://{out}#step={step}"
+    base = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+            f"--user-data-dir={tmp_path / 'profile'}"]
+    subprocess.run(base + [f"--screenshot={shot}", "--window-size=1250,900", url],
+                   capture_output=True, timeout=120)
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 10_000
+    dom = subprocess.run(base + ["--dump-dom", url], capture_output=True, text=True, timeout=120).stdout
+    assert f'<span id="caption">step {step} of {len(log["actions"])}: ' in dom
+
+
+def test_render_as_a_player_and_errors(logged, tmp_path, capsys):
+    game, path, log = logged
+    code, _ = _render(capsys, path, "--as", "p2", "-o", tmp_path / "p2.svg")
+    assert code == 0
+    assert _render(capsys, path, "-o", tmp_path / "x.png")[0] == 2
+    assert _render(capsys, path, "--at", 10 ** 6, "-o", tmp_path / "x.svg")[0] == 2
+    assert _render(capsys, path, "--as", "p9", "-o", tmp_path / "x.svg")[0] == 2
+    assert _render(capsys, tmp_path / "missing.yaml", "-o", tmp_path / "x.svg")[0] == 2
+    assert _render(capsys, path, "--at", -1, "-o", tmp_path / "last.svg")[0] == 0
+
+
+LAID_OUT = """
+meta: {title: Laid Out}
+players: {min: 2, max: 2}
+sets:
+  cells:
+    nw: {y: 1, x: 1}
+    ne: {y: 1, x: 2}
+    sw: {y: 2, x: 1}
+    se: {y: 2, x: 2}
+  colours: [red, blue]
+components:
+  stone:
+    generate: {colour: colours}
+    copies: 3
+    id: "stone-{colour}-{n}"
+    start: bag
+zones:
+  bag: {visibility: hidden}
+  board:
+    keys: cells
+    layout: {type: grid, row: y, col: x, label: "the board"}
+  scratch: {layout: {type: none}}
+  secret_spot: {}
+  line: {range: [1, 3], layout: {type: row, per_row: 3}}
+player:
+  vars:
+    score: 0
+  zones:
+    hand: {visibility: owner, layout: {rows: 4, label: "in hand"}}
+render:
+  title: A laid-out game
+  hide: [secret_spot]
+  label: {stone: colour}
+  color_by: {stone: colour}
+  colors: {red: "#ff0000", blue: "#0000ff"}
+  player_colors: ["#111111", "#222222"]
+setup: |
+  for p in players:
+      draw(bag, to=p.hand, n=2)
+  move(top(bag), to=board[nw])
+flow:
+  rounds: 1
+  phases:
+    - id: play
+      do: |
+        for p in players:
+            choose p:
+                "put {s}" for s in p.hand:
+                    move(s, to=board[se])
+scoring:
+  categories:
+    - id: score
+      points: "p.score"
+"""
+
+
+def test_render_keys_from_content(write_game):
+    import rulekit
+    game = rulekit.load_game(write_game(LAID_OUT))
+    state = api.new_game(game, 2, 1)
+    api.apply_index(state, 0)
+    root = ET.fromstring(render_svg(state, 0))
+    texts = [el.text for el in root.iter(SVG + "text")]
+    zones = {g.get("data-zone"): g for g in root.iter(SVG + "g") if g.get("data-zone")}
+    assert "A laid-out game" in texts and "the board" in texts and "in hand" in texts
+    assert "scratch" not in zones and "secret_spot" not in zones and "bag" in zones
+    # grid cells placed by the `y`/`x` props: nw left of ne, nw above sw
+    def pos(key):
+        rect = zones[f"board[{key}]"].find(SVG + "rect")
+        return float(rect.get("x")), float(rect.get("y"))
+    assert pos("nw")[0] < pos("ne")[0] and pos("nw")[1] == pos("ne")[1]
+    assert pos("nw")[1] < pos("sw")[1] and pos("nw")[0] == pos("sw")[0]
+    # the `row` layout of a range keeps its 3 cells on one line
+    assert len({zones[f"line[{k}]"].find(SVG + "rect").get("y") for k in (1, 2, 3)}) == 1
+    # items labelled and coloured by their colour prop; the first player's colour
+    chips = [el for el in root.iter(SVG + "rect") if el.get("class") == "chip"]
+    assert {c.get("fill") for c in chips} <= {"#ff0000", "#0000ff"} and chips
+    assert {"red", "blue"} & set(texts)
+    assert any(el.get("stroke") == "#111111" for el in root.iter(SVG + "rect"))
+
+
+def test_render_a_script_with_a_test_game(tmp_path, capsys):
+    """Scripts (not only logs) render, and a game without families or a render section works."""
+    script = os.path.join(os.path.dirname(__file__), "games", "hidden", "scripts")
+    scripts = sorted(os.listdir(script)) if os.path.isdir(script) else []
+    if not scripts:
+        pytest.skip("the hidden test game has no scripts")
+    out = tmp_path / "s.svg"
+    code, text = _render(capsys, os.path.join(script, scripts[0]), "-o", out)
+    assert code == 0, text
+    ET.parse(out)
