@@ -8,6 +8,7 @@ to stdout; no traceback reaches a user unless RULEKIT_DEBUG is set.
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
 import sys
@@ -51,6 +52,29 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--bots", default="random", help="comma-separated bots, one per seat or one for all")
     p.add_argument("--log", metavar="FILE", help="write the game's log (replayable with `rulekit run`)")
     p.add_argument("--quiet", action="store_true", help="print only the scoring")
+
+    p = sub.add_parser("simulate", help="play many bot games and report win rates, scores, lengths",
+                       description="Play K full bot games (game i seeded from the seed and i) and report win "
+                                   "rates by seat and by bot with 95% intervals, scores, game length and "
+                                   "how often each action was taken.")
+    p.add_argument("game")
+    p.add_argument("--players", type=int)
+    p.add_argument("--games", type=int, default=100)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--bots", default="random", help="comma-separated bots (random, greedy, mcts:N); they rotate seats")
+    p.add_argument("--variant", action="append", default=[], metavar="NAME")
+    p.add_argument("--jobs", type=int, default=1, help="local worker processes")
+    p.add_argument("--backend", choices=["local", "ray"], default="local")
+    p.add_argument("--format", choices=["table", "json", "csv"], default="table")
+    p.add_argument("--out", metavar="FILE", help="write the report to FILE instead of stdout")
+    p.add_argument("--plot", metavar="FILE.png", help="draw win-rate and score charts (needs matplotlib)")
+    p.add_argument("--compare", metavar="VARIANT", help="also run base + VARIANT on the same seeds and report the differences")
+
+    p = sub.add_parser("diff", help="show what a variant changes",
+                       description="A readable rules diff between a game and the game with variants applied.")
+    p.add_argument("game")
+    p.add_argument("--variant", action="append", required=True, metavar="NAME")
+    p.add_argument("--format", choices=["text", "json"], default="text")
 
     p = sub.add_parser("schema", help="write the JSON Schemas for editors")
     p.add_argument("--out", default="schemas", help="folder to write them to")
@@ -241,7 +265,94 @@ def cmd_render(args) -> int:
     return run(args)
 
 
-COMMANDS = {"validate": cmd_validate, "run": cmd_run, "autoplay": cmd_autoplay, "schema": cmd_schema,
+def cmd_simulate(args) -> int:
+    from . import simulate as sim
+    if args.games < 1 or args.jobs < 1:
+        raise UsageError("--games and --jobs must be at least 1")
+    bots = [b.strip() for b in args.bots.split(",") if b.strip()] or ["random"]
+
+    def batch(variants):
+        return _with_progress(args.games, lambda tick: sim.run_batch(
+            args.game, tuple(variants), args.players, args.games, args.seed, bots, args.jobs, args.backend, tick))
+    records = batch(args.variant)
+    summary = sim.summarise(records)
+    extra = None
+    if args.compare:
+        other = sim.summarise(batch(list(args.variant) + [args.compare]))
+        extra = {"compare": {"variant": args.compare, "variant_summary": other,
+                             "difference": sim.compare(summary, other)}}
+    if args.plot:
+        sim.plot(summary, args.plot)
+    if args.format == "json":
+        text = sim.to_json(summary, records, extra)
+    elif args.format == "csv":
+        text = sim.to_csv(records)
+    else:
+        text = _simulate_table(args, summary, extra)
+    if args.out:
+        try:
+            with open(args.out, "w", encoding="utf-8") as handle:
+                handle.write(text + ("" if text.endswith("\n") else "\n"))
+        except OSError as exc:
+            raise UsageError(f"cannot write `{args.out}`: {exc.strerror or exc}") from None
+    else:
+        print(text.rstrip("\n"))
+    return EXIT_OK
+
+
+def _with_progress(total, work):
+    if not sys.stderr.isatty():
+        return work(None)
+    from rich.progress import Progress
+    with Progress(transient=True) as progress:
+        task = progress.add_task("games", total=total)
+        return work(lambda n: progress.advance(task, n))
+
+
+def _simulate_table(args, summary, extra) -> str:
+    from rich.console import Console
+    from rich.table import Table
+    console = Console(record=True, width=100, file=io.StringIO(), force_terminal=False)
+    head = f"{args.game}: {summary['games']} games, bots {args.bots}, seed {args.seed}"
+    console.print(head)
+    table = Table(title="win rate (95% interval)")
+    for col in ("who", "rate", "interval", "games"):
+        table.add_column(col)
+    for kind, rows in (("seat", summary["win_rate_by_seat"]), ("bot", summary["win_rate_by_bot"])):
+        for who, row in rows.items():
+            table.add_row(f"{kind} {who}", f"{row['rate']:.3f}", f"{row['ci95'][0]:.3f}-{row['ci95'][1]:.3f}",
+                          str(row["games"]))
+    console.print(table)
+    scores = Table(title="scores by bot")
+    for col in ("bot", "mean", "sd", "min", "max"):
+        scores.add_column(col)
+    for bot, row in summary["score_by_bot"].items():
+        scores.add_row(bot, str(row["mean"]), str(row["sd"]), str(row["min"]), str(row["max"]))
+    console.print(scores)
+    r, d = summary["rounds"], summary["decisions"]
+    console.print(f"rounds: mean {r['mean']} (min {r['min']}, max {r['max']}); "
+                  f"decisions: mean {d['mean']} (min {d['min']}, max {d['max']})")
+    top = list(summary["action_share"].items())[:12]
+    console.print("actions: " + ", ".join(f"{v} {share:.1%}" for v, share in top))
+    if extra:
+        diff = extra["compare"]["difference"]
+        console.print(f"compare {extra['compare']['variant']} - base: win rate by seat {diff['win_rate_by_seat']}, "
+                      f"mean score by bot {diff['score_by_bot']}, rounds {diff['rounds']:+}, "
+                      f"decisions {diff['decisions']:+}")
+    return console.export_text().rstrip()
+
+
+def cmd_diff(args) -> int:
+    from .diff import diff_game, render
+    changes = diff_game(args.game, args.variant)
+    if args.format == "json":
+        print(json.dumps(changes, indent=2, default=str))
+    else:
+        print(render(changes))
+    return EXIT_OK
+
+
+COMMANDS = {"diff": cmd_diff, "simulate": cmd_simulate, "validate": cmd_validate, "run": cmd_run, "autoplay": cmd_autoplay, "schema": cmd_schema,
             "play": cmd_play, "render": cmd_render}
 
 

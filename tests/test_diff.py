@@ -39,3 +39,11 @@ def test_overlay_that_removes_an_item_and_a_key(write_game):
     assert ("removed", "params.y") in kinds
     assert ("removed", "item b") in kinds
     assert render([]) == "no differences"
+
+
+def test_cli_diff(capsys):
+    from rulekit.cli import main
+    assert main(["diff", "batavia", "--variant", "open-route"]) == 0
+    assert "~ params.face_up_at_start.value: 10 -> 35" in capsys.readouterr().out
+    assert main(["diff", "batavia", "--variant", "open-rout"]) == 2
+    assert "did you mean `open-route`?" in capsys.readouterr().out
