@@ -22,6 +22,7 @@ Exit 0 after the end or ``quit``, 2 when the input ends before the game does.
 """
 from __future__ import annotations
 
+import copy
 import os
 import sys
 
@@ -98,18 +99,25 @@ class Session:
             return specs[who]
         return specs[who if who < self.seat else who - 1]
 
-    def replay(self, actions) -> None:
-        """Rebuild the state from the start with ``actions`` (bots replay their draws)."""
+    def replay(self, actions, bots=None) -> None:
+        """Rebuild the state from the start with ``actions``. The bots are restored from
+        ``bots`` (a copy taken at that point of this session) or, without one, asked to
+        choose again at each of their decisions, so their own random streams stay in step
+        and the same choices bring the same answers."""
         position = None
         if self.position is not None:
             position = self.game.compile_script(self.position)
         self.state = api.new_game(self.game, self.n, self.seed, pins_from(self.pins_spec), position=position)
-        self.agents = [None if i == self.seat else make_agent(self._bot_spec(i), self.seed * 1000 + i)
-                       for i in range(self.n)]
+        if bots is not None:
+            self.agents = copy.deepcopy(bots)
+        else:
+            self.agents = [None if i == self.seat else make_agent(self._bot_spec(i), self.seed * 1000 + i)
+                           for i in range(self.n)]
+            self.snapshots: dict[int, list] = {}
         self.actors: list[int] = []
         for action in actions:
             who = self.state.pending.player
-            if who != self.seat:
+            if who != self.seat and bots is None:
                 self.agents[who].choose(self.state)   # keep the bot's own stream in step
             api.apply(self.state, action)
             self.actors.append(who)
@@ -132,6 +140,7 @@ class Session:
                 shown = True
                 continue
             if shown:
+                self.snapshots.setdefault(len(s.actions), copy.deepcopy(self.agents))
                 self.show_state()
                 shown = False
             line = self.read_line(f"{PLAYERS[self.seat]}> ")
@@ -206,7 +215,8 @@ class Session:
             return None
         back = mine[-1]
         undone = self.state.actions[back:]
-        self.replay(self.state.actions[:back])
+        self.snapshots = {k: v for k, v in self.snapshots.items() if k <= back}
+        self.replay(self.state.actions[:back], self.snapshots.get(back))
         self.say(f"undone: {len(undone)} action(s) since your last decision "
                            f"(`{undone[0]}`); back at round {self.state.g.get('round')}")
         return "moved"
