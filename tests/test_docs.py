@@ -1,0 +1,282 @@
+# SPDX-License-Identifier: MIT
+"""Docs that cannot rot.
+
+The reference docs make promises the code must keep, so this module reads them
+and checks them against the code:
+
+- every entry of ``REGISTRY`` has a ``### name`` section in docs/language.md, under
+  the heading for its kind, showing its current signature; and every such section
+  names a real entry;
+- every statement rule of ``rulekit/dsl/grammar.lark`` (the alternatives of
+  ``simple_stmt``, ``compound_stmt`` and ``choice``) is named in a heading;
+- every fenced block tagged ``console`` in README.md and docs/*.md runs: each
+  ``$ rulekit ...`` line goes through ``rulekit.cli.main`` in a scratch folder and
+  must exit 0, or N when the fence says ``console exit=N``. Fenced blocks whose
+  first line is ``# file: PATH`` are written into that folder first, so a
+  documented script or game is also the one the commands run;
+- every ``rulekit`` block (effect-language examples) parses;
+- every ``# from: PATH`` block quotes lines that exist in that file;
+- relative links and ``#anchors`` resolve.
+
+Output shown in the docs is not compared (content hashes and scores change with
+the content); exit codes are.
+"""
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+
+from rulekit.cli import main
+from rulekit.dsl.parser import parse_script
+from rulekit.engine import mutate
+from rulekit.engine.library import REGISTRY
+
+ROOT = Path(__file__).resolve().parents[1]
+LANGUAGE = ROOT / "docs" / "language.md"
+GRAMMAR = ROOT / "rulekit" / "dsl" / "grammar.lark"
+STATEMENT_RULES = {"assign", "aug_assign", "if_stmt", "for_stmt", "while_stmt", "choose_stmt", "break_stmt",
+                   "continue_stmt", "return_stmt", "pass_stmt", "call_stmt"}
+SECTION_OF_KIND = {"function": "Built-in functions", "effect": "Built-in effects"}
+
+
+def doc_files() -> list[Path]:
+    return [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+
+
+def _id(path: Path) -> str:
+    return str(path.relative_to(ROOT))
+
+
+# ------------------------------------------------------------------ markdown helpers
+class Block:
+    def __init__(self, info: str, lines: list[str], line: int):
+        self.info = info          # the fence's info string: "console exit=2", "yaml", ...
+        self.lines = lines        # the lines between the fences
+        self.line = line          # 1-based line of the opening fence
+
+    @property
+    def lang(self) -> str:
+        return self.info.split()[0] if self.info.split() else ""
+
+
+def fenced_blocks(text: str) -> list[Block]:
+    """Fenced code blocks (``` or ~~~), with their info string and position."""
+    blocks, current, fence = [], None, None
+    for number, line in enumerate(text.splitlines(), 1):
+        stripped = line.strip()
+        if current is None:
+            match = re.match(r"^(`{3,}|~{3,})(.*)$", stripped)
+            if match:
+                fence = match.group(1)
+                current = Block(match.group(2).strip(), [], number)
+        elif stripped.startswith(fence) and stripped.strip(fence[0]) == "":
+            blocks.append(current)
+            current = None
+        else:
+            current.lines.append(line)
+    assert current is None, f"unclosed code fence opened at line {current.line}"
+    return blocks
+
+
+def headings(text: str) -> list[tuple[int, str, int]]:
+    """(level, title, line) of every ATX heading outside code blocks."""
+    out, fence = [], None
+    for number, line in enumerate(text.splitlines(), 1):
+        stripped = line.strip()
+        match = re.match(r"^(`{3,}|~{3,})", stripped)
+        if match and (fence is None or stripped.startswith(fence)):
+            fence = None if fence else match.group(1)
+            continue
+        if fence is None:
+            heading = re.match(r"^(#{1,6})\s+(.*?)\s*#*\s*$", line)
+            if heading:
+                out.append((len(heading.group(1)), heading.group(2), number))
+    return out
+
+
+def slug(title: str) -> str:
+    """GitHub's anchor for a heading."""
+    text = re.sub(r"[^\w\- ]", "", title.strip().lower())
+    return text.replace(" ", "-")
+
+
+def sections(text: str, level: int) -> dict[str, tuple[str, str]]:
+    """Title -> (body, enclosing heading one level up) for headings of ``level``."""
+    lines = text.splitlines()
+    heads = headings(text)
+    out = {}
+    parent = ""
+    for i, (lvl, title, line) in enumerate(heads):
+        if lvl == level - 1:
+            parent = title
+        if lvl != level:
+            continue
+        end = len(lines)
+        for lvl2, _t, line2 in heads[i + 1:]:
+            if lvl2 <= level:
+                end = line2 - 1
+                break
+        out[title] = ("\n".join(lines[line:end]), parent)
+    return out
+
+
+# ------------------------------------------------------------------ the registry
+def doc_signature(builtin) -> str:
+    """A built-in's signature as the docs write it (strings quoted, as in the language)."""
+    def literal(value):
+        return f'"{value}"' if isinstance(value, str) else mutate.fmt(value)
+    parts = list(builtin.params) + [f"{name}={literal(default)}" for name, default in builtin.optional]
+    return f"{builtin.name}({', '.join(parts)})"
+
+
+@pytest.fixture(scope="module")
+def language() -> str:
+    return LANGUAGE.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("name", sorted(REGISTRY))
+def test_every_builtin_has_a_section(language, name):
+    builtin = REGISTRY[name]
+    found = sections(language, 3)
+    assert name in found, f"docs/language.md has no `### {name}` section for the {builtin.kind} `{name}`"
+    body, parent = found[name]
+    assert parent == SECTION_OF_KIND[builtin.kind], (
+        f"`### {name}` sits under `## {parent}`; a {builtin.kind} belongs under `## {SECTION_OF_KIND[builtin.kind]}`")
+    signature = doc_signature(builtin)
+    assert f"`{signature}`" in body, f"`### {name}` must show the current signature `{signature}`"
+    assert "```rulekit" in body, f"`### {name}` needs an example in a ```rulekit block"
+
+
+def test_every_builtin_section_is_a_builtin(language):
+    for title, (_body, parent) in sections(language, 3).items():
+        if parent in SECTION_OF_KIND.values():
+            assert title in REGISTRY, f"docs/language.md documents `{title}`, which is not in REGISTRY"
+
+
+# ------------------------------------------------------------------ the grammar
+def statement_rules() -> set[str]:
+    """Alternatives of the statement-level rules of grammar.lark."""
+    text = GRAMMAR.read_text(encoding="utf-8")
+    out = set()
+    for rule in ("simple_stmt", "compound_stmt", "choice"):
+        match = re.search(rf"^\??{rule}\s*:(.*?)(?=^\S|\Z)", text, re.M | re.S)
+        if match:
+            body = re.sub(r"//[^\n]*", "", match.group(1))
+            out |= set(re.findall(r"(?:^|\|)\s*([a-z_][a-z0-9_]*)\s*(?=\||$)", body, re.M))
+    return out
+
+
+def test_grammar_statement_rules_are_found():
+    missing = STATEMENT_RULES - statement_rules()
+    assert not missing, f"grammar.lark no longer has statement rules {sorted(missing)}; update this test"
+
+
+@pytest.mark.parametrize("rule", sorted(STATEMENT_RULES | statement_rules()))
+def test_every_statement_rule_is_documented(language, rule):
+    titles = [title for _lvl, title, _line in headings(language)]
+    assert any(f"`{rule}`" in title for title in titles), (
+        f"docs/language.md has no heading naming the grammar rule `{rule}`, e.g. `### ... (`{rule}`)`")
+
+
+# ------------------------------------------------------------------ code examples
+@pytest.mark.parametrize("path", doc_files(), ids=_id)
+def test_rulekit_examples_parse(path):
+    for block in fenced_blocks(path.read_text(encoding="utf-8")):
+        if block.lang == "rulekit":
+            text = "\n".join(block.lines) + "\n"
+            try:
+                parse_script(text, path=f"{_id(path)}:{block.line}")
+            except Exception as exc:  # pragma: no cover - the message is the point
+                pytest.fail(f"{_id(path)}:{block.line}: example does not parse:\n{exc}")
+
+
+@pytest.mark.parametrize("path", doc_files(), ids=_id)
+def test_quoted_excerpts_exist(path):
+    for block in fenced_blocks(path.read_text(encoding="utf-8")):
+        if block.lines and block.lines[0].startswith("# from: "):
+            source = ROOT / block.lines[0][len("# from: "):].strip()
+            assert source.is_file(), f"{_id(path)}:{block.line}: quoted file {source} does not exist"
+            have = {line.strip() for line in source.read_text(encoding="utf-8").splitlines()}
+            for line in block.lines[1:]:
+                if line.strip() and line.strip() != "...":
+                    assert line.strip() in have, (
+                        f"{_id(path)}:{block.line}: `{line.strip()}` is no longer in {_id(source)}")
+
+
+# ------------------------------------------------------------------ links
+@pytest.mark.parametrize("path", doc_files(), ids=_id)
+def test_links_resolve(path):
+    text = path.read_text(encoding="utf-8")
+    prose = re.sub(r"(?ms)^\s*(`{3,}|~{3,}).*?^\s*\1\s*$", "", text)
+    for target in re.findall(r"\]\(([^)\s]+)\)", prose):
+        if re.match(r"^[a-z]+:", target):
+            continue
+        file_part, _, anchor = target.partition("#")
+        linked = (path.parent / file_part).resolve() if file_part else path
+        assert linked.exists(), f"{_id(path)}: link to missing {file_part}"
+        if anchor and linked.suffix == ".md":
+            anchors = {slug(title) for _lvl, title, _line in headings(linked.read_text(encoding="utf-8"))}
+            assert anchor in anchors, f"{_id(path)}: link to missing anchor #{anchor} in {linked.name}"
+
+
+# ------------------------------------------------------------------ console blocks
+def console_commands(path: Path) -> list[tuple[int, list[str], int]]:
+    """(line, argv, expected exit code) for each `$ rulekit` line of the console blocks."""
+    out = []
+    for block in fenced_blocks(path.read_text(encoding="utf-8")):
+        if block.lang != "console":
+            continue
+        match = re.search(r"\bexit=(\d+)\b", block.info)
+        expected = int(match.group(1)) if match else 0
+        commands = [(block.line + i + 1, line) for i, line in enumerate(block.lines) if line.startswith("$ ")]
+        assert commands, f"{_id(path)}:{block.line}: a console block without a `$ rulekit` line"
+        if expected:
+            assert len(commands) == 1, (
+                f"{_id(path)}:{block.line}: a block with exit={expected} must hold exactly one command")
+        for line, command in commands:
+            argv = shlex.split(command[2:])
+            assert argv[0] == "rulekit", (
+                f"{_id(path)}:{line}: console blocks may only run `rulekit` (use ```sh for other commands)")
+            out.append((line, argv[1:], expected))
+    return out
+
+
+def documented_files(path: Path) -> dict[str, str]:
+    """``# file: PATH`` blocks of a document: PATH -> content."""
+    files = {}
+    for block in fenced_blocks(path.read_text(encoding="utf-8")):
+        if block.lines and block.lines[0].startswith("# file: "):
+            name = block.lines[0][len("# file: "):].strip()
+            assert not Path(name).is_absolute() and ".." not in Path(name).parts, name
+            files[name] = "\n".join(block.lines[1:]) + "\n"
+    return files
+
+
+@pytest.mark.parametrize("path", [p for p in doc_files() if console_commands(p)], ids=_id)
+def test_console_blocks_run(path, tmp_path, monkeypatch, capsys):
+    for name, content in documented_files(path).items():
+        target = tmp_path / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(content, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    failures = []
+    for line, argv, expected in console_commands(path):
+        try:
+            code = main(argv)
+        except SystemExit as exc:  # argparse: --help, usage errors
+            code = exc.code if isinstance(exc.code, int) else 1
+        captured = capsys.readouterr()
+        if code != expected:
+            failures.append(f"{_id(path)}:{line}: `rulekit {shlex.join(argv)}` exited {code}, the docs say "
+                            f"{expected}\n--- stdout\n{captured.out[-2000:]}--- stderr\n{captured.err[-2000:]}")
+    assert not failures, "\n\n".join(failures)
+
+
+def test_readme_quick_start():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for command in ("python -m pip install -e . && rulekit autoplay goa",
+                    "python -m pip install -e '.[dev]' && python -m pytest"):
+        assert command in readme, f"README.md must show the quick-start command `{command}`"
