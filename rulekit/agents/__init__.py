@@ -65,12 +65,32 @@ def _margin(s, player: int) -> float:
 
 class GreedyAgent:
     """One-step lookahead on the content's ``estimate`` (my estimate minus the best
-    opponent's), on a redeterminised copy; ties broken at random."""
+    opponent's), on a redeterminised copy; ties broken at random.
+
+    A "step" is the player's whole move: when an action leaves the same player to
+    decide again (a play of several cards, a choice inside an action), the lookahead
+    follows that player's best next decisions, up to ``follow`` of them, before it
+    judges, so a first step that only pays off in the second is not overlooked.
+    """
 
     name = "greedy"
 
-    def __init__(self, seed: int = 0):
+    def __init__(self, seed: int = 0, follow: int = 2):
         self.state = rng.stream_seed(seed, "agent")
+        self.follow = follow
+
+    def _best_followup(self, s, me: int, depth: int) -> float:
+        if depth <= 0 or s.over or s.pending.player != me:
+            return _margin(s, me)
+        best = None
+        for index in range(len(s.pending.labels)):
+            trial = s.clone()
+            trial.record = False
+            api.apply_index(trial, index, atomic=False)
+            value = _margin(trial, me) if depth == 1 else self._best_followup(trial, me, depth - 1)
+            if best is None or value > best:
+                best = value
+        return best
 
     def choose(self, s) -> int:
         labels = s.pending.labels
@@ -83,7 +103,7 @@ class GreedyAgent:
             trial = base.clone()
             trial.record = False
             api.apply_index(trial, index, atomic=False)
-            value = _margin(trial, me)
+            value = self._best_followup(trial, me, self.follow)
             if best is None or value > best:
                 best, best_index, ties = value, index, 1
             elif value == best:
