@@ -21,7 +21,7 @@ from .dsl.compiler import Compiler, Vocabulary
 from .dsl.parser import parse_expr, parse_options, parse_script
 from .engine import vm
 from .engine.state import PLAYERS, Family, ZoneKey
-from .errors import Diagnostic, DiagnosticReport
+from .errors import ContentRuntimeError, Diagnostic, DiagnosticReport
 from .loader import SourceMap
 from .source import Span
 
@@ -151,6 +151,7 @@ class Game:
     members: dict
     vocab: Any = None
     warnings: tuple = ()        # diagnostics of severity "warning" (shown by `rulekit validate`)
+    files: dict = attrs.Factory(dict)   # content file (relative to the game folder) -> hash of its bytes
 
     def compiler_for_scripts(self) -> Compiler:
         """A compiler over this game's names (for expectations and position scripts)."""
@@ -249,6 +250,7 @@ class _Builder:
                 prop_defaults[prop] = _value(default)
                 vocab.dynamic_props.add(prop)
         vocab.items = items
+        vocab.kinds = set(kinds)
 
         # variables
         gvars, gvis, gbounds = {}, {}, {}
@@ -330,7 +332,8 @@ class _Builder:
         for name, spec in params_spec.items():
             if isinstance(spec, dict) and "expr" in spec:
                 body = self.parse(("params", name, "expr"), "expr")
-                params[name] = compiler.expr(body, _scope()) if body else (lambda s, e: None)
+                params[name] = _computed_param(name, compiler.expr(body, _scope()), body.span) \
+                    if body else (lambda s, e: None)
             elif isinstance(spec, dict):
                 params[name] = _value(spec.get("value"))
             else:
@@ -536,6 +539,23 @@ def _value(v):
     if isinstance(v, dict):
         return {k: _value(x) for k, x in v.items()}
     return v
+
+
+def _computed_param(name: str, fn, span: Span):
+    """A parameter's expression, run when a game starts (outside the VM, which turns
+    content errors into ContentRuntimeError for everything else): its errors too
+    name the parameter and its line."""
+    def compute(s, e):
+        try:
+            return fn(s, e)
+        except ContentRuntimeError as exc:
+            if exc.span is None:
+                exc.span = span
+            raise
+        except vm._RUNTIME_ERRORS as exc:
+            raise ContentRuntimeError(f"cannot compute parameter `{name}`: {vm._explain(exc)}",
+                                      span, "RK4000") from None
+    return compute
 
 
 def _scope(names=()):

@@ -44,6 +44,7 @@ class Vocabulary:
     item_props: set = attrs.Factory(set)         # static
     dynamic_props: set = attrs.Factory(set)      # changeable per item
     items: dict = attrs.Factory(dict)            # id -> props
+    kinds: set = attrs.Factory(set)              # component kind names
     tables: dict = attrs.Factory(dict)           # name -> plain data
     functions: dict = attrs.Factory(dict)        # name -> (params, ast expr)
     procedures: dict = attrs.Factory(dict)       # name -> params
@@ -62,9 +63,11 @@ class _Scope:
     def key(self, name: str) -> str:
         return self.alias.get(name, name)
 
-    def shadow(self, names) -> "_Scope":
-        names = set(names)
-        return _Scope(self.locals | names, self.loops, {k: v for k, v in self.alias.items() if k not in names})
+    def bind(self, private: dict) -> "_Scope":
+        """A scope where each name in ``private`` reads the env key it maps to."""
+        alias = dict(self.alias)
+        alias.update(private)
+        return _Scope(self.locals | set(private.values()), self.loops, alias)
 
 
 def assigned_names(body) -> set:
@@ -251,12 +254,15 @@ class Compiler:
         return lambda s, e: [i(s, e) for i in items]
 
     def x_Comp(self, node, scope):
-        inner = scope.shadow(n for n, _ in node.fors)
+        # A comprehension's variables are its own (as in Python): each gets a private env key,
+        # so `[c for c in xs]` never overwrites a local `c` of the procedure.
+        private = {n: f"{n}#{next(self._labels)}" for n, _ in node.fors}
+        inner = scope.bind(private)
         fors = []
         for i, (name, coll) in enumerate(node.fors):
             # each `for` sees the variables bound by the ones before it
-            visible = scope.shadow(n for n, _ in node.fors[:i])
-            fors.append((name, self.expr(coll, visible)))
+            visible = scope.bind({n: private[n] for n, _ in node.fors[:i]})
+            fors.append((private[name], self.expr(coll, visible)))
         elt = self.expr(node.elt, inner)
         cond = self.expr(node.cond, inner) if node.cond is not None else None
         if len(fors) == 1:
@@ -376,6 +382,12 @@ class Compiler:
             self.error("RK0306", f"effect `{name}` changes the game and cannot be used as a value", node.span,
                        f"write it as a statement of its own: `{builtin.signature}`")
             return lambda s, e: None
+        if name in ("items", "item") and node.args and isinstance(node.args[0], ast.Str):
+            known = v.kinds if name == "items" else v.items
+            if known and node.args[0].value not in known:
+                what = "component kind" if name == "items" else "item"
+                self.error("RK0319", f"no {what} `{node.args[0].value}`", node.args[0].span,
+                           suggestion_help(node.args[0].value, known))
         if name == "count" and len(node.args) == 1 and not node.kwargs:
             fast = self._tally_count(node.args[0], scope)
             if fast is not None:

@@ -16,7 +16,7 @@ import attrs
 
 from ..errors import ContentRuntimeError
 from . import mutate
-from .state import PLAYERS, State, ZoneKey
+from .state import PLAYERS, Family, State, ZoneKey
 
 
 class EndGame(Exception):
@@ -35,7 +35,8 @@ class Builtin:
 
     @property
     def signature(self) -> str:
-        parts = list(self.params) + [f"{n}={mutate.fmt(d)}" for n, d in self.optional]
+        parts = list(self.params) + [f'{n}="{d}"' if isinstance(d, str) else f"{n}={mutate.fmt(d)}"
+                                     for n, d in self.optional]
         return f"{self.name}({', '.join(parts)})"
 
 
@@ -61,6 +62,8 @@ def seq(s: State, value):
     """A zone as its list of items; any other collection as itself."""
     if type(value) is ZoneKey:
         return s.zones[value]
+    if type(value) is Family:
+        return list(value.zones.values())  # a family is its list of zones
     if value is None:
         raise TypeError("expected a list or a zone, got none")
     return value
@@ -91,7 +94,7 @@ def _min(s, numbers, default=None):
 
 
 @function("max", ("numbers",), (("default", None),), "the largest value, or default when empty",
-          "max(count_of(q, c) for q in others(p))")
+          "max([q.score for q in others(p)], default=0)")
 def _max(s, numbers, default=None):
     items = seq(s, numbers)
     return max(items) if items else default
@@ -108,7 +111,7 @@ def _all(s, items):
 
 
 @function("first", ("items",), (("default", None),), "the first item, or default when empty",
-          "first(i for i in range(pos + 1, 36) if ...)")
+          "first([i for i in range(pos + 1, 36) if count(track[i]) > 0])")
 def _first(s, items, default=None):
     items = seq(s, items)
     return items[0] if items else default
@@ -181,13 +184,13 @@ def _index_of(s, items, item):
 
 
 @function("players_from", ("player",), (), "every player in seat order, starting with player",
-          "for p in players_from(start_player): ...")
+          "players_from(start_player)")
 def _players_from(s, player):
     return [PLAYERS[(player + i) % s.n] for i in range(s.n)]
 
 
 @function("others", ("player",), (), "every other player in seat order, starting left of player",
-          "for q in others(winner): ...")
+          "others(winner)")
 def _others(s, player):
     return [PLAYERS[(player + i) % s.n] for i in range(1, s.n)]
 
@@ -210,7 +213,9 @@ def _zone_of(s, item):
 
 @function("items", ("kind",), (), "every item of a component kind, in definition order", "items(\"card\")")
 def _items(s, kind):
-    return list(s.game.kinds.get(kind, ()))
+    if kind not in s.game.kinds:
+        raise ContentRuntimeError(f"no component kind `{kind}`")
+    return list(s.game.kinds[kind])
 
 
 @function("kind_of", ("item",), (), "the component kind of an item", "kind_of(t) == \"tile\"")
