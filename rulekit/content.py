@@ -10,6 +10,7 @@ are found by name, from a checkout or from an installed wheel.
 """
 from __future__ import annotations
 
+import hashlib
 import os
 from importlib import resources
 
@@ -63,10 +64,13 @@ def _display(path: str) -> str:
     return path if rel.startswith("..") else rel
 
 
-def load_tree(folder: str) -> LNode:
-    """The game's root file with its includes merged in, as located nodes."""
+def load_tree(folder: str, files: list | None = None) -> LNode:
+    """The game's root file with its includes merged in, as located nodes (the paths
+    of the files read are appended to ``files`` when given)."""
     root_path = _display(os.path.join(folder, ROOT_FILE))
     root = load_yaml(root_path)
+    if files is not None:
+        files.append(root_path)
     if not isinstance(root.value, dict):
         raise DiagnosticReport([Diagnostic("RK0110", "a game file must be a mapping of sections", root.span)])
     diagnostics: list[Diagnostic] = []
@@ -91,6 +95,8 @@ def load_tree(folder: str) -> LNode:
             except DiagnosticReport as report:
                 diagnostics.extend(report.diagnostics)
                 continue
+            if files is not None:
+                files.append(path)
             if not isinstance(part.value, dict):
                 diagnostics.append(Diagnostic("RK0110", "an included file must be a mapping of sections", part.span))
                 continue
@@ -171,10 +177,12 @@ def load_game(name_or_path: str, variants: tuple | list = ()) -> Game:
     Raises DiagnosticReport for content errors and UsageError for a bad name.
     """
     folder = find_game(name_or_path)
-    tree = load_tree(folder)
+    files: list[str] = []
+    tree = load_tree(folder, files)
     for variant in variants:
         path = variant_path(folder, variant)
         overlay = load_yaml(path)
+        files.append(path)
         problems = schema.check(overlay, "variant")
         if problems:
             raise DiagnosticReport(problems)
@@ -185,4 +193,20 @@ def load_game(name_or_path: str, variants: tuple | list = ()) -> Game:
     if problems:
         raise DiagnosticReport(problems)
     name = os.path.basename(os.path.abspath(folder))
-    return build_game(data, smap, name, _display(folder), tuple(variants))
+    game = build_game(data, smap, name, _display(folder), tuple(variants))
+    game.files = file_hashes(folder, files)
+    return game
+
+
+def file_hashes(folder: str, paths: list) -> dict:
+    """Path (relative to the game's folder, with ``/``) -> short hash of the file's bytes."""
+    out = {}
+    for path in paths:
+        try:
+            with open(path, "rb") as handle:
+                digest = hashlib.sha256(handle.read()).hexdigest()[:16]
+        except OSError:
+            continue
+        rel = os.path.relpath(os.path.abspath(path), os.path.abspath(folder))
+        out[rel.replace(os.sep, "/")] = "sha256:" + digest
+    return out

@@ -118,6 +118,7 @@ def make_log(state: State, variants, seed: int, pins_spec: dict | None, position
         "game": game_ref(game),
         "variants": list(variants),
         "content_hash": game.content_hash,
+        "content_parts": content_parts(game),
         "players": state.n,
         "seed": seed,
     }
@@ -129,6 +130,37 @@ def make_log(state: State, variants, seed: int, pins_spec: dict | None, position
     if state.result is not None:
         log["result"] = state.result
     return log
+
+
+def content_parts(game) -> dict:
+    """What a log records beside the content hash, to say later what changed: a hash
+    of each top-level section of the merged content and of each file read."""
+    from .model import content_hash
+    return {"sections": {name: content_hash({name: value}) for name, value in sorted(game.data.items())},
+            "files": dict(getattr(game, "files", None) or {})}
+
+
+def _what_changed(expected_hash: str, parts, game) -> str:
+    """The RK5002 message: the two hashes and, when the log recorded its parts, which
+    sections and files differ from the content now."""
+    text = f"this log was made with different content ({expected_hash}, now {game.content_hash})"
+    if not isinstance(parts, dict):
+        return text + "; the game's files or variants changed since (replay anyway with --force)"
+    now = content_parts(game)
+    details = []
+    for kind, noun in (("sections", "section"), ("files", "file")):
+        before = parts.get(kind) if isinstance(parts.get(kind), dict) else {}
+        after = now[kind]
+        changed = sorted(k for k in set(before) & set(after) if before[k] != after[k])
+        added = sorted(set(after) - set(before))
+        removed = sorted(set(before) - set(after))
+        for what, names in (("changed", changed), ("new", added), ("gone", removed)):
+            if names:
+                details.append(f"{what} {noun}{'s' if len(names) > 1 else ''}: {', '.join(map(str, names))}")
+    if details:
+        return f"{text}: {'; '.join(details)} (replay anyway with --force)"
+    return (f"{text}, yet no section or file differs from what the log recorded: was its content_hash edited? "
+            "(replay anyway with --force)")
 
 
 def _expr_fn(game, text: str, span: Span, names=()):
@@ -170,9 +202,8 @@ def run_script(path: str, force: bool = False, game_override=None, record: bool 
         game = load_game(_script_game(local if os.path.isdir(local) else game_ref, variants, smap), variants)
     expected_hash = data.get("content_hash")
     if expected_hash and expected_hash != game.content_hash and not force:
-        raise ScriptError(
-            f"this log was made with different content ({expected_hash}, now {game.content_hash}); "
-            "the game's files or variants changed since", smap.span(("content_hash",)), "RK5002")
+        raise ScriptError(_what_changed(expected_hash, data.get("content_parts"), game),
+                          smap.span(("content_hash",)), "RK5002")
     seed = int(data.get("seed", 0))
     pins_spec = data.get("pins")
     position = None

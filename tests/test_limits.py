@@ -1,0 +1,415 @@
+# SPDX-License-Identifier: MIT
+"""Limits: content that would run, recurse, nest or grow without end gets a clear
+error on its line instead of hanging or crashing, and a log whose content changed
+says what changed.
+
+- an effect loop that never reaches a decision stops at the step limit (RK4009),
+  naming the procedure or phase and the loop's line;
+- recursion of procedures (RK4008) and of functions (RK4000) stops with the line;
+- a log replayed against changed content is refused (RK5002) with the sections and
+  files that changed, and ``--force`` replays it anyway;
+- YAML python tags are refused (RK0104) and never run;
+- files too large (RK0106), alias bombs (RK0106), YAML nested too deeply (RK0108),
+  effect-language text nested too deeply (RK0219), odd line breaks (RK0200) and
+  inconsistent dedents (RK0220) all name the file and line.
+"""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+import yaml
+
+import rulekit
+from rulekit.cli import main
+from rulekit.engine import api
+from rulekit.errors import ContentRuntimeError, DiagnosticReport
+from rulekit.loader import MAX_DEPTH, MAX_FILE_BYTES, MAX_NODES
+from rulekit.model import MAX_NESTING
+from rulekit.script import ScriptError, run_script
+
+from conftest import GAMES
+
+HEAD = "meta: {title: Limits}\nplayers: {min: 1, max: 2}\nvars:\n  x: 0\n"
+
+
+def run(capsys, *argv) -> tuple[int, str]:
+    capsys.readouterr()
+    code = main([str(a) for a in argv])
+    captured = capsys.readouterr()
+    assert "Traceback" not in captured.out + captured.err and code != 101, captured
+    return code, captured.out + captured.err
+
+
+def line_of(path, needle: str) -> int:
+    lines = Path(path).read_text(encoding="utf-8").splitlines()
+    return next(i for i, line in enumerate(lines, 1) if needle in line)
+
+
+def start(folder, step_limit=20_000, players=1):
+    return api.new_game(rulekit.load_game(folder), players, 1, step_limit=step_limit)
+
+
+# ------------------------------------------------------------------ loops that never end
+
+LOOP_IN_A_PHASE = HEAD + """
+flow:
+  rounds: 1
+  phases:
+    - id: spin
+      do: |
+        x = 0
+        while true:
+            x = 1
+"""
+
+
+def test_an_endless_loop_stops_at_the_step_limit_naming_the_phase_and_line(capsys, write_game):
+    folder = write_game(LOOP_IN_A_PHASE)
+    code, out = run(capsys, "autoplay", folder, "--quiet")   # the real default limit
+    assert code == 1
+    assert "error[RK4009]: step limit of 2000000 reached in `phase spin`" in out
+    game_yaml = os.path.join(folder, "game.yaml")
+    lines = {line_of(game_yaml, "while true:"), line_of(game_yaml, "x = 1")}
+    located = re.search(r"--> (.+):(\d+):\d+", out)
+    assert located and os.path.samefile(located.group(1), game_yaml) and int(located.group(2)) in lines
+
+
+@pytest.mark.parametrize("where,name", [("procedure", "spin_forever"), ("setup", "setup"), ("finish", "finish")])
+def test_an_endless_loop_names_where_it_runs(write_game, where, name):
+    loop = "x = 0\nwhile x < 1:\n    x = x * 1\n"
+    body = textwrap.indent(loop, "    ")
+    if where == "procedure":
+        text = HEAD + f"procedures:\n  spin_forever:\n    do: |\n{textwrap.indent(loop, '      ')}" \
+            "flow:\n  rounds: 1\n  phases:\n    - id: m\n      do: spin_forever()\n"
+    elif where == "setup":
+        text = HEAD + f"setup: |\n{body}flow:\n  rounds: 1\n  phases:\n    - id: m\n      do: pass\n"
+    else:
+        text = HEAD + f"flow:\n  rounds: 1\n  phases:\n    - id: m\n      do: pass\n  finish: |\n{body}"
+    folder = write_game(text)
+    with pytest.raises(ContentRuntimeError) as info:
+        start(folder)
+    err = info.value
+    assert err.code == "RK4009" and f"in `{name}`" in str(err)
+    game_yaml = os.path.join(folder, "game.yaml")
+    assert os.path.samefile(err.span.path, game_yaml)
+    assert err.span.line in (line_of(game_yaml, "while x < 1:"), line_of(game_yaml, "x = x * 1"))
+
+
+def test_an_endless_loop_after_an_action_leaves_the_state_unchanged(write_game):
+    folder = write_game(HEAD + """
+flow:
+  rounds: 1
+  phases:
+    - id: m
+      do: |
+        choose players[0]:
+            "calm":
+                x = 1
+            "spin":
+                while true:
+                    x = 2
+""")
+    state = start(folder)
+    before = (dict(state.g), list(state.actions), state.pending.labels)
+    with pytest.raises(ContentRuntimeError) as info:
+        api.apply(state, "spin", step_limit=5_000)
+    assert info.value.code == "RK4009" and "phase m" in str(info.value)
+    assert (dict(state.g), list(state.actions), state.pending.labels) == before
+
+
+# ------------------------------------------------------------------ recursion
+
+def test_procedure_recursion_names_the_procedure(capsys, write_game):
+    folder = write_game(HEAD + """
+procedures:
+  deeper:
+    params: [n]
+    do: |
+      x = n
+      deeper(n + 1)
+flow:
+  rounds: 1
+  phases:
+    - id: m
+      do: deeper(1)
+""")
+    code, out = run(capsys, "autoplay", folder, "--quiet")
+    assert code == 1
+    assert "error[RK4008]: procedure calls nest deeper than" in out and "`deeper`" in out
+    assert re.search(r"--> .*game\.yaml:\d+:\d+", out)
+
+
+def test_mutual_procedure_recursion_is_stopped(write_game):
+    folder = write_game(HEAD + """
+procedures:
+  ping:
+    do: pong()
+  pong:
+    do: ping()
+flow:
+  rounds: 1
+  phases:
+    - id: m
+      do: ping()
+""")
+    with pytest.raises(ContentRuntimeError) as info:
+        start(folder)
+    assert info.value.code == "RK4008" and re.search(r"`p[io]ng`", str(info.value))
+    assert info.value.span is not None and info.value.span.path.endswith("game.yaml")
+
+
+FUNCTION_RECURSION = HEAD + """
+functions:
+  down:
+    params: [n]
+    expr: "down(n + 1)"
+"""
+
+
+def test_function_recursion_stops_on_the_calling_line(capsys, write_game):
+    folder = write_game(FUNCTION_RECURSION + "flow:\n  rounds: 1\n  phases:\n    - id: m\n      do: |\n"
+                        "        x = down(1)\n")
+    code, out = run(capsys, "autoplay", folder, "--quiet")
+    assert code == 1 and "error[RK4000]" in out and "too deeply (recursion?)" in out
+    assert f"game.yaml:{line_of(os.path.join(folder, 'game.yaml'), 'x = down(1)')}:" in out
+
+
+def test_function_recursion_in_a_parameter_names_the_parameter(capsys, write_game):
+    # parameters are computed when the game starts, outside the VM: this was exit 101
+    folder = write_game(FUNCTION_RECURSION.replace("vars:\n  x: 0\n", "params:\n  first: {expr: \"down(1)\"}\n")
+                        + "flow:\n  rounds: 1\n  phases:\n    - id: m\n      do: pass\n")
+    code, out = run(capsys, "autoplay", folder, "--quiet")
+    assert code == 1 and "cannot compute parameter `first`" in out
+    assert f"game.yaml:{line_of(os.path.join(folder, 'game.yaml'), 'first:')}:" in out
+
+
+@pytest.mark.parametrize("expr,fragment", [("1 // 0", "division by zero"), ("[1][3]", "cannot evaluate")])
+def test_a_parameter_that_cannot_be_computed_names_its_line(capsys, write_game, expr, fragment):
+    folder = write_game(HEAD + f"params:\n  bad: {{expr: \"{expr}\"}}\n"
+                        "flow:\n  rounds: 1\n  phases:\n    - id: m\n      do: pass\n")
+    code, out = run(capsys, "autoplay", folder, "--quiet")
+    assert code == 1 and "parameter `bad`" in out and fragment in out and "game.yaml:6:" in out
+
+
+# ------------------------------------------------------------------ logs of changed content
+
+@pytest.fixture
+def auction_copy(tmp_path):
+    folder = tmp_path / "auction"
+    shutil.copytree(GAMES / "auction", folder, ignore=shutil.ignore_patterns("scripts"))
+    return folder
+
+
+def make_log(capsys, folder, *extra) -> Path:
+    log = folder / "log.yaml"
+    code, out = run(capsys, "autoplay", folder, "--players", "3", "--seed", "4", "--quiet", "--log", log, *extra)
+    assert code == 0, out
+    return log
+
+
+def refusal(log) -> ScriptError:
+    with pytest.raises(ScriptError) as info:
+        run_script(str(log))
+    assert info.value.code == "RK5002"
+    assert info.value.span.line == line_of(log, "content_hash:")
+    return info.value
+
+
+def test_a_log_records_what_its_content_was_made_of(capsys, auction_copy):
+    data = yaml.safe_load(make_log(capsys, auction_copy).read_text(encoding="utf-8"))
+    assert set(data["content_parts"]["files"]) == {"game.yaml", "rules.yaml", "scoring.yaml"}
+    assert {"procedures", "flow", "scoring"} <= set(data["content_parts"]["sections"])
+
+
+def test_a_changed_rule_is_named_and_force_replays(capsys, auction_copy):
+    log = make_log(capsys, auction_copy)
+    rules = auction_copy / "rules.yaml"
+    rules.write_text(rules.read_text(encoding="utf-8").replace("bid = 0", "bid = 0 * 1"), encoding="utf-8")
+    message = str(refusal(log))
+    assert "changed section: procedures" in message and "changed file: rules.yaml" in message
+    assert "scoring" not in message and "game.yaml" not in message
+    code, out = run(capsys, "run", log)
+    assert code == 1 and "error[RK5002]" in out and "rules.yaml" in out and "--force" in out
+    code, out = run(capsys, "run", log, "--force")
+    assert code == 0 and out.rstrip().splitlines()[-1].startswith("result: ")
+
+
+def test_a_changed_variant_file_is_named(capsys, auction_copy):
+    log = make_log(capsys, auction_copy, "--variant", "payday")
+    variant = auction_copy / "variants" / "payday.yaml"
+    variant.write_text(variant.read_text(encoding="utf-8").replace("p.money += 1", "p.money += 2"),
+                       encoding="utf-8")
+    message = str(refusal(log))
+    assert "changed file: variants/payday.yaml" in message and "changed section: flow" in message
+
+
+def test_files_added_to_and_dropped_from_a_game_are_named(capsys, auction_copy):
+    log = make_log(capsys, auction_copy)
+    game_yaml = auction_copy / "game.yaml"
+    text = game_yaml.read_text(encoding="utf-8")
+    (auction_copy / "extra.yaml").write_text("tables:\n  odds: {a: 1}\n", encoding="utf-8")
+    game_yaml.write_text(text.replace("  - scoring.yaml\n", "  - extra.yaml\n"), encoding="utf-8")
+    with open(game_yaml, "a", encoding="utf-8") as handle:     # scoring moves into game.yaml
+        handle.write("\n" + (auction_copy / "scoring.yaml").read_text(encoding="utf-8"))
+    message = str(refusal(log))
+    assert "new file: extra.yaml" in message and "gone file: scoring.yaml" in message
+    assert "new section: tables" in message and "changed file: game.yaml" in message
+
+
+def test_an_edited_hash_with_unchanged_content_says_so(capsys, auction_copy):
+    log = make_log(capsys, auction_copy)
+    data = yaml.safe_load(log.read_text(encoding="utf-8"))
+    log.write_text(log.read_text(encoding="utf-8").replace(data["content_hash"], "sha256:0000000000000000"))
+    message = str(refusal(log))
+    assert "sha256:0000000000000000" in message and data["content_hash"] in message
+    assert "was its content_hash edited?" in message
+
+
+def test_an_older_log_without_parts_is_still_refused(capsys, auction_copy):
+    log = make_log(capsys, auction_copy)
+    data = yaml.safe_load(log.read_text(encoding="utf-8"))
+    del data["content_parts"]
+    log.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    (auction_copy / "rules.yaml").write_text((auction_copy / "rules.yaml").read_text().replace("bid = 0", "bid = 0 * 1"))
+    message = str(refusal(log))
+    assert "the game's files or variants changed since" in message and "--force" in message
+    assert run_script(str(log), force=True).state.over
+
+
+# ------------------------------------------------------------------ YAML that could run code
+
+TAGS = ["!!python/object/apply:os.system", "!!python/object/new:os.system", "!!python/name:os.system",
+        "!<tag:yaml.org,2002:python/object/apply:os.system>", "!!python/object/apply:subprocess.call"]
+
+
+@pytest.mark.parametrize("tag", TAGS)
+@pytest.mark.parametrize("where", ["game.yaml", "rules.yaml", "variants/rich.yaml", "script"])
+def test_python_tags_are_refused_and_never_run(capsys, auction_copy, tmp_path, tag, where):
+    marker = tmp_path / "ran"
+    payload = f"{tag} [\"touch {marker}\"]"
+    if where == "script":
+        target = tmp_path / "script.yaml"
+        target.write_text(f"game: {auction_copy}\nseed: {payload}\n", encoding="utf-8")
+        argv = ["run", target]
+    else:
+        target = auction_copy / where
+        target.write_text(target.read_text(encoding="utf-8") + f"\nsneaky: {payload}\n", encoding="utf-8")
+        argv = ["validate", auction_copy, "--format", "concise"]
+        if where.startswith("variants/"):
+            argv += ["--variant", "rich"]
+    code, out = run(capsys, *argv)
+    assert code == 1 and "RK0104" in out and "is not allowed in content" in out
+    assert f"{target.name}:{line_of(target, 'sneaky:' if where != 'script' else 'seed:')}:" in out
+    assert not marker.exists()
+
+
+# ------------------------------------------------------------------ size and nesting
+
+def test_a_file_too_large_is_refused_with_its_name(capsys, auction_copy):
+    big = auction_copy / "scoring.yaml"
+    big.write_bytes(big.read_bytes() + b"# padding\n" * (MAX_FILE_BYTES // 10 + 1))
+    code, out = run(capsys, "validate", auction_copy, "--format", "concise")
+    assert code == 1
+    assert f"scoring.yaml:1:1: error[RK0106]: file is too large" in out and str(MAX_FILE_BYTES) in out
+
+
+def test_a_script_too_large_is_refused(capsys, tmp_path):
+    script = tmp_path / "big.yaml"
+    script.write_bytes(b"game: auction\n" + b"# padding\n" * (MAX_FILE_BYTES // 10 + 1))
+    code, out = run(capsys, "run", script)
+    assert code == 1 and "error[RK0106]" in out and "big.yaml:1:1" in out
+
+
+def test_too_many_values_are_refused(capsys, auction_copy):
+    many = auction_copy / "scoring.yaml"
+    many.write_text("tables:\n  many:\n" + "".join(f"    k{i}: {i}\n" for i in range(MAX_NODES + 10)))
+    code, out = run(capsys, "validate", auction_copy, "--format", "concise")
+    assert code == 1 and "error[RK0106]: file expands to more than" in out
+
+
+def test_an_alias_bomb_is_refused_quickly(auction_copy):
+    bomb = ["l0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]"]
+    bomb += [f"l{i}: &l{i} [{', '.join([f'*l{i - 1}'] * 9)}]" for i in range(1, 12)]
+    (auction_copy / "scoring.yaml").write_text("tables:\n" + "".join(f"  {b}\n" for b in bomb))
+    with pytest.raises(DiagnosticReport) as info:
+        rulekit.load_game(str(auction_copy))
+    (diag,) = info.value.diagnostics
+    assert diag.code == "RK0106" and "aliases" in diag.message and diag.span.line <= len(bomb) + 1
+
+
+def test_yaml_nesting_has_a_limit(auction_copy):
+    depth_ok = "tables:\n  t: " + "[" * (MAX_DEPTH - 3) + "]" * (MAX_DEPTH - 3) + "\n"
+    (auction_copy / "scoring.yaml").write_text(depth_ok)
+    rulekit.load_game(str(auction_copy))
+    (auction_copy / "scoring.yaml").write_text("tables:\n  t: " + "[" * MAX_DEPTH + "]" * MAX_DEPTH + "\n")
+    with pytest.raises(DiagnosticReport) as info:
+        rulekit.load_game(str(auction_copy))
+    (diag,) = info.value.diagnostics
+    assert diag.code == "RK0108" and f"deeper than {MAX_DEPTH}" in diag.message and diag.span.line == 2
+
+
+@pytest.mark.parametrize("payload", [b"[" * 100_000 + b"]" * 100_000, b"{a: " * 60_000 + b"1" + b"}" * 60_000],
+                         ids=["lists", "mappings"])
+def test_very_deep_yaml_does_not_kill_the_process(auction_copy, payload):
+    # libyaml's composer recurses in C: this used to end in SIGSEGV (run apart, in case it ever does again)
+    (auction_copy / "scoring.yaml").write_bytes(b"tables:\n  t: " + payload + b"\n")
+    proc = subprocess.run([sys.executable, "-m", "rulekit", "validate", str(auction_copy), "--format", "concise"],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 1, (proc.returncode, proc.stdout[-500:], proc.stderr[-500:])
+    assert "scoring.yaml:2:" in proc.stdout and "error[RK0108]" in proc.stdout
+
+
+def _phase(do: str) -> str:
+    return HEAD + "flow:\n  rounds: 1\n  phases:\n    - id: m\n      do: |\n" + textwrap.indent(do, "        ")
+
+
+@pytest.mark.parametrize("do", [
+    "x = " + "1 + " * (MAX_NESTING + 5) + "1\n",
+    "x = " + "abs(" * 2000 + "1" + ")" * 2000 + "\n",
+    "x = " + "not " * 3000 + "true\n",
+    "x = " + "[" * 600 + "]" * 600 + "\n",
+    "".join("    " * i + "if true:\n" for i in range(MAX_NESTING + 5)) + "    " * (MAX_NESTING + 5) + "x = 1\n",
+], ids=["sum", "calls", "nots", "lists", "blocks"])
+def test_effect_language_nesting_has_a_limit(capsys, write_game, do):
+    folder = write_game(_phase(do))
+    code, out = run(capsys, "validate", folder, "--format", "concise")
+    assert code == 1 and f"game.yaml:10:9: error[RK0219]: nested deeper than {MAX_NESTING} levels" in out
+
+
+def test_nesting_within_the_limit_compiles_and_runs(write_game):
+    folder = write_game(_phase("x = " + "1 + " * (MAX_NESTING - 10) + "1\n"))
+    state = start(folder)
+    assert state.over and state.g["x"] == MAX_NESTING - 9
+
+
+@pytest.mark.parametrize("escape,code", [("\\f", 0x0C), ("\\x1c", 0x1C), ("\\u2028", 0x2028), ("\\N", 0x85),
+                                         ("\\r", 0x0D)])
+def test_odd_line_breaks_in_effect_text_are_located(capsys, write_game, escape, code):
+    # characters Python's splitlines() breaks at but the effect language does not (YAML itself
+    # refuses most of them raw, so they come in through escapes of a double-quoted string)
+    folder = write_game(HEAD + "flow:\n  rounds: 1\n  phases:\n    - id: m\n"
+                        f"      do: \"x = 1\\nx = 2 {escape}+ 1\\n\"\n")
+    exit_code, out = run(capsys, "validate", folder, "--format", "concise")
+    assert exit_code == 1 and f"game.yaml:9:25: error[RK0200]: unexpected character U+{code:04X}" in out
+
+
+def test_an_inconsistent_dedent_is_located(capsys, write_game):
+    folder = write_game(_phase("if true:\n        x = 1\n    x = 2\n"))
+    code, out = run(capsys, "validate", folder, "--format", "concise")
+    assert code == 1 and "game.yaml:12:9: error[RK0220]" in out
+
+
+@pytest.mark.parametrize("include", ["/etc/hostname", "../outside.yaml", "sub/../../outside.yaml"])
+def test_includes_stay_in_the_game_folder(capsys, write_game, include):
+    folder = write_game(HEAD + f"include: [\"{include}\"]\n"
+                        "flow:\n  rounds: 1\n  phases:\n    - id: m\n      do: pass\n")
+    Path(folder).parent.joinpath("outside.yaml").write_text("tables: {a: {b: 1}}\n")
+    code, out = run(capsys, "validate", folder, "--format", "concise")
+    assert code == 1 and "game.yaml:5:11: error[RK0113]" in out and "outside the game's folder" in out
