@@ -332,7 +332,7 @@ class _Builder:
         for name, spec in params_spec.items():
             if isinstance(spec, dict) and "expr" in spec:
                 body = self.parse(("params", name, "expr"), "expr")
-                params[name] = _computed_param(name, compiler.expr(body, _scope()), body.span) \
+                params[name] = _located(compiler.expr(body, _scope()), body.span, f"parameter `{name}`") \
                     if body else (lambda s, e: None)
             elif isinstance(spec, dict):
                 params[name] = _value(spec.get("value"))
@@ -358,10 +358,12 @@ class _Builder:
         main_instrs.append(("native", _position_op, None))
         rounds = flow.get("rounds")
         phases = flow.get("phases") or []
-        until = None
+        until = until_span = None
         if "end_after_round_if" in flow:
-            body = self.parse(("flow", "end_after_round_if"), "expr")
-            until = compiler.expr(body, _scope()) if body else None
+            until_ast = self.parse(("flow", "end_after_round_if"), "expr")
+            if until_ast is not None:
+                until_span = until_ast.span
+                until = _located(compiler.expr(until_ast, _scope()), until_span, "`end_after_round_if`")
         main_instrs.append(("label", "round"))
         main_instrs.append(("exec", _next_round, self.smap.span(("flow",), key=True)))
         for i, phase in enumerate(phases):
@@ -382,7 +384,7 @@ class _Builder:
         if rounds is not None:
             main_instrs.append(("jf", lambda s, e, r=rounds: s.g["round"] < r, "finish", None))
         if until is not None:
-            main_instrs.append(("jf", lambda s, e, u=until: not u(s, e), "finish", None))
+            main_instrs.append(("jf", lambda s, e, u=until: not u(s, e), "finish", until_span))
         if rounds is None and until is None and phases:
             self.error("RK0333", "the flow never ends: give `rounds` or `end_after_round_if`", ("flow",), key=True)
         main_instrs.append(("jump", "round", None))
@@ -401,24 +403,28 @@ class _Builder:
         sc = d.get("scoring") or {}
         for i, cat in enumerate(sc.get("categories") or []):
             body = self.parse(("scoring", "categories", i, "points"), "expr")
-            fn = compiler.expr(body, _scope({"p"})) if body else (lambda s, e: 0)
-            scoring.append((cat.get("id", f"category{i + 1}"), cat.get("text", ""), fn))
+            cid = cat.get("id", f"category{i + 1}")
+            fn = _located(compiler.expr(body, _scope({"p"})), body.span, f"the points of `{cid}`", "points") \
+                if body else (lambda s, e: 0)
+            scoring.append((cid, cat.get("text", ""), fn))
         tiebreak = []
         for i, _ in enumerate(sc.get("tiebreak") or []):
             body = self.parse(("scoring", "tiebreak", i), "expr")
             if body:
-                tiebreak.append(compiler.expr(body, _scope({"p"})))
+                tiebreak.append(_located(compiler.expr(body, _scope({"p"})), body.span,
+                                         f"tie-break {i + 1}", "tiebreak"))
         invariants = []
         for i, inv in enumerate(d.get("invariants") or []):
             body = self.parse(("invariants", i, "expr"), "expr")
             if body:
-                invariants.append((inv.get("id", f"invariant{i + 1}"), inv.get("text", ""),
-                                   compiler.expr(body, _scope())))
+                iid = inv.get("id", f"invariant{i + 1}")
+                invariants.append((iid, inv.get("text", ""),
+                                   _located(compiler.expr(body, _scope()), body.span, f"invariant `{iid}`")))
         estimate = None
         if "estimate" in d:
             body = self.parse(("estimate",), "expr")
             if body:
-                estimate = compiler.expr(body, _scope({"p"}))
+                estimate = _located(compiler.expr(body, _scope({"p"})), body.span, "the estimate", "estimate")
 
         self.diagnostics.extend(compiler.diagnostics)
         for name in procedures_spec:
@@ -541,21 +547,24 @@ def _value(v):
     return v
 
 
-def _computed_param(name: str, fn, span: Span):
-    """A parameter's expression, run when a game starts (outside the VM, which turns
-    content errors into ContentRuntimeError for everything else): its errors too
-    name the parameter and its line."""
-    def compute(s, e):
+def _located(fn, span: Span, what: str, number: str | None = None):
+    """An expression run outside the VM's error handling (parameters at the start,
+    scoring at the end, invariants and estimates for tools): its errors name ``what``
+    and its line. ``number``: the result must be a number ("points" also allows none)."""
+    def run(s, e):
         try:
-            return fn(s, e)
+            value = fn(s, e)
         except ContentRuntimeError as exc:
             if exc.span is None:
                 exc.span = span
             raise
         except vm._RUNTIME_ERRORS as exc:
-            raise ContentRuntimeError(f"cannot compute parameter `{name}`: {vm._explain(exc)}",
-                                      span, "RK4000") from None
-    return compute
+            raise ContentRuntimeError(f"cannot compute {what}: {vm._explain(exc)}", span, "RK4000") from None
+        if number and not (isinstance(value, (int, float)) or (value is None and number == "points")):
+            from .engine.mutate import fmt
+            raise ContentRuntimeError(f"{what} must be a number, not {fmt(value)}", span, "RK4000")
+        return value
+    return run
 
 
 def _scope(names=()):

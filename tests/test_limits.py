@@ -198,6 +198,66 @@ def test_a_parameter_that_cannot_be_computed_names_its_line(capsys, write_game, 
     assert code == 1 and "parameter `bad`" in out and fragment in out and "game.yaml:6:" in out
 
 
+# ------------------------------------------------------------------ expressions run outside procedures
+
+SCORED = HEAD + """
+player:
+  vars:
+    gold: 3
+flow:
+  rounds: 1
+  phases:
+    - id: m
+      do: pass
+scoring:
+  categories:
+    - id: gold
+      points: "{points}"
+  tiebreak:
+    - "{tiebreak}"
+"""
+
+
+@pytest.mark.parametrize("points,tiebreak,fragment,needle", [
+    ("p.gold // 0", "p.gold", "cannot compute the points of `gold`: division by zero", "points:"),
+    ("[1][p.gold]", "p.gold", "cannot compute the points of `gold`", "points:"),
+    ("\\\"lots\\\"", "p.gold", "the points of `gold` must be a number, not lots", "points:"),
+    ("p.gold", "none if p.gold > 0 else 1", "tie-break 1 must be a number, not none", "- \"none"),
+])
+def test_scoring_errors_name_the_category_and_line(capsys, write_game, points, tiebreak, fragment, needle):
+    # scoring runs after the last procedure: these errors had no line at all
+    folder = write_game(SCORED.replace("{points}", points).replace("{tiebreak}", tiebreak))
+    code, out = run(capsys, "autoplay", folder, "--quiet")
+    assert code == 1 and "error[RK4000]" in out and fragment in out, out
+    assert f"game.yaml:{line_of(os.path.join(folder, 'game.yaml'), needle)}:" in out
+
+
+def test_an_end_condition_error_names_its_line(capsys, write_game):
+    folder = write_game(HEAD + "flow:\n  end_after_round_if: \"x // 0 > 1\"\n"
+                        "  phases:\n    - id: m\n      do: pass\n")
+    code, out = run(capsys, "autoplay", folder, "--quiet")
+    assert code == 1 and "cannot compute `end_after_round_if`: division by zero" in out and "game.yaml:6:24" in out
+
+
+def test_an_estimate_error_names_its_line_for_search_bots(capsys, write_game):
+    folder = write_game(HEAD + """
+flow:
+  rounds: 6
+  phases:
+    - id: m
+      do: |
+        choose players[0]:
+            "a":
+                x += 1
+            "b":
+                x += 2
+estimate: "10 // (x - x)"
+""")
+    code, out = run(capsys, "autoplay", folder, "--players", "2", "--bots", "greedy", "--quiet")
+    assert code == 1 and "cannot compute the estimate: division by zero" in out
+    assert f"game.yaml:{line_of(os.path.join(folder, 'game.yaml'), 'estimate:')}:" in out
+
+
 # ------------------------------------------------------------------ logs of changed content
 
 @pytest.fixture
