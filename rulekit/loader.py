@@ -403,6 +403,9 @@ def load_yaml(path: str, text: str | None = None) -> LNode:
         helptext = None
         if "\t" in text and ("tab" in problem or "found character" in problem):
             helptext = "YAML indentation must use spaces, not tabs"
+        if "nesting depth" in problem:  # libyaml's own limit, hit before ours
+            raise DiagnosticReport([Diagnostic(
+                "RK0108", f"nesting deeper than libyaml allows ({problem})", span)]) from None
         raise DiagnosticReport([Diagnostic("RK0101", f"invalid YAML: {problem}", span, help=helptext)]) from None
     except yaml.YAMLError as exc:
         raise DiagnosticReport([Diagnostic("RK0101", f"invalid YAML: {exc}", Span(path, 1, 1))]) from None
