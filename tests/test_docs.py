@@ -23,7 +23,9 @@ the content); exit codes are.
 """
 from __future__ import annotations
 
+import io
 import re
+import sys
 import shlex
 from pathlib import Path
 
@@ -223,8 +225,8 @@ def test_links_resolve(path):
 
 
 # ------------------------------------------------------------------ console blocks
-def console_commands(path: Path) -> list[tuple[int, list[str], int]]:
-    """(line, argv, expected exit code) for each `$ rulekit` line of the console blocks."""
+def console_commands(path: Path) -> list[tuple[int, list[str], int, str | None]]:
+    """(line, argv, expected exit code, stdin file) for each `$ rulekit` line of the console blocks."""
     out = []
     for block in fenced_blocks(path.read_text(encoding="utf-8")):
         if block.lang != "console":
@@ -240,7 +242,10 @@ def console_commands(path: Path) -> list[tuple[int, list[str], int]]:
             argv = shlex.split(command[2:])
             assert argv[0] == "rulekit", (
                 f"{_id(path)}:{line}: console blocks may only run `rulekit` (use ```sh for other commands)")
-            out.append((line, argv[1:], expected))
+            stdin = None
+            if len(argv) >= 2 and argv[-2] == "<":  # `$ rulekit play ... < answers.txt`
+                stdin, argv = argv[-1], argv[:-2]
+            out.append((line, argv[1:], expected, stdin))
     return out
 
 
@@ -263,7 +268,9 @@ def test_console_blocks_run(path, tmp_path, monkeypatch, capsys):
         target.write_text(content, encoding="utf-8")
     monkeypatch.chdir(tmp_path)
     failures = []
-    for line, argv, expected in console_commands(path):
+    for line, argv, expected, stdin in console_commands(path):
+        if stdin is not None:
+            monkeypatch.setattr(sys, "stdin", io.StringIO((tmp_path / stdin).read_text(encoding="utf-8")))
         try:
             code = main(argv)
         except SystemExit as exc:  # argparse: --help, usage errors
