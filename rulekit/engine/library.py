@@ -272,6 +272,19 @@ def _shuffle(s, zone, stream="decks", span=None):
     mutate.shuffle(s, zone, stream, span)
 
 
+@effect("reveal", ("item",), (), "turn an item face up: set its `face_up` state to true (see face_up visibility)",
+        "reveal(top(track[i]))")
+def _reveal(s, item, span=None):
+    _need_item(s, item, span)
+    mutate.set_prop(s, item, "face_up", True)
+
+
+@effect("hide", ("item",), (), "turn an item face down: set its `face_up` state to false", "hide(card)")
+def _hide(s, item, span=None):
+    _need_item(s, item, span)
+    mutate.set_prop(s, item, "face_up", False)
+
+
 @effect("log", ("text",), (), "write a line to the game's event log", "log(\"{p} takes the lot\")")
 def _log(s, text, span=None):
     mutate.log(s, mutate.fmt(text))
@@ -280,6 +293,11 @@ def _log(s, text, span=None):
 @effect("end_game", (), (), "end the game now and go to the finish and scoring", "end_game()")
 def _end_game(s, span=None):
     raise EndGame()
+
+
+def _need_item(s, value, span):
+    if value not in s.game.items:
+        raise ContentRuntimeError(f"expected an item, got {mutate.fmt(value)}", span, "RK4002")
 
 
 def _need_zone(value, what, span):
