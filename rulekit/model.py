@@ -27,6 +27,8 @@ from .source import Span
 
 BUILTIN_CONSTANTS = ("players", "num_players")
 MAX_NESTING = 100           # expression/block nesting an effect-language text may have
+MAX_ITEMS = 100_000         # items a game may have, listed or generated
+MAX_ZONES = 100_000         # zones in all families (`keys:`, `range:`) of a game
 # Characters Python's splitlines() takes for line breaks but the effect language does not.
 _ODD_BREAKS = re.compile("[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 _PARSERS = {"script": parse_script, "expr": parse_expr, "options": parse_options}
@@ -151,6 +153,7 @@ class Game:
     members: dict
     vocab: Any = None
     warnings: tuple = ()        # diagnostics of severity "warning" (shown by `rulekit validate`)
+    bots: dict = attrs.Factory(dict)    # bots written as content: name -> [(condition, pattern, text)]
     files: dict = attrs.Factory(dict)   # content file (relative to the game folder) -> hash of its bytes
 
     def compiler_for_scripts(self) -> Compiler:
@@ -180,6 +183,8 @@ class _Builder:
         self.path = path
         self.variants = variants
         self.diagnostics: list[Diagnostic] = []
+        self.items_left = MAX_ITEMS
+        self.zones_left = MAX_ZONES
 
     def error(self, code, message, path, help=None, key=False):
         diagnostic = Diagnostic(code, message, self.smap.span(path, key=key), help=help)
@@ -420,6 +425,8 @@ class _Builder:
                 iid = inv.get("id", f"invariant{i + 1}")
                 invariants.append((iid, inv.get("text", ""),
                                    _located(compiler.expr(body, _scope()), body.span, f"invariant `{iid}`")))
+        from .agents.content_bot import compile_bots
+        bots = compile_bots(self, compiler)
         estimate = None
         if "estimate" in d:
             body = self.parse(("estimate",), "expr")
@@ -448,7 +455,7 @@ class _Builder:
             params=params, procedures=procs, functions=compiler.functions_impl, main=main,
             finish_pc=finish_mark, scoring=tuple(scoring), tiebreak=tuple(tiebreak),
             invariants=tuple(invariants), estimate=estimate, provenance=tuple(self._provenance()),
-            sets=sets, members=members, vocab=vocab, warnings=warnings)
+            sets=sets, members=members, vocab=vocab, warnings=warnings, bots=bots)
 
     def _inline(self, name, body, compiler, procs, pending_links, main_instrs):
         """Setup and finish run as procedures of their own (own locals)."""
@@ -461,6 +468,9 @@ class _Builder:
     def _instances(self, kind: str, spec: dict, sets: dict):
         base = {k: v for k, v in (spec.get("props") or {}).items()}
         if "items" in spec:
+            if not self._budget("items_left", len(spec["items"]), ("components", kind, "items"),
+                                f"`{kind}` lists {len(spec['items'])} items", MAX_ITEMS, "items"):
+                return
             for i, entry in enumerate(spec["items"]):
                 props = dict(base)
                 props.update({k: v for k, v in entry.items() if k not in ("id", "text", "provenance")})
@@ -475,7 +485,17 @@ class _Builder:
                 return
             axes.append([(prop, m) for m in sets[set_name]])
         copies = spec.get("copies", 1)
+        count = copies
+        for axis in axes:
+            count *= len(axis)
+        if not self._budget("items_left", count, ("components", kind, "copies" if "copies" in spec else "generate"),
+                            f"`{kind}` makes {count} items", MAX_ITEMS, "items"):
+            return
         template = spec.get("id") or (kind + "".join("-{%s}" % p for p in generate) + ("-{n}" if copies > 1 else ""))
+        if re.search(r"\{[^{}]*:[^{}]*\d{4,}", template):     # `{n:>999999999}` would build huge ids
+            self.error("RK0336", f"bad id template `{template}`: a width or precision too large",
+                       ("components", kind, "id"))
+            return
         combos = _product(axes)
         for combo in combos:
             for n in range(1, copies + 1):
@@ -495,12 +515,28 @@ class _Builder:
                 if keys not in sets:
                     self.error("RK0335", f"unknown set `{keys}`", ("zones", name, "keys"), help=_suggest(keys, sets))
                     return []
-                return list(sets[keys])
+                keys = sets[keys]
+            if not self._budget("zones_left", len(keys), ("zones", name, "keys"),
+                                f"`{name}` makes {len(keys)} zones", MAX_ZONES, "zones in families"):
+                return []
             return list(keys)
         if "range" in spec:
             low, high = spec["range"]
+            if not self._budget("zones_left", high - low + 1, ("zones", name, "range"),
+                                f"`{name}` makes {high - low + 1} zones", MAX_ZONES, "zones in families"):
+                return []
             return list(range(low, high + 1))
         return None
+
+    def _budget(self, which: str, count: int, path: tuple, what: str, limit: int, noun: str) -> bool:
+        """Spend ``count`` of a content limit; False (with a diagnostic) when it is exceeded."""
+        left = getattr(self, which)
+        if count > left:
+            self.error("RK0338", f"{what}; a game may have at most {limit} {noun}", path,
+                       help="is a number too large?")
+            return False
+        setattr(self, which, left - max(count, 0))
+        return True
 
     def _check_clashes(self, vocab: Vocabulary) -> None:
         seen: dict[str, tuple] = {}

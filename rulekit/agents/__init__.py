@@ -7,7 +7,8 @@ search bots work on redeterminised copies (:mod:`rulekit.engine.determinize`), s
 they never peek at hidden cards, secret money or the future of the random streams.
 
 Names on the command line: ``random``, ``greedy``, ``mcts`` or ``mcts:N`` (N
-iterations per decision, default 200).
+iterations per decision, default 200), and ``bot:NAME`` for a bot the game declares
+as content (:mod:`rulekit.agents.content_bot`).
 """
 from __future__ import annotations
 
@@ -200,6 +201,11 @@ AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "mcts": MCTSAgent}
 def make_agent(spec: str, seed: int):
     """An agent from its command-line name: ``random``, ``greedy``, ``mcts`` or ``mcts:N``."""
     name, _, arg = spec.partition(":")
+    if name == "bot":
+        from .content_bot import ContentBot
+        if not arg:
+            raise UsageError("`bot:NAME` names a bot the game declares under `bots:`")
+        return ContentBot(seed, arg)
     if name not in AGENTS:
         hint = suggestion_help(name, AGENTS)
         raise UsageError(f"unknown bot `{name}` (known: {', '.join(sorted(AGENTS))})" + (f"; {hint}" if hint else ""))

@@ -1,0 +1,73 @@
+# SPDX-License-Identifier: MIT
+"""Bots written as content: a priority list of conditions and actions.
+
+A game may declare named bots::
+
+    bots:
+      trader:
+        text: "Bids while rich, plays when it can make a majority."
+        rules:
+          - when: "p.bonds >= 8"        # optional; `p` is the deciding player
+            prefer: "bid 1"             # a pattern over the legal actions (* and ? wildcards)
+          - prefer: "play*"
+          - prefer: "pass"
+
+At each decision the first rule whose condition holds and whose pattern matches a legal
+action decides; among several matching actions the bot picks one at random from its own
+seeded stream. With no rule matching it plays at random. Conditions are checked when the
+game loads, like every other expression.
+"""
+from __future__ import annotations
+
+import fnmatch
+import re
+
+from ..engine import rng
+from ..engine.state import PLAYERS
+from ..errors import Diagnostic, DiagnosticReport, UsageError, suggestion_help
+
+
+def compile_bots(builder, compiler) -> dict:
+    """Bots of the content as {name: [(condition fn or None, compiled pattern, text)]}."""
+    from ..model import _scope
+    out = {}
+    for name, spec in (builder.data.get("bots") or {}).items():
+        rules = []
+        for i, rule in enumerate(spec.get("rules") or []):
+            cond = None
+            if "when" in rule:
+                node = builder.parse(("bots", name, "rules", i, "when"), "expr")
+                if node is not None:
+                    cond = compiler.expr(node, _scope({"p"}))
+            pattern = rule.get("prefer", "*")
+            rules.append((cond, re.compile(fnmatch.translate(pattern)), pattern))
+        out[name] = rules
+    return out
+
+
+class ContentBot:
+    """A bot the game declares under ``bots:`` (command line: ``bot:NAME``)."""
+
+    def __init__(self, seed: int = 0, name: str = ""):
+        self.state = rng.stream_seed(seed, f"bot:{name}")
+        self.name = name
+
+    def choose(self, s) -> int:
+        bots = getattr(s.game, "bots", None) or {}
+        rules = bots.get(self.name)
+        if rules is None:
+            hint = suggestion_help(self.name, bots)
+            known = ", ".join(sorted(bots)) or "none"
+            raise UsageError(f"{s.game.title} declares no bot `{self.name}` (declared: {known})"
+                             + (f"; {hint}" if hint else ""))
+        labels = s.pending.labels
+        env = {"p": PLAYERS[s.pending.player]}
+        for cond, pattern, _text in rules:
+            if cond is not None and not cond(s, env):
+                continue
+            matches = [i for i, label in enumerate(labels) if pattern.match(label)]
+            if matches:
+                self.state, k = rng.below(self.state, len(matches))
+                return matches[k]
+        self.state, index = rng.below(self.state, len(labels))
+        return index
