@@ -584,3 +584,75 @@ def test_removed_and_redirected_files_never_crash(games, name, data):
     root["include"] = includes
     with game.edited("game.yaml", dump(root, data.draw)):
         validate(game, data.draw(st.sampled_from(FORMATS), label="format"), ())
+
+
+# ------------------------------------------------------------------ games that still validate also play
+
+SEMANTIC_EDITS = ["number", "operator", "comparison", "name", "negate", "drop-line", "swap-args"]
+
+
+@st.composite
+def semantic_edit(draw, source: str) -> str:
+    """Edits that often keep effect-language text valid but change what it does."""
+    for _ in range(draw(st.integers(1, 2), label="edits")):
+        kind = draw(st.sampled_from(SEMANTIC_EDITS), label="semantic edit")
+        if kind == "number" and re.search(r"\b\d+\b", source):
+            numbers = list(re.finditer(r"\b\d+\b", source))
+            m = draw(st.sampled_from(numbers), label="number")
+            value = draw(st.sampled_from(["0", "1", "2", "-1", "99", "100000"]), label="value")
+            source = source[:m.start()] + value + source[m.end():]
+        elif kind in ("operator", "comparison"):
+            ops = ["+", "-", "*", "//", "%"] if kind == "operator" else ["<", ">", "==", "!=", "<=", ">="]
+            found = [m for m in re.finditer(r"(?<![<>=!/])(" + "|".join(map(re.escape, ops)) + r")(?![=/])", source)]
+            if found:
+                m = draw(st.sampled_from(found), label="operator")
+                source = source[:m.start()] + draw(st.sampled_from(ops), label="new operator") + source[m.end():]
+        elif kind == "name":
+            names = sorted(set(NAME.findall(source)))
+            if len(names) > 1:
+                old = draw(st.sampled_from(names), label="name")
+                new = draw(st.sampled_from(names), label="other name")
+                source = re.sub(rf"\b{re.escape(old)}\b", new, source, count=1)
+        elif kind == "negate":
+            source = source.replace("not ", "", 1) if "not " in source else source.replace("if ", "if not ", 1)
+        elif kind == "drop-line":
+            lines = source.split("\n")
+            if len(lines) > 2:
+                del lines[draw(st.integers(0, len(lines) - 2), label="line")]
+            source = "\n".join(lines)
+        elif kind == "swap-args":
+            source = re.sub(r"\(([^(),]+), ([^(),]+)\)", r"(\2, \1)", source, count=1)
+    return source
+
+
+PLAYABLE = [name for name in sorted(SOURCES) if name != "batavia"]   # small games: a full game is quick
+
+
+@pytest.mark.skipif(not PLAYABLE, reason="no small test games")
+@FUZZ
+@given(name=st.sampled_from(PLAYABLE or ["-"]), seed=st.integers(0, 50), data=st.data())
+def test_changed_rules_that_validate_also_play_without_crashing(games, name, seed, data):
+    """Content that checks clean but does something else: `rulekit autoplay` ends the game
+    (exit 0) or stops with a content error on a line of the game (exit 1)."""
+    game = games[name]
+    candidates = [rel for rel in game.files if dsl_paths(yaml.safe_load(game.text(rel)))]
+    rel = data.draw(st.sampled_from(candidates), label="file")
+    content = yaml.safe_load(game.text(rel))
+    path = data.draw(st.sampled_from(dsl_paths(content)), label="path")
+    parent = get(content, path[:-1])
+    parent[path[-1]] = data.draw(semantic_edit(parent[path[-1]]), label="text")
+    variants = variants_for(data, game, rel)
+    with game.edited(rel, dump(content, data.draw)):
+        if validate(game, "concise", variants)[0] != 0:
+            return
+        argv = ["autoplay", game.folder, "--seed", seed, "--quiet"]
+        for variant in variants:
+            argv += ["--variant", variant]
+        code, out, err = cli(*argv)
+        context = f"$ rulekit {' '.join(map(str, argv))}\nexit {code}\n{out}{err}"
+        assert code in (0, 1) and "Traceback" not in out + err and "internal error" not in err, context
+        if code == 1:
+            where = re.search(r"^  --> (.+)$", out, re.M)
+            assert where and "error[RK4" in out, f"a runtime error without a place\n{context}"
+            match = LOCATION.match(where.group(1))
+            check_location(game, match["path"], int(match["line"]), int(match["column"]), context)

@@ -10,6 +10,7 @@ says what changed.
   files that changed, and ``--force`` replays it anyway;
 - YAML python tags are refused (RK0104) and never run;
 - files too large (RK0106), alias bombs (RK0106), YAML nested too deeply (RK0108),
+  too many items or zones (RK0338),
   effect-language text nested too deeply (RK0219), odd line breaks (RK0200) and
   inconsistent dedents (RK0220) all name the file and line.
 """
@@ -424,6 +425,27 @@ def test_very_deep_yaml_does_not_kill_the_process(auction_copy, payload):
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 1, (proc.returncode, proc.stdout[-500:], proc.stderr[-500:])
     assert "scoring.yaml:2:" in proc.stdout and "error[RK0108]" in proc.stdout
+
+
+@pytest.mark.parametrize("section,needle", [
+    ("components:\n  chip:\n    copies: 1000000000000\n", "copies:"),
+    ("sets:\n  a: [a0, a1, a2, a3, a4, a5, a6, a7, a8, a9]\n  b: [b0, b1, b2, b3, b4, b5, b6, b7, b8, b9]\n"
+     "components:\n  chip:\n    generate: {x: a, y: b}\n    copies: 1001\n", "copies:"),
+    ("zones:\n  row: {range: [1, 1000000000000]}\n", "range:"),
+], ids=["copies", "generated", "range"])
+def test_items_and_zones_have_a_limit(capsys, write_game, section, needle):
+    # these used to build for ever (and fill the memory) instead of failing
+    folder = write_game(HEAD + section + "flow:\n  rounds: 1\n  phases:\n    - id: m\n      do: pass\n")
+    code, out = run(capsys, "validate", folder, "--format", "concise")
+    assert code == 1 and "error[RK0338]" in out and "a game may have at most" in out
+    assert f"game.yaml:{line_of(os.path.join(folder, 'game.yaml'), needle)}:" in out
+
+
+def test_an_id_template_cannot_build_huge_ids(capsys, write_game):
+    folder = write_game(HEAD + "components:\n  chip:\n    copies: 3\n    id: \"chip-{n:>999999999}\"\n"
+                        "flow:\n  rounds: 1\n  phases:\n    - id: m\n      do: pass\n")
+    code, out = run(capsys, "validate", folder, "--format", "concise")
+    assert code == 1 and "error[RK0336]: bad id template" in out and "game.yaml:8:" in out
 
 
 def _phase(do: str) -> str:
