@@ -24,3 +24,32 @@ def transcript(path: str, views: bool = True) -> dict:
     if views:
         out["checkpoints"] = result.checkpoints
     return out
+
+
+def broken_invariants(state) -> list[str]:
+    """What is wrong with a state: ids of the content's ``invariants`` that do not hold, and
+    any player variable below zero. An empty list means all is well."""
+    from .engine.state import PLAYERS
+    bad = [ident for ident, _text, fn in state.game.invariants if not fn(state, {})]
+    for i, row in enumerate(state.p):
+        bad += [f"{PLAYERS[i]}.{name} = {value}" for name, value in row.items()
+                if type(value) is int and value < 0]
+    return bad
+
+
+def play_random(game, players: int, seed: int, check=broken_invariants, max_actions: int = 20_000):
+    """One game of seeded random play, asserting ``check(state) == []`` after setup and after
+    every action, and that the game ends within ``max_actions``. Returns (state, actions)."""
+    from .agents import RandomAgent
+    from .engine import api
+    state = api.new_game(game, players, seed, record=False)
+    agent = RandomAgent(seed * 10 + players)
+    assert check(state) == [], f"{players}p seed {seed}, after setup: {check(state)}"
+    actions = 0
+    while not state.over:
+        api.apply_index(state, agent.choose(state), atomic=False)
+        actions += 1
+        bad = check(state)
+        assert bad == [], f"{players}p seed {seed}, action {actions} ({state.actions[-1]}): {bad}"
+        assert actions < max_actions, f"{players}p seed {seed}: no end after {actions} actions"
+    return state, actions

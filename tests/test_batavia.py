@@ -21,12 +21,13 @@ from pathlib import Path
 import pytest
 
 import rulekit
-from rulekit.agents import RandomAgent, make_agent
+from rulekit.agents import make_agent
 from rulekit.cli import main
 from rulekit.engine import api
 from rulekit.engine.state import PLAYERS
-from rulekit.engine.view import view
 from rulekit.script import run_script
+from rulekit.testing import broken_invariants
+from rulekit.testing import play_random as _play_random
 
 GAME = Path(__file__).resolve().parent.parent / "games" / "batavia"
 SCENARIOS = GAME / "scenarios"
@@ -48,14 +49,6 @@ def _load(variants=()):
 
 _GAMES: dict = {}
 
-
-def broken_invariants(state) -> list[str]:
-    """Ids of the invariants that do not hold, plus any negative player variable."""
-    bad = [ident for ident, _text, fn in state.game.invariants if not fn(state, {})]
-    for i, row in enumerate(state.p):
-        bad += [f"{PLAYERS[i]}.{name} = {value}" for name, value in row.items()
-                if type(value) is int and value < 0]
-    return bad
 
 
 # ------------------------------------------------------------------ content
@@ -159,7 +152,7 @@ def write_full_game(path: Path, players: int, seed: int) -> None:
         api.apply_index(state, index, atomic=False)
     head = [
         "# yaml-language-server: $schema=../../../schemas/script.schema.json",
-        f"# Generated: `BATAVIA_REGENERATE=1 pytest tests/test_batavia.py -k full_game` (seeded random bots,",
+        "# Generated: `BATAVIA_REGENERATE=1 pytest tests/test_batavia.py -k full_game` (seeded random bots,",
         f"# the game of `rulekit autoplay batavia --players {players} --seed {seed}`).",
         f"title: A full {players}-player game between random bots",
         "text: >-",
@@ -189,20 +182,6 @@ def test_full_game(players, snapshot):
 
 # ------------------------------------------------------------------ random games
 
-def play_random(game, players: int, seed: int) -> tuple:
-    """One random game, checking the invariants after every action; returns (state, actions)."""
-    state = api.new_game(game, players, seed, record=False)
-    agent = RandomAgent(seed * 10 + players)
-    assert broken_invariants(state) == [], f"seed {seed}, after setup"
-    actions = 0
-    while not state.over:
-        api.apply_index(state, agent.choose(state), atomic=False)
-        actions += 1
-        bad = broken_invariants(state)
-        assert bad == [], f"seed {seed}, action {actions} ({state.actions[-1]}): {bad}"
-        assert actions < MAX_ACTIONS, f"seed {seed}: no end after {actions} actions"
-    return state, actions
-
 
 @pytest.mark.parametrize("players", [3, 4, 5])
 def test_random_games_keep_the_invariants(players):
@@ -219,3 +198,8 @@ def test_random_games_with_the_open_route():
     for seed in range(max(RANDOM_GAMES // 6, 5)):
         state, _ = play_random(game, 3 + seed % 3, seed)
         assert state.result["winners"]
+
+
+def play_random(game, players: int, seed: int):
+    """One random game, checking the invariants after every action; returns (state, actions)."""
+    return _play_random(game, players, seed, check=broken_invariants, max_actions=MAX_ACTIONS)

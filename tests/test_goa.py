@@ -27,12 +27,14 @@ import pytest
 import yaml
 
 import rulekit
-from rulekit.agents import RandomAgent, make_agent
+from rulekit.agents import make_agent
 from rulekit.cli import main
 from rulekit.engine import api
 from rulekit.engine.state import PLAYERS
 from rulekit.script import run_script
 from rulekit.testing import transcript
+from rulekit.testing import broken_invariants as declared_invariants
+from rulekit.testing import play_random as _play_random
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME = ROOT / "games" / "goa"
@@ -59,10 +61,7 @@ def broken_invariants(state) -> list[str]:
     any component not lying in exactly one zone (the 54 tiles, 30 expedition cards, 18
     colony tiles and 10 action cards are conserved independently of the content's own
     invariants)."""
-    bad = [ident for ident, _text, fn in state.game.invariants if not fn(state, {})]
-    for i, row in enumerate(state.p):
-        bad += [f"{PLAYERS[i]}.{name} = {value}" for name, value in row.items()
-                if type(value) is int and value < 0]
+    bad = declared_invariants(state)
     game = state.game
     for kind, total in COUNTS.items():
         ids = game.kinds[kind]
@@ -251,20 +250,6 @@ def test_full_game(players, snapshot):
 
 # ------------------------------------------------------------------ random games
 
-def play_random(game, players: int, seed: int) -> tuple:
-    """One random game, checking the invariants after every action; returns (state, actions)."""
-    state = api.new_game(game, players, seed, record=False)
-    agent = RandomAgent(seed * 10 + players)
-    assert broken_invariants(state) == [], f"seed {seed}, after setup"
-    actions = 0
-    while not state.over:
-        api.apply_index(state, agent.choose(state), atomic=False)
-        actions += 1
-        bad = broken_invariants(state)
-        assert bad == [], f"seed {seed}, action {actions} ({state.actions[-1]}): {bad}"
-        assert actions < MAX_ACTIONS, f"seed {seed}: no end after {actions} actions"
-    return state, actions
-
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_random_games_keep_the_invariants(players):
@@ -281,3 +266,8 @@ def test_random_games_with_the_pro_variant():
     for seed in range(max(RANDOM_GAMES // 8, 5)):
         state, _ = play_random(game, 2 + seed % 3, seed)
         assert state.over and state.g["round"] == 8
+
+
+def play_random(game, players: int, seed: int):
+    """One random game, checking the invariants after every action; returns (state, actions)."""
+    return _play_random(game, players, seed, check=broken_invariants, max_actions=MAX_ACTIONS)

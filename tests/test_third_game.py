@@ -24,13 +24,14 @@ import pytest
 import yaml
 
 import rulekit
-from rulekit.agents import RandomAgent
 from rulekit.cli import main
 from rulekit.engine import api
 from rulekit.engine.state import PLAYERS
 from rulekit.engine.view import view
 from rulekit.script import run_script
 from rulekit.testing import transcript
+from rulekit.testing import broken_invariants
+from rulekit.testing import play_random as _play_random
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME = ROOT / "examples" / "for-sale"
@@ -49,14 +50,6 @@ def _load(variants=()):
         _GAMES[key] = rulekit.load_game(str(GAME), key)
     return _GAMES[key]
 
-
-def broken_invariants(state) -> list[str]:
-    """Ids of the content's invariants that do not hold, plus any negative player variable."""
-    bad = [ident for ident, _text, fn in state.game.invariants if not fn(state, {})]
-    for i, row in enumerate(state.p):
-        bad += [f"{PLAYERS[i]}.{name} = {value}" for name, value in row.items()
-                if type(value) is int and value < 0]
-    return bad
 
 
 def scenario_paths() -> list[Path]:
@@ -136,20 +129,6 @@ def test_setup_follows_the_player_count(players):
 
 
 # ------------------------------------------------------------------ random games
-
-def play_random(game, players: int, seed: int):
-    """One random game, checking the invariants after every action; returns (state, actions)."""
-    state = api.new_game(game, players, seed, record=False)
-    agent = RandomAgent(seed * 10 + players)
-    assert broken_invariants(state) == [], f"seed {seed}, after setup"
-    actions = 0
-    while not state.over:
-        api.apply_index(state, agent.choose(state), atomic=False)
-        actions += 1
-        bad = broken_invariants(state)
-        assert bad == [], f"{players}p seed {seed}, action {actions} ({state.actions[-1]}): {bad}"
-        assert actions < MAX_ACTIONS, f"{players}p seed {seed}: no end after {actions} actions"
-    return state, actions
 
 
 @pytest.mark.parametrize("players", [3, 4, 5, 6])
@@ -327,3 +306,8 @@ def test_the_tutorial_shows_real_diagnostics(tmp_path, monkeypatch, capsys):
         assert printed == shown[1:], (
             f"docs/authoring.md shows other output for `{command}` after the mistake in {target}; "
             "now it prints:\n" + "\n".join(printed))
+
+
+def play_random(game, players: int, seed: int):
+    """One random game, checking the invariants after every action; returns (state, actions)."""
+    return _play_random(game, players, seed, check=broken_invariants, max_actions=MAX_ACTIONS)
