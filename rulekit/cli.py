@@ -14,7 +14,10 @@ import os
 import sys
 
 from . import __version__
-from .errors import EXIT_CONTENT, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, DiagnosticReport, RulekitError, UsageError
+from .errors import (EXIT_CONTENT, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, ContentRuntimeError, DiagnosticReport,
+                     RulekitError, UsageError)
+
+MAX_ACTIONS = 100_000      # `autoplay` stops a game that has not ended after this many actions
 
 
 class _Parser(argparse.ArgumentParser):
@@ -52,6 +55,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--bots", default="random", help="comma-separated bots, one per seat or one for all")
     p.add_argument("--log", metavar="FILE", help="write the game's log (replayable with `rulekit run`)")
     p.add_argument("--quiet", action="store_true", help="print only the scoring")
+    p.add_argument("--max-actions", type=int, default=MAX_ACTIONS, metavar="N",
+                   help=f"stop a game that has not ended after N actions (default {MAX_ACTIONS})")
 
     p = sub.add_parser("simulate", help="play many bot games and report win rates, scores, lengths",
                        description="Play K full bot games (game i seeded from the seed and i) and report win "
@@ -208,6 +213,10 @@ def cmd_autoplay(args) -> int:
         raise UsageError(f"give one bot for all or one per seat ({state.n}), not {len(specs)}")
     agents = [make_agent(specs[i % len(specs)], args.seed * 1000 + i) for i in range(state.n)]
     while not state.over:
+        if len(state.actions) >= args.max_actions:
+            raise ContentRuntimeError(
+                f"the game has not ended after {args.max_actions} actions (does its flow ever end?); "
+                "`--max-actions` raises the limit", game.source_map.span(("flow",), key=True), "RK4012")
         who = state.pending.player
         index = agents[who].choose(state)
         if not args.quiet:

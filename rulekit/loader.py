@@ -113,7 +113,7 @@ class TextOrigin:
 _ESCAPED_HEX = {"x": 2, "u": 4, "U": 8}
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=128)
 def _flow_positions(raw: str, style: str | None, line: int, column: int) -> tuple[tuple, tuple[int, int]]:
     """The file position (line, column) of every character of a flow scalar's value
     (plain, 'single' or "double" quoted, ``raw`` being its source from ``line:column``),

@@ -645,7 +645,7 @@ def test_changed_rules_that_validate_also_play_without_crashing(games, name, see
     with game.edited(rel, dump(content, data.draw)):
         if validate(game, "concise", variants)[0] != 0:
             return
-        argv = ["autoplay", game.folder, "--seed", seed, "--quiet"]
+        argv = ["autoplay", game.folder, "--seed", seed, "--quiet", "--max-actions", 3000]
         for variant in variants:
             argv += ["--variant", variant]
         code, out, err = cli(*argv)

@@ -4,7 +4,8 @@ error on its line instead of hanging or crashing, and a log whose content change
 says what changed.
 
 - an effect loop that never reaches a decision stops at the step limit (RK4009),
-  naming the procedure or phase and the loop's line;
+  naming the procedure or phase and the loop's line; a game that never ends stops
+  `rulekit autoplay` after ``--max-actions`` (RK4012);
 - recursion of procedures (RK4008) and of functions (RK4000) stops with the line;
 - a log replayed against changed content is refused (RK5002) with the sections and
   files that changed, and ``--force`` replays it anyway;
@@ -123,6 +124,25 @@ flow:
         api.apply(state, "spin", step_limit=5_000)
     assert info.value.code == "RK4009" and "phase m" in str(info.value)
     assert (dict(state.g), list(state.actions), state.pending.labels) == before
+
+
+def test_a_game_that_never_ends_is_stopped_by_autoplay(capsys, write_game):
+    # every round has a decision, so the step limit never fires: autoplay caps the actions
+    folder = write_game(HEAD + """
+flow:
+  end_after_round_if: "x < 0"
+  phases:
+    - id: m
+      do: |
+        choose players[0]:
+            "a":
+                x += 1
+            "b":
+                x += 2
+""")
+    code, out = run(capsys, "autoplay", folder, "--quiet", "--max-actions", "300")
+    assert code == 1 and "error[RK4012]: the game has not ended after 300 actions" in out
+    assert f"game.yaml:{line_of(os.path.join(folder, 'game.yaml'), 'flow:')}:1" in out
 
 
 # ------------------------------------------------------------------ recursion
