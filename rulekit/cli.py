@@ -230,22 +230,11 @@ def cmd_autoplay(args) -> int:
 
 def _print_scores(state) -> None:
     from rich.console import Console
-    from rich.table import Table
-    result = state.result
-    cats = [c for c, _t, _f in state.game.scoring]
-    title = f"{state.game.title}: final scoring after round {state.g.get('round')}"
-    table = Table(title=title, min_width=len(title))   # a narrow table would wrap its title
-    table.add_column("player")
-    for c in cats:
-        table.add_column(c, justify="right")
-    table.add_column("total", justify="right", style="bold")
-    for player in result["ranking"]:
-        row = result["scores"][player]
-        table.add_row(player, *[str(row["breakdown"][c]) for c in cats], str(row["total"]))
-    console = Console(width=max(80, 12 * (len(cats) + 2)), force_terminal=False)
-    console.print(table)
-    winners = result["winners"]
-    console.print(("winner: " if len(winners) == 1 else "shared victory: ") + ", ".join(winners))
+    from .report import score_table, winners_line
+    cats = len(state.game.scoring)
+    console = Console(width=max(80, 12 * (cats + 2)), force_terminal=False)
+    console.print(score_table(state))
+    console.print(winners_line(state.result))
 
 
 def cmd_schema(args) -> int:

@@ -38,6 +38,7 @@ from .engine.state import PLAYERS
 from .engine.view import HIDDEN, view
 from .errors import EXIT_OK, EXIT_USAGE, IllegalAction, RulekitError, UsageError
 from .script import make_log, pins_from
+from .report import score_table, show_value, winners_line
 
 COMMANDS = ("undo", "save", "load", "show", "help", "quit", "exit")
 SHORT = 8   # longer item lists of other players and the table are summarised by kind
@@ -302,24 +303,12 @@ class Session:
         self.console.file.write("\n".join(line.rstrip() for line in capture.get().splitlines()) + "\n")
 
     def show_scores(self) -> None:
-        out = self.console
-        s = self.state
-        result = s.result
-        cats = [c for c, _t, _f in s.game.scoring]
-        table = Table(title=f"{s.game.title}: final scoring after round {s.g.get('round')}")
-        table.add_column("player")
-        for c in cats:
-            table.add_column(c, justify="right")
-        table.add_column("total", justify="right", style="bold")
-        for p in result["ranking"]:
-            row = result["scores"][p]
-            name = p + (" (you)" if p == str(PLAYERS[self.seat]) else "")
-            table.add_row(name, *[str(row["breakdown"].get(c)) for c in cats], str(row["total"]))
-        out.print(table)
-        winners = result["winners"]
-        out.print(("winner: " if len(winners) == 1 else "shared victory: ") + ", ".join(winners))
+        result = self.state.result
+        self.console.print(score_table(self.state, you=self.seat))
+        self.console.print(winners_line(result))
         you = str(PLAYERS[self.seat])
-        out.print("you win!" if you in winners else f"you placed {result['ranking'].index(you) + 1} of {s.n}")
+        self.console.print("you win!" if you in result["winners"]
+                           else f"you placed {result['ranking'].index(you) + 1} of {self.state.n}")
 
 
 def _family(content: dict, kinds) -> str:
@@ -343,14 +332,7 @@ def _size(content) -> int:
     return content.get("count", 0) if isinstance(content, dict) else len(content)
 
 
-def _value(value) -> str:
-    if value is None:
-        return "-"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, list):
-        return "[" + ", ".join(_value(v) for v in value) + "]"
-    return str(value)
+_value = show_value
 
 
 def _items(content, limit: int | None, kinds: dict | None = None) -> str:

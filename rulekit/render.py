@@ -57,6 +57,7 @@ from .engine.mutate import fmt
 from .engine.state import PLAYERS
 from .engine.view import HIDDEN, view
 from .errors import EXIT_OK, UsageError
+from .report import show_value
 
 CHAR = 6.0          # width of one character of the 10px monospace font
 CHIP_H = 15
@@ -462,14 +463,7 @@ def _dark(colour: str) -> bool:
     return 0.299 * r + 0.587 * g + 0.114 * b < 128
 
 
-def _show(value) -> str:
-    if value is None:
-        return "-"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, list):
-        return "[" + ", ".join(_show(v) for v in value) + "]"
-    return str(value)
+_show = show_value
 
 
 def _pick(picture: dict, pick):
