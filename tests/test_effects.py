@@ -7,7 +7,7 @@ import pytest
 import rulekit
 from rulekit.engine import api
 from rulekit.engine.view import view
-from rulekit.errors import ContentRuntimeError
+from rulekit.errors import ContentRuntimeError, DiagnosticReport
 
 GAME = """\
 meta: {title: Faces}
@@ -32,7 +32,7 @@ flow:
                 reveal(item("b"))
                 hide(item("b"))
             "reveal a number":
-                reveal(3)
+                reveal(num_players)
 """
 
 
@@ -52,7 +52,46 @@ def test_reveal_and_hide_change_what_everyone_sees(game):
 def test_reveal_needs_an_item(game):
     s = api.new_game(game, 2, 0)
     before = view(s, full=True)
-    with pytest.raises(ContentRuntimeError, match="expected an item, got 3") as info:
+    with pytest.raises(ContentRuntimeError, match="expected an item, got 2") as info:
         api.apply(s, "reveal a number")
     assert info.value.span is not None and (info.value.span.line, info.value.span.column) == (23, 17)
     assert view(s, full=True) == before
+
+
+TYPED = """\
+meta: {title: Types}
+players: {min: 2, max: 2}
+components:
+  card: {items: [{id: a}], start: deck}
+zones:
+  deck: {visibility: hidden}
+  track: {range: [1, 3]}
+player:
+  zones: {hand: {visibility: owner}}
+flow:
+  rounds: 1
+  phases:
+    - id: only
+      do: |
+        move(item("a"), to=3)
+        draw(deck, to=track)
+        shuffle("deck")
+        x = count(5)
+        y = range("a", 3)
+        move(item("a"), to=players[0].hand)
+        move_all(deck, to=track[2])
+        log(x + y)
+"""
+
+
+def test_arguments_of_an_evident_wrong_kind_are_load_time_errors(write_game):
+    with pytest.raises(DiagnosticReport) as info:
+        rulekit.load_game(write_game(TYPED))
+    found = [(d.code, d.span.line, d.message) for d in info.value.diagnostics if d.severity == "error"]
+    assert found == [
+        ("RK0321", 15, "argument `to` of `move` must be a zone, got a number"),
+        ("RK0321", 16, "argument `to` of `draw` must be a zone, got a family of zones (pick one: `track[key]`)"),
+        ("RK0321", 17, "argument `zone` of `shuffle` must be a zone, got text"),
+        ("RK0321", 18, "argument `items` of `count` must be a list or a zone, got a number"),
+        ("RK0321", 19, "argument `start` of `range` must be a whole number, got text"),
+    ]

@@ -17,7 +17,7 @@ from typing import Callable
 import attrs
 
 from ..engine import library, mutate
-from ..engine.library import REGISTRY, seq
+from ..engine.library import ARG_KINDS, REGISTRY, RETURN_KINDS, seq
 from ..engine.state import Family, ZoneKey
 from ..errors import ContentRuntimeError, Diagnostic, suggestion_help
 from ..source import Span
@@ -454,6 +454,7 @@ class Compiler:
                 self.error("RK0309", f"argument `{key}` of `{builtin.name}` given twice", value.span)
             given.add(key)
             kwargs[key] = self.expr(value, scope)
+        self._check_kinds(builtin, node, names)
         missing = [p for p in builtin.params if p not in given]
         if missing:
             self.error("RK0310", f"`{builtin.name}` is missing argument `{missing[0]}`", node.span,
@@ -464,6 +465,59 @@ class Compiler:
             if pname in kwargs:
                 positional.append(kwargs.pop(pname))
         return positional, kwargs
+
+    def _check_kinds(self, builtin, node, names):
+        """Static type check of arguments whose kind is evident (literals, zones, lists)."""
+        wanted = ARG_KINDS.get(builtin.name)
+        if not wanted:
+            return
+        pairs = list(zip(names, node.args)) + [(k, v) for k, v in node.kwargs if k in names]
+        for pname, arg in pairs:
+            want = wanted.get(pname)
+            got = self._kind_of(arg)
+            if want is None or got is None or got == want:
+                continue
+            ok = {"zone": {"zone"}, "item": {"text"}, "number": set(), "text": {"number", "bool", "none"},
+                  "list": {"zone", "family"}}[want]
+            if got in ok:
+                continue
+            nice = {"zone": "a zone", "item": "an item", "number": "a whole number", "text": "text",
+                    "list": "a list or a zone"}[want]
+            got_nice = {"number": "a number", "text": "text", "bool": "true/false", "none": "none",
+                        "zone": "a zone", "family": f"a family of zones (pick one: `{_name_of(arg)}[key]`)",
+                        "list": "a list"}[got]
+            self.error("RK0321", f"argument `{pname}` of `{builtin.name}` must be {nice}, got {got_nice}",
+                       arg.span, f"the signature is `{builtin.signature}`")
+
+    def _kind_of(self, node):
+        """The evident kind of an expression, or None when only running it would tell."""
+        v = self.v
+        if isinstance(node, ast.Num) or isinstance(node, ast.Neg):
+            return "number"
+        if isinstance(node, (ast.Str, ast.Template)):
+            return "text"
+        if isinstance(node, ast.Const):
+            return "none" if node.value is None else "bool"
+        if isinstance(node, (ast.ListLit, ast.Comp)):
+            return "list"
+        if isinstance(node, (ast.Compare, ast.Not)):
+            return "bool"
+        if isinstance(node, ast.Name):
+            if node.id in v.zones:
+                return "zone"
+            if node.id in v.families:
+                return "family"
+            if node.id in v.sets:
+                return "list"
+            return None
+        if isinstance(node, ast.Attr) and node.name in v.pzones and not (
+                {node.name} & (v.pvars | v.item_props | v.dynamic_props | v.member_props)):
+            return "zone"
+        if isinstance(node, ast.Index) and self._kind_of(node.obj) == "family":
+            return "zone"
+        if isinstance(node, ast.Call) and node.func in REGISTRY:
+            return RETURN_KINDS.get(node.func)
+        return None
 
     def _user_function_call(self, node, scope):
         name = node.func
@@ -771,6 +825,10 @@ class Compiler:
 
 
 _MISSING = object()
+
+
+def _name_of(node) -> str:
+    return node.id if isinstance(node, ast.Name) else "zones"
 
 
 def read_names(body) -> set:

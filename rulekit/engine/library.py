@@ -42,6 +42,27 @@ class Builtin:
 
 REGISTRY: dict[str, Builtin] = {}
 
+# What kind of value each argument takes and each function returns, for the checker's static
+# type check: zone, item, number, list (a list or a zone), text. Unlisted means anything.
+ARG_KINDS = {
+    "move": {"to": "zone", "item": "item", "at": "text"}, "move_all": {"source": "zone", "to": "zone"},
+    "draw": {"source": "zone", "to": "zone", "n": "number"}, "shuffle": {"zone": "zone", "stream": "text"},
+    "reveal": {"item": "item"}, "hide": {"item": "item"}, "range": {"start": "number", "stop": "number"},
+    "count": {"items": "list"}, "sum": {"numbers": "list"}, "min": {"numbers": "list"},
+    "max": {"numbers": "list"}, "any": {"items": "list"}, "all": {"items": "list"}, "first": {"items": "list"},
+    "last": {"items": "list"}, "top": {"zone": "list"}, "bottom": {"zone": "list"}, "list": {"items": "list"},
+    "sorted": {"items": "list"}, "reversed": {"items": "list"}, "distinct": {"items": "list"},
+    "index_of": {"items": "list"}, "without": {"items": "list"}, "abs": {"number": "number"},
+    "roll": {"sides": "number", "stream": "text"}, "items": {"kind": "text"}, "item": {"id": "text"},
+    "next_player": {"steps": "number"},
+}
+RETURN_KINDS = {
+    "range": "list", "list": "list", "sorted": "list", "reversed": "list", "distinct": "list",
+    "players_from": "list", "others": "list", "items": "list", "without": "list",
+    "count": "number", "sum": "number", "abs": "number", "seat": "number", "index_of": "number",
+    "roll": "number", "text": "text", "zone_of": "zone", "any": "bool", "all": "bool",
+}
+
 
 def _register(kind: str, name: str, params=(), optional=(), doc="", example=""):
     def wrap(fn):
