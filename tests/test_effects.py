@@ -95,3 +95,22 @@ def test_arguments_of_an_evident_wrong_kind_are_load_time_errors(write_game):
         ("RK0321", 18, "argument `items` of `count` must be a list or a zone, got a number"),
         ("RK0321", 19, "argument `start` of `range` must be a whole number, got text"),
     ]
+
+
+PHASES = """\
+meta: {title: Phases}
+players: {min: 1, max: 2}
+flow:
+  rounds: 1
+  phases:
+    - {id: a, do: pass}
+    - {id: b, when: "false", do: pass}
+    - {id: a, do: pass}
+"""
+
+
+def test_phase_ids_are_unique_and_dead_phases_are_said(write_game):
+    with pytest.raises(DiagnosticReport) as info:
+        rulekit.load_game(write_game(PHASES))
+    found = sorted((d.code, d.severity, d.span.line) for d in info.value.diagnostics)
+    assert found == [("RK0338", "error", 8), ("RK0339", "warning", 7)]
