@@ -18,7 +18,6 @@ from . import schema
 from .errors import Diagnostic, DiagnosticReport, UsageError, suggestion_help
 from .loader import LNode, flatten, load_yaml, merge
 from .model import Game, build_game
-from .source import Span
 
 ROOT_FILE = "game.yaml"
 

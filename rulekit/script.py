@@ -32,12 +32,11 @@ import attrs
 
 from . import schema
 from .content import load_game
-from .dsl.compiler import Compiler, _Scope
 from .engine import api
 from .engine.mutate import fmt
 from .engine.state import PLAYERS, State
 from .engine.view import view
-from .errors import ContentRuntimeError, Diagnostic, DiagnosticReport, IllegalAction, RulekitError, UsageError
+from .errors import Diagnostic, DiagnosticReport, IllegalAction, RulekitError, UsageError
 from .loader import flatten, load_yaml
 from .source import Span, source_line
 
@@ -167,7 +166,6 @@ def _expr_fn(game, text: str, span: Span, names=()):
     """Compile an expectation expression against the game's names (plus ``names``,
     the seats ``p1``.. of the game, bound when it is evaluated)."""
     from .model import _scope
-    from .dsl.compiler import Vocabulary
 
     line_text = source_line(span.path, span.line) or ""
     quote = 1 if line_text[span.column - 1:span.column] in ("'", '"') else 0   # a quoted key

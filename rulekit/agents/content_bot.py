@@ -24,7 +24,7 @@ import re
 
 from ..engine import rng
 from ..engine.state import PLAYERS
-from ..errors import Diagnostic, DiagnosticReport, UsageError, suggestion_help
+from ..errors import UsageError, suggestion_help
 
 
 def compile_bots(builder, compiler) -> dict:

@@ -16,7 +16,7 @@ from typing import Callable
 
 import attrs
 
-from ..engine import library, mutate
+from ..engine import mutate
 from ..engine.library import ARG_KINDS, REGISTRY, RETURN_KINDS, seq
 from ..engine.state import Family, ZoneKey
 from ..errors import ContentRuntimeError, Diagnostic, suggestion_help

@@ -9,7 +9,7 @@ restored from a clone taken before the action, so refusals are always atomic.
 from __future__ import annotations
 
 from ..errors import ContentRuntimeError, IllegalAction, UsageError
-from . import mutate, rng, vm
+from . import vm
 from .state import PLAYERS, Frame, State
 
 
