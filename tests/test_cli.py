@@ -302,8 +302,8 @@ def test_bad_games_never_show_a_traceback(capsys, write_game, files):
 
 
 @pytest.mark.parametrize("do", [
-    "move(1, to=z)",                 # 1 is not an item
-    "move(top(box), to=z)",          # a family is not a zone
+    "v = 1\nmove(v, to=z[1])",       # 1 is not an item (seen only when it runs: `v` could be anything)
+    "w = z\nmove(top(box), to=w)",   # a family is not a zone
     "x = [1][5]",
     "x = none + 1",
     "x = items(3) + 1",

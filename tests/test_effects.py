@@ -114,3 +114,13 @@ def test_phase_ids_are_unique_and_dead_phases_are_said(write_game):
         rulekit.load_game(write_game(PHASES))
     found = sorted((d.code, d.severity, d.span.line) for d in info.value.diagnostics)
     assert found == [("RK0338", "error", 8), ("RK0339", "warning", 7)]
+
+
+def test_evident_kinds_are_caught_before_the_game_runs(capsys, write_game):
+    from rulekit.cli import main
+    folder = write_game("meta: {title: x}\nplayers: {min: 1, max: 2}\nzones: {z: {range: [1, 2]}}\n"
+                        "flow:\n  rounds: 1\n  phases:\n    - id: m\n      do: |\n        move(1, to=z)\n")
+    assert main(["validate", folder, "--format", "concise"]) == 1
+    out = capsys.readouterr().out
+    assert "game.yaml:9:14: error[RK0321]: argument `item` of `move` must be an item, got a number" in out
+    assert "game.yaml:9:20: error[RK0321]: argument `to` of `move` must be a zone, got a family of zones" in out
