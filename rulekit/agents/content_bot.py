@@ -7,7 +7,7 @@ A game may declare named bots::
       trader:
         text: "Bids while rich, plays when it can make a majority."
         rules:
-          - when: "p.bonds >= 8"        # optional; `p` is the deciding player
+          - when: "p.money >= 8"        # optional; `p` is the deciding player
             prefer: "bid 1"             # a pattern over the legal actions (* and ? wildcards)
           - prefer: "play*"
           - prefer: "pass"
