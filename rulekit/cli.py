@@ -205,7 +205,7 @@ def cmd_autoplay(args) -> int:
     from .content import load_game
     from .engine import api
     from .engine.state import PLAYERS
-    from .script import make_log
+    from .script import make_log, pending_seat
     game = load_game(args.game, tuple(args.variant))
     state = api.new_game(game, args.players, args.seed)
     specs = [b.strip() for b in args.bots.split(",") if b.strip()] or ["random"]
@@ -217,7 +217,7 @@ def cmd_autoplay(args) -> int:
             raise ContentRuntimeError(
                 f"the game has not ended after {args.max_actions} actions (does its flow ever end?); "
                 "`--max-actions` raises the limit", game.source_map.span(("flow",), key=True), "RK4012")
-        who = state.pending.player
+        who = pending_seat(state)
         index = agents[who].choose(state)
         if not args.quiet:
             print(f"round {state.g.get('round')}: {PLAYERS[who]} {state.pending.labels[index]}")

@@ -13,7 +13,9 @@ deleted ranges, duplicated, swapped and re-indented lines, truncation), structur
 edits (deleted keys, swapped value types, misspelled keys and names, unknown fields,
 moved subtrees), edits inside effect-language strings (``do:``, ``expr:``...), and a
 catalogue of hostile files (empty files, wrong encodings, python tags, billion
-laughs, deep nesting, huge files, several documents...).
+laughs, deep nesting, huge files, several documents...). Rules changed so that they
+still validate must also play: ``rulekit autoplay`` ends the game or stops with a
+runtime error on a line of the game.
 
 The examples are derandomised; ``RULEKIT_FUZZ_EXAMPLES`` sets how many each test
 tries (default 60)::

@@ -279,6 +279,28 @@ estimate: "10 // (x - x)"
     assert f"game.yaml:{line_of(os.path.join(folder, 'game.yaml'), 'estimate:')}:" in out
 
 
+@pytest.mark.parametrize("who", ["players[0] + 5", "none", "'p1'"])
+def test_a_choice_for_someone_who_is_not_a_player_names_its_line(capsys, write_game, tmp_path, who):
+    # found by the fuzz tests (`p += 1` before `choose p`): autoplay indexed its bots with it, exit 101
+    folder = write_game(HEAD + f"""
+flow:
+  rounds: 1
+  phases:
+    - id: m
+      do: |
+        choose {who}:
+            "a":
+                x = 1
+""")
+    code, out = run(capsys, "autoplay", folder, "--quiet")
+    assert code == 1 and "error[RK4013]: `choose` asks" in out and "who is not a player" in out
+    assert f"game.yaml:{line_of(os.path.join(folder, 'game.yaml'), 'choose')}:" in out
+    script = tmp_path / "s.yaml"
+    script.write_text(f"game: {folder}\nplayers: 1\nactions: [a]\n", encoding="utf-8")
+    code, out = run(capsys, "run", script)
+    assert code == 1 and "error[RK4013]" in out
+
+
 # ------------------------------------------------------------------ logs of changed content
 
 @pytest.fixture
