@@ -376,13 +376,13 @@ class _Builder:
             pid = phase.get("id", f"phase{i + 1}")
             if pid in seen_phases:
                 self.diagnostics.append(Diagnostic(
-                    "RK0338", f"two phases are called `{pid}`", self.smap.span(("flow", "phases", i, "id")),
+                    "RK0341", f"two phases are called `{pid}`", self.smap.span(("flow", "phases", i, "id")),
                     related=(("the first", self.smap.span(("flow", "phases", seen_phases[pid], "id"))),),
                     help="give each phase its own id (variants replace and remove phases by id)"))
             seen_phases.setdefault(pid, i)
             if str(phase.get("when", "")).strip() == "false":
                 self.diagnostics.append(Diagnostic(
-                    "RK0339", f"phase `{pid}` can never run (`when: false`)",
+                    "RK0342", f"phase `{pid}` can never run (`when: false`)",
                     self.smap.span(("flow", "phases", i, "when")),
                     help="remove the phase, or remove it in a variant with `remove: true`", severity="warning"))
             body = self.parse(("flow", "phases", i, "do")) or ()

@@ -113,7 +113,7 @@ def test_phase_ids_are_unique_and_dead_phases_are_said(write_game):
     with pytest.raises(DiagnosticReport) as info:
         rulekit.load_game(write_game(PHASES))
     found = sorted((d.code, d.severity, d.span.line) for d in info.value.diagnostics)
-    assert found == [("RK0338", "error", 8), ("RK0339", "warning", 7)]
+    assert found == [("RK0341", "error", 8), ("RK0342", "warning", 7)]
 
 
 def test_evident_kinds_are_caught_before_the_game_runs(capsys, write_game):
