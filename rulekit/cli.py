@@ -14,7 +14,7 @@ import os
 import sys
 
 from . import __version__
-from .errors import (EXIT_CONTENT, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, ContentRuntimeError, DiagnosticReport,
+from .errors import (EXIT_CONTENT, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, DiagnosticReport,
                      RulekitError, UsageError)
 
 MAX_ACTIONS = 100_000      # `autoplay` stops a game that has not ended after this many actions
@@ -201,27 +201,21 @@ def _write_log(path: str, log: dict) -> None:
 
 
 def cmd_autoplay(args) -> int:
-    from .agents import make_agent
+    from .agents import make_agent, play_out
     from .content import load_game
     from .engine import api
     from .engine.state import PLAYERS
-    from .script import make_log, pending_seat
+    from .script import make_log
     game = load_game(args.game, tuple(args.variant))
     state = api.new_game(game, args.players, args.seed)
     specs = [b.strip() for b in args.bots.split(",") if b.strip()] or ["random"]
     if len(specs) not in (1, state.n):
         raise UsageError(f"give one bot for all or one per seat ({state.n}), not {len(specs)}")
     agents = [make_agent(specs[i % len(specs)], args.seed * 1000 + i) for i in range(state.n)]
-    while not state.over:
-        if len(state.actions) >= args.max_actions:
-            raise ContentRuntimeError(
-                f"the game has not ended after {args.max_actions} actions (does its flow ever end?); "
-                "`--max-actions` raises the limit", game.source_map.span(("flow",), key=True), "RK4012")
-        who = pending_seat(state)
-        index = agents[who].choose(state)
-        if not args.quiet:
-            print(f"round {state.g.get('round')}: {PLAYERS[who]} {state.pending.labels[index]}")
-        api.apply_index(state, index, atomic=False)
+
+    def show(state, who, index):
+        print(f"round {state.g.get('round')}: {PLAYERS[who]} {state.pending.labels[index]}")
+    play_out(state, agents, None if args.quiet else show, args.max_actions)
     if args.log:
         _write_log(args.log, make_log(state, args.variant, args.seed, None))
     _print_scores(state)

@@ -36,7 +36,7 @@ from .engine import api
 from .engine.mutate import fmt
 from .engine.state import PLAYERS, State
 from .engine.view import view
-from .errors import ContentRuntimeError, Diagnostic, DiagnosticReport, IllegalAction, RulekitError, UsageError
+from .errors import Diagnostic, DiagnosticReport, IllegalAction, RulekitError, UsageError
 from .loader import flatten, load_yaml
 from .source import Span, source_line
 
@@ -108,16 +108,6 @@ def game_ref(game) -> str:
     except OSError:
         pass
     return os.path.abspath(game.path)
-
-
-def pending_seat(state: State) -> int:
-    """The seat of the player the pending decision is for; a content error when the
-    content made someone who is not a player choose (``choose p`` with ``p += 1``)."""
-    who = state.pending.player
-    if isinstance(who, bool) or not isinstance(who, int) or not 0 <= who < state.n:
-        raise ContentRuntimeError(f"`choose` asks {fmt(who)}, who is not a player of this game "
-                                  f"(p1..p{state.n})", state.pending.span, "RK4013")
-    return who
 
 
 def make_log(state: State, variants, seed: int, pins_spec: dict | None, position: str | None = None) -> dict:
@@ -242,7 +232,7 @@ def run_script(path: str, force: bool = False, game_override=None, record: bool 
                 who, action = None, step
             if state.over:
                 raise ScriptError(f"action `{action}` after the game ended", span, "RK5003")
-            actor = str(PLAYERS[pending_seat(state)])
+            actor = str(PLAYERS[state.pending.player])
             if who is not None and who != actor:
                 raise ScriptError(f"the script says {who} acts, but it is {actor}'s decision "
                                   f"(legal: {', '.join(state.pending.labels[:20])})", span, "RK5004",

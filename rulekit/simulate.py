@@ -15,7 +15,7 @@ import math
 import os
 from concurrent.futures import ProcessPoolExecutor
 
-from .agents import make_agent
+from .agents import make_agent, play_out
 from .engine import api, rng
 from .engine.state import PLAYERS
 from .errors import UsageError
@@ -49,12 +49,11 @@ def play_one(game_ref: str, variants: tuple, players: int | None, seed: int, bot
     seats = seat_bots(bots, state.n, index)
     agents = [make_agent(spec, s_seed * 31 + k) for k, spec in enumerate(seats)]
     verbs: dict[str, int] = {}
-    while not state.over:
-        choice = agents[state.pending.player].choose(state)
-        label = state.pending.labels[choice]
-        verb = label.split(" ", 1)[0]
+
+    def count_verb(state, _who, index):
+        verb = state.pending.labels[index].split(" ", 1)[0]
         verbs[verb] = verbs.get(verb, 0) + 1
-        api.apply_index(state, choice, atomic=False)
+    play_out(state, agents, count_verb)
     result = state.result
     return {
         "index": index, "seed": s_seed, "bots": seats,

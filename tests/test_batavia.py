@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 import rulekit
-from rulekit.agents import make_agent
+from rulekit.agents import make_agent, play_out
 from rulekit.cli import main
 from rulekit.engine import api
 from rulekit.engine.state import PLAYERS
@@ -145,11 +145,7 @@ def write_full_game(path: Path, players: int, seed: int) -> None:
     state = api.new_game(game, players, seed)
     agents = [make_agent("random", seed * 1000 + i) for i in range(players)]
     lines = []
-    while not state.over:
-        who = state.pending.player
-        index = agents[who].choose(state)
-        lines.append(f"  - {PLAYERS[who]}: {state.pending.labels[index]}")
-        api.apply_index(state, index, atomic=False)
+    play_out(state, agents, lambda s, who, index: lines.append(f"  - {PLAYERS[who]}: {s.pending.labels[index]}"))
     head = [
         "# yaml-language-server: $schema=../../../schemas/script.schema.json",
         "# Generated: `BATAVIA_REGENERATE=1 pytest tests/test_batavia.py -k full_game` (seeded random bots,",

@@ -195,6 +195,24 @@ class MCTSAgent:
         return best_index
 
 
+def play_out(state, agents, each=None, max_actions: int | None = None):
+    """Let ``agents`` (one per seat) decide until the game ends; ``each(state, seat, index)``
+    is called before every action. Past ``max_actions`` actions it is a content error: the
+    flow does not end (RK4012)."""
+    from ..errors import ContentRuntimeError
+    while not state.over:
+        if max_actions is not None and len(state.actions) >= max_actions:
+            raise ContentRuntimeError(
+                f"the game has not ended after {max_actions} actions (does its flow ever end?); "
+                "`--max-actions` raises the limit", state.game.source_map.span(("flow",), key=True), "RK4012")
+        who = state.pending.player
+        index = agents[who].choose(state)
+        if each is not None:
+            each(state, who, index)
+        api.apply_index(state, index, atomic=False)
+    return state
+
+
 AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "mcts": MCTSAgent}
 
 

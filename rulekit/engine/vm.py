@@ -154,6 +154,9 @@ def _op_choose(spec: ChooseSpec):
 
 def build_decision(s: State, env: dict, spec: ChooseSpec) -> Decision:
     player = spec.player(s, env)
+    if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < s.n:
+        raise ContentRuntimeError(f"`choose` asks {mutate.fmt(player)}, who is not a player of this game "
+                                  f"(p1..p{s.n})", spec.span, "RK4013")
     labels: list[str] = []
     choices: list = []
     for label, fors, cond, target in spec.options:
