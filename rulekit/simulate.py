@@ -81,7 +81,7 @@ def run_batch(game_ref: str, variants=(), players=None, games: int = 100, seed: 
     chunks = [(game_ref, variants, players, seed, bots, indices[i:i + size]) for i in range(0, games, size)]
     records: list[dict] = []
     if backend == "ray":
-        records = _run_ray(chunks, progress)
+        records = _run_ray(chunks, progress, jobs)
     elif jobs <= 1:
         for chunk in chunks:
             done = _chunk(chunk)
@@ -98,23 +98,125 @@ def run_batch(game_ref: str, variants=(), players=None, games: int = 100, seed: 
     return records
 
 
-def _run_ray(chunks, progress) -> list[dict]:
+def _run_ray(chunks, progress, jobs: int = 1) -> list[dict]:
+    """The chunks as Ray tasks; their records in chunk (hence game) order.
+
+    Uses the Ray instance this process is already connected to, if any; else connects
+    to the cluster at ``RAY_ADDRESS`` when it is set; else starts a private local
+    instance with ``jobs`` CPUs (every core when ``jobs`` is 1). A connection or
+    instance made here is shut down again when the batch is done."""
     try:
         import ray
+        import ray.exceptions
     except ImportError:
         raise UsageError("the Ray backend needs Ray: pip install 'rulekit[ray]'") from None
-    if not ray.is_initialized():
-        ray.init(address=os.environ.get("RAY_ADDRESS"), ignore_reinit_error=True, log_to_driver=False)
-    remote = ray.remote(_chunk)
-    pending = [remote.remote(chunk) for chunk in chunks]
-    records = []
-    while pending:
-        ready, pending = ray.wait(pending, num_returns=1)
-        done = ray.get(ready[0])
-        records.extend(done)
-        if progress:
-            progress(len(done))
-    return records
+    started = not ray.is_initialized()
+    if started:
+        _ray_init(ray, jobs)
+    try:
+        cpus = int(ray.cluster_resources().get("CPU", 1))
+        remote = ray.remote(_chunk)
+        refs = [remote.remote(_portable(chunk)) for chunk in _rechunk(chunks, cpus)]
+        position = {ref: k for k, ref in enumerate(refs)}
+        results: list = [None] * len(refs)
+        pending = list(refs)
+        while pending:
+            ready, pending = ray.wait(pending, num_returns=1)
+            try:
+                done = ray.get(ready[0])
+            except ray.exceptions.RayTaskError as exc:
+                cause = getattr(exc, "cause", None)
+                if isinstance(cause, BaseException):
+                    raise _as_local(cause) from None  # the same error a local run gives
+                raise
+            except ray.exceptions.RayError as exc:
+                raise UsageError(f"the Ray cluster failed while playing the batch: {_first_line(exc)}") from None
+            results[position[ready[0]]] = done
+            if progress:
+                progress(len(done))
+    finally:
+        if started:
+            ray.shutdown()
+    return [record for done in results for record in done]
+
+
+def _ray_init(ray, jobs: int) -> None:
+    import logging
+    address = os.environ.get("RAY_ADDRESS") or None
+    if address is None:
+        options = {"address": "local", "num_cpus": jobs if jobs > 1 else (os.cpu_count() or 1),
+                   "include_dashboard": False}
+        where = "a local Ray instance"
+    else:
+        _check_reachable(address)
+        options = {"address": address}
+        where = f"the Ray cluster at `{address}` (RAY_ADDRESS)"
+    try:
+        ray.init(log_to_driver=False, logging_level=logging.WARNING, **options)
+    except ImportError as exc:  # ray:// addresses need the Ray Client extra
+        raise UsageError(f"cannot connect to {where}: {exc}; pip install 'ray[client]' for ray:// addresses") from None
+    except Exception as exc:  # noqa: BLE001 - Ray raises ConnectionError, RuntimeError, ValueError...
+        if ray.is_initialized():
+            ray.shutdown()
+        raise UsageError(f"cannot start or reach {where}: {_first_line(exc)}") from None
+
+
+def _check_reachable(address: str, timeout: float = 5.0) -> None:
+    """Fail fast on a cluster address nothing listens on (Ray itself retries for minutes)."""
+    import socket
+    if address in ("auto", "local"):
+        return
+    scheme, _, rest = address.rpartition("://")
+    host, sep, port = rest.rpartition(":")
+    if not sep:
+        host, port = rest, ("10001" if scheme == "ray" else "6379")
+    host = host.strip("[]")
+    try:
+        number = int(port)
+    except ValueError:
+        raise UsageError(f"RAY_ADDRESS `{address}` is not HOST:PORT") from None
+    try:
+        socket.create_connection((host, number), timeout=timeout).close()
+    except OSError as exc:
+        raise UsageError(f"cannot reach the Ray cluster at `{address}` (RAY_ADDRESS): {exc.strerror or exc}; "
+                         "is it running (`ray start --head`)?") from None
+
+
+def _rechunk(chunks, cpus: int) -> list:
+    """The same games in pieces sized for the cluster's CPUs (about four pieces a CPU,
+    at most 25 games a piece); the pieces of ``run_batch`` are sized for ``--jobs``."""
+    if not chunks:
+        return []
+    *head, _ = chunks[0]
+    indices = [i for chunk in chunks for i in chunk[-1]]
+    size = max(1, min(25, len(indices) // max(1, cpus * 4)))
+    return [(*head, indices[k:k + size]) for k in range(0, len(indices), size)]
+
+
+def _portable(chunk):
+    """A chunk whose game reference works from any worker: a folder becomes an absolute path."""
+    from .content import ROOT_FILE
+    game_ref, *rest = chunk
+    if os.path.isfile(os.path.join(game_ref, ROOT_FILE)) or (
+            os.path.isfile(game_ref) and os.path.basename(game_ref) == ROOT_FILE):
+        game_ref = os.path.abspath(game_ref)
+    return (game_ref, *rest)
+
+
+def _as_local(exc: BaseException) -> BaseException:
+    """A worker's error with its source path shown as a local run shows it (relative
+    to the current folder when inside it), since the worker was given an absolute one."""
+    span = getattr(exc, "span", None)
+    if span is not None and os.path.isabs(getattr(span, "path", "")):
+        import attrs
+        from .content import _display
+        exc.span = attrs.evolve(span, path=_display(span.path))
+    return exc
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
 
 
 # ------------------------------------------------------------------ figures
