@@ -48,8 +48,8 @@ def test_memoised_functions_agree_with_a_cold_state():
         for p in s.g["players"]:
             for name in ("may_play", "play_complete"):
                 if name in fns:
-                    warm = fns[name](s, {"p": p})
-                    assert warm == fns[name](cold, {"p": p}), name
+                    warm = fns[name](s, p)
+                    assert warm == fns[name](cold, p), name
     _random_game(game, 3, 11, check)
 
 

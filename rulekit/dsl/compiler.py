@@ -55,10 +55,12 @@ class _Scope:
     """Local names of one procedure. ``alias`` renames the locals of an included
     option group (``group.name``) so they can never clash with the includer's."""
 
-    def __init__(self, locals_: set, loops: list | None = None, alias: dict | None = None):
+    def __init__(self, locals_: set, loops: list | None = None, alias: dict | None = None,
+                 py: dict | None = None):
         self.locals = set(locals_)
         self.loops = loops if loops is not None else []
         self.alias = alias or {}
+        self.py = py or {}   # names held in Python variables (comprehension and function parameters)
 
     def key(self, name: str) -> str:
         return self.alias.get(name, name)
@@ -67,7 +69,13 @@ class _Scope:
         """A scope where each name in ``private`` reads the env key it maps to."""
         alias = dict(self.alias)
         alias.update(private)
-        return _Scope(self.locals | set(private.values()), self.loops, alias)
+        return _Scope(self.locals | set(private.values()), self.loops, alias, self.py)
+
+    def bind_py(self, names: dict) -> "_Scope":
+        """A scope where each name in ``names`` reads the Python variable it maps to."""
+        py = dict(self.py)
+        py.update(names)
+        return _Scope(self.locals, self.loops, self.alias, py)
 
 
 def assigned_names(body) -> set:
@@ -106,6 +114,11 @@ class Compiler:
         self._function_cache: dict[str, Fn] = {}
         self.functions_impl: dict[str, Callable] = {}
         self.used_procedures: set = set()
+        self._names = itertools.count()
+        self._const_names: dict = {}
+        self._fn_cache: dict = {}
+        self._wrappers: dict = {}
+        self.ns: dict = _namespace(vocab)
 
     # ------------------------------------------------------------ diagnostics
     def error(self, code: str, message: str, span: Span, help: str | None = None) -> None:
@@ -115,66 +128,100 @@ class Compiler:
 
     def _all_names(self, scope: _Scope) -> set:
         v = self.v
-        return (scope.locals | v.gvars | v.constants | set(v.zones) | set(v.families) | set(v.sets)
+        return (scope.locals | set(scope.py) | v.gvars | v.constants | set(v.zones) | set(v.families) | set(v.sets)
                 | set(v.members) | set(v.tables))
 
     # ------------------------------------------------------------ expressions
+    # Expressions compile to Python source over a private namespace, one function per
+    # top-level expression: `count(x for x in p.hand if x.company == c)` runs as one
+    # Python comprehension, not a tree of closure calls. Only names this compiler made
+    # (`K3`, `F_x`, `v12`) and checked operators appear in the source; every value from
+    # content (text, numbers, tables) is bound in the namespace, never spliced in.
     def expr(self, node, scope: _Scope) -> Fn:
+        """A ``(state, env) -> value`` function for a checked expression."""
+        return self._function(("s", "e"), self.src(node, scope), node.span)
+
+    def src(self, node, scope: _Scope) -> str:
         method = getattr(self, f"x_{type(node).__name__}", None)
         if method is None:  # pragma: no cover - parser and compiler out of step
             raise NotImplementedError(f"no compiler for expression {type(node).__name__}")
         return method(node, scope)
 
+    def _k(self, value) -> str:
+        """The source name of a constant (bound in the namespace, never spliced as text)."""
+        if type(value) is int or value is None or value is True or value is False:
+            return repr(value)
+        try:
+            key = (type(value), value)
+            name = self._const_names.get(key)
+        except TypeError:  # unhashable: its own name
+            key, name = None, None
+        if name is None:
+            name = f"K{next(self._names)}"
+            self.ns[name] = value
+            if key is not None:
+                self._const_names[key] = name
+        return name
+
+    def _var(self, stem: str) -> str:
+        """A fresh Python identifier for a comprehension or parameter variable."""
+        return f"v{next(self._names)}_{stem}" if stem.isidentifier() and stem.isascii() else f"v{next(self._names)}"
+
+    def _function(self, params: tuple, source: str, span) -> Fn:
+        text = f"def _f({', '.join(params)}):\n    return {source}\n"
+        fn = self._fn_cache.get(text)
+        if fn is not None:
+            return fn
+        out: dict = {}
+        try:
+            exec(compile(text, "<rulekit expression>", "exec"), self.ns, out)  # noqa: S102 - our own source
+        except (SyntaxError, RecursionError, MemoryError, ValueError):
+            self.error("RK0219", "expression too complex to compile", span,
+                       "split it into smaller functions")
+            return lambda *args: None
+        fn = self._fn_cache[text] = out["_f"]
+        return fn
+
     def x_Num(self, node, scope):
-        value = node.value
-        return lambda s, e: value
+        return self._k(node.value)
 
     def x_Str(self, node, scope):
-        value = node.value
-        return lambda s, e: value
+        return self._k(node.value)
 
     def x_Const(self, node, scope):
-        value = node.value
-        return lambda s, e: value
+        return self._k(node.value)
 
     def x_Template(self, node, scope):
-        parts = [p if isinstance(p, str) else self.expr(p, scope) for p in node.parts]
-        fmt = mutate.fmt
-
-        def template(s, e):
-            return "".join(p if type(p) is str else fmt(p(s, e)) for p in parts)
-        return template
+        parts = [self._k(p) if isinstance(p, str) else f"FMT({self.src(p, scope)})" for p in node.parts]
+        return "''.join((" + "".join(p + ", " for p in parts) + "))"
 
     def x_Name(self, node, scope):
         name = node.id
         v = self.v
+        if name in scope.py:
+            return scope.py[name]
         if name in scope.alias:
-            key = scope.alias[name]
-            return lambda s, e: e[key]
+            return f"e[{self._k(scope.alias[name])}]"
         if name in scope.locals:
-            return lambda s, e: e[name]
+            return f"e[{self._k(name)}]"
         if name in v.gvars or name in v.constants:
-            return lambda s, e: s.g[name]
+            return f"s.g[{self._k(name)}]"
         if name in v.zones:
-            key = v.zones[name]
-            return lambda s, e: key
+            return self._k(v.zones[name])
         if name in v.families:
-            fam = v.families[name]
-            return lambda s, e: fam
+            return self._k(v.families[name])
         if name in v.sets:
-            members = list(v.sets[name])
-            return lambda s, e: members
+            return self._k(list(v.sets[name]))
         if name in v.members:
-            return lambda s, e: name
+            return self._k(name)
         if name in v.tables:
-            data = v.tables[name]
-            return lambda s, e: data
+            return self._k(v.tables[name])
         if name in v.procedures or name in v.functions or name in REGISTRY:
             self.error("RK0302", f"`{name}` is a {self._what(name)}; call it with `{name}(...)`", node.span)
         else:
             self.error("RK0301", f"unknown name `{name}`", node.span,
                        suggestion_help(name, self._all_names(scope)))
-        return lambda s, e: None
+        return "None"
 
     def _what(self, name):
         if name in self.v.procedures:
@@ -184,7 +231,7 @@ class Compiler:
         return REGISTRY[name].kind
 
     def x_Attr(self, node, scope):
-        obj = self.expr(node.obj, scope)
+        obj = self.src(node.obj, scope)
         name = node.name
         v = self.v
         paths = []
@@ -201,22 +248,21 @@ class Compiler:
         if not paths:
             candidates = (v.pvars | set(v.pzones) | v.item_props | v.dynamic_props | v.member_props)
             self.error("RK0303", f"unknown attribute `{name}`", node.span, suggestion_help(name, candidates))
-            return lambda s, e: None
+            return "None"
         items = v.items
         members = v.members
+        key = self._k(name)
         if paths == ["pvar"]:
-            return lambda s, e: s.p[obj(s, e)][name]
+            return f"s.p[{obj}][{key}]"
         if paths == ["pzone"]:
-            keys = v.pzones[name]
-            return lambda s, e: keys[obj(s, e)]
+            return f"{self._k(v.pzones[name])}[{obj}]"
         if paths == ["sprop"]:
-            return lambda s, e: items[obj(s, e)][name]
+            return f"ITEMS[{obj}][{key}]"
         if paths == ["mprop"]:
-            return lambda s, e: members[obj(s, e)][name]
+            return f"{self._k(members)}[{obj}][{key}]"
         pzone_keys = v.pzones.get(name)
 
-        def dispatch(s, e):
-            o = obj(s, e)
+        def dispatch(s, o):
             if type(o) is not str:
                 if "pvar" in paths:
                     return s.p[o][name]
@@ -231,138 +277,65 @@ class Compiler:
             if "mprop" in paths and o in members:
                 return members[o][name]
             raise ContentRuntimeError(f"{mutate.fmt(o)} has no attribute `{name}`")
-        return dispatch
+        return f"{self._k(dispatch)}(s, {obj})"
 
     def x_Index(self, node, scope):
-        obj = self.expr(node.obj, scope)
-        index = self.expr(node.index, scope)
-
-        def getitem(s, e):
-            o = obj(s, e)
-            i = index(s, e)
-            if type(o) is Family:
-                if i not in o.zones:
-                    raise ContentRuntimeError(f"`{o.name}` has no space `{mutate.fmt(i)}`")
-                return o.zones[i]
-            if type(o) is ZoneKey:
-                return s.zones[o][i]
-            return o[i]
-        return getitem
+        return f"GETITEM(s, {self.src(node.obj, scope)}, {self.src(node.index, scope)})"
 
     def x_ListLit(self, node, scope):
-        items = [self.expr(i, scope) for i in node.items]
-        return lambda s, e: [i(s, e) for i in items]
+        return "[" + "".join(self.src(i, scope) + ", " for i in node.items) + "]"
 
     def x_Comp(self, node, scope):
-        # A comprehension's variables are its own (as in Python): each gets a private env key,
-        # so `[c for c in xs]` never overwrites a local `c` of the procedure.
-        private = {n: f"{n}#{next(self._labels)}" for n, _ in node.fors}
-        inner = scope.bind(private)
-        fors = []
-        for i, (name, coll) in enumerate(node.fors):
-            # each `for` sees the variables bound by the ones before it
-            visible = scope.bind({n: private[n] for n, _ in node.fors[:i]})
-            fors.append((private[name], self.expr(coll, visible)))
-        elt = self.expr(node.elt, inner)
-        cond = self.expr(node.cond, inner) if node.cond is not None else None
-        if len(fors) == 1:
-            (name, coll), = fors
+        return f"[{self._generator(node, scope)}]"
 
-            if cond is None:
-                def comp(s, e):
-                    out = []
-                    for x in seq(s, coll(s, e)):
-                        e[name] = x
-                        out.append(elt(s, e))
-                    return out
-            else:
-                def comp(s, e):
-                    out = []
-                    for x in seq(s, coll(s, e)):
-                        e[name] = x
-                        if cond(s, e):
-                            out.append(elt(s, e))
-                    return out
-            return comp
+    def _generator(self, node, scope) -> str:
+        """``elt for v in SEQ(s, xs) if cond``: the inside of a list or generator.
 
-        def comp_n(s, e):
-            out = []
-
-            def level(k):
-                name, coll = fors[k]
-                for x in tuple(seq(s, coll(s, e))):
-                    e[name] = x
-                    if k + 1 < len(fors):
-                        level(k + 1)
-                    elif cond is None or cond(s, e):
-                        out.append(elt(s, e))
-            level(0)
-            return out
-        return comp_n
+        A comprehension's variables are its own (as in Python) and live in Python
+        variables, so `[c for c in xs]` never touches a procedure's local `c`; each `for`
+        sees the variables bound by the ones before it."""
+        names: dict = {}
+        clauses = []
+        for name, coll in node.fors:
+            visible = scope.bind_py(names)
+            var = self._var(name)
+            clauses.append(f"for {var} in SEQ(s, {self.src(coll, visible)})")
+            names = dict(names)
+            names[name] = var
+        inner = scope.bind_py(names)
+        out = f"{self.src(node.elt, inner)} " + " ".join(clauses)
+        if node.cond is not None:
+            out += f" if {self.src(node.cond, inner)}"
+        return out
 
     def x_BinOp(self, node, scope):
-        a = self.expr(node.left, scope)
-        b = self.expr(node.right, scope)
-        op = node.op
-        if op == "+":
-            return lambda s, e: a(s, e) + b(s, e)
-        if op == "-":
-            return lambda s, e: a(s, e) - b(s, e)
-        if op == "*":
-            return lambda s, e: a(s, e) * b(s, e)
-        if op == "//":
-            return lambda s, e: a(s, e) // b(s, e)
-        if op == "%":
-            return lambda s, e: a(s, e) % b(s, e)
-        raise NotImplementedError(op)  # pragma: no cover
+        if node.op not in ("+", "-", "*", "//", "%"):  # pragma: no cover - the grammar has no others
+            raise NotImplementedError(node.op)
+        return f"({self.src(node.left, scope)} {node.op} {self.src(node.right, scope)})"
 
     def x_Compare(self, node, scope):
-        a = self.expr(node.left, scope)
-        b = self.expr(node.right, scope)
+        a = self.src(node.left, scope)
+        b = self.src(node.right, scope)
         op = node.op
-        if op == "==":
-            return lambda s, e: a(s, e) == b(s, e)
-        if op == "!=":
-            return lambda s, e: a(s, e) != b(s, e)
-        if op == "<":
-            return lambda s, e: a(s, e) < b(s, e)
-        if op == "<=":
-            return lambda s, e: a(s, e) <= b(s, e)
-        if op == ">":
-            return lambda s, e: a(s, e) > b(s, e)
-        if op == ">=":
-            return lambda s, e: a(s, e) >= b(s, e)
-
-        def contains(s, e):
-            x = a(s, e)
-            coll = b(s, e)
-            if type(coll) is ZoneKey:
-                return s.loc.get(x) == coll
-            return x in coll
+        if op in ("==", "!=", "<", "<=", ">", ">="):
+            return f"({a} {op} {b})"
         if op == "in":
-            return contains
-        return lambda s, e: not contains(s, e)
+            return f"CONTAINS(s, {a}, {b})"
+        return f"(not CONTAINS(s, {a}, {b}))"
 
     def x_BoolOp(self, node, scope):
-        a = self.expr(node.left, scope)
-        b = self.expr(node.right, scope)
-        if node.op == "and":
-            return lambda s, e: a(s, e) and b(s, e)
-        return lambda s, e: a(s, e) or b(s, e)
+        op = "and" if node.op == "and" else "or"
+        return f"({self.src(node.left, scope)} {op} {self.src(node.right, scope)})"
 
     def x_Not(self, node, scope):
-        a = self.expr(node.operand, scope)
-        return lambda s, e: not a(s, e)
+        return f"(not {self.src(node.operand, scope)})"
 
     def x_Neg(self, node, scope):
-        a = self.expr(node.operand, scope)
-        return lambda s, e: -a(s, e)
+        return f"(-{self.src(node.operand, scope)})"
 
     def x_IfExp(self, node, scope):
-        c = self.expr(node.cond, scope)
-        t = self.expr(node.then, scope)
-        o = self.expr(node.orelse, scope)
-        return lambda s, e: t(s, e) if c(s, e) else o(s, e)
+        return (f"({self.src(node.then, scope)} if {self.src(node.cond, scope)} "
+                f"else {self.src(node.orelse, scope)})")
 
     def x_Call(self, node, scope):
         name = node.func
@@ -372,16 +345,16 @@ class Compiler:
         if name in v.procedures:
             self.error("RK0304", f"procedure `{name}` can only be called as a statement or as `x = {name}(...)`",
                        node.span, "procedures may ask players to decide, so they cannot run inside an expression")
-            return lambda s, e: None
+            return "None"
         builtin = REGISTRY.get(name)
         if builtin is None:
             candidates = set(v.functions) | set(v.procedures) | set(REGISTRY)
             self.error("RK0305", f"unknown function `{name}`", node.span, suggestion_help(name, candidates))
-            return lambda s, e: None
+            return "None"
         if builtin.kind == "effect":
             self.error("RK0306", f"effect `{name}` changes the game and cannot be used as a value", node.span,
                        f"write it as a statement of its own: `{builtin.signature}`")
-            return lambda s, e: None
+            return "None"
         if name in ("items", "item") and node.args and isinstance(node.args[0], ast.Str):
             known = v.kinds if name == "items" else v.items
             if known and node.args[0].value not in known:
@@ -392,16 +365,18 @@ class Compiler:
             fast = self._tally_count(node.args[0], scope)
             if fast is not None:
                 return fast
-        args, kwargs = self._bind(builtin, node, scope)
-        impl = builtin.impl
-        if not kwargs:
-            if len(args) == 1:
-                a0, = args
-                return lambda s, e: impl(s, a0(s, e))
-            if len(args) == 2:
-                a0, a1 = args
-                return lambda s, e: impl(s, a0(s, e), a1(s, e))
-        return lambda s, e: impl(s, *[a(s, e) for a in args], **{k: f(s, e) for k, f in kwargs.items()})
+        if name in ("any", "all", "first") and node.args and isinstance(node.args[0], ast.Comp):
+            # stop at the first answer (functions are pure, so nothing is skipped but work)
+            self._bind(builtin, node, scope, lambda n, sc: "None")  # checks only
+            gen = self._generator(node.args[0], scope)
+            if name == "first":
+                default = [self.src(a, scope) for a in node.args[1:2]] + \
+                    [self.src(v, scope) for k, v in node.kwargs if k == "default"]
+                return f"NEXT(({gen}), {default[0] if default else 'None'})"
+            return f"{name.upper()}({gen})"
+        args, kwargs = self._bind(builtin, node, scope, self.src)
+        listed = "".join(", " + a for a in args) + "".join(f", {k}={f}" for k, f in kwargs.items())
+        return f"{self._k(builtin.impl)}(s{listed})"
 
     def _tally_count(self, arg, scope):
         """``count(x for x in ZONE if x.PROP == VALUE)`` with PROP a fixed item property is
@@ -423,27 +398,20 @@ class Compiler:
         if prop not in v.item_props or prop in v.dynamic_props or prop in v.pvars or prop in v.pzones \
                 or prop in v.member_props or _mentions(right, var):
             return None
-        zone = self.expr(zone_node, scope)
-        value = self.expr(right, scope)
-        from ..engine.tally import tally_count
-        scan = self.x_Comp(arg, scope)  # for zones given as plain lists
+        return f"TALLY(s, {self.src(zone_node, scope)}, {self._k(prop)}, {self.src(right, scope)})"
 
-        def count_tally(s, e):
-            z = zone(s, e)
-            if type(z) is not ZoneKey:
-                return len(scan(s, e))
-            return tally_count(s, z, prop, value(s, e))
-        return count_tally
-
-    def _bind(self, builtin, node, scope):
-        """Check a call against a signature; returns (positional fns, keyword fns)."""
+    def _bind(self, builtin, node, scope, compile_arg=None):
+        """Check a call against a signature; returns (positional args, keyword args),
+        each compiled by ``compile_arg`` (closures by default, or source)."""
+        compile_arg = compile_arg or self.expr
         names = list(builtin.params) + [n for n, _ in builtin.optional]
-        args = [self.expr(a, scope) for a in node.args]
+        args = [compile_arg(a, scope) for a in node.args]
         kwargs = {}
         if len(node.args) > len(names):
             self.error("RK0307", f"`{builtin.name}` takes at most {len(names)} argument"
                        f"{'s' if len(names) != 1 else ''}, got {len(node.args)}", node.span,
                        f"the signature is `{builtin.signature}`")
+            args = args[:len(names)]
         given = set(names[:len(node.args)])
         for key, value in node.kwargs:
             if key not in names:
@@ -452,8 +420,9 @@ class Compiler:
                 continue
             if key in given:
                 self.error("RK0309", f"argument `{key}` of `{builtin.name}` given twice", value.span)
+                continue
             given.add(key)
-            kwargs[key] = self.expr(value, scope)
+            kwargs[key] = compile_arg(value, scope)
         self._check_kinds(builtin, node, names)
         missing = [p for p in builtin.params if p not in given]
         if missing:
@@ -519,6 +488,7 @@ class Compiler:
             return RETURN_KINDS.get(node.func)
         return None
 
+
     def _user_function_call(self, node, scope):
         name = node.func
         params, _body = self.v.functions[name]
@@ -526,62 +496,71 @@ class Compiler:
             self.error("RK0307", f"function `{name}` takes {len(params)} argument"
                        f"{'s' if len(params) != 1 else ''} ({', '.join(params)}), got "
                        f"{len(node.args) + len(node.kwargs)}", node.span)
-            return lambda s, e: None
-        args = [self.expr(a, scope) for a in node.args]
-        impls = self.functions_impl
-        # Functions are pure (no `roll`, no effects), so a result depends only on the arguments
-        # and the state; it is memoised until the next change to the state (see mutate.py).
-        if len(args) == 1:
-            (a0,), (p0,) = args, params
+            return "None"
+        args = "".join(", " + self.src(a, scope) for a in node.args)
+        return f"{self._memoised(name, len(params))}(s{args})"
 
-            def call1(s, e):
-                x = a0(s, e)
+    def _memoised(self, name: str, arity: int) -> str:
+        """The source name of a memoising caller of user function ``name``.
+
+        Functions are pure (no `roll`, no effects), so a result depends only on the
+        arguments and the state; it is memoised until the next change to the state (see
+        mutate.py). The implementation is looked up on a miss, so functions may call
+        each other in any order of definition."""
+        wrapper = self._wrappers.get(name)
+        if wrapper is not None:
+            return wrapper
+        impls = self.functions_impl
+        if arity == 1:
+            def call(s, x):
                 key = (name, x, x.__class__)  # Player(0) == 0 == False: keep them apart
                 memo = s.memo
                 try:
                     return memo[key]
                 except KeyError:
-                    value = memo[key] = impls[name](s, {p0: x})
+                    value = memo[key] = impls[name](s, x)
                     return value
                 except TypeError:  # an unhashable argument (a list): no memo
-                    return impls[name](s, {p0: x})
-            return call1
-        if len(args) == 2:
-            (a0, a1), (p0, p1) = args, params
-
-            def call2(s, e):
-                x, y = a0(s, e), a1(s, e)
+                    return impls[name](s, x)
+        elif arity == 2:
+            def call(s, x, y):
                 key = (name, x, y, x.__class__, y.__class__)
                 memo = s.memo
                 try:
                     return memo[key]
                 except KeyError:
-                    value = memo[key] = impls[name](s, {p0: x, p1: y})
+                    value = memo[key] = impls[name](s, x, y)
                     return value
                 except TypeError:
-                    return impls[name](s, {p0: x, p1: y})
-            return call2
-
-        def call(s, e):
-            values = tuple(a(s, e) for a in args)
-            key = (name,) + values + tuple(v.__class__ for v in values)
-            memo = s.memo
-            try:
-                return memo[key]
-            except KeyError:
-                value = memo[key] = impls[name](s, dict(zip(params, values)))
-                return value
-            except TypeError:
-                return impls[name](s, dict(zip(params, values)))
-        return call
+                    return impls[name](s, x, y)
+        else:
+            def call(s, *values):
+                key = (name,) + values + tuple(v.__class__ for v in values)
+                memo = s.memo
+                try:
+                    return memo[key]
+                except KeyError:
+                    value = memo[key] = impls[name](s, *values)
+                    return value
+                except TypeError:
+                    return impls[name](s, *values)
+        wrapper = self._wrappers[name] = self._k(call)
+        return wrapper
 
     def compile_function(self, name: str) -> None:
+        """A user function becomes a Python function ``(state, *args)``."""
         params, body = self.v.functions[name]
         impure = _find_call(body, "roll")
         if impure is not None:
             self.error("RK0318", f"function `{name}` calls `roll`; functions must be pure", impure.span,
                        "draw random numbers in a procedure and pass the result in")
-        self.functions_impl[name] = self.expr(body, _Scope(set(params)))
+        names = {p: self._var(p) for p in params}
+        scope = _Scope(set(params)).bind_py(names)
+        self.functions_impl[name] = self._function(("s",) + tuple(names.values()), self.src(body, scope), body.span)
+
+    def call_function(self, name: str):
+        """A ``(state, *args)`` caller of user function ``name`` that shares the memo."""
+        return self.ns[self._memoised(name, len(self.v.functions[name][0]))]
 
     # ------------------------------------------------------------- statements
     def procedure(self, name: str, params: tuple, body: tuple, span: Span) -> list:
@@ -621,63 +600,57 @@ class Compiler:
                 return
             self._call_procedure(st.value, scope, out, ret=st.target.id)
             return
-        value = self.expr(st.value, scope)
-        setter = self._setter(st.target, scope)
-        out.append(("exec", lambda s, e: setter(s, e, value(s, e)), st.span))
+        value = self.src(st.value, scope)
+        out.append(("exec", self._statement(self._store(st.target, scope, value), st.span), st.span))
 
     def s_AugAssign(self, st, scope, out):
-        current = self.expr(st.target, scope)
-        value = self.expr(st.value, scope)
-        setter = self._setter(st.target, scope)
-        if st.op == "+":
-            out.append(("exec", lambda s, e: setter(s, e, current(s, e) + value(s, e)), st.span))
-        else:
-            out.append(("exec", lambda s, e: setter(s, e, current(s, e) - value(s, e)), st.span))
+        current = self.src(st.target, scope)
+        value = f"({current} {'+' if st.op == '+' else '-'} {self.src(st.value, scope)})"
+        out.append(("exec", self._statement(self._store(st.target, scope, value), st.span), st.span))
 
-    def _setter(self, target, scope):
+    def _statement(self, line: str, span) -> Fn:
+        """A ``(state, env)`` function running one generated statement."""
+        text = f"def _f(s, e):\n    {line}\n"
+        out: dict = {}
+        try:
+            exec(compile(text, "<rulekit statement>", "exec"), self.ns, out)  # noqa: S102 - our own source
+        except (SyntaxError, RecursionError, MemoryError, ValueError):
+            self.error("RK0219", "statement too complex to compile", span, "split it into smaller steps")
+            return lambda s, e: None
+        return out["_f"]
+
+    def _store(self, target, scope, value: str) -> str:
+        """The source of a statement storing ``value`` (source) into ``target``."""
         v = self.v
-        span = target.span
+        span = self._k(target.span)
         if isinstance(target, ast.Name):
             name = target.id
             if name in scope.alias:
-                key = scope.alias[name]
-
-                def set_alias(s, e, value):
-                    e[key] = value
-                return set_alias
+                return f"e[{self._k(scope.alias[name])}] = {value}"
             if name in v.gvars and name not in scope.locals:
-                def set_global(s, e, value):
-                    mutate.set_global(s, name, value, span)
-                return set_global
+                return f"SET_GLOBAL(s, {self._k(name)}, {value}, {span})"
             if name in v.constants:
-                self.error("RK0312", f"`{name}` is a constant and cannot be changed", span,
+                self.error("RK0312", f"`{name}` is a constant and cannot be changed", target.span,
                            "declare it under `vars:` if it changes during the game")
             elif name in v.zones or name in v.families or name in v.sets or name in v.members:
-                self.error("RK0312", f"`{name}` names a zone or set and cannot be assigned", span)
-
-            def set_local(s, e, value):
-                e[name] = value
-            return set_local
+                self.error("RK0312", f"`{name}` names a zone or set and cannot be assigned", target.span)
+            return f"e[{self._k(name)}] = {value}"
         if isinstance(target, ast.Attr):
-            obj = self.expr(target.obj, scope)
+            obj = self.src(target.obj, scope)
             name = target.name
             if name in v.pvars:
-                def set_player(s, e, value):
-                    mutate.set_player(s, obj(s, e), name, value, span)
-                return set_player
+                return f"SET_PLAYER(s, {obj}, {self._k(name)}, {value}, {span})"
             if name in v.dynamic_props:
-                def set_prop(s, e, value):
-                    mutate.set_prop(s, obj(s, e), name, value)
-                return set_prop
+                return f"SET_PROP(s, {obj}, {self._k(name)}, {value})"
             if name in v.item_props or name in v.member_props or name in v.pzones:
-                self.error("RK0313", f"`{name}` cannot be changed", span,
+                self.error("RK0313", f"`{name}` cannot be changed", target.span,
                            "only player variables and item state declared under `state:` change")
             else:
-                self.error("RK0303", f"unknown attribute `{name}`", span,
+                self.error("RK0303", f"unknown attribute `{name}`", target.span,
                            suggestion_help(name, v.pvars | v.dynamic_props))
-            return lambda s, e, value: None
-        self.error("RK0314", "only names and attributes can be assigned", span)
-        return lambda s, e, value: None
+            return "pass"
+        self.error("RK0314", "only names and attributes can be assigned", target.span)
+        return "pass"
 
     def s_CallStmt(self, st, scope, out):
         call = st.call
@@ -687,13 +660,10 @@ class Compiler:
             return
         builtin = REGISTRY.get(name)
         if builtin is not None and builtin.kind == "effect":
-            args, kwargs = self._bind(builtin, call, scope)
-            impl = builtin.impl
-            span = call.span
-
-            def run_effect(s, e):
-                impl(s, *[a(s, e) for a in args], span=span, **{k: f(s, e) for k, f in kwargs.items()})
-            out.append(("exec", run_effect, st.span))
+            args, kwargs = self._bind(builtin, call, scope, self.src)
+            listed = "".join(", " + a for a in args) + "".join(f", {k}={f}" for k, f in kwargs.items())
+            line = f"{self._k(builtin.impl)}(s{listed}, span={self._k(call.span)})"
+            out.append(("exec", self._statement(line, st.span), st.span))
             return
         if builtin is not None or name in self.v.functions:
             value = self.expr(call, scope)
@@ -825,6 +795,37 @@ class Compiler:
 
 
 _MISSING = object()
+
+
+def _namespace(vocab: Vocabulary) -> dict:
+    """The globals of generated expression code: a few helpers, nothing from content."""
+    from ..engine.tally import tally_count
+    items = vocab.items
+
+    def getitem(s, o, i):
+        if type(o) is Family:
+            if i not in o.zones:
+                raise ContentRuntimeError(f"`{o.name}` has no space `{mutate.fmt(i)}`")
+            return o.zones[i]
+        if type(o) is ZoneKey:
+            return s.zones[o][i]
+        return o[i]
+
+    def contains(s, x, coll):
+        if type(coll) is ZoneKey:
+            return s.loc.get(x) == coll
+        return x in coll
+
+    def tally(s, z, prop, value):
+        if type(z) is ZoneKey:
+            table = s.tallies.get((z, prop))
+            return tally_count(s, z, prop, value) if table is None else table.get(value, 0)
+        return len([x for x in seq(s, z) if items[x][prop] == value])
+
+    return {"__builtins__": {}, "SEQ": seq, "FMT": mutate.fmt, "ITEMS": items, "GETITEM": getitem,
+            "CONTAINS": contains, "TALLY": tally,
+            "ANY": any, "ALL": all, "NEXT": next,
+            "SET_GLOBAL": mutate.set_global, "SET_PLAYER": mutate.set_player, "SET_PROP": mutate.set_prop}
 
 
 def _name_of(node) -> str:
