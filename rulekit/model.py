@@ -19,6 +19,7 @@ import attrs
 from .dsl import ast
 from .dsl.compiler import Compiler, Vocabulary
 from .dsl.parser import parse_expr, parse_options, parse_script
+from .dsl.reads import function_reads, memo_table
 from .engine import vm
 from .engine.state import PLAYERS, Family, ZoneKey
 from .errors import ContentRuntimeError, Diagnostic, DiagnosticReport
@@ -155,6 +156,8 @@ class Game:
     warnings: tuple = ()        # diagnostics of severity "warning" (shown by `rulekit validate`)
     bots: dict = attrs.Factory(dict)    # bots written as content: name -> [(condition, pattern, text)]
     files: dict = attrs.Factory(dict)   # content file (relative to the game folder) -> hash of its bytes
+    memo_deps: dict = attrs.Factory(dict)   # resource -> functions whose memoised results it may change
+    memo_always: tuple = ()                 # functions forgotten on any change (they may read anything)
 
     def compiler_for_scripts(self) -> Compiler:
         """A compiler over this game's names (for expectations and position scripts)."""
@@ -455,6 +458,7 @@ class _Builder:
             # errors first (what stops the build), then warnings; each group in source order
             raise DiagnosticReport(sorted(self.diagnostics, key=lambda d: d.severity != "error"))
         warnings = tuple(d for d in self.diagnostics if d.severity == "warning")
+        memo_deps, memo_always = memo_table(function_reads(vocab))
 
         return Game(
             name=self.name, title=(d.get("meta") or {}).get("title", self.name), path=self.path,
@@ -467,7 +471,8 @@ class _Builder:
             params=params, procedures=procs, functions=compiler.functions_impl, main=main,
             finish_pc=finish_mark, scoring=tuple(scoring), tiebreak=tuple(tiebreak),
             invariants=tuple(invariants), estimate=estimate, provenance=tuple(self._provenance()),
-            sets=sets, members=members, vocab=vocab, warnings=warnings, bots=bots)
+            sets=sets, members=members, vocab=vocab, warnings=warnings, bots=bots,
+            memo_deps=memo_deps, memo_always=memo_always)
 
     def _inline(self, name, body, compiler, procs, pending_links, main_instrs):
         """Setup and finish run as procedures of their own (own locals)."""

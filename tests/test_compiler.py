@@ -133,6 +133,30 @@ def test_good_snippet_compiles(write_game):
     assert state.p[0]["coins"] == 0           # x is none
 
 
+def test_generated_code_keeps_content_text_as_data(write_game):
+    """Expressions compile to Python source, but content values are bound, never spliced:
+    text that looks like Python stays text, and generated code sees no Python builtins."""
+    folder = build(write_game, """\
+        log("__import__('os').system('echo hi') \\" '")
+        players[0].coins = count([c for c in colors if c != "x') or ('"]) + sum([k * 2 for k in range(3)])
+        """)
+    game = rulekit.load_game(folder)
+    state = rulekit.new_game(game, 1)
+    assert state.p[0]["coins"] == 2 + 6
+    assert ("log", "__import__('os').system('echo hi') \" '") in state.events
+    compiler = game.compiler_for_scripts()
+    assert compiler.ns["__builtins__"] == {}
+    assert not any(k in compiler.ns for k in ("eval", "exec", "open", "__import__"))
+
+
+def test_generated_code_is_named_after_its_content_line(write_game):
+    folder = build(write_game, "players[0].coins = double(4)\n")
+    game = rulekit.load_game(folder)
+    code = game.functions["double"].__code__
+    assert code.co_filename.endswith("game.yaml") and code.co_name == f"line{code.co_firstlineno}"
+    assert BASE.splitlines()[code.co_firstlineno - 1].strip() == 'expr: "x * 2"'
+
+
 def test_all_mistakes_are_reported_at_once_and_only_once():
     with pytest.raises(DiagnosticReport) as info:
         rulekit.load_game(game_dir("broken/compile_errors"))

@@ -2,8 +2,14 @@
 """The engine's caches (memoised pure functions, incremental tallies) never change an answer."""
 from __future__ import annotations
 
+import textwrap
+
+import pytest
+
 import rulekit
+from rulekit.dsl.reads import EVERYTHING, function_reads
 from rulekit.engine import api, rng
+from rulekit.engine.serialize import from_dict, to_dict
 
 
 def _fresh_tally(s, zone, prop):
@@ -59,3 +65,107 @@ def test_caches_are_dropped_on_clone_and_restore():
     assert s.tallies or s.memo is not None
     c = s.clone()
     assert c.memo == {} and c.tallies == {} and c.tallied == {}
+
+
+@pytest.mark.parametrize("name, players", [("batavia", 4), ("goa", 3)])
+def test_every_remembered_result_matches_a_cold_computation(name, players):
+    """The memo forgets only what a change may affect (dsl/reads.py): after every action,
+    every result still remembered must equal the function computed afresh."""
+    game = rulekit.load_game(name)
+    checked = 0
+
+    def check(s):
+        nonlocal checked
+        cold = s.clone()
+        for fname, table in s.memo.items():
+            for key, value in table.items():
+                args = key[:len(key) // 2]
+                assert game.functions[fname](cold, *args) == value, (fname, args)
+                checked += 1
+    _random_game(game, players, 3, check)
+    assert checked > 1000
+
+
+def test_read_sets_name_what_each_function_reads():
+    game = rulekit.load_game("batavia")
+    reads = function_reads(game.vocab)
+    assert reads["fleet_count"] == {("zone", "fleet")}
+    assert reads["seal_of"] == frozenset()                    # only static data
+    assert {("zone", "route"), ("pvar", "pos"), ("g", "goal_taken")} <= reads["can_reach"]  # through next_tile
+    assert ("zone", "fleet") in reads["could_win"] and ("zone", "hand") in reads["could_win"]
+
+
+ZONE_GAME = """\
+meta: {title: Zones held in variables}
+players: {min: 1, max: 2, default: 1}
+components:
+  chip: {copies: 4, id: "chip-{n}", start: pool}
+zones:
+  pool: {visibility: public}
+  left: {visibility: public}
+  right: {visibility: public}
+vars:
+  target: none
+functions:
+  size:
+    params: [z]
+    expr: "count(z)"
+  target_size:
+    expr: "count(target)"
+  where:
+    params: [x]
+    expr: "zone_of(x)"
+procedures:
+  turn:
+    params: [p]
+    do: |
+      choose p:
+          "aim {z}" for z in [left, right]:
+              target = z
+          "drop":
+              move(top(pool), to=target)
+          "drop left":
+              move(top(pool), to=left)
+          "done":
+              end_game()
+flow:
+  rounds: 20
+  phases:
+    - id: turns
+      do: |
+        for p in players:
+            turn(p)
+scoring:
+  categories:
+    - id: chips
+      points: "size(left) + 10 * target_size()"
+"""
+
+
+def _memo_call(game, name):
+    """The memoising caller rule code uses (the bare function in game.functions is not)."""
+    return game.compiler_for_scripts().call_function(name)
+
+
+def test_a_zone_in_a_variable_or_an_argument_is_never_read_stale(tmp_path):
+    (tmp_path / "game.yaml").write_text(ZONE_GAME)
+    game = rulekit.load_game(str(tmp_path))
+    assert function_reads(game.vocab)["where"] is EVERYTHING      # zone_of: any zone
+    s = api.new_game(game, 1, 0)
+    size, target_size = game.functions["size"], game.functions["target_size"]
+    memo_size = _memo_call(game, "size")
+    memo_target = _memo_call(game, "target_size")
+    left = s.game.zones["left"]
+    # a zone as an argument: `size`'s read set cannot name it, so such calls are not remembered
+    assert memo_size(s, left) == 0
+    api.apply(s, "drop left")
+    assert not s.coarse and memo_size(s, left) == 1
+    # a zone held in a variable: from then on every change forgets everything
+    api.apply(s, "aim left")
+    assert s.coarse
+    assert memo_target(s) == 1
+    api.apply(s, "drop")
+    api.apply(s, "drop")
+    assert memo_target(s) == 3 and memo_size(s, left) == 3
+    assert target_size(s.clone()) == 3 and size(s.clone(), left) == 3
+    assert from_dict(game, to_dict(s)).coarse                      # a reloaded state knows it too

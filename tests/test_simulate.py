@@ -21,6 +21,19 @@ def test_jobs_do_not_change_the_results():
     assert one[0]["bots"] == ["random", "greedy", "random"] and one[1]["bots"] == ["greedy", "random", "greedy"]
 
 
+@pytest.mark.parametrize("game, players, bot", [
+    ("batavia", 3, "greedy"), ("batavia", 3, "mcts:3"), ("batavia", 3, "bot:trader"),
+    ("goa", 2, "greedy"), ("goa", 2, "mcts:3"),
+])
+def test_each_bot_plays_each_game_and_jobs_do_not_change_the_results(game, players, bot):
+    """The bots issue's bar: simulate runs for both games with each bot, and `--jobs 2`
+    gives the same records as `--jobs 1` (every bot is seeded from the game's seed)."""
+    one = sim.run_batch(game, players=players, games=2, seed=11, bots=[bot, "random"], jobs=1)
+    two = sim.run_batch(game, players=players, games=2, seed=11, bots=[bot, "random"], jobs=2)
+    assert one == two
+    assert all(bot in r["bots"] and r["winners"] and r["decisions"] > 50 for r in one)
+
+
 def test_summary_counts_and_intervals():
     records = sim.run_batch("batavia", players=4, games=4, seed=1)
     summary = sim.summarise(records)

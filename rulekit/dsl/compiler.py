@@ -179,7 +179,7 @@ class Compiler:
             self.error("RK0219", "expression too complex to compile", span,
                        "split it into smaller functions")
             return lambda *args: None
-        fn = self._fn_cache[text] = out["_f"]
+        fn = self._fn_cache[text] = _located_code(out["_f"], span)
         return fn
 
     def x_Num(self, node, scope):
@@ -511,36 +511,51 @@ class Compiler:
         if wrapper is not None:
             return wrapper
         impls = self.functions_impl
+        # Results live in s.memo[name][args]; a change forgets the functions that read what
+        # changed (dsl/reads.py). A zone given as an argument is not memoised: what the
+        # call reads is then not in the function's read set.
         if arity == 1:
             def call(s, x):
-                key = (name, x, x.__class__)  # Player(0) == 0 == False: keep them apart
-                memo = s.memo
+                table = s.memo.get(name)
+                if table is None:
+                    table = s.memo[name] = {}
+                key = (x, x.__class__)  # Player(0) == 0 == False: keep them apart
                 try:
-                    return memo[key]
+                    return table[key]
                 except KeyError:
-                    value = memo[key] = impls[name](s, x)
+                    if x.__class__ in _ZONELIKE:
+                        return impls[name](s, x)
+                    value = table[key] = impls[name](s, x)
                     return value
                 except TypeError:  # an unhashable argument (a list): no memo
                     return impls[name](s, x)
         elif arity == 2:
             def call(s, x, y):
-                key = (name, x, y, x.__class__, y.__class__)
-                memo = s.memo
+                table = s.memo.get(name)
+                if table is None:
+                    table = s.memo[name] = {}
+                key = (x, y, x.__class__, y.__class__)
                 try:
-                    return memo[key]
+                    return table[key]
                 except KeyError:
-                    value = memo[key] = impls[name](s, x, y)
+                    if x.__class__ in _ZONELIKE or y.__class__ in _ZONELIKE:
+                        return impls[name](s, x, y)
+                    value = table[key] = impls[name](s, x, y)
                     return value
                 except TypeError:
                     return impls[name](s, x, y)
         else:
             def call(s, *values):
-                key = (name,) + values + tuple(v.__class__ for v in values)
-                memo = s.memo
+                table = s.memo.get(name)
+                if table is None:
+                    table = s.memo[name] = {}
+                key = values + tuple(v.__class__ for v in values)
                 try:
-                    return memo[key]
+                    return table[key]
                 except KeyError:
-                    value = memo[key] = impls[name](s, *values)
+                    if any(v.__class__ in _ZONELIKE for v in values):
+                        return impls[name](s, *values)
+                    value = table[key] = impls[name](s, *values)
                     return value
                 except TypeError:
                     return impls[name](s, *values)
@@ -617,7 +632,7 @@ class Compiler:
         except (SyntaxError, RecursionError, MemoryError, ValueError):
             self.error("RK0219", "statement too complex to compile", span, "split it into smaller steps")
             return lambda s, e: None
-        return out["_f"]
+        return _located_code(out["_f"], span)
 
     def _store(self, target, scope, value: str) -> str:
         """The source of a statement storing ``value`` (source) into ``target``."""
@@ -749,13 +764,12 @@ class Compiler:
             if isinstance(opt, ast.Include):
                 self._include(opt, scope, options, bodies)
                 continue
-            fors = []
-            for name, coll in opt.fors:
-                fors.append((scope.key(name), self.expr(coll, scope)))
-            cond = self.expr(opt.cond, scope) if opt.cond is not None else None
-            label = self.expr(opt.label, scope)
+            names: dict = {}
+            clauses: list = []
+            bound: list = []
+            self._option_fors(opt.fors, scope, scope.key, names, clauses, bound)
             target = self._label()
-            options.append((label, tuple(fors), cond, target))
+            options.append((self._option_enum(opt, scope.bind_py(names), clauses, bound), target))
             bodies.append((target, opt.body, scope))
         out.append(("choose", player, tuple(options), st.span))
         for target, body, body_scope in bodies:
@@ -763,6 +777,27 @@ class Compiler:
             self.block(body, body_scope, out)
             out.append(("jump", end, st.span))
         out.append(("label", end))
+
+    def _option_fors(self, fors, scope, key, names, clauses, bound):
+        """The ``for`` clauses of an option; its variables are Python variables while the
+        legal actions are listed, and the chosen values go into the env as ``bound``."""
+        for name, coll in fors:
+            var = self._var(name)
+            clauses.append(f"for {var} in SEQ(s, {self.src(coll, scope.bind_py(names))})")
+            names[name] = var
+            bound.append(f"({self._k(key(name))}, {var}), ")
+
+    def _option_enum(self, opt, inner, clauses, bound) -> Fn:
+        """``(state, env) -> [(label, bindings), ...]``: one option's legal actions, listed by
+        one generated comprehension (no env writes, no call per candidate)."""
+        label = self.src(opt.label, inner)
+        cond = self.src(opt.cond, inner) if opt.cond is not None else None
+        if not clauses:
+            source = f"[({label}, ())]" + (f" if {cond} else []" if cond is not None else "")
+        else:
+            source = f"[({label}, ({''.join(bound)})) {' '.join(clauses)}" + (
+                f" if {cond}]" if cond is not None else "]")
+        return self._function(("s", "e"), source, opt.span)
 
     def _include(self, inc, scope, options, bodies):
         """Inline an option group's options; its params bind as one-value `for`s."""
@@ -776,25 +811,35 @@ class Compiler:
             self.error("RK0307", f"option group `{inc.name}` takes {len(params)} argument"
                        f"{'s' if len(params) != 1 else ''} ({', '.join(params)}), got {len(inc.args)}", inc.span)
             return
-        bound = []
+        names: dict = {}
+        clauses: list = []
+        bound: list = []
         for pname, arg in zip(params, inc.args):
-            fn = self.expr(arg, scope)
-            bound.append((f"{inc.name}.{pname}", (lambda f: lambda s, e: [f(s, e)])(fn)))
+            var = self._var(pname)
+            clauses.append(f"for {var} in ({self.src(arg, scope)},)")
+            names[pname] = var
+            bound.append(f"({self._k(f'{inc.name}.{pname}')}, {var}), ")
         for opt in group_options:
-            names = set(params) | {n for n, _ in opt.fors} | (assigned_names(opt.body) - self.v.gvars)
-            alias = {n: f"{inc.name}.{n}" for n in names}
+            locals_ = set(params) | {n for n, _ in opt.fors} | (assigned_names(opt.body) - self.v.gvars)
+            alias = {n: f"{inc.name}.{n}" for n in locals_}
             inner = _Scope(set(alias.values()), scope.loops, alias)
-            fors = list(bound)
-            for name, coll in opt.fors:
-                fors.append((alias[name], self.expr(coll, inner)))
-            cond = self.expr(opt.cond, inner) if opt.cond is not None else None
-            label = self.expr(opt.label, inner)
+            o_names, o_clauses, o_bound = dict(names), list(clauses), list(bound)
+            self._option_fors(opt.fors, inner, alias.__getitem__, o_names, o_clauses, o_bound)
             target = self._label()
-            options.append((label, tuple(fors), cond, target))
+            options.append((self._option_enum(opt, inner.bind_py(o_names), o_clauses, o_bound), target))
             bodies.append((target, opt.body, _Scope(set(alias.values()), [], alias)))
 
 
 _MISSING = object()
+
+
+def _located_code(fn, span):
+    """Name generated code after its content line, so profiles and debuggers point there."""
+    if span is not None and span.path:
+        fn.__code__ = fn.__code__.replace(co_filename=str(span.path), co_firstlineno=max(int(span.line), 1),
+                                          co_name=f"line{span.line}")
+    return fn
+_ZONELIKE = frozenset((ZoneKey, Family))
 
 
 def _namespace(vocab: Vocabulary) -> dict:

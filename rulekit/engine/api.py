@@ -9,7 +9,7 @@ restored from a clone taken before the action, so refusals are always atomic.
 from __future__ import annotations
 
 from ..errors import ContentRuntimeError, IllegalAction, UsageError
-from . import vm
+from . import mutate, vm
 from .state import PLAYERS, Frame, State
 
 
@@ -52,8 +52,10 @@ def new_game(game, players: int | None = None, seed: int = 0, pins: dict | None 
     s.memo = {}
     s.tallies = {}
     s.tallied = {}
+    s.coarse = False
     for name, value in game.params.items():
         s.g[name] = value(s, {}) if callable(value) else value
+    s.coarse = mutate.holds_zone(s)
     if record:
         s.events.append(("start", game.name, n, int(seed)))
     vm.run(s, step_limit)

@@ -12,7 +12,7 @@ streams are reseeded, so the copy's future chance is not the real one either.
 """
 from __future__ import annotations
 
-from . import rng
+from . import mutate, rng
 from .state import State
 
 
@@ -67,4 +67,5 @@ def determinize(s: State, observer: int, seed_state: int) -> tuple[State, int]:
     c.memo = {}
     c.tallies = {}
     c.tallied = {}
+    c.coarse = c.coarse or mutate.holds_zone(c)
     return c, seed_state

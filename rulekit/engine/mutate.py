@@ -10,7 +10,38 @@ from __future__ import annotations
 
 from ..errors import ContentRuntimeError
 from . import rng, tally
-from .state import PLAYERS, State, ZoneKey
+from .state import PLAYERS, Family, State, ZoneKey
+
+_ZONELIKE = (ZoneKey, Family)
+
+
+def _zonelike(value) -> bool:
+    if type(value) in _ZONELIKE:
+        return True
+    return type(value) is list and any(_zonelike(x) for x in value)
+
+
+def holds_zone(s: State) -> bool:
+    """Whether a variable or item state holds a zone (then functions reading it may read
+    any zone, and every change forgets every memoised result; see dsl/reads.py)."""
+    return (any(_zonelike(v) for v in s.g.values()) or any(_zonelike(v) for row in s.p for v in row.values())
+            or any(_zonelike(v) for v in s.iprops.values()))
+
+
+def _forget(s: State, resource) -> None:
+    """Forget the memoised results of the functions that read ``resource``."""
+    memo = s.memo
+    if s.coarse:
+        memo.clear()
+        return
+    for name in s.game.memo_deps.get(resource, s.game.memo_always):
+        if name in memo:
+            del memo[name]
+
+
+def _stored(s: State, value) -> None:
+    if not s.coarse and _zonelike(value):
+        s.coarse = True
 
 
 def fmt(value) -> str:
@@ -33,7 +64,8 @@ def set_global(s: State, name: str, value, span=None) -> None:
     old = s.g.get(name)
     s.g[name] = value
     if s.memo:
-        s.memo = {}
+        _forget(s, ("g", name))
+    _stored(s, value)
     if s.record and old != value:
         s.events.append(("set", name, old, value))
 
@@ -46,7 +78,8 @@ def set_player(s: State, player: int, name: str, value, span=None) -> None:
     old = row[name]
     row[name] = value
     if s.memo:
-        s.memo = {}
+        _forget(s, ("pvar", name))
+    _stored(s, value)
     if s.record and old != value:
         s.events.append(("set", f"{PLAYERS[player]}.{name}", old, value))
 
@@ -66,7 +99,8 @@ def set_prop(s: State, item: str, name: str, value) -> None:
     old = s.iprops.get(key, s.game.prop_defaults.get(name))
     s.iprops[key] = value
     if s.memo:
-        s.memo = {}
+        _forget(s, ("prop", name))
+    _stored(s, value)
     if s.record and old != value:
         s.events.append(("prop", item, name, value))
 
@@ -87,7 +121,9 @@ def move(s: State, item: str, to: ZoneKey, top: bool = True, span=None) -> None:
     if s.tallied:
         tally.moved(s, item, source, to)
     if s.memo:
-        s.memo = {}
+        _forget(s, ("zone", source.name))
+        _forget(s, ("zone", to.name))
+        _forget(s, ("loc",))
     if s.record:
         s.events.append(("move", item, source.text, to.text))
 
@@ -113,7 +149,7 @@ def shuffle(s: State, zone: ZoneKey, stream: str, span=None) -> None:
         s.rng[stream] = state
         s.zones[zone] = order
     if s.memo:
-        s.memo = {}
+        _forget(s, ("zone", zone.name))
     if s.record:
         s.events.append(("shuffle", zone.text, len(items)))
 

@@ -10,6 +10,7 @@ re-runs the ``choose`` the top frame stands on, which rebuilds it exactly. Cache
 from __future__ import annotations
 
 from ..errors import RulekitError
+from . import mutate
 from .state import PLAYERS, Family, Frame, Player, State, ZoneKey
 
 FORMAT = 1
@@ -130,6 +131,7 @@ def from_dict(game, data: dict) -> State:
     s.memo = {}
     s.tallies = {}
     s.tallied = {}
+    s.coarse = mutate.holds_zone(s)
     if s.frames and not s.over:
         top = s.frames[-1]
         top.code.ops[top.pc](s, top)  # the choose it stands on rebuilds the pending decision

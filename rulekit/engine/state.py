@@ -98,7 +98,7 @@ class State:
 
     __slots__ = ("game", "n", "g", "p", "zones", "loc", "iprops", "rng", "frames", "pending",
                  "events", "actions", "over", "result", "pins", "record", "steps", "memo", "tallies",
-                 "tallied")
+                 "tallied", "coarse")
 
     def clone(self) -> "State":
         new = State.__new__(State)
@@ -122,6 +122,7 @@ class State:
         new.memo = {}
         new.tallies = {}
         new.tallied = {}
+        new.coarse = self.coarse
         return new
 
     def restore(self, other: "State") -> None:

@@ -39,7 +39,7 @@ class ChooseSpec:
 
     def __init__(self, player, options, span):
         self.player = player
-        self.options = options   # tuple of (label_fn, fors, cond, target)
+        self.options = options   # tuple of (enum_fn, target pc); enum_fn(s, env) -> [(label, bindings)]
         self.span = span
 
 
@@ -71,7 +71,7 @@ def link(code: Code, instrs: list, procs: dict) -> Code:
             fn = _op_return(ins[1])
         elif op == "choose":
             player, options = ins[1], ins[2]
-            resolved = tuple((lab, fors, cond, labels[target]) for lab, fors, cond, target in options)
+            resolved = tuple((enum, labels[target]) for enum, target in options)
             fn = _op_choose(ChooseSpec(player, resolved, span))
         elif op == "native":
             fn = ins[1](nxt)
@@ -159,13 +159,10 @@ def build_decision(s: State, env: dict, spec: ChooseSpec) -> Decision:
                                   f"(p1..p{s.n})", spec.span, "RK4013")
     labels: list[str] = []
     choices: list = []
-    for label, fors, cond, target in spec.options:
-        if not fors:
-            if cond is None or cond(s, env):
-                labels.append(label(s, env))
-                choices.append((target, ()))
-        else:
-            _expand(s, env, label, fors, cond, target, 0, (), labels, choices)
+    for enum, target in spec.options:
+        for label, bound in enum(s, env):
+            labels.append(label)
+            choices.append((target, bound))
     if not labels:
         raise ContentRuntimeError(f"no option of this choice is legal for {mutate.fmt(player)}",
                                   spec.span, "RK4010")
@@ -179,18 +176,6 @@ def build_decision(s: State, env: dict, spec: ChooseSpec) -> Decision:
         raise ContentRuntimeError(f"two legal options share the notation `{dup}`; "
                                   "give options labels that tell them apart", spec.span, "RK4011")
     return Decision(player, tuple(labels), tuple(choices), spec.span)
-
-
-def _expand(s, env, label, fors, cond, target, depth, bound, labels, choices):
-    name, coll = fors[depth]
-    for value in seq(s, coll(s, env)):
-        env[name] = value
-        here = bound + ((name, value),)
-        if depth + 1 < len(fors):
-            _expand(s, env, label, fors, cond, target, depth + 1, here, labels, choices)
-        elif cond is None or cond(s, env):
-            labels.append(label(s, env))
-            choices.append((target, here))
 
 
 _RUNTIME_ERRORS = (KeyError, TypeError, ValueError, IndexError, ZeroDivisionError, AttributeError,

@@ -1,0 +1,103 @@
+# SPDX-License-Identifier: MIT
+"""Which parts of the state each user function may read.
+
+Memoised function results used to be forgotten on every change to the state; most
+changes touch one zone or one variable, and most functions read a few. So each
+function gets a *read set*, found here once from its AST: the zones (by name: a
+player's `hand`, a family `route`), global and player variables and item states it
+reads, itself or through the functions it calls. A change then forgets only the
+results of the functions that read what changed (engine/mutate.py).
+
+Two ways a function could read a zone this analysis cannot name are handled at run
+time instead: a zone passed as an argument (such calls are not memoised) and a
+zone stored in a variable (the state falls back to forgetting everything, see
+``mutate.holds_zone``). A function calling ``zone_of`` reads every zone.
+"""
+from __future__ import annotations
+
+import attrs
+
+from ..engine.library import REGISTRY
+from . import ast
+
+EVERYTHING = None  # the read set of a function that may read any part of the state
+
+
+def function_reads(vocab) -> dict:
+    """Function name -> frozenset of resources, or EVERYTHING.
+
+    Resources: ("zone", name), ("g", var), ("pvar", var), ("prop", state), ("loc",) (where
+    items are, asked by `x in zone`)."""
+    direct: dict = {}
+    calls: dict = {}
+    for name, (_params, body) in vocab.functions.items():
+        found: set = set()
+        called: set = set()
+        direct[name] = found if _walk(body, vocab, found, called) else EVERYTHING
+        calls[name] = called
+    result = {}
+    for name in vocab.functions:
+        seen: set = set()
+        stack = [name]
+        reads: set | None = set()
+        while stack:
+            fn = stack.pop()
+            if fn in seen:
+                continue
+            seen.add(fn)
+            own = direct.get(fn, EVERYTHING)
+            if own is EVERYTHING:
+                reads = EVERYTHING
+                break
+            reads |= own
+            stack.extend(calls.get(fn, ()))
+        result[name] = EVERYTHING if reads is EVERYTHING else frozenset(reads)
+    return result
+
+
+def _walk(node, v, found: set, called: set) -> bool:
+    """Add what ``node`` reads to ``found``; False when it may read anything."""
+    if isinstance(node, ast.Name):
+        if node.id in v.gvars:
+            found.add(("g", node.id))
+        elif node.id in v.zones or node.id in v.families:
+            found.add(("zone", node.id))
+        return True
+    if isinstance(node, ast.Attr):
+        if node.name in v.pvars:
+            found.add(("pvar", node.name))
+        if node.name in v.pzones:
+            found.add(("zone", node.name))
+        if node.name in v.dynamic_props:
+            found.add(("prop", node.name))
+    elif isinstance(node, ast.Call):
+        if node.func in v.functions:
+            called.add(node.func)
+        else:
+            builtin = REGISTRY.get(node.func)
+            if builtin is None or builtin.kind != "function" or node.func == "zone_of":
+                return False
+    elif isinstance(node, ast.Compare) and node.op in ("in", "not in"):
+        found.add(("loc",))
+    if isinstance(node, ast.Node):
+        for field in attrs.fields(type(node)):
+            if not _walk(getattr(node, field.name), v, found, called):
+                return False
+    elif isinstance(node, tuple):
+        for item in node:
+            if not _walk(item, v, found, called):
+                return False
+    return True
+
+
+def memo_table(reads: dict) -> tuple[dict, tuple]:
+    """(resource -> functions to forget when it changes, functions to forget on any change)."""
+    always = tuple(sorted(name for name, r in reads.items() if r is EVERYTHING))
+    table: dict = {}
+    for name, r in sorted(reads.items()):
+        if r is EVERYTHING:
+            continue
+        for resource in r:
+            table.setdefault(resource, [])
+            table[resource].append(name)
+    return {k: tuple(v) + always for k, v in table.items()}, always
