@@ -23,6 +23,9 @@ from .errors import UsageError
 _GAMES: dict = {}
 
 
+MAX_ACTIONS = 100_000  # a game still going after this many actions has a flow that never ends (RK4012)
+
+
 def game_seed(seed: int, index: int) -> int:
     return rng.stream_seed(seed, f"game{index}") % (2 ** 31)
 
@@ -53,7 +56,7 @@ def play_one(game_ref: str, variants: tuple, players: int | None, seed: int, bot
     def count_verb(state, _who, index):
         verb = state.pending.labels[index].split(" ", 1)[0]
         verbs[verb] = verbs.get(verb, 0) + 1
-    play_out(state, agents, count_verb)
+    play_out(state, agents, count_verb, MAX_ACTIONS)
     result = state.result
     return {
         "index": index, "seed": s_seed, "bots": seats,

@@ -145,6 +145,40 @@ flow:
     assert f"game.yaml:{line_of(os.path.join(folder, 'game.yaml'), 'flow:')}:1" in out
 
 
+def test_a_game_that_never_ends_is_stopped_by_simulate(capsys, write_game, monkeypatch):
+    from rulekit import simulate
+    monkeypatch.setattr(simulate, "MAX_ACTIONS", 200)
+    folder = write_game(HEAD + """
+flow:
+  end_after_round_if: "x < 0"
+  phases:
+    - id: m
+      do: |
+        choose players[0]:
+            "a":
+                x += 1
+            "b":
+                x += 2
+""")
+    code, out = run(capsys, "simulate", folder, "--games", "1", "--players", "1")
+    assert code == 1 and "error[RK4012]: the game has not ended after 200 actions" in out
+
+
+def test_a_huge_range_is_refused_on_its_line_before_it_allocates(capsys, write_game):
+    folder = write_game(HEAD + """
+flow:
+  rounds: 1
+  phases:
+    - id: m
+      do: |
+        for i in range(10 ** 12):
+            x += 1
+""".replace("10 ** 12", "1000000000000"))
+    code, out = run(capsys, "autoplay", folder, "--quiet")
+    assert code == 1 and "error[RK4014]: range of 1,000,000,000,000 numbers is longer than 1,000,000" in out
+    assert f"game.yaml:{line_of(os.path.join(folder, 'game.yaml'), 'for i in range')}:" in out
+
+
 # ------------------------------------------------------------------ recursion
 
 def test_procedure_recursion_names_the_procedure(capsys, write_game):

@@ -94,7 +94,14 @@ def seq(s: State, value):
 @function("range", ("start",), (("stop", None),), "whole numbers from start up to stop - 1 (or 0..start-1)",
           "range(bid + 1, p.money + 1)")
 def _range(s, start, stop=None):
-    return list(range(start)) if stop is None else list(range(start, stop))
+    r = range(start) if stop is None else range(start, stop)
+    if len(r) > MAX_RANGE:
+        raise ContentRuntimeError(f"range of {len(r):,} numbers is longer than {MAX_RANGE:,} "
+                                  "(no board needs more; a runaway bound?)", None, "RK4014")
+    return list(r)
+
+
+MAX_RANGE = 1_000_000
 
 
 @function("count", ("items",), (), "how many items a list or zone holds", "count(p.hand)")
