@@ -2,8 +2,6 @@
 """The engine's caches (memoised pure functions, incremental tallies) never change an answer."""
 from __future__ import annotations
 
-import textwrap
-
 import pytest
 
 import rulekit

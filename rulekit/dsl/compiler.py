@@ -111,7 +111,6 @@ class Compiler:
         self.v = vocab
         self.diagnostics: list[Diagnostic] = []
         self._labels = itertools.count()
-        self._function_cache: dict[str, Fn] = {}
         self.functions_impl: dict[str, Callable] = {}
         self.used_procedures: set = set()
         self._names = itertools.count()
