@@ -310,21 +310,33 @@ def to_json(summary: dict, records: list[dict], extra: dict | None = None) -> st
 
 
 def plot(summary: dict, path: str) -> None:
+    """Win rates by bot and by seat (with their 95% intervals) and scores by bot, as one PNG."""
     try:
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
         raise UsageError("--plot needs matplotlib: pip install 'rulekit[plot]'") from None
-    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
-    seats = summary["win_rate_by_seat"]
-    left.bar(list(seats), [row["rate"] for row in seats.values()],
-             yerr=[[row["rate"] - row["ci95"][0] for row in seats.values()],
-                   [row["ci95"][1] - row["rate"] for row in seats.values()]])
-    left.set_title("win rate by seat (95% CI)")
+
+    def rates(ax, table: dict, title: str) -> None:
+        ax.bar(list(table), [row["rate"] for row in table.values()],
+               yerr=[[row["rate"] - row["ci95"][0] for row in table.values()],
+                     [row["ci95"][1] - row["rate"] for row in table.values()]], capsize=4)
+        ax.set_ylim(0, 1)
+        ax.set_title(title)
+
+    fig, (by_bot, by_seat, scores) = plt.subplots(1, 3, figsize=(14, 4))
+    rates(by_bot, summary["win_rate_by_bot"], "win rate by bot (95% interval)")
+    rates(by_seat, summary["win_rate_by_seat"], "win rate by seat (95% interval)")
     bots = summary["score_by_bot"]
-    right.bar(list(bots), [row["mean"] for row in bots.values()], yerr=[row["sd"] for row in bots.values()])
-    right.set_title("score by bot (mean, sd)")
+    scores.bar(list(bots), [row["mean"] for row in bots.values()], yerr=[row["sd"] for row in bots.values()],
+               capsize=4)
+    scores.set_title("score by bot (mean and sd)")
+    fig.suptitle(f"{summary['games']} games")
     fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
+    try:
+        fig.savefig(path, format="png")
+    except OSError as exc:
+        raise UsageError(f"cannot write the plot to {path}: {exc.strerror or exc}") from None
+    finally:
+        plt.close(fig)

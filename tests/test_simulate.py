@@ -52,6 +52,39 @@ def test_wilson_interval():
     assert sim.wilson(0, 0) == (0.0, 0.0, 0.0)
 
 
+def test_plot_draws_win_rates_and_scores(capsys, tmp_path):
+    matplotlib = pytest.importorskip("matplotlib")
+    out = tmp_path / "report.png"
+    assert main(["simulate", "batavia", "--games", "3", "--players", "3", "--bots", "greedy,random",
+                 "--plot", str(out)]) == 0
+    data = out.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20_000
+    import matplotlib.image
+    height, width = matplotlib.image.imread(str(out)).shape[:2]
+    assert (width, height) == (1400, 400)  # three panels: win rate by bot, by seat, scores
+    assert matplotlib.get_backend().lower() == "agg"
+    capsys.readouterr()
+    assert main(["simulate", "batavia", "--games", "1", "--players", "3",
+                 "--plot", str(tmp_path / "no-such-folder" / "x.png")]) == 2
+    captured = capsys.readouterr()
+    said = captured.out + captured.err
+    assert "cannot write the plot to" in said and "Traceback" not in said
+
+
+def test_plot_without_matplotlib_says_how_to_install(capsys, monkeypatch):
+    import builtins
+    real_import = builtins.__import__
+
+    def no_matplotlib(name, *args, **kwargs):
+        if name.split(".")[0] == "matplotlib":
+            raise ImportError(name)
+        return real_import(name, *args, **kwargs)
+    monkeypatch.setattr(builtins, "__import__", no_matplotlib)
+    assert main(["simulate", "batavia", "--games", "1", "--players", "3", "--plot", "x.png"]) == 2
+    captured = capsys.readouterr()
+    assert "pip install 'rulekit[plot]'" in captured.out + captured.err
+
+
 def test_cli_json_csv_and_compare(capsys, tmp_path):
     out = tmp_path / "report.json"
     assert main(["simulate", "batavia", "--games", "3", "--players", "3", "--format", "json",
