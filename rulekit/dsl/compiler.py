@@ -132,7 +132,7 @@ class Compiler:
 
     # ------------------------------------------------------------ expressions
     # Expressions compile to Python source over a private namespace, one function per
-    # top-level expression: `count(x for x in p.hand if x.company == c)` runs as one
+    # top-level expression: `count(x for x in p.hand if x.suit == s)` runs as one
     # Python comprehension, not a tree of closure calls. Only names this compiler made
     # (`K3`, `F_x`, `v12`) and checked operators appear in the source; every value from
     # content (text, numbers, tables) is bound in the namespace, never spliced in.

@@ -4,7 +4,7 @@
 Memoised function results used to be forgotten on every change to the state; most
 changes touch one zone or one variable, and most functions read a few. So each
 function gets a *read set*, found here once from its AST: the zones (by name: a
-player's `hand`, a family `route`), global and player variables and item states it
+player's `hand`, a family `track`), global and player variables and item states it
 reads, itself or through the functions it calls. A change then forgets only the
 results of the functions that read what changed (engine/mutate.py).
 
