@@ -149,6 +149,26 @@ def test_generated_code_keeps_content_text_as_data(write_game):
     assert not any(k in compiler.ns for k in ("eval", "exec", "open", "__import__"))
 
 
+def test_any_all_first_over_a_comprehension_stop_early_and_keep_their_meaning(write_game):
+    # compiled as Python generators (they stop at the first answer); a division by zero
+    # after the answer shows they do stop, and the answers match the list forms
+    folder = build(write_game, """\
+        a = first([k for k in range(5) if k > 9], default=7)
+        b = first([k for k in range(5) if k > 1])
+        c = first([k for k in [2, 0] if 6 // k > 1])
+        d = any([k > 1 for k in [3, 0] if 6 // k > 1])
+        e = all([k < 1 for k in [3, 0] if 6 // k > 1])
+        f = any([k > 9 for k in range(3)])
+        g = all([k < 9 for k in range(3)])
+        h = first([k for k in range(3) if k > 5], 4)
+        players[0].coins = a * 10000000 + b * 1000000 + c * 100000 + (100000 if d else 0) + \\
+            (0 if e else 10000) + (1000 if f else 0) + (100 if g else 0) + h
+        """)
+    game = rulekit.load_game(folder)
+    state = rulekit.new_game(game, 1)
+    assert state.p[0]["coins"] == 7 * 10000000 + 2 * 1000000 + 2 * 100000 + 100000 + 10000 + 0 + 100 + 4
+
+
 def test_generated_code_is_named_after_its_content_line(write_game):
     folder = build(write_game, "players[0].coins = double(4)\n")
     game = rulekit.load_game(folder)
