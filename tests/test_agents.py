@@ -41,7 +41,7 @@ def test_determinised_copy_looks_the_same_to_the_observer(batavia):
     assert copy.rng != s.rng
 
 
-@pytest.mark.parametrize("spec", ["random", "greedy", "mcts:8"])
+@pytest.mark.parametrize("spec", ["random", "greedy", "mcts:8", "mcts-crn:8"])
 def test_bots_are_deterministic(batavia, spec):
     def run():
         s = api.new_game(batavia, 3, 5, record=False)
@@ -74,3 +74,7 @@ def test_unknown_bot_is_a_usage_error():
     with pytest.raises(UsageError):
         make_agent("random:5", 0)
     assert isinstance(make_agent("mcts:12", 0), MCTSAgent)
+    crn = make_agent("mcts-crn:12", 0)
+    assert crn.name == "mcts-crn" and crn.iterations == 12 and crn.worlds == 4
+    with pytest.raises(UsageError, match="only `mcts:N` and `mcts-crn:N` take a number"):
+        make_agent("greedy:3", 0)

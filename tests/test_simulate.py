@@ -23,7 +23,7 @@ def test_jobs_do_not_change_the_results():
 
 @pytest.mark.parametrize("game, players, bot", [
     ("batavia", 3, "greedy"), ("batavia", 3, "mcts:3"), ("batavia", 3, "bot:trader"),
-    ("goa", 2, "greedy"), ("goa", 2, "mcts:3"),
+    ("goa", 2, "greedy"), ("goa", 2, "mcts:3"), ("goa", 2, "mcts-crn:4"),
 ])
 def test_each_bot_plays_each_game_and_jobs_do_not_change_the_results(game, players, bot):
     """The bots issue's bar: simulate runs for both games with each bot, and `--jobs 2`
