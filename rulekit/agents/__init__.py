@@ -147,52 +147,70 @@ class MCTSAgent:
         if len(labels) == 1:
             return 0
         me = s.pending.player
+        self._prepare(s, me)
         root = _Node(s.n)
-        for _ in range(self.iterations):
-            d, self.state = determinize(s, me, self.state)
-            node = root
-            path = [node]
-            while not d.over:
-                legal = d.pending.labels
-                mover = d.pending.player
-                untried = [i for i, label in enumerate(legal) if label not in node.children]
-                if untried:
-                    self.state, k = rng.below(self.state, len(untried))
-                    index = untried[k]
-                    child = node.children[legal[index]] = _Node(s.n)
-                    api.apply_index(d, index, atomic=False)
-                    path.append(child)
-                    break
-                best, best_index = -1.0, 0
-                log_total = None
-                for index, label in enumerate(legal):
-                    child = node.children[label]
-                    child.available += 1
-                for index, label in enumerate(legal):
-                    child = node.children[label]
-                    log_total = math.log(max(child.available, 1))
-                    score = child.reward[mover] / child.visits + self.c * math.sqrt(log_total / child.visits)
-                    if score > best:
-                        best, best_index = score, index
-                node = node.children[legal[best_index]]
-                api.apply_index(d, best_index, atomic=False)
-                path.append(node)
-            steps = 0
-            while not d.over and steps < self.depth:
-                self.state, index = rng.below(self.state, len(d.pending.labels))
-                api.apply_index(d, index, atomic=False)
-                steps += 1
-            rewards = [evaluate(d, q) for q in range(s.n)]
+        for iteration in range(self.iterations):
+            d = self._world(s, me, iteration)
+            path = self._descend(d, root, s.n)
+            self._rollout(d, iteration)
+            scored = self._score(d)
             for visited in path:
                 visited.visits += 1
                 for q in range(s.n):
-                    visited.reward[q] += rewards[q]
+                    visited.reward[q] += scored[q]
         best_index, best_visits = 0, -1
         for index, label in enumerate(labels):
             child = root.children.get(label)
             if child is not None and child.visits > best_visits:
                 best_index, best_visits = index, child.visits
         return best_index
+
+    # The steps a variant may change; this class draws everything from its own stream.
+    def _prepare(self, s, me: int) -> None:
+        """Called once per decision, before the iterations."""
+
+    def _world(self, s, me: int, iteration: int):
+        d, self.state = determinize(s, me, self.state)
+        return d
+
+    def _descend(self, d, root: "_Node", n: int) -> list:
+        """Walk down by UCB (with availability counts) and add one node; the path walked."""
+        node = root
+        path = [node]
+        while not d.over:
+            legal = d.pending.labels
+            mover = d.pending.player
+            untried = [i for i, label in enumerate(legal) if label not in node.children]
+            if untried:
+                self.state, k = rng.below(self.state, len(untried))
+                index = untried[k]
+                child = node.children[legal[index]] = _Node(n)
+                api.apply_index(d, index, atomic=False)
+                path.append(child)
+                break
+            for label in legal:
+                node.children[label].available += 1
+            best, best_index = -1.0, 0
+            for index, label in enumerate(legal):
+                child = node.children[label]
+                score = child.reward[mover] / child.visits + self.c * math.sqrt(
+                    math.log(max(child.available, 1)) / child.visits)
+                if score > best:
+                    best, best_index = score, index
+            node = node.children[legal[best_index]]
+            api.apply_index(d, best_index, atomic=False)
+            path.append(node)
+        return path
+
+    def _rollout(self, d, iteration: int) -> None:
+        steps = 0
+        while not d.over and steps < self.depth:
+            self.state, index = rng.below(self.state, len(d.pending.labels))
+            api.apply_index(d, index, atomic=False)
+            steps += 1
+
+    def _score(self, d) -> list[float]:
+        return [evaluate(d, q) for q in range(d.n)]
 
 
 def rewards(s) -> list[float]:
@@ -232,64 +250,31 @@ class SharedWorldsMCTSAgent(MCTSAgent):
                  worlds: int = 4):
         super().__init__(seed, iterations, depth, exploration)
         self.worlds = worlds
+        self._worlds: list = []
+        self._streams: list = []
 
-    def choose(self, s) -> int:
-        labels = s.pending.labels
-        if len(labels) == 1:
-            return 0
-        me = s.pending.player
-        worlds, streams = [], []
+    def _prepare(self, s, me: int) -> None:
+        self._worlds, self._streams = [], []
         for _ in range(max(1, self.worlds)):
             world, self.state = determinize(s, me, self.state)
             world.record = False
-            worlds.append(world)
+            self._worlds.append(world)
             self.state, stream = rng.next_u64(self.state)
-            streams.append(stream)
-        root = _Node(s.n)
-        for it in range(self.iterations):
-            d = worlds[it % len(worlds)].clone()
-            node = root
-            path = [node]
-            while not d.over:
-                legal = d.pending.labels
-                mover = d.pending.player
-                untried = [i for i, label in enumerate(legal) if label not in node.children]
-                if untried:
-                    self.state, k = rng.below(self.state, len(untried))
-                    index = untried[k]
-                    child = node.children[legal[index]] = _Node(s.n)
-                    api.apply_index(d, index, atomic=False)
-                    path.append(child)
-                    break
-                for label in legal:
-                    node.children[label].available += 1
-                best, best_index = -1.0, 0
-                for index, label in enumerate(legal):
-                    child = node.children[label]
-                    score = child.reward[mover] / child.visits + self.c * math.sqrt(
-                        math.log(max(child.available, 1)) / child.visits)
-                    if score > best:
-                        best, best_index = score, index
-                node = node.children[legal[best_index]]
-                api.apply_index(d, best_index, atomic=False)
-                path.append(node)
-            stream = streams[it % len(worlds)]
-            steps = 0
-            while not d.over and steps < self.depth:
-                stream, index = rng.below(stream, len(d.pending.labels))
-                api.apply_index(d, index, atomic=False)
-                steps += 1
-            scored = rewards(d)
-            for visited in path:
-                visited.visits += 1
-                for q in range(s.n):
-                    visited.reward[q] += scored[q]
-        best_index, best_visits = 0, -1
-        for index, label in enumerate(labels):
-            child = root.children.get(label)
-            if child is not None and child.visits > best_visits:
-                best_index, best_visits = index, child.visits
-        return best_index
+            self._streams.append(stream)
+
+    def _world(self, s, me: int, iteration: int):
+        return self._worlds[iteration % len(self._worlds)].clone()
+
+    def _rollout(self, d, iteration: int) -> None:
+        stream = self._streams[iteration % len(self._streams)]
+        steps = 0
+        while not d.over and steps < self.depth:
+            stream, index = rng.below(stream, len(d.pending.labels))
+            api.apply_index(d, index, atomic=False)
+            steps += 1
+
+    def _score(self, d) -> list[float]:
+        return rewards(d)
 
 
 def play_out(state, agents, each=None, max_actions: int | None = None):
