@@ -239,8 +239,8 @@ class SharedWorldsMCTSAgent(MCTSAgent):
     random stream for ``depth`` decisions, then scores the position with :func:`rewards`
     (the estimate's margin, not only who leads). So two root actions are compared on the
     same hidden cards and the same random continuation (common random numbers, the
-    advantage ``greedy`` has). In 200 games it beats ``greedy`` in Goa and loses to it in
-    Batavia, where plain ``mcts`` does better (docs/performance.md): kept as an option
+    advantage ``greedy`` has). Which of the two searches is stronger depends on the game
+    (docs/performance.md has 200-game figures for both shipped games): kept as an option
     while the choice between them is not yet the game's to declare.
     """
 
