@@ -14,10 +14,9 @@ import os
 import sys
 
 from . import __version__
+from .agents import MAX_ACTIONS
 from .errors import (EXIT_CONTENT, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, DiagnosticReport,
                      RulekitError, UsageError)
-
-MAX_ACTIONS = 100_000      # `autoplay` stops a game that has not ended after this many actions
 
 
 class _Parser(argparse.ArgumentParser):

@@ -15,7 +15,7 @@ import math
 import os
 from concurrent.futures import ProcessPoolExecutor
 
-from .agents import make_agent, play_out
+from .agents import MAX_ACTIONS, make_agent, play_out
 from .engine import api, rng
 from .engine.state import PLAYERS
 from .errors import UsageError
@@ -23,7 +23,6 @@ from .errors import UsageError
 _GAMES: dict = {}
 
 
-MAX_ACTIONS = 100_000  # a game still going after this many actions has a flow that never ends (RK4012)
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -79,21 +78,19 @@ def run_batch(game_ref: str, variants=(), players=None, games: int = 100, seed: 
     for spec in bots:
         make_agent(spec, 0)  # a bad bot name is a usage error before any work
     _load(game_ref, variants)
-    indices = list(range(games))
-    size = max(1, min(25, games // max(1, jobs * 4) or 1))
-    chunks = [(game_ref, variants, players, seed, bots, indices[i:i + size]) for i in range(0, games, size)]
+    head = (game_ref, variants, players, seed, bots)
     records: list[dict] = []
     if backend == "ray":
-        records = _run_ray(chunks, progress, jobs)
+        records = _run_ray(head, games, progress, jobs)
     elif jobs <= 1:
-        for chunk in chunks:
+        for chunk in _split(head, games, 1):
             done = _chunk(chunk)
             records.extend(done)
             if progress:
                 progress(len(done))
     else:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            for done in pool.map(_chunk, chunks):
+            for done in pool.map(_chunk, _split(head, games, jobs)):
                 records.extend(done)
                 if progress:
                     progress(len(done))
@@ -101,8 +98,15 @@ def run_batch(game_ref: str, variants=(), players=None, games: int = 100, seed: 
     return records
 
 
-def _run_ray(chunks, progress, jobs: int = 1) -> list[dict]:
-    """The chunks as Ray tasks; their records in chunk (hence game) order.
+def _split(head: tuple, games: int, workers: int) -> list:
+    """The batch in pieces for ``workers`` workers: about four pieces each, at most 25 games
+    a piece, so progress shows and the last pieces finish together."""
+    size = max(1, min(25, games // max(1, workers * 4)))
+    return [(*head, list(range(k, min(k + size, games)))) for k in range(0, games, size)]
+
+
+def _run_ray(head: tuple, games: int, progress, jobs: int = 1) -> list[dict]:
+    """The batch as Ray tasks, split for the cluster's CPUs; records in game order.
 
     Uses the Ray instance this process is already connected to, if any; else connects
     to the cluster at ``RAY_ADDRESS`` when it is set; else starts a private local
@@ -119,7 +123,7 @@ def _run_ray(chunks, progress, jobs: int = 1) -> list[dict]:
     try:
         cpus = int(ray.cluster_resources().get("CPU", 1))
         remote = ray.remote(_chunk)
-        refs = [remote.remote(_portable(chunk)) for chunk in _rechunk(chunks, cpus)]
+        refs = [remote.remote(_portable(chunk)) for chunk in _split(head, games, cpus)]
         position = {ref: k for k, ref in enumerate(refs)}
         results: list = [None] * len(refs)
         pending = list(refs)
@@ -183,17 +187,6 @@ def _check_reachable(address: str, timeout: float = 5.0) -> None:
     except OSError as exc:
         raise UsageError(f"cannot reach the Ray cluster at `{address}` (RAY_ADDRESS): {exc.strerror or exc}; "
                          "is it running (`ray start --head`)?") from None
-
-
-def _rechunk(chunks, cpus: int) -> list:
-    """The same games in pieces sized for the cluster's CPUs (about four pieces a CPU,
-    at most 25 games a piece); the pieces of ``run_batch`` are sized for ``--jobs``."""
-    if not chunks:
-        return []
-    *head, _ = chunks[0]
-    indices = [i for chunk in chunks for i in chunk[-1]]
-    size = max(1, min(25, len(indices) // max(1, cpus * 4)))
-    return [(*head, indices[k:k + size]) for k in range(0, len(indices), size)]
 
 
 def _portable(chunk):

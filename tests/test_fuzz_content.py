@@ -447,18 +447,24 @@ def dsl_paths(data) -> list[tuple]:
     return out
 
 
-@FUZZ
-@given(name=games_st, fmt=st.sampled_from(FORMATS), data=st.data())
-def test_effect_language_edits_never_crash(games, name, fmt, data):
-    game = games[name]
+def draw_dsl_site(data, game) -> tuple:
+    """Draw a content file with effect-language text and one such text in it:
+    (file, its parsed content, the mapping or list holding the text, the text's key)."""
     candidates = [rel for rel in game.files if dsl_paths(yaml.safe_load(game.text(rel)))]
     rel = data.draw(st.sampled_from(candidates), label="file")
     content = yaml.safe_load(game.text(rel))
     path = data.draw(st.sampled_from(dsl_paths(content)), label="path")
-    parent = get(content, path[:-1])
-    edited = Styled(data.draw(dsl_edit(parent[path[-1]]), label="text"))
+    return rel, content, get(content, path[:-1]), path[-1]
+
+
+@FUZZ
+@given(name=games_st, fmt=st.sampled_from(FORMATS), data=st.data())
+def test_effect_language_edits_never_crash(games, name, fmt, data):
+    game = games[name]
+    rel, content, parent, key = draw_dsl_site(data, game)
+    edited = Styled(data.draw(dsl_edit(parent[key]), label="text"))
     edited.style = data.draw(st.sampled_from(["|", '"', "'", None, ">"]), label="style")
-    parent[path[-1]] = edited
+    parent[key] = edited
     with game.edited(rel, dump(content, data.draw)):
         validate(game, fmt, variants_for(data, game, rel))
 
@@ -637,12 +643,8 @@ def test_changed_rules_that_validate_also_play_without_crashing(games, name, see
     """Content that checks clean but does something else: `rulekit autoplay` ends the game
     (exit 0) or stops with a content error on a line of the game (exit 1)."""
     game = games[name]
-    candidates = [rel for rel in game.files if dsl_paths(yaml.safe_load(game.text(rel)))]
-    rel = data.draw(st.sampled_from(candidates), label="file")
-    content = yaml.safe_load(game.text(rel))
-    path = data.draw(st.sampled_from(dsl_paths(content)), label="path")
-    parent = get(content, path[:-1])
-    parent[path[-1]] = data.draw(semantic_edit(parent[path[-1]]), label="text")
+    rel, content, parent, key = draw_dsl_site(data, game)
+    parent[key] = data.draw(semantic_edit(parent[key]), label="text")
     variants = variants_for(data, game, rel)
     with game.edited(rel, dump(content, data.draw)):
         if validate(game, "concise", variants)[0] != 0:

@@ -126,9 +126,8 @@ flow:
     assert (dict(state.g), list(state.actions), state.pending.labels) == before
 
 
-def test_a_game_that_never_ends_is_stopped_by_autoplay(capsys, write_game):
-    # every round has a decision, so the step limit never fires: autoplay caps the actions
-    folder = write_game(HEAD + """
+# every round has a decision, so the step limit never fires: only the action cap stops it
+NEVER_ENDS = HEAD + """
 flow:
   end_after_round_if: "x < 0"
   phases:
@@ -139,7 +138,11 @@ flow:
                 x += 1
             "b":
                 x += 2
-""")
+"""
+
+
+def test_a_game_that_never_ends_is_stopped_by_autoplay(capsys, write_game):
+    folder = write_game(NEVER_ENDS)
     code, out = run(capsys, "autoplay", folder, "--quiet", "--max-actions", "300")
     assert code == 1 and "error[RK4012]: the game has not ended after 300 actions" in out
     assert f"game.yaml:{line_of(os.path.join(folder, 'game.yaml'), 'flow:')}:1" in out
@@ -148,18 +151,7 @@ flow:
 def test_a_game_that_never_ends_is_stopped_by_simulate(capsys, write_game, monkeypatch):
     from rulekit import simulate
     monkeypatch.setattr(simulate, "MAX_ACTIONS", 200)
-    folder = write_game(HEAD + """
-flow:
-  end_after_round_if: "x < 0"
-  phases:
-    - id: m
-      do: |
-        choose players[0]:
-            "a":
-                x += 1
-            "b":
-                x += 2
-""")
+    folder = write_game(NEVER_ENDS)
     code, out = run(capsys, "simulate", folder, "--games", "1", "--players", "1")
     assert code == 1 and "error[RK4012]: the game has not ended after 200 actions" in out
 
@@ -171,9 +163,9 @@ flow:
   phases:
     - id: m
       do: |
-        for i in range(10 ** 12):
+        for i in range(1000000000000):
             x += 1
-""".replace("10 ** 12", "1000000000000"))
+""")
     code, out = run(capsys, "autoplay", folder, "--quiet")
     assert code == 1 and "error[RK4014]: range of 1,000,000,000,000 numbers is longer than 1,000,000" in out
     assert f"game.yaml:{line_of(os.path.join(folder, 'game.yaml'), 'for i in range')}:" in out

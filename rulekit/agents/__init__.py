@@ -33,33 +33,46 @@ class RandomAgent:
         return index
 
 
-def evaluate(s, player: int) -> float:
-    """How good a state is for ``player``, from 0 (worst) to 1 (best).
+def _estimates(s) -> list | None:
+    """The content's ``estimate`` of every player, or None when the game declares none."""
+    estimate = s.game.estimate
+    if estimate is None:
+        return None
+    return [estimate(s, {"p": PLAYERS[q]}) for q in range(s.n)]
+
+
+def evaluate_all(s) -> list[float]:
+    """How good a state is for each player, from 0 (worst) to 1 (best).
 
     A finished game scores by its result (a shared win shares the point); otherwise the
     content's ``estimate`` ranks the players (no estimate: every player 0.5).
     """
     if s.over:
         winners = s.result["winners"]
-        return 1.0 / len(winners) if str(PLAYERS[player]) in winners else 0.0
-    estimate = s.game.estimate
-    if estimate is None or s.n < 2:
-        return 0.5
-    values = [estimate(s, {"p": PLAYERS[q]}) for q in range(s.n)]
-    mine = values[player]
-    below = sum(1 for v in values if v < mine)
-    equal = sum(1 for v in values if v == mine) - 1
-    return (below + 0.5 * equal) / (s.n - 1)
+        return [1.0 / len(winners) if str(PLAYERS[q]) in winners else 0.0 for q in range(s.n)]
+    values = _estimates(s) if s.n >= 2 else None
+    if values is None:
+        return [0.5] * s.n
+    out = []
+    for mine in values:
+        below = sum(1 for v in values if v < mine)
+        equal = sum(1 for v in values if v == mine) - 1
+        out.append((below + 0.5 * equal) / (s.n - 1))
+    return out
+
+
+def evaluate(s, player: int) -> float:
+    """:func:`evaluate_all` for one player."""
+    return evaluate_all(s)[player]
 
 
 def _margin(s, player: int) -> float:
     """My estimate minus the best opponent's (finished games: a decisive margin)."""
     if s.over:
         return 1e6 * (evaluate(s, player) - 0.5)
-    estimate = s.game.estimate
-    if estimate is None:
+    values = _estimates(s)
+    if values is None:
         return 0.0
-    values = [estimate(s, {"p": PLAYERS[q]}) for q in range(s.n)]
     others = [v for q, v in enumerate(values) if q != player]
     return values[player] - (max(others) if others else 0)
 
@@ -210,7 +223,7 @@ class MCTSAgent:
             steps += 1
 
     def _score(self, d) -> list[float]:
-        return [evaluate(d, q) for q in range(d.n)]
+        return evaluate_all(d)
 
 
 def rewards(s) -> list[float]:
@@ -218,11 +231,10 @@ def rewards(s) -> list[float]:
     player's estimate minus the best opponent's, squashed by ``tanh`` on the scale of the
     estimates themselves (with estimates around 20, a lead of 1 scores 0.66, of 3 scores 0.88)."""
     if s.over:
-        return [evaluate(s, q) for q in range(s.n)]
-    estimate = s.game.estimate
-    if estimate is None or s.n < 2:
+        return evaluate_all(s)
+    values = _estimates(s) if s.n >= 2 else None
+    if values is None:
         return [0.5] * s.n
-    values = [estimate(s, {"p": PLAYERS[q]}) for q in range(s.n)]
     scale = 1.0 + 0.1 * sum(abs(v) for v in values) / s.n
     out = []
     for q, mine in enumerate(values):
@@ -275,6 +287,9 @@ class SharedWorldsMCTSAgent(MCTSAgent):
 
     def _score(self, d) -> list[float]:
         return rewards(d)
+
+
+MAX_ACTIONS = 100_000  # `autoplay` and `simulate` stop a game that has not ended after this many actions
 
 
 def play_out(state, agents, each=None, max_actions: int | None = None):

@@ -167,16 +167,23 @@ class Compiler:
         return f"v{next(self._names)}_{stem}" if stem.isidentifier() and stem.isascii() else f"v{next(self._names)}"
 
     def _function(self, params: tuple, source: str, span) -> Fn:
-        text = f"def _f({', '.join(params)}):\n    return {source}\n"
+        """A generated function returning the expression ``source``."""
+        return self._define(params, f"return {source}", span, "expression", "split it into smaller functions")
+
+    def _statement(self, line: str, span) -> Fn:
+        """A ``(state, env)`` function running one generated statement."""
+        return self._define(("s", "e"), line, span, "statement", "split it into smaller steps")
+
+    def _define(self, params: tuple, body: str, span, what: str, hint: str) -> Fn:
+        text = f"def _f({', '.join(params)}):\n    {body}\n"
         fn = self._fn_cache.get(text)
         if fn is not None:
             return fn
         out: dict = {}
         try:
-            exec(compile(text, "<rulekit expression>", "exec"), self.ns, out)  # noqa: S102 - our own source
+            exec(compile(text, f"<rulekit {what}>", "exec"), self.ns, out)  # noqa: S102 - our own source
         except (SyntaxError, RecursionError, MemoryError, ValueError):
-            self.error("RK0219", "expression too complex to compile", span,
-                       "split it into smaller functions")
+            self.error("RK0219", f"{what} too complex to compile", span, hint)
             return lambda *args: None
         fn = self._fn_cache[text] = _located_code(out["_f"], span)
         return fn
@@ -621,17 +628,6 @@ class Compiler:
         current = self.src(st.target, scope)
         value = f"({current} {'+' if st.op == '+' else '-'} {self.src(st.value, scope)})"
         out.append(("exec", self._statement(self._store(st.target, scope, value), st.span), st.span))
-
-    def _statement(self, line: str, span) -> Fn:
-        """A ``(state, env)`` function running one generated statement."""
-        text = f"def _f(s, e):\n    {line}\n"
-        out: dict = {}
-        try:
-            exec(compile(text, "<rulekit statement>", "exec"), self.ns, out)  # noqa: S102 - our own source
-        except (SyntaxError, RecursionError, MemoryError, ValueError):
-            self.error("RK0219", "statement too complex to compile", span, "split it into smaller steps")
-            return lambda s, e: None
-        return _located_code(out["_f"], span)
 
     def _store(self, target, scope, value: str) -> str:
         """The source of a statement storing ``value`` (source) into ``target``."""

@@ -12,7 +12,7 @@ streams are reseeded, so the copy's future chance is not the real one either.
 """
 from __future__ import annotations
 
-from . import mutate, rng
+from . import rng
 from .state import State
 
 
@@ -64,8 +64,4 @@ def determinize(s: State, observer: int, seed_state: int) -> tuple[State, int]:
             c.rng[stream] = fresh
     seed_state, fresh = rng.next_u64(seed_state)
     c.rng["$seed"] = fresh
-    c.memo = {}
-    c.tallies = {}
-    c.tallied = {}
-    c.coarse = c.coarse or mutate.holds_zone(c)
-    return c, seed_state
+    return c, seed_state  # the clone's caches started empty, and the writes above bypass them
