@@ -158,6 +158,7 @@ class Game:
     files: dict = attrs.Factory(dict)   # content file (relative to the game folder) -> hash of its bytes
     memo_deps: dict = attrs.Factory(dict)   # resource -> functions whose memoised results it may change
     memo_always: tuple = ()                 # functions forgotten on any change (they may read anything)
+    search: dict = attrs.Factory(dict)      # how the `mcts` bot searches (`search:`; agents.SEARCH_DEFAULTS)
 
     def compiler_for_scripts(self) -> Compiler:
         """A compiler over this game's names (for expectations and position scripts)."""
@@ -472,7 +473,8 @@ class _Builder:
             finish_pc=finish_mark, scoring=tuple(scoring), tiebreak=tuple(tiebreak),
             invariants=tuple(invariants), estimate=estimate, provenance=tuple(self._provenance()),
             sets=sets, members=members, vocab=vocab, warnings=warnings, bots=bots,
-            memo_deps=memo_deps, memo_always=memo_always)
+            memo_deps=memo_deps, memo_always=memo_always,
+            search={k: v for k, v in (d.get("search") or {}).items() if k not in ("text", "provenance", "ruling")})
 
     def _inline(self, name, body, compiler, procs, pending_links, main_instrs):
         """Setup and finish run as procedures of their own (own locals)."""

@@ -78,3 +78,70 @@ def test_unknown_bot_is_a_usage_error():
     assert crn.name == "mcts-crn" and crn.iterations == 12 and crn.worlds == 4
     with pytest.raises(UsageError, match="only `mcts:N` and `mcts-crn:N` take a number"):
         make_agent("greedy:3", 0)
+
+
+def _variant(tmp_path, text: str) -> str:
+    path = tmp_path / "search.yaml"
+    path.write_text("variant:\n  name: search\n" + text)
+    return str(path)
+
+
+def test_the_game_declares_how_its_search_bot_searches(tmp_path):
+    game = rulekit.load_game("batavia", [_variant(tmp_path, "search:\n  worlds: 2\n  rollout: 3\n  reward: margin\n")])
+    assert game.search == {"worlds": 2, "rollout": 3, "reward": "margin"}
+    s = _advance(game, 3, 1, 5)
+    while len(s.pending.labels) < 2:
+        api.apply_index(s, 0)
+    bot = make_agent("mcts:4", 0)
+    assert (bot.worlds, bot.depth, bot.reward) == (0, 40, "rank")   # the defaults, until it sees the game
+    bot.choose(s)
+    assert (bot.worlds, bot.depth, bot.reward, bot.c) == (2, 3, "margin", 0.7)
+    assert len(bot._worlds) == 2
+    # a preset's own settings win over the game's
+    crn = make_agent("mcts-crn:4", 0)
+    crn.choose(s)
+    assert (crn.worlds, crn.depth) == (4, 10)
+
+
+def test_a_bad_search_setting_names_its_line(tmp_path):
+    from rulekit.errors import DiagnosticReport
+    with pytest.raises(DiagnosticReport) as info:
+        rulekit.load_game("batavia", [_variant(tmp_path, "search:\n  reward: best\n")])
+    text = str(info.value)
+    assert "search.yaml:4" in text and "rank" in text and "margin" in text
+
+
+def test_a_strong_prior_makes_the_search_follow_greedy_lookahead(batavia):
+    """With the prior outweighing a one-iteration search, mcts plays the action the
+    greedy lookahead rates best (checked where it is clear: one best action on the real
+    state and on four sampled worlds)."""
+    from rulekit.agents import _lookahead
+    s = _advance(batavia, 3, 11, 0)
+    bot = RandomAgent(4)
+    checked = 0
+    for _ in range(120):
+        if s.over:
+            break
+        if len(s.pending.labels) > 1:
+            me = s.pending.player
+            values = []
+            for index in range(len(s.pending.labels)):
+                trial = s.clone()
+                api.apply_index(trial, index, atomic=False)
+                values.append(_lookahead(trial, me, 2))
+            best = max(values)
+            agree = True
+            for k in range(4):
+                world, _ = determinize(s, me, 1000 + k)
+                rated = []
+                for index in range(len(s.pending.labels)):
+                    trial = world.clone()
+                    api.apply_index(trial, index, atomic=False)
+                    rated.append(_lookahead(trial, me, 2))
+                agree = agree and rated.count(max(rated)) == 1 and rated.index(max(rated)) == values.index(best)
+            if values.count(best) == 1 and agree:
+                search = MCTSAgent(checked, iterations=1, prior=1000)
+                assert search.choose(s) == values.index(best), s.pending.labels
+                checked += 1
+        api.apply_index(s, bot.choose(s))
+    assert checked >= 10

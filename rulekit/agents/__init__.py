@@ -7,8 +7,9 @@ search bots work on redeterminised copies (:mod:`rulekit.engine.determinize`), s
 they never peek at hidden cards, secret money or the future of the random streams.
 
 Names on the command line: ``random``, ``greedy``, ``mcts`` or ``mcts:N`` (N
-iterations per decision, default 200), and ``bot:NAME`` for a bot the game declares
-as content (:mod:`rulekit.agents.content_bot`).
+iterations per decision, default 200; it searches as the game's ``search:`` says),
+``mcts-crn`` (a fixed search preset) and ``bot:NAME`` for a bot the game declares as
+content (:mod:`rulekit.agents.content_bot`).
 """
 from __future__ import annotations
 
@@ -77,6 +78,21 @@ def _margin(s, player: int) -> float:
     return values[player] - (max(others) if others else 0)
 
 
+def _lookahead(s, me: int, depth: int) -> float:
+    """My best margin after following my own next ``depth`` decisions (greedily)."""
+    if depth <= 0 or s.over or s.pending.player != me:
+        return _margin(s, me)
+    best = None
+    for index in range(len(s.pending.labels)):
+        trial = s.clone()
+        trial.record = False
+        api.apply_index(trial, index, atomic=False)
+        value = _margin(trial, me) if depth == 1 else _lookahead(trial, me, depth - 1)
+        if best is None or value > best:
+            best = value
+    return best
+
+
 class GreedyAgent:
     """One-step lookahead on the content's ``estimate`` (my estimate minus the best
     opponent's), on a redeterminised copy; ties broken at random.
@@ -93,19 +109,6 @@ class GreedyAgent:
         self.state = rng.stream_seed(seed, "agent")
         self.follow = follow
 
-    def _best_followup(self, s, me: int, depth: int) -> float:
-        if depth <= 0 or s.over or s.pending.player != me:
-            return _margin(s, me)
-        best = None
-        for index in range(len(s.pending.labels)):
-            trial = s.clone()
-            trial.record = False
-            api.apply_index(trial, index, atomic=False)
-            value = _margin(trial, me) if depth == 1 else self._best_followup(trial, me, depth - 1)
-            if best is None or value > best:
-                best = value
-        return best
-
     def choose(self, s) -> int:
         labels = s.pending.labels
         if len(labels) == 1:
@@ -117,7 +120,7 @@ class GreedyAgent:
             trial = base.clone()
             trial.record = False
             api.apply_index(trial, index, atomic=False)
-            value = self._best_followup(trial, me, self.follow)
+            value = _lookahead(trial, me, self.follow)
             if best is None or value > best:
                 best, best_index, ties = value, index, 1
             elif value == best:
@@ -138,35 +141,80 @@ class _Node:
         self.reward = [0.0] * n
 
 
+# How the search bot searches, unless the game's `search:` or the bot's name says otherwise.
+SEARCH_DEFAULTS = {
+    "worlds": 0,          # 0: a fresh determinisation every iteration; k: k worlds shared by all iterations
+    "rollout": 40,        # random decisions played after the tree before the position is scored
+    "reward": "rank",     # "rank": the players' order on the estimate; "margin": the estimate's margin
+    "exploration": 0.7,   # the UCB constant
+    "prior": 0,           # visits' worth of the greedy lookahead given to each root action (0: none)
+}
+
+
 class MCTSAgent:
     """Information-set Monte Carlo tree search (single observer).
 
-    Each iteration samples a determinisation consistent with the acting player's view,
+    Each iteration plays in a determinisation consistent with the acting player's view,
     walks the tree of action notations (UCB over the actions legal in that sample, with
-    availability counts), adds one node, plays on at random for ``depth`` decisions and
-    scores the end with :func:`evaluate`. The action visited most at the root is chosen.
+    availability counts), adds one node, plays on at random for ``rollout`` decisions and
+    scores the end. The action visited most at the root is chosen.
+
+    How it searches is the game's to say, next to its ``estimate`` (``search:`` in content;
+    :data:`SEARCH_DEFAULTS` otherwise), because what works differs between games:
+
+    - ``worlds: k`` samples k determinisations once per decision and shares them between
+      all iterations, each world with its own random continuation, so two root actions are
+      compared on the same hidden cards and the same future (common random numbers, the
+      advantage ``greedy`` has); ``worlds: 0`` samples afresh every iteration.
+    - ``reward: margin`` scores a position by :func:`rewards` (how far ahead), ``rank`` by
+      :func:`evaluate_all` (who leads).
+    - ``prior: v`` starts every root action with v visits' worth of the ``greedy``
+      lookahead's judgement, so the search departs from greedy's choice only when its
+      playouts disagree clearly.
+
+    Keyword arguments override the game's settings (``mcts-crn`` is one such preset).
     """
 
     name = "mcts"
 
-    def __init__(self, seed: int = 0, iterations: int = 200, depth: int = 40, exploration: float = 0.7):
+    def __init__(self, seed: int = 0, iterations: int = 200, **overrides):
+        unknown = set(overrides) - set(SEARCH_DEFAULTS)
+        if unknown:
+            raise TypeError(f"unknown search settings {sorted(unknown)}")
         self.state = rng.stream_seed(seed, "agent")
         self.iterations = iterations
-        self.depth = depth
-        self.c = exploration
+        self.overrides = overrides
+        self._game = None
+        self._configure(SEARCH_DEFAULTS)
+        self._worlds: list = []
+        self._streams: list = []
+
+    def _configure(self, settings: dict) -> None:
+        settings = {**settings, **self.overrides}
+        self.worlds = settings["worlds"]
+        self.depth = settings["rollout"]
+        self.reward = settings["reward"]
+        self.c = settings["exploration"]
+        self.prior = settings["prior"]
 
     def choose(self, s) -> int:
         labels = s.pending.labels
         if len(labels) == 1:
             return 0
+        if s.game is not self._game:
+            self._game = s.game
+            self._configure({**SEARCH_DEFAULTS, **(getattr(s.game, "search", None) or {})})
         me = s.pending.player
         self._prepare(s, me)
         root = _Node(s.n)
+        if self.prior > 0:
+            self._seed_root(s, me, root)
+        score = rewards if self.reward == "margin" else evaluate_all
         for iteration in range(self.iterations):
             d = self._world(s, me, iteration)
             path = self._descend(d, root, s.n)
             self._rollout(d, iteration)
-            scored = self._score(d)
+            scored = score(d)
             for visited in path:
                 visited.visits += 1
                 for q in range(s.n):
@@ -178,13 +226,40 @@ class MCTSAgent:
                 best_index, best_visits = index, child.visits
         return best_index
 
-    # The steps a variant may change; this class draws everything from its own stream.
     def _prepare(self, s, me: int) -> None:
-        """Called once per decision, before the iterations."""
+        """Sample the shared worlds (``worlds: k``), once per decision."""
+        self._worlds, self._streams = [], []
+        for _ in range(self.worlds):
+            world, self.state = determinize(s, me, self.state)
+            world.record = False
+            self._worlds.append(world)
+            self.state, stream = rng.next_u64(self.state)
+            self._streams.append(stream)
 
     def _world(self, s, me: int, iteration: int):
+        if self._worlds:
+            return self._worlds[iteration % len(self._worlds)].clone()
         d, self.state = determinize(s, me, self.state)
         return d
+
+    def _seed_root(self, s, me: int, root: "_Node") -> None:
+        """Give each root action ``prior`` visits scored by the greedy lookahead on one world:
+        its margin against the root actions' mean margin, squashed to 0..1 by ``tanh`` on the
+        estimates' scale (as :func:`rewards` does), so only the differences between actions count."""
+        world = self._world(s, me, 0)
+        values = _estimates(world) or [0.0]
+        scale = 1.0 + 0.1 * sum(abs(v) for v in values) / len(values)
+        margins = []
+        for index in range(len(world.pending.labels)):
+            trial = world.clone()
+            trial.record = False
+            api.apply_index(trial, index, atomic=False)
+            margins.append(_lookahead(trial, me, 2))
+        mean = sum(margins) / len(margins)
+        for label, margin in zip(world.pending.labels, margins):
+            child = root.children[label] = _Node(s.n)
+            child.visits = child.available = self.prior
+            child.reward[me] = self.prior * (0.5 + 0.5 * math.tanh((margin - mean) / scale))
 
     def _descend(self, d, root: "_Node", n: int) -> list:
         """Walk down by UCB (with availability counts) and add one node; the path walked."""
@@ -216,14 +291,19 @@ class MCTSAgent:
         return path
 
     def _rollout(self, d, iteration: int) -> None:
+        """Random decisions; with shared worlds, each world's own continuation."""
         steps = 0
+        if self._streams:
+            stream = self._streams[iteration % len(self._streams)]
+            while not d.over and steps < self.depth:
+                stream, index = rng.below(stream, len(d.pending.labels))
+                api.apply_index(d, index, atomic=False)
+                steps += 1
+            return
         while not d.over and steps < self.depth:
             self.state, index = rng.below(self.state, len(d.pending.labels))
             api.apply_index(d, index, atomic=False)
             steps += 1
-
-    def _score(self, d) -> list[float]:
-        return evaluate_all(d)
 
 
 def rewards(s) -> list[float]:
@@ -244,49 +324,15 @@ def rewards(s) -> list[float]:
 
 
 class SharedWorldsMCTSAgent(MCTSAgent):
-    """IS-MCTS on a few shared worlds with short rollouts (``mcts-crn:N``).
-
-    Before it searches, the agent samples ``worlds`` determinisations consistent with its
-    own view; iteration i plays in world i mod ``worlds`` and continues with that world's
-    random stream for ``depth`` decisions, then scores the position with :func:`rewards`
-    (the estimate's margin, not only who leads). So two root actions are compared on the
-    same hidden cards and the same random continuation (common random numbers, the
-    advantage ``greedy`` has). Which of the two searches is stronger depends on the game
-    (docs/performance.md has 200-game figures for both shipped games): kept as an option
-    while the choice between them is not yet the game's to declare.
-    """
+    """``mcts-crn``: the search with the settings that beat ``greedy`` in one shipped game,
+    whatever the game declares: four shared worlds, rollouts of 10 decisions scored by
+    the estimate's margin, exploration 0.5."""
 
     name = "mcts-crn"
+    PRESET = {"worlds": 4, "rollout": 10, "reward": "margin", "exploration": 0.5}
 
-    def __init__(self, seed: int = 0, iterations: int = 200, depth: int = 10, exploration: float = 0.5,
-                 worlds: int = 4):
-        super().__init__(seed, iterations, depth, exploration)
-        self.worlds = worlds
-        self._worlds: list = []
-        self._streams: list = []
-
-    def _prepare(self, s, me: int) -> None:
-        self._worlds, self._streams = [], []
-        for _ in range(max(1, self.worlds)):
-            world, self.state = determinize(s, me, self.state)
-            world.record = False
-            self._worlds.append(world)
-            self.state, stream = rng.next_u64(self.state)
-            self._streams.append(stream)
-
-    def _world(self, s, me: int, iteration: int):
-        return self._worlds[iteration % len(self._worlds)].clone()
-
-    def _rollout(self, d, iteration: int) -> None:
-        stream = self._streams[iteration % len(self._streams)]
-        steps = 0
-        while not d.over and steps < self.depth:
-            stream, index = rng.below(stream, len(d.pending.labels))
-            api.apply_index(d, index, atomic=False)
-            steps += 1
-
-    def _score(self, d) -> list[float]:
-        return rewards(d)
+    def __init__(self, seed: int = 0, iterations: int = 200, **overrides):
+        super().__init__(seed, iterations, **{**self.PRESET, **overrides})
 
 
 MAX_ACTIONS = 100_000  # `autoplay` and `simulate` stop a game that has not ended after this many actions
