@@ -14,7 +14,7 @@ import hashlib
 import os
 from importlib import resources
 
-from . import schema
+from . import parse_cache, schema
 from .errors import Diagnostic, DiagnosticReport, UsageError, suggestion_help
 from .loader import LNode, flatten, load_yaml, merge
 from .model import Game, build_game
@@ -175,6 +175,13 @@ def load_game(name_or_path: str, variants: tuple | list = ()) -> Game:
 
     Raises DiagnosticReport for content errors and UsageError for a bad name.
     """
+    try:
+        return _load_game(name_or_path, variants)
+    finally:
+        parse_cache.save()
+
+
+def _load_game(name_or_path: str, variants) -> Game:
     folder = find_game(name_or_path)
     files: list[str] = []
     tree = load_tree(folder, files)

@@ -16,6 +16,7 @@ from typing import Any
 
 import attrs
 
+from . import parse_cache
 from .dsl import ast
 from .dsl.compiler import Compiler, Vocabulary
 from .dsl.parser import parse_expr, parse_options, parse_script
@@ -204,13 +205,15 @@ class _Builder:
             return None
         if origin is not None:
             locate = origin.locate
+            key = (kind, text, origin)
         else:
             span = self.smap.span(path) or Span(self.path, 1, 1)
+            key = (kind, text, span.path, span.line)
 
             def locate(line, col, el=None, ec=None):
                 return Span(span.path, span.line + line - 1, col)
         try:
-            return parse_text(text, locate, kind)
+            return parse_cache.parsed(key, lambda: parse_text(text, locate, kind))
         except DiagnosticReport as report:
             self.diagnostics.extend(report.diagnostics)
             return None

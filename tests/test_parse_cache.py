@@ -1,0 +1,96 @@
+# SPDX-License-Identifier: MIT
+"""Parsed texts kept between loads: a warm load is the same game, and the cache can
+only be right or absent (a changed text is parsed again, a broken file is ignored)."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+import rulekit
+from rulekit import parse_cache
+from rulekit.agents import RandomAgent
+from rulekit.engine import api
+from rulekit.errors import DiagnosticReport
+
+GAMES = Path(__file__).resolve().parents[1] / "games"
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("RULEKIT_CACHE_DIR", str(tmp_path / "cache"))
+    parse_cache.forget()
+    yield parse_cache.cache_file()
+    parse_cache.forget()
+
+
+def _actions(game, seed=4):
+    s = api.new_game(game, 3, seed, record=False)
+    bot = RandomAgent(seed)
+    while not s.over:
+        api.apply_index(s, bot.choose(s), atomic=False)
+    return s.actions
+
+
+def _trees(monkeypatch):
+    """Every tree handed out during one load, in order."""
+    seen = []
+    real = parse_cache.parsed
+
+    def spy(key, parse):
+        tree = real(key, parse)
+        seen.append((key, tree))
+        return tree
+    monkeypatch.setattr(parse_cache, "parsed", spy)
+    return seen
+
+
+def test_a_warm_load_is_the_same_game(cache, monkeypatch):
+    cold_trees = _trees(monkeypatch)
+    cold = rulekit.load_game("batavia")
+    assert cache.is_file()
+    parse_cache.forget()                       # a new process: only the file is left
+    monkeypatch.undo()
+    monkeypatch.setenv("RULEKIT_CACHE_DIR", str(cache.parent))
+    calls = []
+    monkeypatch.setattr("rulekit.model.parse_text", lambda *a, **k: calls.append(a))
+    warm_trees = _trees(monkeypatch)
+    warm = rulekit.load_game("batavia")
+    assert calls == [], "every text came from the cache file"
+    assert warm_trees == cold_trees and len(warm_trees) > 50
+    assert warm.content_hash == cold.content_hash
+    assert _actions(warm) == _actions(cold)
+
+
+def test_a_changed_text_is_parsed_again(cache, tmp_path):
+    folder = tmp_path / "batavia"
+    shutil.copytree(GAMES / "batavia", folder)
+    first = rulekit.load_game(str(folder))
+    rules = folder / "rules.yaml"
+    rules.write_text(rules.read_text().replace(
+        'expr: "count(x for x in p.hand if x.company == c)"', 'expr: "count(x for x in p.hand if x.company == cc)"'))
+    parse_cache.forget()
+    with pytest.raises(DiagnosticReport) as info:
+        rulekit.load_game(str(folder))
+    assert "rules.yaml:12" in str(info.value) and "`cc`" in str(info.value)
+    assert first.content_hash
+
+
+def test_a_broken_cache_file_is_ignored_and_replaced(cache):
+    cache.parent.mkdir(parents=True)
+    cache.write_bytes(b"not a pickle at all")
+    game = rulekit.load_game("batavia")
+    assert _actions(game)
+    assert cache.read_bytes() != b"not a pickle at all"
+
+
+def test_off_keeps_nothing_on_disk(tmp_path, monkeypatch):
+    monkeypatch.setenv("RULEKIT_CACHE_DIR", "off")
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    parse_cache.forget()
+    assert parse_cache.cache_file() is None
+    rulekit.load_game("batavia")
+    assert list(tmp_path.iterdir()) == []
+    parse_cache.forget()
