@@ -159,11 +159,12 @@ class Game:
     files: dict = attrs.Factory(dict)   # content file (relative to the game folder) -> hash of its bytes
     memo_deps: dict = attrs.Factory(dict)   # resource -> functions whose memoised results it may change
     memo_always: tuple = ()                 # functions forgotten on any change (they may read anything)
+    static_memo: dict = attrs.Factory(dict)  # results of functions reading no state: name -> {(n, *args): value}
     search: dict = attrs.Factory(dict)      # how the `mcts` bot searches (`search:`; agents.SEARCH_DEFAULTS)
 
     def compiler_for_scripts(self) -> Compiler:
         """A compiler over this game's names (for expectations and position scripts)."""
-        compiler = Compiler(self.vocab)
+        compiler = Compiler(self.vocab, self.static_memo)
         compiler.functions_impl = self.functions
         return compiler
 
@@ -171,7 +172,7 @@ class Game:
         """Compile extra statements (a script's ``position:``) against this game."""
         locate = origin.locate if origin is not None else None
         body = parse_text(text, locate)
-        compiler = Compiler(self.vocab)
+        compiler = Compiler(self.vocab, self.static_memo)
         compiler.functions_impl = self.functions
         instrs = compiler.procedure("position", (), body, None)
         errors = [d for d in compiler.diagnostics if d.severity == "error"]
@@ -336,7 +337,8 @@ class _Builder:
             options = self.parse(("option_groups", name, "options"), "options")
             vocab.option_groups[name] = (tuple(spec.get("params") or ()), options or ())
 
-        compiler = Compiler(vocab)
+        reads = function_reads(vocab)
+        compiler = Compiler(vocab, {n: {} for n, r in reads.items() if r == frozenset()})
         for name in functions_spec:
             compiler.compile_function(name)
 
@@ -462,7 +464,7 @@ class _Builder:
             # errors first (what stops the build), then warnings; each group in source order
             raise DiagnosticReport(sorted(self.diagnostics, key=lambda d: d.severity != "error"))
         warnings = tuple(d for d in self.diagnostics if d.severity == "warning")
-        memo_deps, memo_always = memo_table(function_reads(vocab))
+        memo_deps, memo_always = memo_table(reads)
 
         return Game(
             name=self.name, title=(d.get("meta") or {}).get("title", self.name), path=self.path,
@@ -476,7 +478,7 @@ class _Builder:
             finish_pc=finish_mark, scoring=tuple(scoring), tiebreak=tuple(tiebreak),
             invariants=tuple(invariants), estimate=estimate, provenance=tuple(self._provenance()),
             sets=sets, members=members, vocab=vocab, warnings=warnings, bots=bots,
-            memo_deps=memo_deps, memo_always=memo_always,
+            memo_deps=memo_deps, memo_always=memo_always, static_memo=compiler.static_memo,
             search={k: v for k, v in (d.get("search") or {}).items() if k not in ("text", "provenance", "ruling")})
 
     def _inline(self, name, body, compiler, procs, pending_links, main_instrs):

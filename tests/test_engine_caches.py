@@ -80,8 +80,16 @@ def test_every_remembered_result_matches_a_cold_computation(name, players):
                 args = key[:len(key) // 2]
                 assert game.functions[fname](cold, *args) == value, (fname, args)
                 checked += 1
+        for fname, table in game.static_memo.items():   # functions that read no state
+            for key, value in table.items():
+                if key[0] == s.n:
+                    args = key[1:1 + len(key) // 2]
+                    assert game.functions[fname](cold, *args) == value, (fname, args)
+                    statics.add(fname)
+    statics: set = set()
     _random_game(game, players, 3, check)
     assert checked > 1000
+    assert statics, "some function reads nothing of the state and is remembered per game"
 
 
 def test_read_sets_name_what_each_function_reads():
@@ -167,3 +175,22 @@ def test_a_zone_in_a_variable_or_an_argument_is_never_read_stale(tmp_path):
     assert memo_target(s) == 3 and memo_size(s, left) == 3
     assert target_size(s.clone()) == 3 and size(s.clone(), left) == 3
     assert from_dict(game, to_dict(s)).coarse                      # a reloaded state knows it too
+
+
+def test_functions_reading_no_state_are_remembered_across_clones_and_player_counts():
+    """`adjacent` reads only the board's fixed spaces: worked out once per game definition,
+    shared by every state and clone, and kept apart per player count."""
+    game = rulekit.load_game("goa")
+    reads = function_reads(game.vocab)
+    assert reads["adjacent"] == frozenset() and reads["orthogonal"] == frozenset()
+    assert reads["flag_spaces"] != frozenset()          # it asks where the tiles are
+    game.static_memo.get("adjacent", {}).clear()
+    s = rulekit.new_game(game, 2, 1)
+    adjacent = _memo_call(game, "adjacent")
+    first = adjacent(s, "c3")
+    assert sorted(first) == ["b3", "c2", "c4", "d3"]
+    assert game.static_memo["adjacent"][(2, "c3", str)] == first
+    clone = s.clone()
+    assert clone.memo == {} and adjacent(clone, "c3") is first     # the clone asks the same table
+    four = rulekit.new_game(game, 4, 1)
+    assert adjacent(four, "c3") == first and adjacent(four, "c3") is not first  # its own entry

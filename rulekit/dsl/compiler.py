@@ -107,8 +107,12 @@ def assigned_names(body) -> set:
 
 
 class Compiler:
-    def __init__(self, vocab: Vocabulary):
+    def __init__(self, vocab: Vocabulary, static_memo: dict | None = None):
         self.v = vocab
+        # Functions that read no part of the state (dsl/reads.py), name -> results: they depend
+        # on the arguments and the player count only, so they are remembered for the whole game
+        # definition, across states and clones, and never forgotten.
+        self.static_memo: dict = static_memo if static_memo is not None else {}
         self.diagnostics: list[Diagnostic] = []
         self._labels = itertools.count()
         self.functions_impl: dict[str, Callable] = {}
@@ -517,6 +521,9 @@ class Compiler:
         if wrapper is not None:
             return wrapper
         impls = self.functions_impl
+        if name in self.static_memo:
+            wrapper = self._wrappers[name] = self._k(self._static_caller(name, impls))
+            return wrapper
         # Results live in s.memo[name][args]; a change forgets the functions that read what
         # changed (dsl/reads.py). A zone given as an argument is not memoised: what the
         # call reads is then not in the function's read set.
@@ -567,6 +574,26 @@ class Compiler:
                     return impls[name](s, *values)
         wrapper = self._wrappers[name] = self._k(call)
         return wrapper
+
+    def _static_caller(self, name: str, impls: dict):
+        """A caller of a function that reads nothing of the state: one table per game
+        definition, keyed by the player count and the arguments."""
+        table = self.static_memo[name]
+
+        def call(s, *values):
+            key = (s.n,) + values + tuple(v.__class__ for v in values)
+            try:
+                return table[key]
+            except KeyError:
+                if any(v.__class__ in _ZONELIKE for v in values):
+                    return impls[name](s, *values)   # it reads the zone it was given
+                if len(table) >= _STATIC_MEMO_LIMIT:
+                    table.clear()
+                value = table[key] = impls[name](s, *values)
+                return value
+            except TypeError:
+                return impls[name](s, *values)
+        return call
 
     def compile_function(self, name: str) -> None:
         """A user function becomes a Python function ``(state, *args)``."""
@@ -835,6 +862,7 @@ def _located_code(fn, span):
                                           co_name=f"line{span.line}")
     return fn
 _ZONELIKE = frozenset((ZoneKey, Family))
+_STATIC_MEMO_LIMIT = 100_000   # results one static function keeps before it starts over
 
 
 def _namespace(vocab: Vocabulary) -> dict:
