@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 import rulekit
+from rulekit.dsl.compiler import _by_contents
 from rulekit.dsl.reads import EVERYTHING, function_reads
 from rulekit.engine import api, rng
 from rulekit.engine.serialize import from_dict, to_dict
@@ -77,7 +78,11 @@ def test_every_remembered_result_matches_a_cold_computation(name, players):
         cold = s.clone()
         for fname, table in s.memo.items():
             for key, value in table.items():
-                args = key[:len(key) // 2]
+                if key and key[0] is _by_contents:   # a call with a list argument, keyed by its contents
+                    args = tuple(_from_contents(part) for part in key[1:])
+                    with_lists.add(fname)
+                else:
+                    args = key[:len(key) // 2]
                 assert game.functions[fname](cold, *args) == value, (fname, args)
                 checked += 1
         for fname, table in game.static_memo.items():   # functions that read no state
@@ -87,9 +92,17 @@ def test_every_remembered_result_matches_a_cold_computation(name, players):
                     assert game.functions[fname](cold, *args) == value, (fname, args)
                     statics.add(fname)
     statics: set = set()
+    with_lists: set = set()
     _random_game(game, players, 3, check)
     assert checked > 1000
+    if name == "goa":
+        assert "has_spices" in with_lists      # has_spices(p, cost(p, c)): remembered by the list's contents
     assert statics, "some function reads nothing of the state and is remembered per game"
+
+
+def _from_contents(part):
+    kind, value = part
+    return [_from_contents(x) for x in value] if kind is list else value
 
 
 def test_read_sets_name_what_each_function_reads():

@@ -540,8 +540,8 @@ class Compiler:
                         return impls[name](s, x)
                     value = table[key] = impls[name](s, x)
                     return value
-                except TypeError:  # an unhashable argument (a list): no memo
-                    return impls[name](s, x)
+                except TypeError:  # a list among the arguments: keyed by its contents
+                    return _by_contents(table, impls[name], s, (x,))
         elif arity == 2:
             def call(s, x, y):
                 table = s.memo.get(name)
@@ -556,7 +556,7 @@ class Compiler:
                     value = table[key] = impls[name](s, x, y)
                     return value
                 except TypeError:
-                    return impls[name](s, x, y)
+                    return _by_contents(table, impls[name], s, (x, y))
         else:
             def call(s, *values):
                 table = s.memo.get(name)
@@ -571,7 +571,7 @@ class Compiler:
                     value = table[key] = impls[name](s, *values)
                     return value
                 except TypeError:
-                    return impls[name](s, *values)
+                    return _by_contents(table, impls[name], s, values)
         wrapper = self._wrappers[name] = self._k(call)
         return wrapper
 
@@ -862,6 +862,39 @@ def _located_code(fn, span):
                                           co_name=f"line{span.line}")
     return fn
 _ZONELIKE = frozenset((ZoneKey, Family))
+
+
+def _contents_key(value):
+    """A hashable stand-in for an argument that holds lists (by contents and types), or
+    None when it holds a zone (the call then reads that zone, which no read set names)."""
+    if value.__class__ is list:
+        parts = []
+        for item in value:
+            part = _contents_key(item)
+            if part is None:
+                return None
+            parts.append(part)
+        return (list, tuple(parts))
+    if value.__class__ in _ZONELIKE:
+        return None
+    hash(value)   # anything else unhashable is not memoised (TypeError, caught by the caller)
+    return (value.__class__, value)
+
+
+def _by_contents(table: dict, impl, s, values: tuple):
+    """The memo for a call with a list among its arguments (``has_spices(p, [pepper, tea])``)."""
+    try:
+        key = tuple(_contents_key(v) for v in values)
+    except TypeError:
+        return impl(s, *values)
+    if None in key:
+        return impl(s, *values)
+    key = (_by_contents,) + key   # apart from the keys of plain calls
+    try:
+        return table[key]
+    except KeyError:
+        value = table[key] = impl(s, *values)
+        return value
 _STATIC_MEMO_LIMIT = 100_000   # results one static function keeps before it starts over
 
 
