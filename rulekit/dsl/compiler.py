@@ -12,6 +12,7 @@ which never look at the AST again.
 from __future__ import annotations
 
 import itertools
+import re
 from typing import Callable
 
 import attrs
@@ -121,6 +122,7 @@ class Compiler:
         self._const_names: dict = {}
         self._fn_cache: dict = {}
         self._wrappers: dict = {}
+        self._inline: dict = {}
         self.ns: dict = _namespace(vocab)
 
     # ------------------------------------------------------------ diagnostics
@@ -507,8 +509,23 @@ class Compiler:
                        f"{'s' if len(params) != 1 else ''} ({', '.join(params)}), got "
                        f"{len(node.args) + len(node.kwargs)}", node.span)
             return "None"
-        args = "".join(", " + self.src(a, scope) for a in node.args)
+        sources = [self.src(a, scope) for a in node.args]
+        if self._inlinable(name) and all(_SIMPLE.fullmatch(a) for a in sources):
+            # a body as cheap as a memo lookup is written in place of the call
+            inner = _Scope(set(params)).bind_py(dict(zip(params, sources)))
+            return f"({self.src(_body, inner)})"
+        args = "".join(", " + a for a in sources)
         return f"{self._memoised(name, len(params))}(s{args})"
+
+    def _inlinable(self, name: str) -> bool:
+        """A function whose body is a few steps with no loop (no comprehension left after
+        tallies, no call of another content function): calling it through the memo costs
+        more than working it out."""
+        known = self._inline.get(name)
+        if known is None:
+            body = self.v.functions[name][1]
+            known = self._inline[name] = _size(body) <= 40 and _cheap(body, self)
+        return known
 
     def _memoised(self, name: str, arity: int) -> str:
         """The source name of a memoising caller of user function ``name``.
@@ -853,6 +870,53 @@ class Compiler:
 
 
 _MISSING = object()
+
+
+_SIMPLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|e\[[A-Za-z0-9_]+\]|s\.g\[[A-Za-z0-9_]+\]")
+
+
+def _size(node) -> int:
+    if isinstance(node, ast.Node):
+        return 1 + sum(_size(getattr(node, f.name)) for f in attrs.fields(type(node)))
+    if isinstance(node, tuple):
+        return sum(_size(x) for x in node)
+    return 0
+
+
+def _cheap(node, compiler) -> bool:
+    """No loop in ``node``: no comprehension (but a tallied count) and no content function call."""
+    if isinstance(node, ast.Call):
+        if node.func in compiler.v.functions:
+            return False
+        if node.func == "count" and len(node.args) == 1 and not node.kwargs and isinstance(node.args[0], ast.Comp):
+            probe = Compiler(compiler.v)
+            scope = _Scope(set()).bind_py({n: n for n in _free_names(node.args[0])})
+            if probe._tally_count(node.args[0], scope) is None:
+                return False
+            return all(_cheap(x, compiler) for _var, x in node.args[0].fors) and _cheap(node.args[0].cond, compiler)
+    if isinstance(node, ast.Comp):
+        return False
+    if isinstance(node, ast.Node):
+        return all(_cheap(getattr(node, f.name), compiler) for f in attrs.fields(type(node)))
+    if isinstance(node, tuple):
+        return all(_cheap(x, compiler) for x in node)
+    return True
+
+
+def _free_names(node) -> set:
+    out: set = set()
+
+    def walk(n):
+        if isinstance(n, ast.Name):
+            out.add(n.id)
+        elif isinstance(n, ast.Node):
+            for f in attrs.fields(type(n)):
+                walk(getattr(n, f.name))
+        elif isinstance(n, tuple):
+            for x in n:
+                walk(x)
+    walk(node)
+    return out
 
 
 def _located_code(fn, span):
