@@ -13,7 +13,7 @@ from ..errors import RulekitError
 from . import mutate
 from .state import PLAYERS, Family, Frame, Player, State, ZoneKey
 
-FORMAT = 1
+FORMAT = 2  # 2: runs of statements share one program-counter step (engine/vm.py `_fuse`)
 
 
 class StateFormatError(RulekitError):

@@ -43,11 +43,25 @@ class ChooseSpec:
         self.span = span
 
 
+def _fuse(instrs: list) -> list:
+    """Merge runs of ``exec`` instructions that no jump lands inside into one ``execs``:
+    one dispatch of the run loop instead of one per statement."""
+    out: list = []
+    for ins in instrs:
+        if ins[0] == "exec" and out and out[-1][0] in ("exec", "execs"):
+            last = out.pop()
+            fns, spans = (list(last[1]), list(last[2])) if last[0] == "execs" else ([last[1]], [last[-1]])
+            out.append(("execs", tuple(fns + [ins[1]]), tuple(spans + [ins[-1]]), spans[0]))
+        else:
+            out.append(ins)
+    return out
+
+
 def link(code: Code, instrs: list, procs: dict) -> Code:
     """Turn symbolic instructions (with labels) into op closures."""
     labels = {}
     real = []
-    for ins in instrs:
+    for ins in _fuse(instrs):
         if ins[0] == "label":
             labels[ins[1]] = len(real)
         else:
@@ -57,6 +71,8 @@ def link(code: Code, instrs: list, procs: dict) -> Code:
         span = ins[-1]
         if op == "exec":
             fn = _op_exec(ins[1], nxt)
+        elif op == "execs":
+            fn = _op_execs(ins[1], ins[2], nxt)
         elif op == "jump":
             fn = _op_jump(labels[ins[1]])
         elif op == "jf":
@@ -87,6 +103,24 @@ def link(code: Code, instrs: list, procs: dict) -> Code:
 def _op_exec(fn, nxt):
     def op(s, f):
         fn(s, f.env)
+        f.pc = nxt
+    return op
+
+
+def _op_execs(fns, spans, nxt):
+    def op(s, f):
+        env = f.env
+        done = 0
+        try:
+            for fn in fns:
+                fn(s, env)
+                done += 1
+        except ContentRuntimeError as exc:
+            if exc.span is None:
+                exc.span = spans[done]
+            raise
+        except _RUNTIME_ERRORS as exc:
+            raise ContentRuntimeError(_explain(exc), spans[done], "RK4000") from None
         f.pc = nxt
     return op
 
