@@ -4,7 +4,8 @@
 
     python benchmarks/bench_random.py [--games N] [--game batavia --players 5]
 
-Prints, per game and player count: content load + validate time, full random
+Prints, per game and player count: content load + validate time (with parsed texts
+from the cache file, as on every run but the first, and without), full random
 games per second and decisions per second on one core, state clone time, and
 peak memory of one game. Times are CPU time of this process (one core), which a shared
 machine disturbs far less than wall time.
@@ -21,6 +22,7 @@ import tracemalloc
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 import rulekit  # noqa: E402
+from rulekit import parse_cache  # noqa: E402
 from rulekit.content import load_game  # noqa: E402
 from rulekit.engine import api, rng  # noqa: E402
 
@@ -36,10 +38,29 @@ def play(game, players: int, seed: int) -> int:
     return steps
 
 
+def _load_time(name: str, cache: bool) -> float:
+    """CPU seconds to load and check a game as a new process would: parsed texts read
+    from the cache file (``cache``) or parsed afresh (a first run, or an edited file)."""
+    saved = os.environ.get("RULEKIT_CACHE_DIR")
+    if not cache:
+        os.environ["RULEKIT_CACHE_DIR"] = "off"
+    parse_cache.forget()
+    try:
+        t0 = time.process_time()
+        load_game(name)
+        return time.process_time() - t0
+    finally:
+        if saved is None:
+            os.environ.pop("RULEKIT_CACHE_DIR", None)
+        else:
+            os.environ["RULEKIT_CACHE_DIR"] = saved
+
+
 def bench(name: str, players: int, games: int) -> None:
-    t0 = time.process_time()
+    load_game(name)   # fills the cache file, if it was empty
+    cold = _load_time(name, cache=False)
+    load = _load_time(name, cache=True)
     game = load_game(name)
-    load = time.process_time() - t0
     # process CPU time: "on one core", and steady on a shared machine (wall time is not)
     t0 = time.process_time()
     decisions = sum(play(game, players, seed) for seed in range(games))
@@ -59,11 +80,12 @@ def bench(name: str, players: int, games: int) -> None:
     _cur, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     from rulekit.agents import MCTSAgent
-    agent = MCTSAgent(1, iterations=30)
+    # the same search in every game (not each game's `search:`), so the rates compare
+    agent = MCTSAgent(1, iterations=30, worlds=0, rollout=40, reward="rank", prior=0, rollout_bot=None)
     t0 = time.process_time()
     agent.choose(s) if not s.over else None
     mcts_rate = 30 / (time.process_time() - t0)
-    print(f"{name:8} {players}p  load+validate {load * 1000:6.1f} ms  "
+    print(f"{name:8} {players}p  load+validate {load * 1000:6.1f} ms (no parse cache {cold * 1000:6.1f})  "
           f"{games / elapsed:7.1f} games/s  {decisions / elapsed:9.0f} decisions/s  "
           f"{decisions / games:6.0f} decisions/game  clone {clone_us:5.1f} us  peak {peak / 1e3:6.0f} kB  "
           f"mcts {mcts_rate:6.1f} iterations/s")

@@ -175,14 +175,12 @@ def load_game(name_or_path: str, variants: tuple | list = ()) -> Game:
 
     Raises DiagnosticReport for content errors and UsageError for a bad name.
     """
-    try:
-        return _load_game(name_or_path, variants)
-    finally:
-        parse_cache.save()
-
-
-def _load_game(name_or_path: str, variants) -> Game:
     folder = find_game(name_or_path)
+    with parse_cache.game(folder):
+        return _load_game(folder, variants)
+
+
+def _load_game(folder: str, variants) -> Game:
     files: list[str] = []
     tree = load_tree(folder, files)
     for variant in variants:

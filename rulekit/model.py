@@ -159,6 +159,7 @@ class Game:
     files: dict = attrs.Factory(dict)   # content file (relative to the game folder) -> hash of its bytes
     memo_deps: dict = attrs.Factory(dict)   # resource -> functions whose memoised results it may change
     memo_always: tuple = ()                 # functions forgotten on any change (they may read anything)
+    memo_moves: dict = attrs.Factory(dict)   # (zone name, zone name) -> functions a move forgets (engine/mutate.py)
     static_memo: dict = attrs.Factory(dict)  # results of functions reading no state: name -> {(n, *args): value}
     search: dict = attrs.Factory(dict)      # how the `mcts` bot searches (`search:`; agents.SEARCH_DEFAULTS)
 
@@ -448,6 +449,11 @@ class _Builder:
                                    _located(compiler.expr(body, _scope()), body.span, f"invariant `{iid}`")))
         from .agents.content_bot import compile_bots
         bots = compile_bots(self, compiler)
+        rollout_bot = (d.get("search") or {}).get("rollout_bot")
+        if rollout_bot is not None and rollout_bot not in bots:
+            self.error("RK0343", f"`search.rollout_bot` names no bot of this game: `{rollout_bot}`",
+                       ("search", "rollout_bot"), help=_suggest(rollout_bot, bots)
+                       or "declare it under `bots:`, or leave `rollout_bot` out for random rollouts")
         estimate = None
         if "estimate" in d:
             body = self.parse(("estimate",), "expr")

@@ -5,26 +5,28 @@ Parsing the effect-language texts is most of the time a game takes to load (lark
 LALR parser in pure Python), and the texts rarely change between two loads. So a
 parsed text is kept under its key -- the kind of text, the text itself and where it
 stands in its file (spans in the tree point there) -- in memory for the process, and
-in one file per version of the parser under the user's cache folder for the next
-process (``$RULEKIT_CACHE_DIR``, else ``$XDG_CACHE_HOME/rulekit``, else
-``~/.cache/rulekit``; ``RULEKIT_CACHE_DIR=off`` keeps nothing on disk).
+in one small file per game folder under the user's cache folder for the next process
+(``$RULEKIT_CACHE_DIR``, else ``$XDG_CACHE_HOME/rulekit``, else ``~/.cache/rulekit``;
+``RULEKIT_CACHE_DIR=off`` keeps nothing on disk). One file per game, holding only that
+game's texts, because reading a tree back costs time too: a file of every text ever
+parsed would be slower to read than the texts are to parse.
 
-The cache can only be right or absent: its file name carries a hash of the grammar
-and of the modules that build trees, a text that fails to parse is never kept (its
-error is reported afresh), and an unreadable or foreign file is ignored and replaced.
+The cache can only be right or absent: file names carry a hash of the grammar and of
+the modules that build trees, a text that fails to parse is never kept (its error is
+reported afresh), and an unreadable or foreign file is ignored and replaced.
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import pickle
 import tempfile
 from pathlib import Path
 
-_MAX_ENTRIES = 20_000   # past this, the file starts over with the texts of this process
-_memory: dict = {}
-_disk: dict | None = None   # entries read from the file (None: not read yet)
-_dirty = False
+_MAX_ENTRIES = 2_000    # texts one game's file keeps; past this it keeps only the last load's
+_memory: dict = {}      # every tree this process parsed or read
+_scope: dict = {"file": None, "disk": None, "used": None, "new": False}
 
 
 def _version() -> str:
@@ -35,7 +37,7 @@ def _version() -> str:
     return digest.hexdigest()[:16]
 
 
-def cache_file() -> Path | None:
+def cache_folder() -> Path | None:
     """Where parsed texts are kept between processes, or None when switched off."""
     folder = os.environ.get("RULEKIT_CACHE_DIR")
     if folder is not None and folder.strip().lower() in ("", "0", "off", "none", "false"):
@@ -43,11 +45,31 @@ def cache_file() -> Path | None:
     if not folder:
         base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
         folder = os.path.join(base, "rulekit")
-    return Path(folder) / f"parsed-{_VERSION}.pickle"
+    return Path(folder)
 
 
-def _read() -> dict:
-    path = cache_file()
+def cache_file(game_folder: str) -> Path | None:
+    """The cache file of one game folder (None when the cache is off)."""
+    folder = cache_folder()
+    if folder is None:
+        return None
+    where = hashlib.sha256(os.path.abspath(game_folder).encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    return folder / f"parsed-{_VERSION}-{where}.pickle"
+
+
+@contextlib.contextmanager
+def game(game_folder: str):
+    """Parse the texts of one game load: read from, then written to, its cache file."""
+    outer = dict(_scope)
+    _scope.update(file=cache_file(game_folder), disk=None, used={}, new=False)
+    try:
+        yield
+    finally:
+        _save()
+        _scope.update(outer)
+
+
+def _read(path: Path | None) -> dict:
     if path is None:
         return {}
     try:
@@ -55,46 +77,43 @@ def _read() -> dict:
             data = pickle.load(handle)
     except Exception:  # absent, unreadable, truncated or written by something else: start over
         return {}
-    return data if isinstance(data, dict) and data.get("version") == _VERSION else {}
+    if not (isinstance(data, dict) and data.get("version") == _VERSION and isinstance(data.get("trees"), dict)):
+        return {}
+    return data["trees"]
 
 
 def parsed(key: tuple, parse):
-    """The tree for ``key``, from memory, the cache file, or ``parse()`` (then kept)."""
-    global _disk, _dirty
+    """The tree for ``key``: from memory, the game's cache file, or ``parse()`` (then kept)."""
+    if _scope["file"] is not None and _scope["disk"] is None:
+        _scope["disk"] = _read(_scope["file"])
+    disk = _scope["disk"] or {}
     tree = _memory.get(key)
-    if tree is not None:
-        return tree
-    if _disk is None:
-        _disk = _read().get("trees", {})
-    tree = _disk.get(key)
     if tree is None:
-        tree = parse()
-        _dirty = True
-    _memory[key] = tree
+        tree = disk.get(key)
+        if tree is None:
+            tree = parse()
+        _memory[key] = tree
+    if _scope["used"] is not None:
+        _scope["used"][key] = tree
+        if key not in disk:
+            _scope["new"] = True
     return tree
 
 
 def forget() -> None:
-    """Forget what this process holds, so the next parse reads the cache file (tests)."""
-    global _disk, _dirty
+    """Forget what this process holds, so the next load reads the cache files (tests)."""
     _memory.clear()
-    _disk = None
-    _dirty = False
 
 
-def save() -> None:
-    """Write the texts parsed since the last save to the cache file (best effort: a
-    read-only home or a full disk only costs the next process a parse)."""
-    global _dirty, _disk
-    path = cache_file()
-    if not _dirty or path is None:
+def _save() -> None:
+    """Write the game's file when a text was new to it (best effort: a read-only home or a
+    full disk only costs the next process a parse)."""
+    path = _scope["file"]
+    if path is None or not _scope["new"]:
         return
-    _dirty = False
-    trees = dict(_disk or {})
-    if len(trees) + len(_memory) > _MAX_ENTRIES:
-        trees = {}
-    trees.update(_memory)
-    _disk = trees
+    disk = _scope["disk"] or {}
+    trees = dict(disk) if len(disk) + len(_scope["used"]) <= _MAX_ENTRIES else {}
+    trees.update(_scope["used"])
     try:
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".parsed-")

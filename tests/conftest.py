@@ -23,6 +23,19 @@ TESTS = Path(__file__).resolve().parent
 GAMES = TESTS / "games"
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _parse_cache_in_a_scratch_folder(tmp_path_factory):
+    """The tests load hundreds of scratch games: their parse-cache files go to a
+    folder of the test session, not the user's cache (rulekit/parse_cache.py)."""
+    saved = os.environ.get("RULEKIT_CACHE_DIR")
+    os.environ["RULEKIT_CACHE_DIR"] = str(tmp_path_factory.mktemp("parse-cache"))
+    yield
+    if saved is None:
+        os.environ.pop("RULEKIT_CACHE_DIR", None)
+    else:
+        os.environ["RULEKIT_CACHE_DIR"] = saved
+
+
 def game_dir(name: str) -> str:
     """The folder of a test game (``"auction"``, ``"broken/two_files"``...)."""
     return str(GAMES / name)

@@ -145,3 +145,31 @@ def test_a_strong_prior_makes_the_search_follow_greedy_lookahead(batavia):
                 checked += 1
         api.apply_index(s, bot.choose(s))
     assert checked >= 10
+
+
+def test_a_rollout_bot_must_be_one_the_game_declares(tmp_path):
+    from rulekit.errors import DiagnosticReport
+    with pytest.raises(DiagnosticReport) as info:
+        rulekit.load_game("batavia", [_variant(tmp_path, "search:\n  rollout_bot: tradr\n")])
+    text = str(info.value)
+    assert "RK0343" in text and "search.yaml:4" in text and "did you mean `trader`" in text
+
+
+def test_the_rollout_bot_plays_the_rollouts(tmp_path, monkeypatch):
+    """With `rollout_bot: trader`, every rollout decision is the content bot's."""
+    from rulekit.agents.content_bot import ContentBot
+    game = rulekit.load_game("batavia", [_variant(tmp_path, "search:\n  rollout_bot: trader\n  rollout: 6\n")])
+    s = _advance(game, 3, 2, 30)
+    while len(s.pending.labels) < 2:
+        api.apply_index(s, 0)
+    asked = []
+    real = ContentBot.choose
+
+    def spy(self, state):
+        asked.append(self.name)
+        return real(self, state)
+    monkeypatch.setattr(ContentBot, "choose", spy)
+    bot = make_agent("mcts:5", 1)
+    bot.choose(s)
+    assert asked and set(asked) == {"trader"} and len(asked) <= 5 * 6
+    assert len(asked) >= 5 * 6 - 6          # only a game that ends stops a rollout early

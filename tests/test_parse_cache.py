@@ -21,7 +21,7 @@ GAMES = Path(__file__).resolve().parents[1] / "games"
 def cache(tmp_path, monkeypatch):
     monkeypatch.setenv("RULEKIT_CACHE_DIR", str(tmp_path / "cache"))
     parse_cache.forget()
-    yield parse_cache.cache_file()
+    yield parse_cache.cache_file(str(GAMES / "batavia"))
     parse_cache.forget()
 
 
@@ -53,6 +53,7 @@ def test_a_warm_load_is_the_same_game(cache, monkeypatch):
     parse_cache.forget()                       # a new process: only the file is left
     monkeypatch.undo()
     monkeypatch.setenv("RULEKIT_CACHE_DIR", str(cache.parent))
+    assert [f.name for f in cache.parent.iterdir()] == [cache.name], "one file for the game"
     calls = []
     monkeypatch.setattr("rulekit.model.parse_text", lambda *a, **k: calls.append(a))
     warm_trees = _trees(monkeypatch)
@@ -90,7 +91,7 @@ def test_off_keeps_nothing_on_disk(tmp_path, monkeypatch):
     monkeypatch.setenv("HOME", str(tmp_path))
     monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
     parse_cache.forget()
-    assert parse_cache.cache_file() is None
+    assert parse_cache.cache_folder() is None
     rulekit.load_game("batavia")
     assert list(tmp_path.iterdir()) == []
     parse_cache.forget()

@@ -148,6 +148,7 @@ SEARCH_DEFAULTS = {
     "reward": "rank",     # "rank": the players' order on the estimate; "margin": the estimate's margin
     "exploration": 0.7,   # the UCB constant
     "prior": 0,           # visits' worth of the greedy lookahead given to each root action (0: none)
+    "rollout_bot": None,  # a bot the game declares under `bots:` plays the rollouts (None: uniform at random)
 }
 
 
@@ -196,6 +197,10 @@ class MCTSAgent:
         self.reward = settings["reward"]
         self.c = settings["exploration"]
         self.prior = settings["prior"]
+        self.rollout_bot = settings["rollout_bot"]
+        if self.rollout_bot is not None:
+            from .content_bot import ContentBot
+            self._policy = ContentBot(0, self.rollout_bot)
 
     def choose(self, s) -> int:
         labels = s.pending.labels
@@ -291,8 +296,19 @@ class MCTSAgent:
         return path
 
     def _rollout(self, d, iteration: int) -> None:
-        """Random decisions; with shared worlds, each world's own continuation."""
+        """Random decisions (or the game's rollout bot); with shared worlds, each world's
+        own continuation."""
         steps = 0
+        if self.rollout_bot is not None:
+            policy = self._policy
+            if self._streams:
+                policy.state = self._streams[iteration % len(self._streams)]
+            else:
+                self.state, policy.state = rng.next_u64(self.state)
+            while not d.over and steps < self.depth:
+                api.apply_index(d, policy.choose(d), atomic=False)
+                steps += 1
+            return
         if self._streams:
             stream = self._streams[iteration % len(self._streams)]
             while not d.over and steps < self.depth:

@@ -946,7 +946,7 @@ def _contents_key(value):
 
 
 def _by_contents(table: dict, impl, s, values: tuple):
-    """The memo for a call with a list among its arguments (``has_spices(p, [pepper, tea])``)."""
+    """The memo for a call with a list among its arguments (``can_pay(p, [red, red, blue])``)."""
     try:
         key = tuple(_contents_key(v) for v in values)
     except TypeError:

@@ -40,7 +40,8 @@ def _forget(s: State, resource) -> None:
 
 
 def _stored(s: State, value) -> None:
-    if not s.coarse and _zonelike(value):
+    kind = type(value)
+    if (kind is list or kind in _ZONELIKE) and not s.coarse and _zonelike(value):
         s.coarse = True
 
 
@@ -79,7 +80,8 @@ def set_player(s: State, player: int, name: str, value, span=None) -> None:
     row[name] = value
     if s.memo:
         _forget(s, ("pvar", name))
-    _stored(s, value)
+    if type(value) is not int:
+        _stored(s, value)
     if s.record and old != value:
         s.events.append(("set", f"{PLAYERS[player]}.{name}", old, value))
 
@@ -120,12 +122,29 @@ def move(s: State, item: str, to: ZoneKey, top: bool = True, span=None) -> None:
     s.loc[item] = to
     if s.tallied:
         tally.moved(s, item, source, to)
-    if s.memo:
-        _forget(s, ("zone", source.name))
-        _forget(s, ("zone", to.name))
-        _forget(s, ("loc",))
+    memo = s.memo
+    if memo:
+        if s.coarse:
+            memo.clear()
+        else:
+            names = s.game.memo_moves.get((source.name, to.name))
+            if names is None:
+                names = _move_forgets(s.game, source.name, to.name)
+            for name in names:
+                if name in memo:
+                    del memo[name]
     if s.record:
         s.events.append(("move", item, source.text, to.text))
+
+
+def _move_forgets(game, source: str, to: str) -> tuple:
+    """The functions a move from zone ``source`` to ``to`` may change (both zones and
+    where the item is), worked out once per pair of zone names."""
+    deps, always = game.memo_deps, game.memo_always
+    names = dict.fromkeys(deps.get(("zone", source), always) + deps.get(("zone", to), always)
+                          + deps.get(("loc",), always))
+    found = game.memo_moves[(source, to)] = tuple(names)
+    return found
 
 
 def _stream(s: State, name: str) -> int:

@@ -32,9 +32,14 @@ PLAYERS = tuple(Player(i) for i in range(16))
 
 
 class ZoneKey:
-    """Identity of one zone: a global zone, a player's zone or one space of a family."""
+    """Identity of one zone: a global zone, a player's zone or one space of a family.
 
-    __slots__ = ("name", "owner", "key", "text", "_hash")
+    A game creates each of its zone keys once (model.py; saved states map back to them
+    by text), so keys compare and hash by identity: the commonest dictionary key of a
+    running game needs no Python-level ``__eq__`` or ``__hash__``.
+    """
+
+    __slots__ = ("name", "owner", "key", "text")
 
     def __init__(self, name: str, owner: int | None = None, key: Any = None):
         self.name = name
@@ -46,13 +51,6 @@ class ZoneKey:
             self.text = f"{name}[{key}]"
         else:
             self.text = name
-        self._hash = hash(self.text)
-
-    def __eq__(self, other):
-        return self is other or (isinstance(other, ZoneKey) and self.text == other.text)
-
-    def __hash__(self):
-        return self._hash
 
     def __str__(self):
         return self.text
