@@ -336,3 +336,26 @@ def test_params_are_computed_per_player_count(write_game):
     game = rulekit.load_game(write_game(EXPRESSIONS))
     assert rulekit.new_game(game, 3).g["scaled"] == 12
     assert rulekit.new_game(game, 4).g["scaled"] == 16
+
+
+def test_small_functions_are_written_in_place_and_fail_on_a_content_line(write_game):
+    """`double` (no loop, no call) is written into its caller when the argument is a plain
+    name; a complex argument goes through the memoising call; both compute the same, and
+    a failure inside the written-in body still names a content line (RK4000)."""
+    folder = build(write_game, """\
+        n = 4
+        players[0].coins = double(n) * 100 + double(n + 1)
+        """)
+    game = rulekit.load_game(folder)
+    assert game.compiler_for_scripts()._inlinable("double")
+    state = rulekit.new_game(game, 1)
+    assert state.p[0]["coins"] == 8 * 100 + 10
+    # only the complex argument went through the memo (per game: `double` reads no state)
+    assert game.static_memo["double"] == {(1, 5, int): 10}
+    broken = build(write_game, """\
+        n = "x"
+        players[0].coins = double(n) // 0
+        """)
+    with pytest.raises(rulekit.errors.ContentRuntimeError) as info:
+        rulekit.new_game(rulekit.load_game(broken), 1)
+    assert info.value.code == "RK4000" and info.value.span is not None and info.value.span.line > 1

@@ -394,22 +394,10 @@ class Compiler:
         """``count(x for x in ZONE if x.PROP == VALUE)`` with PROP a fixed item property is
         answered from an incrementally kept tally (engine/tally.py) instead of a scan: the
         commonest question rules ask ("how many cards of this company does p have")."""
-        if not (isinstance(arg, ast.Comp) and len(arg.fors) == 1 and isinstance(arg.cond, ast.Compare)
-                and arg.cond.op == "=="):
+        parts = _tally_parts(arg, self.v)
+        if parts is None:
             return None
-        var, zone_node = arg.fors[0]
-        if not (isinstance(arg.elt, ast.Name) and arg.elt.id == var):
-            return None
-        left, right = arg.cond.left, arg.cond.right
-        if not (isinstance(left, ast.Attr) and isinstance(left.obj, ast.Name) and left.obj.id == var):
-            left, right = right, left
-        if not (isinstance(left, ast.Attr) and isinstance(left.obj, ast.Name) and left.obj.id == var):
-            return None
-        prop = left.name
-        v = self.v
-        if prop not in v.item_props or prop in v.dynamic_props or prop in v.pvars or prop in v.pzones \
-                or prop in v.member_props or _mentions(right, var):
-            return None
+        zone_node, prop, right = parts
         return f"TALLY(s, {self.src(zone_node, scope)}, {self._k(prop)}, {self.src(right, scope)})"
 
     def _bind(self, builtin, node, scope, compile_arg=None):
@@ -883,17 +871,35 @@ def _size(node) -> int:
     return 0
 
 
+def _tally_parts(arg, v: Vocabulary):
+    """(ZONE, PROP, VALUE) of ``count(x for x in ZONE if x.PROP == VALUE)`` with PROP a fixed
+    item property (a count the tallies answer), else None."""
+    if not (isinstance(arg, ast.Comp) and len(arg.fors) == 1 and isinstance(arg.cond, ast.Compare)
+            and arg.cond.op == "=="):
+        return None
+    var, zone_node = arg.fors[0]
+    if not (isinstance(arg.elt, ast.Name) and arg.elt.id == var):
+        return None
+    left, right = arg.cond.left, arg.cond.right
+    if not (isinstance(left, ast.Attr) and isinstance(left.obj, ast.Name) and left.obj.id == var):
+        left, right = right, left
+    if not (isinstance(left, ast.Attr) and isinstance(left.obj, ast.Name) and left.obj.id == var):
+        return None
+    prop = left.name
+    if prop not in v.item_props or prop in v.dynamic_props or prop in v.pvars or prop in v.pzones \
+            or prop in v.member_props or _mentions(right, var):
+        return None
+    return zone_node, prop, right
+
+
 def _cheap(node, compiler) -> bool:
     """No loop in ``node``: no comprehension (but a tallied count) and no content function call."""
     if isinstance(node, ast.Call):
         if node.func in compiler.v.functions:
             return False
         if node.func == "count" and len(node.args) == 1 and not node.kwargs and isinstance(node.args[0], ast.Comp):
-            probe = Compiler(compiler.v)
-            scope = _Scope(set()).bind_py({n: n for n in _free_names(node.args[0])})
-            if probe._tally_count(node.args[0], scope) is None:
-                return False
-            return all(_cheap(x, compiler) for _var, x in node.args[0].fors) and _cheap(node.args[0].cond, compiler)
+            parts = _tally_parts(node.args[0], compiler.v)
+            return parts is not None and _cheap(parts[0], compiler) and _cheap(parts[2], compiler)
     if isinstance(node, ast.Comp):
         return False
     if isinstance(node, ast.Node):
@@ -901,22 +907,6 @@ def _cheap(node, compiler) -> bool:
     if isinstance(node, tuple):
         return all(_cheap(x, compiler) for x in node)
     return True
-
-
-def _free_names(node) -> set:
-    out: set = set()
-
-    def walk(n):
-        if isinstance(n, ast.Name):
-            out.add(n.id)
-        elif isinstance(n, ast.Node):
-            for f in attrs.fields(type(n)):
-                walk(getattr(n, f.name))
-        elif isinstance(n, tuple):
-            for x in n:
-                walk(x)
-    walk(node)
-    return out
 
 
 def _located_code(fn, span):
