@@ -88,14 +88,15 @@ def _variant(tmp_path, text: str) -> str:
 
 def test_the_game_declares_how_its_search_bot_searches(tmp_path):
     game = rulekit.load_game("batavia", [_variant(tmp_path, "search:\n  worlds: 2\n  rollout: 3\n  reward: margin\n")])
-    assert game.search == {"worlds": 2, "rollout": 3, "reward": "margin"}
+    # the variant's keys over the game's own `search:` (Batavia's rollouts are played by `trader`)
+    assert game.search == {"worlds": 2, "rollout": 3, "reward": "margin", "rollout_bot": "trader"}
     s = _advance(game, 3, 1, 5)
     while len(s.pending.labels) < 2:
         api.apply_index(s, 0)
     bot = make_agent("mcts:4", 0)
     assert (bot.worlds, bot.depth, bot.reward) == (0, 40, "rank")   # the defaults, until it sees the game
     bot.choose(s)
-    assert (bot.worlds, bot.depth, bot.reward, bot.c) == (2, 3, "margin", 0.7)
+    assert (bot.worlds, bot.depth, bot.reward, bot.c, bot.rollout_bot) == (2, 3, "margin", 0.7, "trader")
     assert len(bot._worlds) == 2
     # a preset's own settings win over the game's
     crn = make_agent("mcts-crn:4", 0)
