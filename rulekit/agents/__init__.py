@@ -157,8 +157,9 @@ class MCTSAgent:
 
     Each iteration plays in a determinisation consistent with the acting player's view,
     walks the tree of action notations (UCB over the actions legal in that sample, with
-    availability counts), adds one node, plays on at random for ``rollout`` decisions and
-    scores the end. The action visited most at the root is chosen.
+    availability counts), adds one node, plays on for ``rollout`` decisions (at random, or
+    by the game's rollout bot) and scores the end. The action visited most at the root is
+    chosen.
 
     How it searches is the game's to say, next to its ``estimate`` (``search:`` in content;
     :data:`SEARCH_DEFAULTS` otherwise), because what works differs between games:
@@ -172,6 +173,8 @@ class MCTSAgent:
     - ``prior: v`` starts every root action with v visits' worth of the ``greedy``
       lookahead's judgement, so the search departs from greedy's choice only when its
       playouts disagree clearly.
+    - ``rollout_bot: NAME`` lets a bot the game declares as content play the rollouts for
+      every player: playouts that look like play make the estimate at their end mean more.
 
     Keyword arguments override the game's settings (``mcts-crn`` is one such preset).
     """
