@@ -23,8 +23,6 @@ from .errors import UsageError
 _GAMES: dict = {}
 
 
-
-
 def game_seed(seed: int, index: int) -> int:
     return rng.stream_seed(seed, f"game{index}") % (2 ** 31)
 

@@ -157,15 +157,7 @@ def test_a_game_that_never_ends_is_stopped_by_simulate(capsys, write_game, monke
 
 
 def test_a_huge_range_is_refused_on_its_line_before_it_allocates(capsys, write_game):
-    folder = write_game(HEAD + """
-flow:
-  rounds: 1
-  phases:
-    - id: m
-      do: |
-        for i in range(1000000000000):
-            x += 1
-""")
+    folder = write_game(_phase("for i in range(1000000000000):\n    x += 1\n"))
     code, out = run(capsys, "autoplay", folder, "--quiet")
     assert code == 1 and "error[RK4014]: range of 1,000,000,000,000 numbers is longer than 1,000,000" in out
     assert f"game.yaml:{line_of(os.path.join(folder, 'game.yaml'), 'for i in range')}:" in out

@@ -204,6 +204,8 @@ class MCTSAgent:
         if self.rollout_bot is not None:
             from .content_bot import ContentBot
             self._policy = ContentBot(0, self.rollout_bot)
+        else:
+            self._policy = RandomAgent(0)   # its stream is set before each rollout
 
     def choose(self, s) -> int:
         labels = s.pending.labels
@@ -211,7 +213,7 @@ class MCTSAgent:
             return 0
         if s.game is not self._game:
             self._game = s.game
-            self._configure({**SEARCH_DEFAULTS, **(getattr(s.game, "search", None) or {})})
+            self._configure({**SEARCH_DEFAULTS, **s.game.search})
         me = s.pending.player
         self._prepare(s, me)
         root = _Node(s.n)
@@ -255,8 +257,7 @@ class MCTSAgent:
         its margin against the root actions' mean margin, squashed to 0..1 by ``tanh`` on the
         estimates' scale (as :func:`rewards` does), so only the differences between actions count."""
         world = self._world(s, me, 0)
-        values = _estimates(world) or [0.0]
-        scale = 1.0 + 0.1 * sum(abs(v) for v in values) / len(values)
+        scale = _scale(_estimates(world) or [0.0])
         margins = []
         for index in range(len(world.pending.labels)):
             trial = world.clone()
@@ -299,30 +300,29 @@ class MCTSAgent:
         return path
 
     def _rollout(self, d, iteration: int) -> None:
-        """Random decisions (or the game's rollout bot); with shared worlds, each world's
-        own continuation."""
-        steps = 0
-        if self.rollout_bot is not None:
-            policy = self._policy
-            if self._streams:
-                policy.state = self._streams[iteration % len(self._streams)]
-            else:
-                self.state, policy.state = rng.next_u64(self.state)
-            while not d.over and steps < self.depth:
-                api.apply_index(d, policy.choose(d), atomic=False)
-                steps += 1
-            return
+        """Play on with the rollout policy (uniform at random, or the game's rollout bot):
+        with shared worlds, on each world's own stream; otherwise random rollouts continue the
+        agent's stream and a rollout bot gets a stream drawn from it."""
+        policy = self._policy
+        own_stream = not self._streams and self.rollout_bot is None
         if self._streams:
-            stream = self._streams[iteration % len(self._streams)]
-            while not d.over and steps < self.depth:
-                stream, index = rng.below(stream, len(d.pending.labels))
-                api.apply_index(d, index, atomic=False)
-                steps += 1
-            return
+            policy.state = self._streams[iteration % len(self._streams)]
+        elif own_stream:
+            policy.state = self.state
+        else:
+            self.state, policy.state = rng.next_u64(self.state)
+        steps = 0
         while not d.over and steps < self.depth:
-            self.state, index = rng.below(self.state, len(d.pending.labels))
-            api.apply_index(d, index, atomic=False)
+            api.apply_index(d, policy.choose(d), atomic=False)
             steps += 1
+        if own_stream:
+            self.state = policy.state
+
+
+def _scale(values: list) -> float:
+    """How big a difference of estimates is, for squashing it by ``tanh``: 1 plus a tenth
+    of the estimates' mean size."""
+    return 1.0 + 0.1 * sum(abs(v) for v in values) / len(values)
 
 
 def rewards(s) -> list[float]:
@@ -334,7 +334,7 @@ def rewards(s) -> list[float]:
     values = _estimates(s) if s.n >= 2 else None
     if values is None:
         return [0.5] * s.n
-    scale = 1.0 + 0.1 * sum(abs(v) for v in values) / s.n
+    scale = _scale(values)
     out = []
     for q, mine in enumerate(values):
         best_other = max(v for k, v in enumerate(values) if k != q)

@@ -512,7 +512,7 @@ class Compiler:
         known = self._inline.get(name)
         if known is None:
             body = self.v.functions[name][1]
-            known = self._inline[name] = _size(body) <= 40 and _cheap(body, self)
+            known = self._inline[name] = _size(body) <= 40 and _cheap(body, self.v)
         return known
 
     def _memoised(self, name: str, arity: int) -> str:
@@ -597,7 +597,9 @@ class Compiler:
                 value = table[key] = impls[name](s, *values)
                 return value
             except TypeError:
-                return impls[name](s, *values)
+                if len(table) >= _STATIC_MEMO_LIMIT:
+                    table.clear()
+                return _by_contents(table, impls[name], s, values, (s.n,))
         return call
 
     def compile_function(self, name: str) -> None:
@@ -892,20 +894,20 @@ def _tally_parts(arg, v: Vocabulary):
     return zone_node, prop, right
 
 
-def _cheap(node, compiler) -> bool:
+def _cheap(node, v: Vocabulary) -> bool:
     """No loop in ``node``: no comprehension (but a tallied count) and no content function call."""
     if isinstance(node, ast.Call):
-        if node.func in compiler.v.functions:
+        if node.func in v.functions:
             return False
         if node.func == "count" and len(node.args) == 1 and not node.kwargs and isinstance(node.args[0], ast.Comp):
-            parts = _tally_parts(node.args[0], compiler.v)
-            return parts is not None and _cheap(parts[0], compiler) and _cheap(parts[2], compiler)
+            parts = _tally_parts(node.args[0], v)
+            return parts is not None and _cheap(parts[0], v) and _cheap(parts[2], v)
     if isinstance(node, ast.Comp):
         return False
     if isinstance(node, ast.Node):
-        return all(_cheap(getattr(node, f.name), compiler) for f in attrs.fields(type(node)))
+        return all(_cheap(getattr(node, f.name), v) for f in attrs.fields(type(node)))
     if isinstance(node, tuple):
-        return all(_cheap(x, compiler) for x in node)
+        return all(_cheap(x, v) for x in node)
     return True
 
 
@@ -915,6 +917,8 @@ def _located_code(fn, span):
         fn.__code__ = fn.__code__.replace(co_filename=str(span.path), co_firstlineno=max(int(span.line), 1),
                                           co_name=f"line{span.line}")
     return fn
+
+
 _ZONELIKE = frozenset((ZoneKey, Family))
 
 
@@ -935,20 +939,23 @@ def _contents_key(value):
     return (value.__class__, value)
 
 
-def _by_contents(table: dict, impl, s, values: tuple):
-    """The memo for a call with a list among its arguments (``can_pay(p, [red, red, blue])``)."""
+def _by_contents(table: dict, impl, s, values: tuple, prefix: tuple = ()):
+    """The memo for a call with a list among its arguments (``can_pay(p, [red, red, blue])``);
+    ``prefix`` starts the key as the caller's plain keys start (the player count, per game)."""
     try:
         key = tuple(_contents_key(v) for v in values)
     except TypeError:
         return impl(s, *values)
     if None in key:
         return impl(s, *values)
-    key = (_by_contents,) + key   # apart from the keys of plain calls
+    key = (_by_contents,) + prefix + key   # apart from the keys of plain calls
     try:
         return table[key]
     except KeyError:
         value = table[key] = impl(s, *values)
         return value
+
+
 _STATIC_MEMO_LIMIT = 100_000   # results one static function keeps before it starts over
 
 

@@ -30,11 +30,16 @@ def holds_zone(s: State) -> bool:
 
 def _forget(s: State, resource) -> None:
     """Forget the memoised results of the functions that read ``resource``."""
+    _drop(s, s.game.memo_deps.get(resource, s.game.memo_always))
+
+
+def _drop(s: State, names) -> None:
+    """Forget the memoised results of ``names`` (all results, when a variable holds a zone)."""
     memo = s.memo
     if s.coarse:
         memo.clear()
         return
-    for name in s.game.memo_deps.get(resource, s.game.memo_always):
+    for name in names:
         if name in memo:
             del memo[name]
 
@@ -80,8 +85,7 @@ def set_player(s: State, player: int, name: str, value, span=None) -> None:
     row[name] = value
     if s.memo:
         _forget(s, ("pvar", name))
-    if type(value) is not int:
-        _stored(s, value)
+    _stored(s, value)
     if s.record and old != value:
         s.events.append(("set", f"{PLAYERS[player]}.{name}", old, value))
 
@@ -122,17 +126,9 @@ def move(s: State, item: str, to: ZoneKey, top: bool = True, span=None) -> None:
     s.loc[item] = to
     if s.tallied:
         tally.moved(s, item, source, to)
-    memo = s.memo
-    if memo:
-        if s.coarse:
-            memo.clear()
-        else:
-            names = s.game.memo_moves.get((source.name, to.name))
-            if names is None:
-                names = _move_forgets(s.game, source.name, to.name)
-            for name in names:
-                if name in memo:
-                    del memo[name]
+    if s.memo:
+        names = s.game.memo_moves.get((source.name, to.name))
+        _drop(s, names if names is not None else _move_forgets(s.game, source.name, to.name))
     if s.record:
         s.events.append(("move", item, source.text, to.text))
 
@@ -143,8 +139,8 @@ def _move_forgets(game, source: str, to: str) -> tuple:
     deps, always = game.memo_deps, game.memo_always
     names = dict.fromkeys(deps.get(("zone", source), always) + deps.get(("zone", to), always)
                           + deps.get(("loc",), always))
-    found = game.memo_moves[(source, to)] = tuple(names)
-    return found
+    game.memo_moves[(source, to)] = tuple(names)
+    return game.memo_moves[(source, to)]
 
 
 def _stream(s: State, name: str) -> int:

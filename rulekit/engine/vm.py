@@ -115,12 +115,8 @@ def _op_execs(fns, spans, nxt):
             for fn in fns:
                 fn(s, env)
                 done += 1
-        except ContentRuntimeError as exc:
-            if exc.span is None:
-                exc.span = spans[done]
-            raise
-        except _RUNTIME_ERRORS as exc:
-            raise ContentRuntimeError(_explain(exc), spans[done], "RK4000") from None
+        except _FAILURES as exc:
+            raise _located(exc, spans[done]) from None
         f.pc = nxt
     return op
 
@@ -230,13 +226,8 @@ def run(s: State, limit: int = DEFAULT_STEP_LIMIT) -> None:
             del frames[1:]
             frames[0].pc = s.game.finish_pc
             continue
-        except ContentRuntimeError as exc:
-            if exc.span is None:
-                exc.span = f.code.spans[f.pc] if f.pc < len(f.code.spans) else f.code.span
-            raise
-        except _RUNTIME_ERRORS as exc:
-            span = f.code.spans[f.pc] if f.pc < len(f.code.spans) else f.code.span
-            raise ContentRuntimeError(_explain(exc), span, "RK4000") from None
+        except _FAILURES as exc:
+            raise _located(exc, f.code.spans[f.pc] if f.pc < len(f.code.spans) else f.code.span) from None
         steps += 1
         if steps > limit:
             span = f.code.spans[f.pc] if f.pc < len(f.code.spans) else f.code.span
@@ -245,6 +236,19 @@ def run(s: State, limit: int = DEFAULT_STEP_LIMIT) -> None:
                 "(a loop that never ends?)", span, "RK4009")
     s.steps += steps
     s.pending = None
+
+
+_FAILURES = (ContentRuntimeError,) + _RUNTIME_ERRORS
+
+
+def _located(exc: Exception, span) -> ContentRuntimeError:
+    """A failure while running content, as a content error on ``span`` (unless it already
+    names a line of its own)."""
+    if isinstance(exc, ContentRuntimeError):
+        if exc.span is None:
+            exc.span = span
+        return exc
+    return ContentRuntimeError(_explain(exc), span, "RK4000")
 
 
 def _explain(exc: Exception) -> str:
