@@ -32,7 +32,7 @@ def play(game, players: int, seed: int) -> int:
     r = rng.stream_seed(seed, "bench")
     steps = 0
     while not s.over:
-        r, i = rng.below(r, len(s.pending.labels))
+        r, i = rng.below(r, len(s.pending.choices))
         api.apply_index(s, i, atomic=False)
         steps += 1
     return steps

@@ -21,6 +21,7 @@ from .dsl import ast
 from .dsl.compiler import Compiler, Vocabulary
 from .dsl.parser import parse_expr, parse_options, parse_script
 from .dsl.reads import function_reads, memo_table
+from .dsl.codegen import Code, Module
 from .engine import vm
 from .engine.state import PLAYERS, Family, ZoneKey
 from .errors import ContentRuntimeError, Diagnostic, DiagnosticReport
@@ -142,9 +143,9 @@ class Game:
     pzones: dict                # name -> tuple[ZoneKey]
     capacity: dict
     params: dict                # name -> value or compiled fn
-    procedures: dict            # name -> vm.Code
+    procedures: dict            # key -> codegen.Code (content procedures by name; `$setup`, `phase:ID`, ...)
     functions: dict
-    main: vm.Code
+    main: Code
     finish_pc: int
     scoring: tuple              # ((id, text, fn), ...)
     tiebreak: tuple             # (fn, ...)
@@ -162,6 +163,7 @@ class Game:
     memo_moves: dict = attrs.Factory(dict)   # (zone name, zone name) -> functions a move forgets (engine/mutate.py)
     static_memo: dict = attrs.Factory(dict)  # results of functions reading no state: name -> {(n, *args): value}
     search: dict = attrs.Factory(dict)      # how the `mcts` bot searches (`search:`; agents.SEARCH_DEFAULTS)
+    program: Any = None                     # the generated module (dsl/codegen.Module): `rulekit compile`
 
     def compiler_for_scripts(self) -> Compiler:
         """A compiler over this game's names (for expectations and position scripts)."""
@@ -169,17 +171,24 @@ class Game:
         compiler.functions_impl = self.functions
         return compiler
 
-    def compile_script(self, text: str, origin=None) -> vm.Code:
-        """Compile extra statements (a script's ``position:``) against this game."""
+    def compile_script(self, text: str, origin=None) -> Code:
+        """Compile extra statements (a script's ``position:``) against this game: a
+        procedure of its own, run in a frame after setup, that may call the game's."""
         locate = origin.locate if origin is not None else None
         body = parse_text(text, locate)
         compiler = Compiler(self.vocab, self.static_memo)
         compiler.functions_impl = self.functions
-        instrs = compiler.procedure("position", (), body, None)
+        compiler.ns = dict(self.program.comp.ns)      # the game's code, and room for more
+        module = Module(compiler, f"{self.name} position")
+        module.codes.update(self.procedures)
+        module.resumable = {key for key, code in self.procedures.items() if code.stops}
+        code = module.declare("$position", (), None, "position")
+        module.write("$position", (), body, None, "position")
         errors = [d for d in compiler.diagnostics if d.severity == "error"]
         if errors:
             raise DiagnosticReport(errors)
-        return vm.link(vm.Code("position", ()), instrs, self.procedures)
+        module.load()
+        return code
 
 
 class _Builder:
@@ -190,6 +199,7 @@ class _Builder:
         self.path = path
         self.variants = variants
         self.diagnostics: list[Diagnostic] = []
+        self.program = None
         self.items_left = MAX_ITEMS
         self.zones_left = MAX_ZONES
 
@@ -354,77 +364,7 @@ class _Builder:
             else:
                 params[name] = _value(spec)
 
-        procs: dict[str, vm.Code] = {}
-        pending_links = []
-        for name, spec in procedures_spec.items():
-            body = self.parse(("procedures", name, "do"))
-            if body is None:
-                body = ()
-            code = vm.Code(name, vocab.procedures[name], self.smap.span(("procedures", name), key=True))
-            instrs = compiler.procedure(name, vocab.procedures[name], body, code.span)
-            procs[name] = code
-            pending_links.append((code, instrs))
-
-        # the main program: setup, rounds of phases, finish, scoring
-        main_instrs: list = []
-        flow = d.get("flow") or {}
-        setup_body = self.parse(("setup",)) if "setup" in d else ()
-        self._inline("setup", setup_body or (), compiler, procs, pending_links, main_instrs)
-        main_instrs.append(("native", _position_op, None))
-        rounds = flow.get("rounds")
-        phases = flow.get("phases") or []
-        until = until_span = None
-        if "end_after_round_if" in flow:
-            until_ast = self.parse(("flow", "end_after_round_if"), "expr")
-            if until_ast is not None:
-                until_span = until_ast.span
-                until = _located(compiler.expr(until_ast, _scope()), until_span, "`end_after_round_if`")
-        main_instrs.append(("label", "round"))
-        main_instrs.append(("exec", _next_round, self.smap.span(("flow",), key=True)))
-        seen_phases: dict = {}
-        for i, phase in enumerate(phases):
-            pid = phase.get("id", f"phase{i + 1}")
-            if pid in seen_phases:
-                self.diagnostics.append(Diagnostic(
-                    "RK0341", f"two phases are called `{pid}`", self.smap.span(("flow", "phases", i, "id")),
-                    related=(("the first", self.smap.span(("flow", "phases", seen_phases[pid], "id"))),),
-                    help="give each phase its own id (variants replace and remove phases by id)"))
-            seen_phases.setdefault(pid, i)
-            if str(phase.get("when", "")).strip() == "false":
-                self.diagnostics.append(Diagnostic(
-                    "RK0342", f"phase `{pid}` can never run (`when: false`)",
-                    self.smap.span(("flow", "phases", i, "when")),
-                    help="remove the phase, or remove it in a variant with `remove: true`", severity="warning"))
-            body = self.parse(("flow", "phases", i, "do")) or ()
-            code = vm.Code(f"phase {pid}", (), self.smap.span(("flow", "phases", i)))
-            instrs = compiler.procedure(pid, (), body, code.span)
-            pname = f"phase:{pid}"
-            procs[pname] = code
-            pending_links.append((code, instrs))
-            skip = f"skip{i}"
-            if "when" in phase:
-                cond_ast = self.parse(("flow", "phases", i, "when"), "expr")
-                if cond_ast is not None:
-                    main_instrs.append(("jf", compiler.expr(cond_ast, _scope()), skip, cond_ast.span))
-            main_instrs.append(("call", pname, (), None, code.span))
-            main_instrs.append(("label", skip))
-        if rounds is not None:
-            main_instrs.append(("jf", lambda s, e, r=rounds: s.g["round"] < r, "finish", None))
-        if until is not None:
-            main_instrs.append(("jf", lambda s, e, u=until: not u(s, e), "finish", until_span))
-        if rounds is None and until is None and phases:
-            self.error("RK0333", "the flow never ends: give `rounds` or `end_after_round_if`", ("flow",), key=True)
-        main_instrs.append(("jump", "round", None))
-        main_instrs.append(("label", "finish"))
-        finish_body = self.parse(("flow", "finish")) if "finish" in flow else ()
-        finish_mark = len([i for i in main_instrs if i[0] != "label"])
-        self._inline("finish", finish_body or (), compiler, procs, pending_links, main_instrs)
-        main_instrs.append(("native", _finish_op, None))
-
-        main = vm.Code("game", (), Span(self.path, 1, 1))
-        for code, instrs in pending_links:
-            vm.link(code, instrs, procs)
-        vm.link(main, main_instrs, procs)
+        procs, main, finish_pc = self._program(compiler, procedures_spec, vocab)
 
         scoring = []
         sc = d.get("scoring") or {}
@@ -481,19 +421,72 @@ class _Builder:
             gvars=gvars, gvis=gvis, gbounds=gbounds, pvars=pvars, pvis=pvis, pbounds=pbounds,
             zones=zones, zone_vis=zone_vis, families=families, pzones=pzones, capacity=capacity,
             params=params, procedures=procs, functions=compiler.functions_impl, main=main,
-            finish_pc=finish_mark, scoring=tuple(scoring), tiebreak=tuple(tiebreak),
+            finish_pc=finish_pc, scoring=tuple(scoring), tiebreak=tuple(tiebreak),
             invariants=tuple(invariants), estimate=estimate, provenance=tuple(self._provenance()),
             sets=sets, members=members, vocab=vocab, warnings=warnings, bots=bots,
             memo_deps=memo_deps, memo_always=memo_always, static_memo=compiler.static_memo,
-            search={k: v for k, v in (d.get("search") or {}).items() if k not in ("text", "provenance", "ruling")})
+            search={k: v for k, v in (d.get("search") or {}).items() if k not in ("text", "provenance", "ruling")},
+            program=self.program)
 
-    def _inline(self, name, body, compiler, procs, pending_links, main_instrs):
-        """Setup and finish run as procedures of their own (own locals)."""
-        code = vm.Code(name, (), Span(self.path, 1, 1))
-        instrs = compiler.procedure(name, (), body, code.span)
-        procs[f"${name}"] = code
-        pending_links.append((code, instrs))
-        main_instrs.append(("call", f"${name}", (), None, code.span))
+    def _program(self, compiler: Compiler, procedures_spec: dict, vocab: Vocabulary):
+        """Every procedure, phase, setup and finish, and the flow around them, written as one
+        Python module (dsl/codegen.py). Returns (procedures by key, the flow, its finish pc)."""
+        d = self.data
+        module = Module(compiler, self.name)
+        parts = []      # (key, params, body, span, name for warnings)
+        for name in procedures_spec:
+            span = self.smap.span(("procedures", name), key=True)
+            module.declare(name, vocab.procedures[name], span)
+            parts.append((name, vocab.procedures[name], self.parse(("procedures", name, "do")) or (), span, name))
+        top = Span(self.path, 1, 1)
+        flow = d.get("flow") or {}
+        setup = module.declare("$setup", (), top, "setup")
+        parts.append(("$setup", (), (self.parse(("setup",)) or ()) if "setup" in d else (), top, "setup"))
+        rounds = flow.get("rounds")
+        until = None
+        if "end_after_round_if" in flow:
+            until_ast = self.parse(("flow", "end_after_round_if"), "expr")
+            if until_ast is not None:
+                until = (_located(compiler.expr(until_ast, _scope()), until_ast.span, "`end_after_round_if`"),
+                         until_ast.span)
+        phases = []
+        seen_phases: dict = {}
+        for i, phase in enumerate(flow.get("phases") or []):
+            pid = phase.get("id", f"phase{i + 1}")
+            if pid in seen_phases:
+                self.diagnostics.append(Diagnostic(
+                    "RK0341", f"two phases are called `{pid}`", self.smap.span(("flow", "phases", i, "id")),
+                    related=(("the first", self.smap.span(("flow", "phases", seen_phases[pid], "id"))),),
+                    help="give each phase its own id (variants replace and remove phases by id)"))
+            seen_phases.setdefault(pid, i)
+            if str(phase.get("when", "")).strip() == "false":
+                self.diagnostics.append(Diagnostic(
+                    "RK0342", f"phase `{pid}` can never run (`when: false`)",
+                    self.smap.span(("flow", "phases", i, "when")),
+                    help="remove the phase, or remove it in a variant with `remove: true`", severity="warning"))
+            key = f"phase:{pid}" if f"phase:{pid}" not in module.codes else f"phase:{pid}#{i}"
+            span = self.smap.span(("flow", "phases", i))
+            code = module.declare(key, (), span, f"phase {pid}")
+            parts.append((key, (), self.parse(("flow", "phases", i, "do")) or (), span, pid))
+            cond = self.parse(("flow", "phases", i, "when"), "expr") if "when" in phase else None
+            phases.append((cond, code))
+        finish = module.declare("$finish", (), top, "finish")
+        parts.append(("$finish", (), (self.parse(("flow", "finish")) or ()) if "finish" in flow else (), top,
+                      "finish"))
+        if rounds is None and until is None and phases:
+            self.error("RK0333", "the flow never ends: give `rounds` or `end_after_round_if`", ("flow",), key=True)
+
+        module.plan({key: body for key, _params, body, _span, _name in parts})
+        for key, params, body, span, name in parts:
+            module.write(key, params, body, span, name)
+        main = Code("game", (), top, "game")
+        module.codes["$main"] = main
+        finish_pc = module.write_main(main, setup, [(c, code) for c, code in phases], rounds, until, finish)
+        if any(d.severity == "error" for d in compiler.diagnostics):
+            return module.codes, main, finish_pc    # not run: the build stops with the diagnostics
+        module.load()
+        self.program = module
+        return module.codes, main, finish_pc
 
     def _instances(self, kind: str, spec: dict, sets: dict):
         base = {k: v for k, v in (spec.get("props") or {}).items()}
@@ -636,32 +629,6 @@ def _located(fn, span: Span, what: str, number: str | None = None):
 def _scope(names=()):
     from .dsl.compiler import _Scope
     return _Scope(set(names))
-
-
-def _next_round(s, e):
-    from .engine import mutate
-    mutate.set_global(s, "round", s.g["round"] + 1)
-
-
-def _position_op(nxt):
-    """Run a script's starting-position override (if any) right after setup."""
-    def op(s, f):
-        f.pc = nxt
-        code = f.env.pop("$position", None)
-        if code is not None:
-            from .engine.state import Frame
-            s.frames.append(Frame(code, 0, {}))
-    return op
-
-
-def _finish_op(nxt):
-    def op(s, f):
-        from .engine.scoring import score
-        s.result = score(s)
-        s.over = True
-        s.frames.clear()
-        return True
-    return op
 
 
 def _product(axes):

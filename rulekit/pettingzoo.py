@@ -102,7 +102,7 @@ def measure_max_actions(game, players: int, probes: int = PROBE_GAMES) -> int:
             state = api.new_game(game, players, seed, record=False)
             agent = RandomAgent(seed)
             while not state.over:
-                most = max(most, len(state.pending.labels))
+                most = max(most, len(state.pending.choices))
                 api.apply_index(state, agent.choose(state), atomic=False)
         _BOUNDS[key] = most
     return _BOUNDS[key]
@@ -316,7 +316,7 @@ class raw_env(AECEnv):
             return
         s = self.state_
         index = int(action)
-        if not 0 <= index < min(len(s.pending.labels), self.max_actions):
+        if not 0 <= index < min(len(s.pending.choices), self.max_actions):
             raise ValueError(f"action {index} is not legal for {agent}: {len(s.pending.labels)} legal actions "
                              f"({', '.join(s.pending.labels[:10])}{', ...' if len(s.pending.labels) > 10 else ''})")
         self._cumulative_rewards[agent] = 0

@@ -51,7 +51,7 @@ def play_one(game_ref: str, variants: tuple, players: int | None, seed: int, bot
     verbs: dict[str, int] = {}
 
     def count_verb(state, _who, index):
-        verb = state.pending.labels[index].split(" ", 1)[0]
+        verb = state.pending.label(index).split(" ", 1)[0]
         verbs[verb] = verbs.get(verb, 0) + 1
     play_out(state, agents, count_verb, MAX_ACTIONS)
     result = state.result

@@ -30,7 +30,7 @@ class RandomAgent:
         self.state = rng.stream_seed(seed, "agent")
 
     def choose(self, s) -> int:
-        self.state, index = rng.below(self.state, len(s.pending.labels))
+        self.state, index = rng.below(self.state, len(s.pending.choices))
         return index
 
 
@@ -83,7 +83,7 @@ def _lookahead(s, me: int, depth: int) -> float:
     if depth <= 0 or s.over or s.pending.player != me:
         return _margin(s, me)
     best = None
-    for index in range(len(s.pending.labels)):
+    for index in range(len(s.pending.choices)):
         trial = s.clone()
         trial.record = False
         api.apply_index(trial, index, atomic=False)
@@ -110,13 +110,13 @@ class GreedyAgent:
         self.follow = follow
 
     def choose(self, s) -> int:
-        labels = s.pending.labels
-        if len(labels) == 1:
+        count = len(s.pending.choices)
+        if count == 1:
             return 0
         me = s.pending.player
         base, self.state = determinize(s, me, self.state)
         best, best_index, ties = None, 0, 0
-        for index in range(len(labels)):
+        for index in range(count):
             trial = base.clone()
             trial.record = False
             api.apply_index(trial, index, atomic=False)
@@ -208,9 +208,9 @@ class MCTSAgent:
             self._policy = RandomAgent(0)   # its stream is set before each rollout
 
     def choose(self, s) -> int:
-        labels = s.pending.labels
-        if len(labels) == 1:
+        if len(s.pending.choices) == 1:
             return 0
+        labels = s.pending.labels
         if s.game is not self._game:
             self._game = s.game
             self._configure({**SEARCH_DEFAULTS, **s.game.search})
@@ -259,7 +259,7 @@ class MCTSAgent:
         world = self._world(s, me, 0)
         scale = _scale(_estimates(world) or [0.0])
         margins = []
-        for index in range(len(world.pending.labels)):
+        for index in range(len(world.pending.choices)):
             trial = world.clone()
             trial.record = False
             api.apply_index(trial, index, atomic=False)

@@ -19,6 +19,9 @@ import attrs
 
 from ..engine import mutate
 from ..engine.library import ARG_KINDS, REGISTRY, RETURN_KINDS, seq
+from ..engine.runtime import NAMES as RUNTIME_NAMES
+from ..engine.scoring import score
+from ..engine.tally import tally_count
 from ..engine.state import Family, ZoneKey
 from ..errors import ContentRuntimeError, Diagnostic, suggestion_help
 from ..source import Span
@@ -152,9 +155,13 @@ class Compiler:
             raise NotImplementedError(f"no compiler for expression {type(node).__name__}")
         return method(node, scope)
 
-    def _k(self, value) -> str:
-        """The source name of a constant (bound in the namespace, never spliced as text)."""
+    def _k(self, value, hint: str = "K") -> str:
+        """The source of a constant: numbers, truth values and plain identifiers are written
+        as literals (they cannot carry code); anything else is bound in the namespace under
+        a name of its own (``hint`` makes generated code readable), never spliced as text."""
         if type(value) is int or value is None or value is True or value is False:
+            return repr(value)
+        if type(value) is str and len(value) <= 40 and value.isascii() and _PLAIN.fullmatch(value):
             return repr(value)
         try:
             key = (type(value), value)
@@ -162,7 +169,7 @@ class Compiler:
         except TypeError:  # unhashable: its own name
             key, name = None, None
         if name is None:
-            name = f"K{next(self._names)}"
+            name = f"{hint}_{next(self._names)}" if hint != "K" else f"K{next(self._names)}"
             self.ns[name] = value
             if key is not None:
                 self._const_names[key] = name
@@ -219,9 +226,9 @@ class Compiler:
         if name in v.gvars or name in v.constants:
             return f"s.g[{self._k(name)}]"
         if name in v.zones:
-            return self._k(v.zones[name])
+            return self._k(v.zones[name], f"Z_{_ident(name)}")
         if name in v.families:
-            return self._k(v.families[name])
+            return self._k(v.families[name], f"F_{_ident(name)}")
         if name in v.sets:
             return self._k(list(v.sets[name]))
         if name in v.members:
@@ -267,7 +274,7 @@ class Compiler:
         if paths == ["pvar"]:
             return f"s.p[{obj}][{key}]"
         if paths == ["pzone"]:
-            return f"{self._k(v.pzones[name])}[{obj}]"
+            return f"{self._k(v.pzones[name], f'PZ_{_ident(name)}')}[{obj}]"
         if paths == ["sprop"]:
             return f"ITEMS[{obj}][{key}]"
         if paths == ["mprop"]:
@@ -388,7 +395,7 @@ class Compiler:
             return f"{name.upper()}({gen})"
         args, kwargs = self._bind(builtin, node, scope, self.src)
         listed = "".join(", " + a for a in args) + "".join(f", {k}={f}" for k, f in kwargs.items())
-        return f"{self._k(builtin.impl)}(s{listed})"
+        return f"{self._k(builtin.impl, f'B_{name}')}(s{listed})"
 
     def _tally_count(self, arg, scope):
         """``count(x for x in ZONE if x.PROP == VALUE)`` with PROP a fixed item property is
@@ -527,7 +534,7 @@ class Compiler:
             return wrapper
         impls = self.functions_impl
         if name in self.static_memo:
-            wrapper = self._wrappers[name] = self._k(self._static_caller(name, impls))
+            wrapper = self._wrappers[name] = self._k(self._static_caller(name, impls), f"fn_{_ident(name)}")
             return wrapper
         # Results live in s.memo[name][args]; a change forgets the functions that read what
         # changed (dsl/reads.py). A zone given as an argument is not memoised: what the
@@ -577,7 +584,7 @@ class Compiler:
                     return value
                 except TypeError:
                     return _by_contents(table, impls[name], s, values)
-        wrapper = self._wrappers[name] = self._k(call)
+        wrapper = self._wrappers[name] = self._k(call, f"fn_{_ident(name)}")
         return wrapper
 
     def _static_caller(self, name: str, impls: dict):
@@ -618,51 +625,7 @@ class Compiler:
         return self.ns[self._memoised(name, len(self.v.functions[name][0]))]
 
     # ------------------------------------------------------------- statements
-    def procedure(self, name: str, params: tuple, body: tuple, span: Span) -> list:
-        """Instructions for a procedure body (linked later by the VM)."""
-        # Assigning a declared global variable changes it; every other assigned name is local.
-        assigned = assigned_names(body) - self.v.gvars
-        scope = _Scope(set(params) | assigned)
-        unused = assigned - set(params) - read_names(body)
-        for local in sorted(unused):
-            hint = suggestion_help(local, self.v.gvars)
-            self.diagnostics.append(Diagnostic(
-                "RK0340", f"`{local}` is assigned in `{name}` but never used", _first_assignment(body, local) or span,
-                help=hint + " (a misspelt global becomes a new local)" if hint else
-                "remove it, or declare it under `vars:` if it should outlive the procedure",
-                severity="warning"))
-        out: list = []
-        self.block(body, scope, out)
-        return out
-
-    def _label(self) -> str:
-        return f"L{next(self._labels)}"
-
-    def block(self, body, scope: _Scope, out: list) -> None:
-        for st in body:
-            method = getattr(self, f"s_{type(st).__name__}", None)
-            if method is None:  # pragma: no cover
-                raise NotImplementedError(f"no compiler for statement {type(st).__name__}")
-            method(st, scope, out)
-
-    def s_Pass(self, st, scope, out):
-        pass
-
-    def s_Assign(self, st, scope, out):
-        if isinstance(st.value, ast.Call) and st.value.func in self.v.procedures:
-            if not isinstance(st.target, ast.Name) or st.target.id not in scope.locals:
-                self.error("RK0311", "a procedure's result can only be stored in a local name", st.span)
-                return
-            self._call_procedure(st.value, scope, out, ret=st.target.id)
-            return
-        value = self.src(st.value, scope)
-        out.append(("exec", self._statement(self._store(st.target, scope, value), st.span), st.span))
-
-    def s_AugAssign(self, st, scope, out):
-        current = self.src(st.target, scope)
-        value = f"({current} {'+' if st.op == '+' else '-'} {self.src(st.value, scope)})"
-        out.append(("exec", self._statement(self._store(st.target, scope, value), st.span), st.span))
-
+    # (procedures are written as Python by dsl/codegen.py; it checks calls and stores through these)
     def _store(self, target, scope, value: str) -> str:
         """The source of a statement storing ``value`` (source) into ``target``."""
         v = self.v
@@ -696,172 +659,11 @@ class Compiler:
         self.error("RK0314", "only names and attributes can be assigned", target.span)
         return "pass"
 
-    def s_CallStmt(self, st, scope, out):
-        call = st.call
-        name = call.func
-        if name in self.v.procedures:
-            self._call_procedure(call, scope, out, ret=None)
-            return
-        builtin = REGISTRY.get(name)
-        if builtin is not None and builtin.kind == "effect":
-            args, kwargs = self._bind(builtin, call, scope, self.src)
-            listed = "".join(", " + a for a in args) + "".join(f", {k}={f}" for k, f in kwargs.items())
-            line = f"{self._k(builtin.impl)}(s{listed}, span={self._k(call.span)})"
-            out.append(("exec", self._statement(line, st.span), st.span))
-            return
-        if builtin is not None or name in self.v.functions:
-            value = self.expr(call, scope)
-            if name != "roll":
-                self.error("RK0315", f"`{name}(...)` computes a value that is thrown away", call.span,
-                           "assign it, `x = ...`, or use it in a condition")
-            out.append(("exec", lambda s, e: value(s, e), st.span))
-            return
-        candidates = set(self.v.procedures) | {n for n, b in REGISTRY.items() if b.kind == "effect"}
-        self.error("RK0305", f"unknown effect or procedure `{name}`", call.span, suggestion_help(name, candidates))
-
-    def _call_procedure(self, call, scope, out, ret):
-        name = call.func
-        params = self.v.procedures[name]
-        self.used_procedures.add(name)
-        if call.kwargs:
-            self.error("RK0308", f"procedure `{name}` takes positional arguments only", call.span)
-        if len(call.args) != len(params):
-            self.error("RK0307", f"procedure `{name}` takes {len(params)} argument"
-                       f"{'s' if len(params) != 1 else ''} ({', '.join(params)}), got {len(call.args)}", call.span)
-            return
-        args = tuple(self.expr(a, scope) for a in call.args)
-        out.append(("call", name, args, ret, call.span))
-
-    def s_Return(self, st, scope, out):
-        value = self.expr(st.value, scope) if st.value is not None else None
-        out.append(("return", value, st.span))
-
-    def s_If(self, st, scope, out):
-        end = self._label()
-        for cond_node, body in st.branches:
-            cond = self.expr(cond_node, scope)
-            nxt = self._label()
-            out.append(("jf", cond, nxt, cond_node.span))
-            self.block(body, scope, out)
-            out.append(("jump", end, st.span))
-            out.append(("label", nxt))
-        self.block(st.orelse, scope, out)
-        out.append(("label", end))
-
-    def s_While(self, st, scope, out):
-        head, end = self._label(), self._label()
-        cond = self.expr(st.cond, scope)
-        out.append(("label", head))
-        out.append(("jf", cond, end, st.cond.span))
-        scope.loops.append((head, end))
-        self.block(st.body, scope, out)
-        scope.loops.pop()
-        out.append(("jump", head, st.span))
-        out.append(("label", end))
-
-    def s_For(self, st, scope, out):
-        head, end = self._label(), self._label()
-        slot = f"${head}"
-        coll = self.expr(st.iter, scope)
-        out.append(("for_init", coll, slot, st.iter.span))
-        out.append(("label", head))
-        out.append(("for_next", slot, scope.key(st.var), end, st.span))
-        scope.loops.append((head, end))
-        self.block(st.body, scope, out)
-        scope.loops.pop()
-        out.append(("jump", head, st.span))
-        out.append(("label", end))
-
-    def s_Break(self, st, scope, out):
-        if not scope.loops:
-            self.error("RK0316", "`break` outside a loop", st.span)
-            return
-        out.append(("jump", scope.loops[-1][1], st.span))
-
-    def s_Continue(self, st, scope, out):
-        if not scope.loops:
-            self.error("RK0316", "`continue` outside a loop", st.span)
-            return
-        out.append(("jump", scope.loops[-1][0], st.span))
-
-    def s_Choose(self, st, scope, out):
-        player = self.expr(st.player, scope)
-        end = self._label()
-        options = []
-        bodies = []
-        for opt in st.options:
-            if isinstance(opt, ast.Include):
-                self._include(opt, scope, options, bodies)
-                continue
-            names: dict = {}
-            clauses: list = []
-            bound: list = []
-            self._option_fors(opt.fors, scope, scope.key, names, clauses, bound)
-            target = self._label()
-            options.append((self._option_enum(opt, scope.bind_py(names), clauses, bound), target))
-            bodies.append((target, opt.body, scope))
-        out.append(("choose", player, tuple(options), st.span))
-        for target, body, body_scope in bodies:
-            out.append(("label", target))
-            self.block(body, body_scope, out)
-            out.append(("jump", end, st.span))
-        out.append(("label", end))
-
-    def _option_fors(self, fors, scope, key, names, clauses, bound):
-        """The ``for`` clauses of an option; its variables are Python variables while the
-        legal actions are listed, and the chosen values go into the env as ``bound``."""
-        for name, coll in fors:
-            var = self._var(name)
-            clauses.append(f"for {var} in SEQ(s, {self.src(coll, scope.bind_py(names))})")
-            names[name] = var
-            bound.append(f"({self._k(key(name))}, {var}), ")
-
-    def _option_enum(self, opt, inner, clauses, bound) -> Fn:
-        """``(state, env) -> [(label, bindings), ...]``: one option's legal actions, listed by
-        one generated comprehension (no env writes, no call per candidate)."""
-        label = self.src(opt.label, inner)
-        cond = self.src(opt.cond, inner) if opt.cond is not None else None
-        if not clauses:
-            source = f"[({label}, ())]" + (f" if {cond} else []" if cond is not None else "")
-        else:
-            source = f"[({label}, ({''.join(bound)})) {' '.join(clauses)}" + (
-                f" if {cond}]" if cond is not None else "]")
-        return self._function(("s", "e"), source, opt.span)
-
-    def _include(self, inc, scope, options, bodies):
-        """Inline an option group's options; its params bind as one-value `for`s."""
-        group = self.v.option_groups.get(inc.name)
-        if group is None:
-            self.error("RK0317", f"unknown option group `{inc.name}`", inc.span,
-                       suggestion_help(inc.name, self.v.option_groups))
-            return
-        params, group_options = group
-        if len(inc.args) != len(params):
-            self.error("RK0307", f"option group `{inc.name}` takes {len(params)} argument"
-                       f"{'s' if len(params) != 1 else ''} ({', '.join(params)}), got {len(inc.args)}", inc.span)
-            return
-        names: dict = {}
-        clauses: list = []
-        bound: list = []
-        for pname, arg in zip(params, inc.args):
-            var = self._var(pname)
-            clauses.append(f"for {var} in ({self.src(arg, scope)},)")
-            names[pname] = var
-            bound.append(f"({self._k(f'{inc.name}.{pname}')}, {var}), ")
-        for opt in group_options:
-            locals_ = set(params) | {n for n, _ in opt.fors} | (assigned_names(opt.body) - self.v.gvars)
-            alias = {n: f"{inc.name}.{n}" for n in locals_}
-            inner = _Scope(set(alias.values()), scope.loops, alias)
-            o_names, o_clauses, o_bound = dict(names), list(clauses), list(bound)
-            self._option_fors(opt.fors, inner, alias.__getitem__, o_names, o_clauses, o_bound)
-            target = self._label()
-            options.append((self._option_enum(opt, inner.bind_py(o_names), o_clauses, o_bound), target))
-            bodies.append((target, opt.body, _Scope(set(alias.values()), [], alias)))
-
 
 _MISSING = object()
 
 
+_PLAIN = re.compile(r"[A-Za-z_$][A-Za-z0-9_.$ -]*")
 _SIMPLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|e\[[A-Za-z0-9_]+\]|s\.g\[[A-Za-z0-9_]+\]")
 
 
@@ -961,7 +763,6 @@ _STATIC_MEMO_LIMIT = 100_000   # results one static function keeps before it sta
 
 def _namespace(vocab: Vocabulary) -> dict:
     """The globals of generated expression code: a few helpers, nothing from content."""
-    from ..engine.tally import tally_count
     items = vocab.items
 
     def getitem(s, o, i):
@@ -984,7 +785,7 @@ def _namespace(vocab: Vocabulary) -> dict:
             return tally_count(s, z, prop, value) if table is None else table.get(value, 0)
         return len([x for x in seq(s, z) if items[x][prop] == value])
 
-    return {"__builtins__": {}, "SEQ": seq, "FMT": mutate.fmt, "ITEMS": items, "GETITEM": getitem,
+    return {"__builtins__": {}, **RUNTIME_NAMES, "SCORE": score, "len": len, "SEQ": seq, "FMT": mutate.fmt, "ITEMS": items, "GETITEM": getitem,
             "CONTAINS": contains, "TALLY": tally,
             "ANY": any, "ALL": all, "NEXT": next,
             "SET_GLOBAL": mutate.set_global, "SET_PLAYER": mutate.set_player, "SET_PROP": mutate.set_prop}
@@ -1075,3 +876,8 @@ def _find_call(node, func: str):
             if found is not None:
                 return found
     return None
+
+
+def _ident(text: str) -> str:
+    """``text`` as a fragment of a Python identifier (for readable generated names)."""
+    return "".join(c if (c.isascii() and (c.isalnum() or c == "_")) else "_" for c in text)

@@ -19,40 +19,27 @@ def new_game(game, players: int | None = None, seed: int = 0, pins: dict | None 
     n = game.default_players if players is None else players
     if not game.min_players <= n <= game.max_players:
         raise UsageError(f"{game.title} is for {game.min_players}-{game.max_players} players, not {n}")
-    s = State.__new__(State)
-    s.game = game
-    s.n = n
+    s = State.fresh(game, n)
     s.g = dict(game.gvars)
     s.g["players"] = list(PLAYERS[:n])
     s.g["num_players"] = n
     s.p = [dict(game.pvars) for _ in range(n)]
-    s.zones = {key: [] for key in game.zones.values()}
+    for key in game.zones.values():
+        s.zones[key] = []
     for fam in game.families.values():
         for key in fam.zones.values():
             s.zones[key] = []
     for keys in game.pzones.values():
         for key in keys[:n]:
             s.zones[key] = []
-    s.loc = {}
     for ident, start in game.item_start.items():
         key = game.zones[start]
         s.zones[key].append(ident)
         s.loc[ident] = key
-    s.iprops = {}
     s.rng = {"$seed": int(seed)}
     s.frames = [Frame(game.main, 0, {"$position": position} if position is not None else {})]
-    s.pending = None
-    s.events = []
-    s.actions = []
-    s.over = False
-    s.result = None
     s.pins = {k: list(v) for k, v in (pins or {}).items()}
     s.record = record
-    s.steps = 0
-    s.memo = {}
-    s.tallies = {}
-    s.tallied = {}
-    s.coarse = False
     for name, value in game.params.items():
         s.g[name] = value(s, {}) if callable(value) else value
     s.coarse = mutate.holds_zone(s)
@@ -81,7 +68,7 @@ def apply_index(s: State, index: int, atomic: bool = True, step_limit: int = vm.
     """Apply the legal action at ``index`` of ``legal_actions(s)`` (fast path for bots)."""
     backup = s.clone() if atomic else None
     decision = s.pending
-    label = decision.labels[index]
+    label = decision.label(index)
     s.actions.append(label)
     if s.record:
         s.events.append(("action", str(PLAYERS[decision.player]), label))

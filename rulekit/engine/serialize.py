@@ -13,7 +13,7 @@ from ..errors import RulekitError
 from . import mutate
 from .state import PLAYERS, Family, Frame, Player, State, ZoneKey
 
-FORMAT = 2  # 2: runs of statements share one program-counter step (engine/vm.py `_fuse`)
+FORMAT = 3  # 3: program counters number the blocks of generated code (dsl/codegen.py)
 
 
 class StateFormatError(RulekitError):
@@ -109,9 +109,7 @@ def from_dict(game, data: dict) -> State:
     n = data["players"]
     zones = _zone_index(game, n)
     codes = _code_names(game)
-    s = State.__new__(State)
-    s.game = game
-    s.n = n
+    s = State.fresh(game, n)
     s.g = _dec(data["g"], zones, game)
     s.g = {k: v for k, v in s.g.items()} if isinstance(s.g, dict) else s.g
     s.p = [_dec(row, zones, game) for row in data["p"]]
@@ -128,11 +126,8 @@ def from_dict(game, data: dict) -> State:
     s.pins = {k: list(v) for k, v in data["pins"].items()}
     s.record = data["record"]
     s.steps = data["steps"]
-    s.memo = {}
-    s.tallies = {}
-    s.tallied = {}
     s.coarse = mutate.holds_zone(s)
     if s.frames and not s.over:
         top = s.frames[-1]
-        top.code.ops[top.pc](s, top)  # the choose it stands on rebuilds the pending decision
+        top.code.run(s, top)  # the choose it stands on rebuilds the pending decision
     return s

@@ -74,16 +74,59 @@ class Frame:
 
 
 class Decision:
-    """A pending choice: who decides, the legal actions (notation) and how to resume."""
+    """A pending choice: who decides, the options and how to resume.
 
-    __slots__ = ("player", "labels", "choices", "span", "_index")
+    ``choices`` are cheap tuples ``(target pc, *chosen values)``; the notation of the
+    options (``labels``) is written only when someone asks for it (a person, a log, a
+    script), so bots and random playouts never pay for text."""
 
-    def __init__(self, player: int, labels: tuple, choices: tuple, span):
+    __slots__ = ("player", "choices", "spec", "state", "_labels", "_index")
+
+    def __init__(self, player: int, choices: list, spec, state):
         self.player = player
-        self.labels = labels          # tuple[str]: the notation of each legal action
-        self.choices = choices        # tuple[(option target pc, bindings tuple)]
-        self.span = span
+        self.choices = choices        # list of (target pc, *values)
+        self.spec = spec              # codegen.ChooseSpec: env keys and label writers per target
+        self.state = state            # the state the options were listed in (labels read it)
+        self._labels = None
         self._index = None
+
+    def __len__(self) -> int:
+        return len(self.choices)
+
+    @property
+    def span(self):
+        return self.spec.span
+
+    def bound_to(self, state) -> "Decision":
+        """The same decision in a clone of its state (labels not written yet read the clone)."""
+        if self._labels is not None:
+            return self
+        return Decision(self.player, self.choices, self.spec, state)
+
+    def label(self, index: int) -> str:
+        """The notation of one option, without writing the others."""
+        if self._labels is not None:
+            return self._labels[index]
+        choice = self.choices[index]
+        return self.spec.labels[choice[0]](self.state, self.state.frames[-1].env, *choice[1:])
+
+    @property
+    def labels(self) -> tuple:
+        """The notation of every option (checked unique: RK4011)."""
+        labels = self._labels
+        if labels is None:
+            writers = self.spec.labels
+            s = self.state
+            env = s.frames[-1].env
+            try:
+                labels = tuple([writers[c[0]](s, env, *c[1:]) for c in self.choices])
+            except Exception as exc:
+                from .vm import _located_label
+                raise _located_label(exc, self.spec.span) from None
+            if len(set(labels)) != len(labels):
+                _duplicate(labels, self.spec.span)
+            self._labels = labels
+        return labels
 
     def index(self, label: str) -> int | None:
         if self._index is None:
@@ -91,12 +134,22 @@ class Decision:
         return self._index.get(label)
 
 
+def _duplicate(labels, span):
+    from ..errors import ContentRuntimeError
+    seen = set()
+    for label in labels:
+        if label in seen:
+            raise ContentRuntimeError(f"two legal options share the notation `{label}`; "
+                                      "give options labels that tell them apart", span, "RK4011")
+        seen.add(label)
+
+
 class State:
     """A game in progress. Mutate it only through the engine (``api.apply``)."""
 
     __slots__ = ("game", "n", "g", "p", "zones", "loc", "iprops", "rng", "frames", "pending",
                  "events", "actions", "over", "result", "pins", "record", "steps", "memo", "tallies",
-                 "tallied", "coarse")
+                 "tallied", "coarse", "budget", "limit")
 
     def clone(self) -> "State":
         new = State.__new__(State)
@@ -109,7 +162,8 @@ class State:
         new.iprops = dict(self.iprops)
         new.rng = dict(self.rng)
         new.frames = [f.copy() for f in self.frames]
-        new.pending = self.pending
+        pending = self.pending
+        new.pending = pending if pending is None else pending.bound_to(new)
         new.events = list(self.events) if self.record else self.events[:0]
         new.actions = list(self.actions)
         new.over = self.over
@@ -121,6 +175,7 @@ class State:
         new.tallies = {}
         new.tallied = {}
         new.coarse = self.coarse
+        new.budget = new.limit = 0
         return new
 
     def restore(self, other: "State") -> None:
@@ -137,6 +192,34 @@ class State:
 
     def legal_actions(self) -> list[str]:
         return [] if self.pending is None else list(self.pending.labels)
+
+    @staticmethod
+    def fresh(game, n: int) -> "State":
+        """An empty state of ``game`` for ``n`` players (every slot set; callers fill it)."""
+        s = State.__new__(State)
+        s.game = game
+        s.n = n
+        s.g = {}
+        s.p = []
+        s.zones = {}
+        s.loc = {}
+        s.iprops = {}
+        s.rng = {}
+        s.frames = []
+        s.pending = None
+        s.events = []
+        s.actions = []
+        s.over = False
+        s.result = None
+        s.pins = {}
+        s.record = True
+        s.steps = 0
+        s.memo = {}
+        s.tallies = {}
+        s.tallied = {}
+        s.coarse = False
+        s.budget = s.limit = 0
+        return s
 
 
 class Family:

@@ -1,0 +1,683 @@
+# SPDX-License-Identifier: MIT
+"""Procedures -> Python source: one generated module per game.
+
+A procedure that can never stop for a decision becomes a plain Python function:
+its locals are Python variables, its loops Python loops, a call of it a Python call.
+One that can stop (it has a ``choose``, or calls a procedure that can, or calls
+itself) becomes a *resumable* function ``(state, frame) -> suspended?``: straight-line
+Python split into numbered blocks only where it may stop, with its locals and program
+counter in the :class:`~rulekit.engine.state.Frame`, so a game waiting for a decision
+clones, saves and resumes like any other data (engine/vm.py runs the frames).
+
+Errors still name the content: every generated line records the span of the content
+statement it came from (:data:`LINE_SPANS`), and the VM maps a failure's traceback
+back to that span. Checks (names, arity, assignments) are made on the same walk by
+:class:`~rulekit.dsl.compiler.Compiler`, so what is checked is what runs.
+"""
+from __future__ import annotations
+
+import itertools
+import linecache
+
+from ..engine.library import REGISTRY
+from ..engine.runtime import LINE_SPANS, ChooseSpec, Code
+from ..errors import Diagnostic, suggestion_help
+from . import ast
+from .compiler import Compiler, _Scope, _first_assignment, assigned_names, read_names
+
+_units = itertools.count(1)
+
+
+class Module:
+    """The source of one game's generated module, built procedure by procedure."""
+
+    def __init__(self, comp: Compiler, title: str):
+        self.comp = comp
+        self.filename = f"<rulekit {title} #{next(_units)}>"
+        self.lines: list[str] = []
+        self.spans: list = []
+        self.codes: dict[str, Code] = {}      # procedure name -> Code
+        self.resumable: set = set()
+        self.written: list[Code] = []
+        self._defs = itertools.count()
+
+    # ------------------------------------------------------------ lines
+    def add(self, indent: int, text: str, span=None) -> None:
+        self.lines.append("    " * indent + text)
+        self.spans.append(span)
+
+    def extend(self, lines: list) -> None:
+        for indent, text, span in lines:
+            self.add(indent, text, span)
+
+    def source(self) -> str:
+        return "\n".join(self.lines) + "\n"
+
+    def load(self) -> dict:
+        """Run the module's source in the compiler's namespace; returns that namespace."""
+        text = self.source()
+        LINE_SPANS[self.filename] = self.spans
+        linecache.cache[self.filename] = (len(text), None, text.splitlines(True), self.filename)
+        exec(compile(text, self.filename, "exec"), self.comp.ns)  # noqa: S102 - our own source
+        for code in self.written:
+            code.run = self.comp.ns.get(f"run_{code.pyname}")
+            code.direct = self.comp.ns.get(f"call_{code.pyname}")
+        return self.comp.ns
+
+    # ------------------------------------------------------------ planning
+    def declare(self, key: str, params: tuple, span, title: str | None = None) -> Code:
+        """A procedure to be written: ``key`` is how calls name it (content procedures by their
+        own name; the flow's parts by keys content cannot write, `$setup`, `phase:deal`)."""
+        title = title or key
+        pyname = f"{_ident(title)}_{next(self._defs)}"
+        code = self.codes[key] = Code(title, params, span, pyname)
+        return code
+
+    def plan(self, bodies: dict) -> None:
+        """Which procedures may stop for a decision: a `choose`, a call of one that may, or
+        a call cycle (recursion keeps frames, so its depth stays bounded and reported)."""
+        calls = {name: _called(body, self.comp.v.procedures) for name, body in bodies.items()}
+        stops = {name for name, body in bodies.items() if _has_choose(body)}
+        stops |= _in_cycles(calls)
+        changed = True
+        while changed:
+            changed = False
+            for name, called in calls.items():
+                if name not in stops and called & stops:
+                    stops.add(name)
+                    changed = True
+        self.resumable = stops
+        for name, code in self.codes.items():
+            code.stops = name in stops
+
+    def write(self, key: str, params: tuple, body: tuple, span, name: str | None = None) -> None:
+        """Write procedure ``key`` (declared and planned before); ``name`` is how warnings
+        name it."""
+        code = self.codes[key]
+        self.written.append(code)
+        name = name or key
+        comp = self.comp
+        assigned = assigned_names(body) - comp.v.gvars
+        unused = assigned - set(params) - read_names(body)
+        for local in sorted(unused):
+            hint = suggestion_help(local, comp.v.gvars)
+            comp.diagnostics.append(Diagnostic(
+                "RK0340", f"`{local}` is assigned in `{name}` but never used",
+                _first_assignment(body, local) or span,
+                help=hint + " (a misspelt global becomes a new local)" if hint else
+                "remove it, or declare it under `vars:` if it should outlive the procedure",
+                severity="warning"))
+        where = f"{span.path}:{span.line}" if span is not None and span.path else "generated"
+        if code.stops:
+            writer = _Writer(self, code, _Scope(set(params) | assigned), resumable=True)
+            writer.resumable_function(body, where)
+        else:
+            names = {p: _pylocal(p) for p in sorted(set(params) | assigned)}
+            writer = _Writer(self, code, _Scope(set()).bind_py(names), resumable=False)
+            writer.direct_function(body, [names[p] for p in params], where)
+        self.add(0, "")
+
+
+    def write_main(self, code: Code, setup: Code, phases: list, rounds, until, finish: Code) -> int:
+        """The game's flow: setup, a script's starting position, rounds of phases (each with its
+        `when`), the end checks, finish and scoring. Returns the pc of the finish (where
+        `end_game()` goes)."""
+        comp = self.comp
+        self.written.append(code)
+        w = _Writer(self, code, _Scope(set()), resumable=True)
+        w.new_block()
+        w.call_code(setup)
+        w.cur.append((3, "position = e.pop('$position', None)", None))
+        w.cur.append((3, "if position is not None:", None))
+        after = w.reserve()
+        w.cur.append((4, f"f.pc = {after}", None))
+        w.cur.append((4, "return CALL(s, position, {}, None)", None))
+        w.goto(after)
+        w.start(after)
+        head = w.reserve()
+        w.goto(head)
+        w.start(head)
+        w.cur.append((3, "SET_GLOBAL(s, 'round', s.g['round'] + 1)", None))
+        for cond_node, phase in phases:
+            if cond_node is None:
+                w.call_code(phase)
+                continue
+            cond = comp.src(cond_node, w.scope)
+            if phase.stops:
+                skip = w.reserve()
+                w.cur.append((3, f"if not {cond}:", cond_node.span))
+                w.cur.append((4, f"pc = {skip}", None))
+                w.cur.append((4, "continue", None))
+                w.cur.append((3, f"f.pc = {skip}", phase.span))
+                w.cur.append((3, f"return CALL(s, {w._code_ref(phase)}, {{}}, None)", phase.span))
+                w.start(skip)
+            else:
+                w.cur.append((3, f"if {cond}:", cond_node.span))
+                w.cur.append((4, f"call_{phase.pyname}(s)", phase.span))
+        fin = w.reserve()
+        if rounds is not None:
+            w.cur.append((3, f"if s.g['round'] >= {int(rounds)}:", None))
+            w.goto(fin, 4)
+        if until is not None:
+            fn, span = until
+            w.cur.append((3, f"if {comp._k(fn, 'UNTIL')}(s, e):", span))
+            w.goto(fin, 4)
+        w.goto(head)
+        w.start(fin)
+        w.call_code(finish)
+        w.cur.append((3, "s.result = SCORE(s)", None))
+        w.cur.append((3, "s.over = True", None))
+        w.cur.append((3, "s.frames.clear()", None))
+        w.cur.append((3, "return True", None))
+        w.emit_blocks("the flow")
+        self.add(0, "")
+        return fin
+
+class _Writer:
+    """Writes one procedure. Structured statements go out as Python statements; in a
+    resumable procedure, a statement that may stop splits the code into blocks."""
+
+    def __init__(self, module: Module, code: Code, scope: _Scope, resumable: bool):
+        self.m = module
+        self.comp = module.comp
+        self.code = code
+        self.scope = scope
+        self.resumable = resumable
+        self.blocks: list[list] = []     # resumable: lines of each block, by pc
+        self.cur: list | None = None
+        self.cur_pc = -1
+        self.loops: list = []            # ("py",) or ("blk", head pc, end pc)
+        self._slots = itertools.count()
+
+    # ------------------------------------------------------------ frames of code
+    def direct_function(self, body, pyparams, where: str) -> None:
+        m = self.m
+        m.add(0, f"def call_{self.code.pyname}({', '.join(['s'] + pyparams)}):", self.code.span)
+        m.add(1, f"# {self.code.name} ({where})")
+        lines: list = []
+        self.stmts(body, 1, lines)
+        if not any(not text.startswith("#") for _i, text, _s in lines):
+            lines.append((1, "pass", None))
+        m.extend(lines)
+
+    def resumable_function(self, body, where: str) -> None:
+        self.new_block()
+        self.seq(body)
+        self.cur.append((3, "return RET(s, f, None)", None))
+        self.emit_blocks(where)
+
+    def emit_blocks(self, where: str) -> None:
+        m = self.m
+        m.add(0, f"def run_{self.code.pyname}(s, f):", self.code.span)
+        m.add(1, f"# {self.code.name} ({where}): resumable, blocks 0-{len(self.blocks) - 1}")
+        m.add(1, "e = f.env")
+        m.add(1, "pc = f.pc")
+        m.add(1, "while True:")
+        for pc, lines in enumerate(self.blocks):
+            m.add(2, f"if pc == {pc}:")
+            if not lines:
+                lines = [(3, "pass", None)]
+            m.extend(lines)
+
+    def new_block(self) -> int:
+        self.blocks.append([])
+        self.cur = self.blocks[-1]
+        self.cur_pc = len(self.blocks) - 1
+        return self.cur_pc
+
+    def goto(self, pc: int, ind: int = 3) -> None:
+        """Leave the current block for block ``pc`` (by falling through when it is next)."""
+        self.cur.append((ind, f"pc = {pc}", None))
+        if not (ind == 3 and pc == self.cur_pc + 1):   # else it falls through to the next block
+            self.cur.append((ind, "continue", None))
+
+    def start(self, pc: int) -> None:
+        """Make ``pc`` (reserved earlier) the current block."""
+        while len(self.blocks) <= pc:
+            self.blocks.append([])
+        self.cur = self.blocks[pc]
+        self.cur_pc = pc
+
+    def reserve(self) -> int:
+        self.blocks.append([])
+        return len(self.blocks) - 1
+
+    def call_code(self, callee: Code) -> None:
+        """Call a procedure with no arguments from a resumable block (the flow's parts)."""
+        if callee.stops:
+            after = self.reserve()
+            self.cur.append((3, f"f.pc = {after}", callee.span))
+            self.cur.append((3, f"return CALL(s, {self._code_ref(callee)}, {{}}, None)", callee.span))
+            self.start(after)
+        else:
+            self.cur.append((3, f"call_{callee.pyname}(s)", callee.span))
+
+    # ------------------------------------------------------------ resumable sequences
+    def seq(self, body) -> None:
+        """Emit ``body`` into the current block, splitting where a statement may stop."""
+        for st in body:
+            if not self.stops(st):
+                self.stmt(st, 3, self.cur)
+                continue
+            method = getattr(self, f"r_{type(st).__name__}")
+            method(st)
+
+    def stops(self, st) -> bool:
+        return self.resumable and _may_stop(st, self.m.resumable, self.comp.v.procedures)
+
+    def r_CallStmt(self, st):
+        self._stop_call(st.call, None)
+
+    def r_Assign(self, st):
+        if not isinstance(st.target, ast.Name) or st.target.id not in self.scope.locals:
+            self.comp.error("RK0311", "a procedure's result can only be stored in a local name", st.span)
+            return
+        self._stop_call(st.value, self.scope.key(st.target.id))
+
+    def _stop_call(self, call, ret):
+        args = self._proc_args(call)
+        if args is None:
+            return
+        callee = self.m.codes[call.func]
+        after = self.reserve()
+        env = "{" + "".join(f"{self.comp._k(p)}: {a}, " for p, a in zip(callee.params, args)) + "}"
+        self.cur.append((3, f"f.pc = {after}", call.span))
+        self.cur.append((3, f"return CALL(s, {self._code_ref(callee)}, {env}, {self.comp._k(ret)})",
+                         call.span))
+        self.start(after)
+
+    def r_If(self, st):
+        end = self.reserve()
+        targets = []
+        first = True
+        for cond_node, _body in st.branches:
+            target = self.reserve()
+            targets.append(target)
+            kw = "if" if first else "elif"
+            first = False
+            self.cur.append((3, f"{kw} {self.comp.src(cond_node, self.scope)}:", cond_node.span))
+            self.cur.append((4, f"pc = {target}", None))
+        orelse = self.reserve() if st.orelse else end
+        self.cur.append((3, "else:", None))
+        self.cur.append((4, f"pc = {orelse}", None))
+        self.cur.append((3, "continue", None))
+        for target, (_c, body) in zip(targets, st.branches):
+            self.start(target)
+            self.seq(body)
+            self.goto(end)
+        if st.orelse:
+            self.start(orelse)
+            self.seq(st.orelse)
+            self.goto(end)
+        self.start(end)
+
+    def r_While(self, st):
+        head = self.reserve()
+        end = self.reserve()
+        self.goto(head)
+        self.start(head)
+        self._tick(3, st, self.cur)
+        self.cur.append((3, f"if not {self.comp.src(st.cond, self.scope)}:", st.cond.span))
+        self.cur.append((4, f"pc = {end}", None))
+        self.cur.append((4, "continue", None))
+        self.loops.append(("blk", head, end))
+        self.seq(st.body)
+        self.loops.pop()
+        self.goto(head)
+        self.start(end)
+
+    def r_For(self, st):
+        slot = self.comp._k(f"$L{next(self._slots)}")
+        head = self.reserve()
+        end = self.reserve()
+        self.cur.append((3, f"e[{slot}] = (ITER(s, {self.comp.src(st.iter, self.scope)}), 0)", st.iter.span))
+        self.goto(head)
+        self.start(head)
+        self._tick(3, st, self.cur)
+        var = self.comp._k(self.scope.key(st.var))
+        self.cur.append((3, f"items, i = e[{slot}]", st.span))
+        self.cur.append((3, "if i >= len(items):", None))
+        self.cur.append((4, f"pc = {end}", None))
+        self.cur.append((4, "continue", None))
+        self.cur.append((3, f"e[{var}] = items[i]", st.span))
+        self.cur.append((3, f"e[{slot}] = (items, i + 1)", None))
+        self.loops.append(("blk", head, end))
+        self.seq(st.body)
+        self.loops.pop()
+        self.goto(head)
+        self.start(end)
+
+    def r_Choose(self, st):
+        comp = self.comp
+        if self.cur:
+            here = self.reserve()
+            self.goto(here)
+            self.start(here)
+        else:
+            here = self.cur_pc
+        end = self.reserve()
+        options = []     # (target, option node, scope, names, clauses, keys)
+        for opt in st.options:
+            if isinstance(opt, ast.Include):
+                options.extend(self._include(opt))
+                continue
+            names: dict = {}
+            clauses: list = []
+            keys: list = []
+            self._option_fors(opt.fors, self.scope, self.scope.key, names, clauses, keys)
+            options.append((opt, self.scope, names, clauses, keys))
+        spec_keys, spec_labels = {}, {}
+        lines = self.cur
+        lines.append((3, f"f.pc = {here}", st.span))
+        lines.append((3, "ch = []", st.span))
+        bodies = []
+        for opt, scope, names, clauses, keys in options:
+            target = self.reserve()
+            inner = scope.bind_py(names)
+            spec_keys[target] = tuple(keys)
+            spec_labels[target] = self._label_fn(opt, inner, names)
+            values = "".join(f", {names[n]}" for n, _c in _fors_of(opt, clauses, names))
+            cond = comp.src(opt.cond, inner) if opt.cond is not None else None
+            if not clauses:
+                item = comp._k((target,), f"OPT{target}")
+                if cond is None:
+                    lines.append((3, f"ch.append({item})", opt.span))
+                else:
+                    lines.append((3, f"if {cond}:", opt.span))
+                    lines.append((4, f"ch.append({item})", opt.span))
+            else:
+                lines.append((3, f"ch += [({target}{values}) {' '.join(clauses)}"
+                                 + (f" if {cond}]" if cond is not None else "]"), opt.span))
+            bodies.append((target, opt.body, scope))
+        spec = comp._k(ChooseSpec(spec_keys, spec_labels, st.span), f"CHOOSE{here}")
+        lines.append((3, f"return DECIDE(s, {comp.src(st.player, self.scope)}, ch, {spec})", st.span))
+        for target, body, scope in bodies:
+            self.start(target)
+            saved = self.scope
+            self.scope = scope
+            self.seq(body)
+            self.scope = saved
+            self.goto(end)
+        self.start(end)
+
+    def _label_fn(self, opt, inner: _Scope, names: dict):
+        """``fn(s, e, *values)``: an option's notation, formatted only when someone asks."""
+        params = ["s", "e"] + [names[n] for n in names]
+        return self.comp._define(tuple(params), f"return {self.comp.src(opt.label, inner)}", opt.span,
+                                 "label", "shorten the option's text")
+
+    def _option_fors(self, fors, scope, key, names, clauses, keys):
+        comp = self.comp
+        for name, coll in fors:
+            var = comp._var(name)
+            clauses.append(f"for {var} in SEQ(s, {comp.src(coll, scope.bind_py(names))})")
+            names[name] = var
+            keys.append(key(name))
+
+    def _include(self, inc):
+        """An option group's options, its params bound as one-value `for`s."""
+        comp = self.comp
+        group = comp.v.option_groups.get(inc.name)
+        if group is None:
+            comp.error("RK0317", f"unknown option group `{inc.name}`", inc.span,
+                       suggestion_help(inc.name, comp.v.option_groups))
+            return []
+        params, group_options = group
+        if len(inc.args) != len(params):
+            comp.error("RK0307", f"option group `{inc.name}` takes {len(params)} argument"
+                       f"{'s' if len(params) != 1 else ''} ({', '.join(params)}), got {len(inc.args)}", inc.span)
+            return []
+        names: dict = {}
+        clauses: list = []
+        keys: list = []
+        for pname, arg in zip(params, inc.args):
+            var = comp._var(pname)
+            clauses.append(f"for {var} in ({comp.src(arg, self.scope)},)")
+            names[pname] = var
+            keys.append(f"{inc.name}.{pname}")
+        out = []
+        for opt in group_options:
+            locals_ = set(params) | {n for n, _ in opt.fors} | (assigned_names(opt.body) - comp.v.gvars)
+            alias = {n: f"{inc.name}.{n}" for n in locals_}
+            inner = _Scope(set(alias.values()), [], alias)
+            o_names, o_clauses, o_keys = dict(names), list(clauses), list(keys)
+            self._option_fors(opt.fors, inner, alias.__getitem__, o_names, o_clauses, o_keys)
+            out.append((opt, inner, o_names, o_clauses, o_keys))
+        return out
+
+    # ------------------------------------------------------------ structured statements
+    def stmts(self, body, ind: int, out: list) -> None:
+        for st in body:
+            self.stmt(st, ind, out)
+
+    def stmt(self, st, ind: int, out: list) -> None:
+        method = getattr(self, f"s_{type(st).__name__}", None)
+        if method is None:  # pragma: no cover - parser and compiler out of step
+            raise NotImplementedError(f"no compiler for statement {type(st).__name__}")
+        method(st, ind, out)
+
+    def s_Pass(self, st, ind, out):
+        out.append((ind, "pass", st.span))
+
+    def s_Assign(self, st, ind, out):
+        comp = self.comp
+        if isinstance(st.value, ast.Call) and st.value.func in comp.v.procedures:
+            target = st.target
+            if not isinstance(target, ast.Name) or not self._is_local(target.id):
+                comp.error("RK0311", "a procedure's result can only be stored in a local name", st.span)
+                return
+            call = self._direct_call(st.value)
+            if call is not None:
+                out.append((ind, self._store(target, call), st.span))
+            return
+        out.append((ind, self._store(st.target, comp.src(st.value, self.scope)), st.span))
+
+    def s_AugAssign(self, st, ind, out):
+        src = self.comp.src
+        value = f"({src(st.target, self.scope)} {'+' if st.op == '+' else '-'} {src(st.value, self.scope)})"
+        out.append((ind, self._store(st.target, value), st.span))
+
+    def _is_local(self, name: str) -> bool:
+        return name in self.scope.locals or name in self.scope.py
+
+    def _store(self, target, value: str) -> str:
+        if isinstance(target, ast.Name) and target.id in self.scope.py:
+            v = self.comp.v
+            name = target.id
+            if name in v.constants or name in v.zones or name in v.families or name in v.sets or name in v.members:
+                self.comp._store(target, self.scope, value)     # the diagnostic (RK0312)
+            return f"{self.scope.py[name]} = {value}"
+        return self.comp._store(target, self.scope, value)
+
+    def s_CallStmt(self, st, ind, out):
+        comp = self.comp
+        call = st.call
+        name = call.func
+        if name in comp.v.procedures:
+            line = self._direct_call(call)
+            if line is not None:
+                out.append((ind, line, st.span))
+            return
+        builtin = REGISTRY.get(name)
+        if builtin is not None and builtin.kind == "effect":
+            args, kwargs = comp._bind(builtin, call, self.scope, comp.src)
+            listed = "".join(", " + a for a in args) + "".join(f", {k}={f}" for k, f in kwargs.items())
+            out.append((ind, f"{comp._k(builtin.impl, 'B_' + name)}(s{listed}, span={comp._k(call.span)})",
+                        st.span))
+            return
+        if builtin is not None or name in comp.v.functions:
+            value = comp.src(call, self.scope)
+            if name != "roll":
+                comp.error("RK0315", f"`{name}(...)` computes a value that is thrown away", call.span,
+                           "assign it, `x = ...`, or use it in a condition")
+            out.append((ind, value, st.span))
+            return
+        candidates = set(comp.v.procedures) | {n for n, b in REGISTRY.items() if b.kind == "effect"}
+        comp.error("RK0305", f"unknown effect or procedure `{name}`", call.span, suggestion_help(name, candidates))
+
+    def _proc_args(self, call):
+        """The argument sources of a procedure call, or None (with a diagnostic)."""
+        comp = self.comp
+        name = call.func
+        params = comp.v.procedures[name]
+        comp.used_procedures.add(name)
+        if call.kwargs:
+            comp.error("RK0308", f"procedure `{name}` takes positional arguments only", call.span)
+        if len(call.args) != len(params):
+            comp.error("RK0307", f"procedure `{name}` takes {len(params)} argument"
+                       f"{'s' if len(params) != 1 else ''} ({', '.join(params)}), got {len(call.args)}", call.span)
+            return None
+        return [comp.src(a, self.scope) for a in call.args]
+
+    def _direct_call(self, call):
+        args = self._proc_args(call)
+        if args is None:
+            return None
+        callee = self.m.codes[call.func]
+        return f"call_{callee.pyname}({', '.join(['s'] + args)})"
+
+    def _code_ref(self, code: Code) -> str:
+        return self.comp._k(code, f"PROC_{code.pyname}")
+
+    def s_Return(self, st, ind, out):
+        value = self.comp.src(st.value, self.scope) if st.value is not None else "None"
+        if self.resumable:
+            out.append((ind, f"return RET(s, f, {value})", st.span))
+        else:
+            out.append((ind, f"return {value}", st.span))
+
+    def s_If(self, st, ind, out):
+        first = True
+        for cond_node, body in st.branches:
+            kw = "if" if first else "elif"
+            first = False
+            out.append((ind, f"{kw} {self.comp.src(cond_node, self.scope)}:", cond_node.span))
+            self._body(body, ind + 1, out)
+        if st.orelse:
+            out.append((ind, "else:", None))
+            self._body(st.orelse, ind + 1, out)
+
+    def _body(self, body, ind, out):
+        before = len(out)
+        self.stmts(body, ind, out)
+        if len(out) == before:
+            out.append((ind, "pass", None))
+
+    def s_While(self, st, ind, out):
+        out.append((ind, f"while {self.comp.src(st.cond, self.scope)}:", st.cond.span))
+        self._tick(ind + 1, st, out)
+        self.loops.append(("py",))
+        self._body(st.body, ind + 1, out)
+        self.loops.pop()
+
+    def s_For(self, st, ind, out):
+        var = self._target_name(st.var)
+        out.append((ind, f"for {var} in ITER(s, {self.comp.src(st.iter, self.scope)}):", st.iter.span))
+        self._tick(ind + 1, st, out)
+        self.loops.append(("py",))
+        self._body(st.body, ind + 1, out)
+        self.loops.pop()
+
+    def _target_name(self, name: str) -> str:
+        """Where a loop variable lives: a Python local, or the frame's env."""
+        if name in self.scope.py:
+            return self.scope.py[name]
+        return f"e[{self.comp._k(self.scope.key(name))}]"
+
+    def _tick(self, ind, st, out):
+        """Each pass of a loop spends steps of the budget that stops a loop that never ends."""
+        weight = 1 + len(st.body)
+        out.append((ind, f"s.budget -= {weight}", st.span))
+        out.append((ind, f"if s.budget < 0: LIMIT(s, {self.comp._k(self.code.name)}, {self.comp._k(st.span)})",
+                    st.span))
+
+    def s_Break(self, st, ind, out):
+        self._jump(st, ind, out, "break")
+
+    def s_Continue(self, st, ind, out):
+        self._jump(st, ind, out, "continue")
+
+    def _jump(self, st, ind, out, what):
+        if not self.loops:
+            self.comp.error("RK0316", f"`{what}` outside a loop", st.span)
+            return
+        loop = self.loops[-1]
+        if loop[0] == "py":
+            out.append((ind, what, st.span))
+        else:
+            out.append((ind, f"pc = {loop[2] if what == 'break' else loop[1]}", st.span))
+            out.append((ind, "continue", st.span))
+
+    def s_Choose(self, st, ind, out):  # pragma: no cover - a choose always makes its procedure resumable
+        raise AssertionError("choose outside a resumable procedure")
+
+
+def _fors_of(opt, clauses, names):
+    """The (name, clause) pairs whose values an option binds, in binding order."""
+    return list(zip(names, clauses))
+
+
+def _ident(text: str) -> str:
+    out = "".join(c if (c.isascii() and (c.isalnum() or c == "_")) else "_" for c in text)
+    return out if out and not out[0].isdigit() else f"_{out}"
+
+
+def _pylocal(name: str) -> str:
+    return f"l_{name}" if name.isascii() and name.isidentifier() else f"l_{_ident(name)}_{abs(hash(name)) % 10**6}"
+
+
+def _called(body, procedures) -> set:
+    out: set = set()
+
+    def walk(node):
+        if isinstance(node, ast.Call) and node.func in procedures:
+            out.add(node.func)
+        if isinstance(node, ast.Node):
+            for field in type(node).__attrs_attrs__:
+                walk(getattr(node, field.name))
+        elif isinstance(node, tuple):
+            for item in node:
+                walk(item)
+    walk(body)
+    return out
+
+
+def _has_choose(node) -> bool:
+    if isinstance(node, ast.Choose):
+        return True
+    if isinstance(node, ast.Node):
+        return any(_has_choose(getattr(node, f.name)) for f in type(node).__attrs_attrs__)
+    if isinstance(node, tuple):
+        return any(_has_choose(x) for x in node)
+    return False
+
+
+def _may_stop(node, resumable: set, procedures) -> bool:
+    """Whether running ``node`` may stop for a decision."""
+    if isinstance(node, ast.Choose):
+        return True
+    if isinstance(node, ast.Call) and node.func in resumable and node.func in procedures:
+        return True
+    if isinstance(node, ast.Node):
+        return any(_may_stop(getattr(node, f.name), resumable, procedures) for f in type(node).__attrs_attrs__)
+    if isinstance(node, tuple):
+        return any(_may_stop(x, resumable, procedures) for x in node)
+    return False
+
+
+def _in_cycles(calls: dict) -> set:
+    """Procedures that can reach themselves through calls."""
+    out = set()
+    for start in calls:
+        seen: set = set()
+        stack = list(calls[start])
+        while stack:
+            name = stack.pop()
+            if name == start:
+                out.add(start)
+                break
+            if name in seen or name not in calls:
+                continue
+            seen.add(name)
+            stack.extend(calls[name])
+    return out

@@ -1,0 +1,96 @@
+# SPDX-License-Identifier: MIT
+"""What generated code calls at run time, besides the library and ``mutate``.
+
+``dsl/codegen.py`` writes each procedure as Python. A procedure that may stop for a
+decision runs in a :class:`~rulekit.engine.state.Frame`; these helpers start and end
+such frames (:func:`call`, :func:`ret`), stop at a ``choose`` (:func:`decide`) and
+bound loops (:func:`limit_reached`). :data:`LINE_SPANS` maps every generated line back
+to the content statement it came from, which is how engine/vm.py puts a failure on
+the author's line.
+"""
+from __future__ import annotations
+
+from ..errors import ContentRuntimeError
+from . import mutate
+from .library import seq
+from .state import Decision, Frame, State
+
+# generated file name -> span of each of its lines (index = line - 1)
+LINE_SPANS: dict[str, list] = {}
+MAX_DEPTH = 200
+
+
+class Code:
+    """A compiled procedure: what a frame runs (``run``) and, for a procedure that never
+    stops for a decision, the plain Python function callers call (``direct``)."""
+
+    __slots__ = ("name", "params", "span", "run", "direct", "pyname", "stops")
+
+    def __init__(self, name: str, params: tuple = (), span=None, pyname: str = ""):
+        self.name = name          # as errors name it: `auction`, `phase actions`, `setup`
+        self.params = params
+        self.span = span
+        self.pyname = pyname      # its functions in the generated module: run_<pyname>, call_<pyname>
+        self.stops = True         # may stop for a decision (then it runs in a frame)
+        self.run = None
+        self.direct = None
+
+    def __repr__(self):
+        return f"<procedure {self.name}>"
+
+
+class ChooseSpec:
+    """What a ``choose`` needs after its options are listed: for each option's target block,
+    the env keys its chosen values bind and how its notation is written."""
+
+    __slots__ = ("keys", "labels", "span")
+
+    def __init__(self, keys: dict, labels: dict, span):
+        self.keys = keys        # target pc -> tuple of env keys
+        self.labels = labels    # target pc -> fn(s, env, *values) -> notation
+        self.span = span
+
+
+def call(s: State, code: Code, env: dict, ret) -> bool:
+    """Start a procedure in a frame of its own (it runs next); False: nothing stopped yet."""
+    if len(s.frames) > MAX_DEPTH:
+        raise ContentRuntimeError(f"procedure calls nest deeper than {MAX_DEPTH} (recursion in `{code.name}`?)",
+                                  None, "RK4008")
+    s.frames.append(Frame(code, 0, env, ret))
+    return False
+
+
+def ret(s: State, f: Frame, value) -> bool:
+    """Return from the frame ``f`` (the top one) with ``value``."""
+    frames = s.frames
+    frames.pop()
+    if f.ret is not None and frames:
+        frames[-1].env[f.ret] = value
+    return False
+
+
+def decide(s: State, player, choices: list, spec: ChooseSpec) -> bool:
+    """Stop at a ``choose``: ``choices`` are ``(target pc, *chosen values)`` tuples."""
+    if player.__class__ is bool or not isinstance(player, int) or not 0 <= player < s.n:
+        raise ContentRuntimeError(f"`choose` asks {mutate.fmt(player)}, who is not a player of this game "
+                                  f"(p1..p{s.n})", spec.span, "RK4013")
+    if not choices:
+        raise ContentRuntimeError(f"no option of this choice is legal for {mutate.fmt(player)}",
+                                  spec.span, "RK4010")
+    s.pending = Decision(player, choices, spec, s)
+    if s.record:
+        s.pending.labels  # noqa: B018 - a recorded game writes (and checks, RK4011) its notation at once
+    return True
+
+
+def limit_reached(s: State, name: str, span) -> None:
+    raise ContentRuntimeError(f"step limit of {s.limit} reached in `{name}` without a decision "
+                              "(a loop that never ends?)", span, "RK4009")
+
+
+def iterate(s: State, value) -> tuple:
+    """What a `for` statement walks: a snapshot, so moving items while looping is safe."""
+    return tuple(seq(s, value))
+
+
+NAMES = {"CALL": call, "RET": ret, "DECIDE": decide, "LIMIT": limit_reached, "ITER": iterate}
