@@ -80,6 +80,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--variant", action="append", required=True, metavar="NAME")
     p.add_argument("--format", choices=["text", "json"], default="text")
 
+    p = sub.add_parser("compile", help="print the Python code a game compiles to, for reading",
+                       description="Print the Python module rulekit generates from a game's rules, with a "
+                                   "header and a table of the names it uses that rulekit binds. It is for "
+                                   "reading: it runs inside rulekit, not on its own.")
+    p.add_argument("game", help="a game folder or the name of a shipped game")
+    p.add_argument("--variant", action="append", default=[], metavar="NAME", help="apply a variant overlay")
+    p.add_argument("--out", metavar="FILE", help="write the listing to FILE (folders created) instead of stdout")
+
     p = sub.add_parser("schema", help="write the JSON Schemas for editors")
     p.add_argument("--out", default="schemas", help="folder to write them to")
 
@@ -343,7 +351,35 @@ def cmd_diff(args) -> int:
     return EXIT_OK
 
 
-COMMANDS = {"diff": cmd_diff, "simulate": cmd_simulate, "validate": cmd_validate, "run": cmd_run, "autoplay": cmd_autoplay, "schema": cmd_schema,
+def cmd_compile(args) -> int:
+    from .content import load_game
+    from .listing import listing, printable
+    game = load_game(args.game, tuple(args.variant))
+    text = listing(game)
+    if not args.out:
+        sys.stdout.write(text)
+        return EXIT_OK
+    _write_text(args.out, text)
+    label = game.title + (f" + {', '.join(game.variants)}" if game.variants else "")
+    print(f"wrote {args.out}: the generated code of {printable(label)} ({text.count(chr(10))} lines)")
+    return EXIT_OK
+
+
+def _write_text(path: str, text: str) -> None:
+    """Write ``text`` to ``path``, creating its folder; any failure is a usage error (exit 2)."""
+    folder = os.path.dirname(path)
+    try:
+        if folder:
+            if os.path.exists(folder) and not os.path.isdir(folder):
+                raise UsageError(f"cannot write `{path}`: `{folder}` is a file, not a folder")
+            os.makedirs(folder, exist_ok=True)
+        with open(path, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+    except OSError as exc:
+        raise UsageError(f"cannot write `{path}`: {exc.strerror or exc}") from None
+
+
+COMMANDS = {"diff": cmd_diff, "compile": cmd_compile, "simulate": cmd_simulate, "validate": cmd_validate, "run": cmd_run, "autoplay": cmd_autoplay, "schema": cmd_schema,
             "play": cmd_play, "render": cmd_render}
 
 

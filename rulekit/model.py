@@ -166,9 +166,11 @@ class Game:
     program: Any = None                     # the generated module (dsl/codegen.Module): `rulekit compile`
 
     def compiler_for_scripts(self) -> Compiler:
-        """A compiler over this game's names (for expectations and position scripts)."""
+        """A compiler over this game's names (for expectations and position scripts): its
+        code runs beside the game's generated module (a copy of its namespace)."""
         compiler = Compiler(self.vocab, self.static_memo)
         compiler.functions_impl = self.functions
+        compiler.ns = dict(self.program.comp.ns)
         return compiler
 
     def compile_script(self, text: str, origin=None) -> Code:
@@ -176,9 +178,7 @@ class Game:
         procedure of its own, run in a frame after setup, that may call the game's."""
         locate = origin.locate if origin is not None else None
         body = parse_text(text, locate)
-        compiler = Compiler(self.vocab, self.static_memo)
-        compiler.functions_impl = self.functions
-        compiler.ns = dict(self.program.comp.ns)      # the game's code, and room for more
+        compiler = self.compiler_for_scripts()
         module = Module(compiler, f"{self.name} position")
         module.codes.update(self.procedures)
         module.resumable = {key for key, code in self.procedures.items() if code.stops}
@@ -433,6 +433,7 @@ class _Builder:
         Python module (dsl/codegen.py). Returns (procedures by key, the flow, its finish pc)."""
         d = self.data
         module = Module(compiler, self.name)
+        module.write_functions()
         parts = []      # (key, params, body, span, name for warnings)
         for name in procedures_spec:
             span = self.smap.span(("procedures", name), key=True)

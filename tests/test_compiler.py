@@ -173,7 +173,8 @@ def test_generated_code_is_named_after_its_content_line(write_game):
     folder = build(write_game, "players[0].coins = double(4)\n")
     game = rulekit.load_game(folder)
     code = game.functions["double"].__code__
-    assert code.co_filename.endswith("game.yaml") and code.co_name == f"line{code.co_firstlineno}"
+    # in a profile: game.yaml:LINE(f_double), the function's name on its content line
+    assert code.co_filename.endswith("game.yaml") and code.co_name == "f_double"
     assert BASE.splitlines()[code.co_firstlineno - 1].strip() == 'expr: "x * 2"'
 
 

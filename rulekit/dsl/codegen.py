@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import itertools
 import linecache
+import zlib
 
 from ..engine.library import REGISTRY
 from ..engine.runtime import LINE_SPANS, ChooseSpec, Code
 from ..errors import Diagnostic, suggestion_help
 from . import ast
-from .compiler import Compiler, _Scope, _first_assignment, assigned_names, read_names
+from .compiler import Compiler, _first_assignment, _located_code, _Scope, assigned_names, read_names
 
 _units = itertools.count(1)
 
@@ -39,6 +40,7 @@ class Module:
         self.codes: dict[str, Code] = {}      # procedure name -> Code
         self.resumable: set = set()
         self.written: list[Code] = []
+        self.functions: list = []         # (content name, python name) written in this module
         self._defs = itertools.count()
 
     # ------------------------------------------------------------ lines
@@ -53,16 +55,28 @@ class Module:
     def source(self) -> str:
         return "\n".join(self.lines) + "\n"
 
+    def write_functions(self) -> None:
+        """The game's functions (compiled by the Compiler), first in the module."""
+        for name, pyname, params, body, span in self.comp.function_defs:
+            where = f"{span.path}:{span.line}" if span is not None and span.path else "generated"
+            self.add(0, f"def {pyname}({', '.join(params)}):  # {name} ({where})")
+            self.add(1, f"return {body}")
+            self.add(0, "")
+        self.functions = [(name, pyname, span) for name, pyname, _params, _body, span in self.comp.function_defs]
+
     def load(self) -> dict:
         """Run the module's source in the compiler's namespace; returns that namespace."""
         text = self.source()
         LINE_SPANS[self.filename] = self.spans
         linecache.cache[self.filename] = (len(text), None, text.splitlines(True), self.filename)
         exec(compile(text, self.filename, "exec"), self.comp.ns)  # noqa: S102 - our own source
+        ns = self.comp.ns
         for code in self.written:
-            code.run = self.comp.ns.get(f"run_{code.pyname}")
-            code.direct = self.comp.ns.get(f"call_{code.pyname}")
-        return self.comp.ns
+            code.run = ns.get(f"run_{code.pyname}")
+            code.direct = ns.get(f"call_{code.pyname}")
+        for name, pyname, span in self.functions:
+            self.comp.functions_impl[name] = _located_code(ns[pyname], span, pyname)
+        return ns
 
     # ------------------------------------------------------------ planning
     def declare(self, key: str, params: tuple, span, title: str | None = None) -> Code:
@@ -330,7 +344,7 @@ class _Writer:
         slot = self.comp._k(f"$L{next(self._slots)}")
         head = self.reserve()
         end = self.reserve()
-        self.cur.append((3, f"e[{slot}] = (ITER(s, {self.comp.src(st.iter, self.scope)}), 0)", st.iter.span))
+        self.cur.append((3, f"e[{slot}] = ({self._iter(st.iter)}, 0)", st.iter.span))
         self.goto(head)
         self.start(head)
         self._tick(3, st, self.cur)
@@ -410,7 +424,7 @@ class _Writer:
         comp = self.comp
         for name, coll in fors:
             var = comp._var(name)
-            clauses.append(f"for {var} in SEQ(s, {comp.src(coll, scope.bind_py(names))})")
+            clauses.append(f"for {var} in {comp.seq_src(coll, scope.bind_py(names))}")
             names[name] = var
             keys.append(key(name))
 
@@ -572,11 +586,17 @@ class _Writer:
 
     def s_For(self, st, ind, out):
         var = self._target_name(st.var)
-        out.append((ind, f"for {var} in ITER(s, {self.comp.src(st.iter, self.scope)}):", st.iter.span))
+        out.append((ind, f"for {var} in {self._iter(st.iter)}:", st.iter.span))
         self._tick(ind + 1, st, out)
         self.loops.append(("py",))
         self._body(st.body, ind + 1, out)
         self.loops.pop()
+
+    def _iter(self, node) -> str:
+        """What a `for` walks: a snapshot of the list or zone (moving items while looping is safe)."""
+        if self.comp.static_kind(node, self.scope) in ("list", "zone"):
+            return f"(*{self.comp.seq_src(node, self.scope)},)"
+        return f"ITER(s, {self.comp.src(node, self.scope)})"
 
     def _target_name(self, name: str) -> str:
         """Where a loop variable lives: a Python local, or the frame's env."""
@@ -623,7 +643,7 @@ def _ident(text: str) -> str:
 
 
 def _pylocal(name: str) -> str:
-    return f"l_{name}" if name.isascii() and name.isidentifier() else f"l_{_ident(name)}_{abs(hash(name)) % 10**6}"
+    return f"l_{name}" if name.isascii() and name.isidentifier() else f"l_{_ident(name)}_{zlib.crc32(name.encode())}"
 
 
 def _called(body, procedures) -> set:

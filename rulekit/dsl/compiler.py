@@ -13,15 +13,16 @@ from __future__ import annotations
 
 import itertools
 import re
+import zlib
 from typing import Callable
 
 import attrs
 
-from ..engine import mutate
+from ..engine import memo, mutate
 from ..engine.library import ARG_KINDS, REGISTRY, RETURN_KINDS, seq
 from ..engine.runtime import NAMES as RUNTIME_NAMES
 from ..engine.scoring import score
-from ..engine.tally import tally_count
+from ..engine.tally import tally_count, tally_table
 from ..engine.state import Family, ZoneKey
 from ..errors import ContentRuntimeError, Diagnostic, suggestion_help
 from ..source import Span
@@ -120,6 +121,7 @@ class Compiler:
         self.diagnostics: list[Diagnostic] = []
         self._labels = itertools.count()
         self.functions_impl: dict[str, Callable] = {}
+        self.function_defs: list = []     # (name, python name, params, body source, span)
         self.used_procedures: set = set()
         self._names = itertools.count()
         self._const_names: dict = {}
@@ -200,6 +202,47 @@ class Compiler:
             return lambda *args: None
         fn = self._fn_cache[text] = _located_code(out["_f"], span)
         return fn
+
+    # Where the kind of a collection is certain from the text alone (a zone by name, a
+    # comprehension, `players`), generated code reads it directly instead of asking at run
+    # time (`SEQ`); a name a local could shadow is never taken for granted.
+    _LIST_BUILTINS = frozenset(("range", "list", "sorted", "reversed", "distinct", "players_from", "others",
+                                "items", "without"))
+
+    def static_kind(self, node, scope) -> str | None:
+        """The kind of ``node`` ("zone", "list" or "family") when it is certain, else None."""
+        v = self.v
+        if isinstance(node, ast.Name):
+            name = node.id
+            if name in scope.py or name in scope.alias or name in scope.locals:
+                return None
+            if name in v.zones:
+                return "zone"
+            if name in v.families:
+                return "family"
+            if name in v.sets or name == "players":
+                return "list"
+            return None
+        if isinstance(node, (ast.ListLit, ast.Comp)):
+            return "list"
+        if isinstance(node, ast.Attr) and node.name in v.pzones and not (
+                {node.name} & (v.pvars | v.item_props | v.dynamic_props | v.member_props)):
+            return "zone"
+        if isinstance(node, ast.Index) and self.static_kind(node.obj, scope) == "family":
+            return "zone"
+        if isinstance(node, ast.Call) and node.func in self._LIST_BUILTINS and node.func not in v.functions \
+                and node.func not in v.procedures:
+            return "list"
+        return None
+
+    def seq_src(self, node, scope) -> str:
+        """Source of the items of a list or zone (``SEQ`` only where the kind is not certain)."""
+        kind = self.static_kind(node, scope)
+        if kind == "list":
+            return self.src(node, scope)
+        if kind == "zone":
+            return f"s.zones[{self.src(node, scope)}]"
+        return f"SEQ(s, {self.src(node, scope)})"
 
     def x_Num(self, node, scope):
         return self._k(node.value)
@@ -299,7 +342,15 @@ class Compiler:
         return f"{self._k(dispatch)}(s, {obj})"
 
     def x_Index(self, node, scope):
-        return f"GETITEM(s, {self.src(node.obj, scope)}, {self.src(node.index, scope)})"
+        kind = self.static_kind(node.obj, scope)
+        obj, index = self.src(node.obj, scope), self.src(node.index, scope)
+        if kind == "family":
+            return f"({obj}.zones.get({index}) or NOSPACE({obj}, {index}))"
+        if kind == "zone":
+            return f"s.zones[{obj}][{index}]"
+        if kind == "list":
+            return f"{obj}[{index}]"
+        return f"GETITEM(s, {obj}, {index})"
 
     def x_ListLit(self, node, scope):
         return "[" + "".join(self.src(i, scope) + ", " for i in node.items) + "]"
@@ -318,7 +369,7 @@ class Compiler:
         for name, coll in node.fors:
             visible = scope.bind_py(names)
             var = self._var(name)
-            clauses.append(f"for {var} in SEQ(s, {self.src(coll, visible)})")
+            clauses.append(f"for {var} in {self.seq_src(coll, visible)}")
             names = dict(names)
             names[name] = var
         inner = scope.bind_py(names)
@@ -338,9 +389,14 @@ class Compiler:
         op = node.op
         if op in ("==", "!=", "<", "<=", ">", ">="):
             return f"({a} {op} {b})"
-        if op == "in":
-            return f"CONTAINS(s, {a}, {b})"
-        return f"(not CONTAINS(s, {a}, {b}))"
+        kind = self.static_kind(node.right, scope)
+        if kind == "zone":
+            test = f"(s.loc.get({a}) is {b})"
+        elif kind == "list":
+            test = f"({a} in {b})"
+        else:
+            test = f"CONTAINS(s, {a}, {b})"
+        return test if op == "in" else f"(not {test})"
 
     def x_BoolOp(self, node, scope):
         op = "and" if node.op == "and" else "or"
@@ -393,9 +449,33 @@ class Compiler:
                     [self.src(v, scope) for k, v in node.kwargs if k == "default"]
                 return f"NEXT(({gen}), {default[0] if default else 'None'})"
             return f"{name.upper()}({gen})"
+        fast = self._plain_builtin(builtin, node, scope)
+        if fast is not None:
+            return fast
         args, kwargs = self._bind(builtin, node, scope, self.src)
         listed = "".join(", " + a for a in args) + "".join(f", {k}={f}" for k, f in kwargs.items())
         return f"{self._k(builtin.impl, f'B_{name}')}(s{listed})"
+
+    def _plain_builtin(self, builtin, node, scope):
+        """``count``/``sum``/``min``/``max`` of a certain list or zone as the Python built-in
+        (the library's versions do the same after asking what the collection is)."""
+        name = builtin.name
+        if name not in ("count", "sum", "min", "max") or not node.args or len(node.args) > 2:
+            return None
+        if self.static_kind(node.args[0], scope) not in ("list", "zone"):
+            return None
+        defaults = list(node.args[1:]) + [value for key, value in node.kwargs if key == "default"]
+        if any(key != "default" for key, _v in node.kwargs) or (name in ("count", "sum") and defaults) \
+                or len(defaults) > 1:
+            return None
+        self._bind(builtin, node, scope, lambda n, sc: "None")  # checks only
+        items = self.seq_src(node.args[0], scope)
+        if name == "count":
+            return f"len({items})"
+        if name == "sum":
+            return f"SUM({items})"
+        default = self.src(defaults[0], scope) if defaults else "None"
+        return f"{name.upper()}({items}, default={default})"
 
     def _tally_count(self, arg, scope):
         """``count(x for x in ZONE if x.PROP == VALUE)`` with PROP a fixed item property is
@@ -405,6 +485,9 @@ class Compiler:
         if parts is None:
             return None
         zone_node, prop, right = parts
+        if self.static_kind(zone_node, scope) == "zone":
+            key = f"({self.src(zone_node, scope)}, {self._k(prop)})"
+            return f"(s.tallies.get({key}) or TALLY_TABLE(s, *{key})).get({self.src(right, scope)}, 0)"
         return f"TALLY(s, {self.src(zone_node, scope)}, {self._k(prop)}, {self.src(right, scope)})"
 
     def _bind(self, builtin, node, scope, compile_arg=None):
@@ -523,94 +606,27 @@ class Compiler:
         return known
 
     def _memoised(self, name: str, arity: int) -> str:
-        """The source name of a memoising caller of user function ``name``.
-
-        Functions are pure (no `roll`, no effects), so a result depends only on the
-        arguments and the state; it is memoised until the next change to the state (see
-        mutate.py). The implementation is looked up on a miss, so functions may call
-        each other in any order of definition."""
+        """The source name of a remembering caller of user function ``name`` (engine/memo.py):
+        a function that reads no state is remembered per game; any other starts on trial
+        and keeps its memory only if it pays."""
         wrapper = self._wrappers.get(name)
         if wrapper is not None:
             return wrapper
         impls = self.functions_impl
+        wrapper = self._wrappers[name] = f"fn_{_ident(name)}_{next(self._names)}"
         if name in self.static_memo:
-            wrapper = self._wrappers[name] = self._k(self._static_caller(name, impls), f"fn_{_ident(name)}")
-            return wrapper
-        # Results live in s.memo[name][args]; a change forgets the functions that read what
-        # changed (dsl/reads.py). A zone given as an argument is not memoised: what the
-        # call reads is then not in the function's read set.
-        if arity == 1:
-            def call(s, x):
-                table = s.memo.get(name)
-                if table is None:
-                    table = s.memo[name] = {}
-                key = (x, x.__class__)  # Player(0) == 0 == False: keep them apart
-                try:
-                    return table[key]
-                except KeyError:
-                    if x.__class__ in _ZONELIKE:
-                        return impls[name](s, x)
-                    value = table[key] = impls[name](s, x)
-                    return value
-                except TypeError:  # a list among the arguments: keyed by its contents
-                    return _by_contents(table, impls[name], s, (x,))
-        elif arity == 2:
-            def call(s, x, y):
-                table = s.memo.get(name)
-                if table is None:
-                    table = s.memo[name] = {}
-                key = (x, y, x.__class__, y.__class__)
-                try:
-                    return table[key]
-                except KeyError:
-                    if x.__class__ in _ZONELIKE or y.__class__ in _ZONELIKE:
-                        return impls[name](s, x, y)
-                    value = table[key] = impls[name](s, x, y)
-                    return value
-                except TypeError:
-                    return _by_contents(table, impls[name], s, (x, y))
+            self.ns[wrapper] = memo.static_caller(name, impls, self.static_memo[name])
         else:
-            def call(s, *values):
-                table = s.memo.get(name)
-                if table is None:
-                    table = s.memo[name] = {}
-                key = values + tuple(v.__class__ for v in values)
-                try:
-                    return table[key]
-                except KeyError:
-                    if any(v.__class__ in _ZONELIKE for v in values):
-                        return impls[name](s, *values)
-                    value = table[key] = impls[name](s, *values)
-                    return value
-                except TypeError:
-                    return _by_contents(table, impls[name], s, values)
-        wrapper = self._wrappers[name] = self._k(call, f"fn_{_ident(name)}")
+            ns = self.ns
+
+            def settle(fn):
+                ns[wrapper] = fn
+            self.ns[wrapper] = memo.trial_caller(name, arity, impls, settle)
         return wrapper
 
-    def _static_caller(self, name: str, impls: dict):
-        """A caller of a function that reads nothing of the state: one table per game
-        definition, keyed by the player count and the arguments."""
-        table = self.static_memo[name]
-
-        def call(s, *values):
-            key = (s.n,) + values + tuple(v.__class__ for v in values)
-            try:
-                return table[key]
-            except KeyError:
-                if any(v.__class__ in _ZONELIKE for v in values):
-                    return impls[name](s, *values)   # it reads the zone it was given
-                if len(table) >= _STATIC_MEMO_LIMIT:
-                    table.clear()
-                value = table[key] = impls[name](s, *values)
-                return value
-            except TypeError:
-                if len(table) >= _STATIC_MEMO_LIMIT:
-                    table.clear()
-                return _by_contents(table, impls[name], s, values, (s.n,))
-        return call
-
     def compile_function(self, name: str) -> None:
-        """A user function becomes a Python function ``(state, *args)``."""
+        """A user function becomes a Python function ``f_NAME(s, *args)`` of the game's
+        generated module (``function_defs``; bound in ``functions_impl`` when it loads)."""
         params, body = self.v.functions[name]
         impure = _find_call(body, "roll")
         if impure is not None:
@@ -618,7 +634,12 @@ class Compiler:
                        "draw random numbers in a procedure and pass the result in")
         names = {p: self._var(p) for p in params}
         scope = _Scope(set(params)).bind_py(names)
-        self.functions_impl[name] = self._function(("s",) + tuple(names.values()), self.src(body, scope), body.span)
+        self.function_defs.append((name, self.impl_name(name), ("s",) + tuple(names.values()),
+                                   self.src(body, scope), body.span))
+
+    def impl_name(self, name: str) -> str:
+        """The Python name of user function ``name`` in the generated module."""
+        return f"f_{_ident(name)}" if name.isascii() else f"f{zlib.crc32(name.encode())}_{_ident(name)}"
 
     def call_function(self, name: str):
         """A ``(state, *args)`` caller of user function ``name`` that shares the memo."""
@@ -713,52 +734,15 @@ def _cheap(node, v: Vocabulary) -> bool:
     return True
 
 
-def _located_code(fn, span):
-    """Name generated code after its content line, so profiles and debuggers point there."""
+def _located_code(fn, span, name: str | None = None):
+    """Put generated code on its content line (file and line; named ``name``, or after the
+    line), so profiles and debuggers point there: ``games/g/rules.yaml:25(f_best_other)``."""
     if span is not None and span.path:
         fn.__code__ = fn.__code__.replace(co_filename=str(span.path), co_firstlineno=max(int(span.line), 1),
-                                          co_name=f"line{span.line}")
+                                          co_name=name or f"line{span.line}")
     return fn
 
 
-_ZONELIKE = frozenset((ZoneKey, Family))
-
-
-def _contents_key(value):
-    """A hashable stand-in for an argument that holds lists (by contents and types), or
-    None when it holds a zone (the call then reads that zone, which no read set names)."""
-    if value.__class__ is list:
-        parts = []
-        for item in value:
-            part = _contents_key(item)
-            if part is None:
-                return None
-            parts.append(part)
-        return (list, tuple(parts))
-    if value.__class__ in _ZONELIKE:
-        return None
-    hash(value)   # anything else unhashable is not memoised (TypeError, caught by the caller)
-    return (value.__class__, value)
-
-
-def _by_contents(table: dict, impl, s, values: tuple, prefix: tuple = ()):
-    """The memo for a call with a list among its arguments (``can_pay(p, [red, red, blue])``);
-    ``prefix`` starts the key as the caller's plain keys start (the player count, per game)."""
-    try:
-        key = tuple(_contents_key(v) for v in values)
-    except TypeError:
-        return impl(s, *values)
-    if None in key:
-        return impl(s, *values)
-    key = (_by_contents,) + prefix + key   # apart from the keys of plain calls
-    try:
-        return table[key]
-    except KeyError:
-        value = table[key] = impl(s, *values)
-        return value
-
-
-_STATIC_MEMO_LIMIT = 100_000   # results one static function keeps before it starts over
 
 
 def _namespace(vocab: Vocabulary) -> dict:
@@ -785,7 +769,11 @@ def _namespace(vocab: Vocabulary) -> dict:
             return tally_count(s, z, prop, value) if table is None else table.get(value, 0)
         return len([x for x in seq(s, z) if items[x][prop] == value])
 
-    return {"__builtins__": {}, **RUNTIME_NAMES, "SCORE": score, "len": len, "SEQ": seq, "FMT": mutate.fmt, "ITEMS": items, "GETITEM": getitem,
+    def nospace(family, key):
+        raise ContentRuntimeError(f"`{family.name}` has no space `{mutate.fmt(key)}`")
+
+    return {"__builtins__": {}, **RUNTIME_NAMES, "SCORE": score, "len": len, "SUM": sum, "MIN": min, "MAX": max,
+            "NOSPACE": nospace, "TALLY_TABLE": tally_table, "SEQ": seq, "FMT": mutate.fmt, "ITEMS": items, "GETITEM": getitem,
             "CONTAINS": contains, "TALLY": tally,
             "ANY": any, "ALL": all, "NEXT": next,
             "SET_GLOBAL": mutate.set_global, "SET_PLAYER": mutate.set_player, "SET_PROP": mutate.set_prop}

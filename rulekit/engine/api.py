@@ -9,7 +9,7 @@ restored from a clone taken before the action, so refusals are always atomic.
 from __future__ import annotations
 
 from ..errors import ContentRuntimeError, IllegalAction, UsageError
-from . import mutate, vm
+from . import memo, vm
 from .state import PLAYERS, Frame, State
 
 
@@ -42,7 +42,7 @@ def new_game(game, players: int | None = None, seed: int = 0, pins: dict | None 
     s.record = record
     for name, value in game.params.items():
         s.g[name] = value(s, {}) if callable(value) else value
-    s.coarse = mutate.holds_zone(s)
+    s.coarse = memo.holds_zone(s)
     if record:
         s.events.append(("start", game.name, n, int(seed)))
     vm.run(s, step_limit)

@@ -9,46 +9,8 @@ log off (``state.record = False``) without touching the rules.
 from __future__ import annotations
 
 from ..errors import ContentRuntimeError
-from . import rng, tally
-from .state import PLAYERS, Family, State, ZoneKey
-
-_ZONELIKE = (ZoneKey, Family)
-
-
-def _zonelike(value) -> bool:
-    if type(value) in _ZONELIKE:
-        return True
-    return type(value) is list and any(_zonelike(x) for x in value)
-
-
-def holds_zone(s: State) -> bool:
-    """Whether a variable or item state holds a zone (then functions reading it may read
-    any zone, and every change forgets every memoised result; see dsl/reads.py)."""
-    return (any(_zonelike(v) for v in s.g.values()) or any(_zonelike(v) for row in s.p for v in row.values())
-            or any(_zonelike(v) for v in s.iprops.values()))
-
-
-def _forget(s: State, resource) -> None:
-    """Forget the memoised results of the functions that read ``resource``."""
-    _drop(s, s.game.memo_deps.get(resource, s.game.memo_always))
-
-
-def _drop(s: State, names) -> None:
-    """Forget the memoised results of ``names`` (all results, when a variable holds a zone)."""
-    memo = s.memo
-    if s.coarse:
-        memo.clear()
-        return
-    for name in names:
-        if name in memo:
-            del memo[name]
-
-
-def _stored(s: State, value) -> None:
-    kind = type(value)
-    if (kind is list or kind in _ZONELIKE) and not s.coarse and _zonelike(value):
-        s.coarse = True
-
+from . import memo, rng, tally
+from .state import PLAYERS, State, ZoneKey
 
 def fmt(value) -> str:
     """How a value prints in notation, logs and templates."""
@@ -70,8 +32,8 @@ def set_global(s: State, name: str, value, span=None) -> None:
     old = s.g.get(name)
     s.g[name] = value
     if s.memo:
-        _forget(s, ("g", name))
-    _stored(s, value)
+        memo.forget(s, ("g", name))
+    memo.stored(s, value)
     if s.record and old != value:
         s.events.append(("set", name, old, value))
 
@@ -84,8 +46,8 @@ def set_player(s: State, player: int, name: str, value, span=None) -> None:
     old = row[name]
     row[name] = value
     if s.memo:
-        _forget(s, ("pvar", name))
-    _stored(s, value)
+        memo.forget(s, ("pvar", name))
+    memo.stored(s, value)
     if s.record and old != value:
         s.events.append(("set", f"{PLAYERS[player]}.{name}", old, value))
 
@@ -105,8 +67,8 @@ def set_prop(s: State, item: str, name: str, value) -> None:
     old = s.iprops.get(key, s.game.prop_defaults.get(name))
     s.iprops[key] = value
     if s.memo:
-        _forget(s, ("prop", name))
-    _stored(s, value)
+        memo.forget(s, ("prop", name))
+    memo.stored(s, value)
     if s.record and old != value:
         s.events.append(("prop", item, name, value))
 
@@ -127,20 +89,9 @@ def move(s: State, item: str, to: ZoneKey, top: bool = True, span=None) -> None:
     if s.tallied:
         tally.moved(s, item, source, to)
     if s.memo:
-        names = s.game.memo_moves.get((source.name, to.name))
-        _drop(s, names if names is not None else _move_forgets(s.game, source.name, to.name))
+        memo.forget_move(s, source.name, to.name)
     if s.record:
         s.events.append(("move", item, source.text, to.text))
-
-
-def _move_forgets(game, source: str, to: str) -> tuple:
-    """The functions a move from zone ``source`` to ``to`` may change (both zones and
-    where the item is), worked out once per pair of zone names."""
-    deps, always = game.memo_deps, game.memo_always
-    names = dict.fromkeys(deps.get(("zone", source), always) + deps.get(("zone", to), always)
-                          + deps.get(("loc",), always))
-    game.memo_moves[(source, to)] = tuple(names)
-    return game.memo_moves[(source, to)]
 
 
 def _stream(s: State, name: str) -> int:
@@ -164,7 +115,7 @@ def shuffle(s: State, zone: ZoneKey, stream: str, span=None) -> None:
         s.rng[stream] = state
         s.zones[zone] = order
     if s.memo:
-        _forget(s, ("zone", zone.name))
+        memo.forget(s, ("zone", zone.name))
     if s.record:
         s.events.append(("shuffle", zone.text, len(items)))
 

@@ -10,7 +10,7 @@ re-runs the ``choose`` the top frame stands on, which rebuilds it exactly. Cache
 from __future__ import annotations
 
 from ..errors import RulekitError
-from . import mutate
+from . import memo
 from .state import PLAYERS, Family, Frame, Player, State, ZoneKey
 
 FORMAT = 3  # 3: program counters number the blocks of generated code (dsl/codegen.py)
@@ -126,7 +126,7 @@ def from_dict(game, data: dict) -> State:
     s.pins = {k: list(v) for k, v in data["pins"].items()}
     s.record = data["record"]
     s.steps = data["steps"]
-    s.coarse = mutate.holds_zone(s)
+    s.coarse = memo.holds_zone(s)
     if s.frames and not s.over:
         top = s.frames[-1]
         top.code.run(s, top)  # the choose it stands on rebuilds the pending decision

@@ -12,6 +12,11 @@ from __future__ import annotations
 
 
 def tally_count(s, zone, prop: str, value) -> int:
+    return tally_table(s, zone, prop).get(value, 0)
+
+
+def tally_table(s, zone, prop: str) -> dict:
+    """Value -> how many items of ``zone`` have ``prop`` = value (built on first use)."""
     table = s.tallies.get((zone, prop))
     if table is None:
         table = {}
@@ -21,7 +26,7 @@ def tally_count(s, zone, prop: str, value) -> int:
             table[key] = table.get(key, 0) + 1
         s.tallies[(zone, prop)] = table
         s.tallied.setdefault(zone, []).append(prop)
-    return table.get(value, 0)
+    return table
 
 
 def moved(s, item: str, source, to) -> None:

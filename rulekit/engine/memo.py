@@ -1,0 +1,210 @@
+# SPDX-License-Identifier: MIT
+"""Remembered results of content functions, and their forgetting: all in one place.
+
+Content functions are pure: a result depends on the arguments and on the parts of
+the state the function reads (its *read set*, found once from its text by
+``dsl/reads.py``). Two kinds of memory pay for themselves:
+
+* **static**: a function that reads no state at all (board adjacency) is remembered
+  per game definition and player count, across states and clones, and never forgotten;
+* **per state**: results kept in ``State.memo[name]`` until a change touches what the
+  function reads (:func:`forget`, :func:`forget_move`, called by engine/mutate.py).
+
+Whether a per-state memory pays depends on how often a game asks the same question
+between two changes, which only playing tells: every memoised function starts on
+*trial* (:func:`trial_caller`) and after :data:`TRIAL_CALLS` calls keeps its memory
+only if at least :data:`KEEP_RATE` of the calls were answered from it; otherwise its
+callers call it directly from then on. Results never depend on the choice (functions
+are pure), so games stay the same move for move; only time does.
+"""
+from __future__ import annotations
+
+from .state import Family, ZoneKey
+
+_ZONELIKE = frozenset((ZoneKey, Family))
+TRIAL_CALLS = 1000
+KEEP_RATE = 0.5
+STATIC_LIMIT = 100_000   # results one static function keeps before it starts over
+
+
+# ------------------------------------------------------------------ remembering
+def caller(name: str, arity: int, impls: dict):
+    """A caller of function ``name`` that remembers results in ``s.memo[name]``. A zone given
+    as an argument is not remembered (what the call reads is then not in the read set); a
+    list argument is remembered by its contents. ``impls`` is looked up on each miss, so
+    functions may be defined in any order."""
+    if arity == 1:
+        def call(s, x):
+            table = s.memo.get(name)
+            if table is None:
+                table = s.memo[name] = {}
+            key = (x, x.__class__)  # Player(0) == 0 == False: keep them apart
+            try:
+                return table[key]
+            except KeyError:
+                if x.__class__ in _ZONELIKE:
+                    return impls[name](s, x)
+                value = table[key] = impls[name](s, x)
+                return value
+            except TypeError:  # a list among the arguments: keyed by its contents
+                return _by_contents(table, impls[name], s, (x,))
+    elif arity == 2:
+        def call(s, x, y):
+            table = s.memo.get(name)
+            if table is None:
+                table = s.memo[name] = {}
+            key = (x, y, x.__class__, y.__class__)
+            try:
+                return table[key]
+            except KeyError:
+                if x.__class__ in _ZONELIKE or y.__class__ in _ZONELIKE:
+                    return impls[name](s, x, y)
+                value = table[key] = impls[name](s, x, y)
+                return value
+            except TypeError:
+                return _by_contents(table, impls[name], s, (x, y))
+    else:
+        def call(s, *values):
+            table = s.memo.get(name)
+            if table is None:
+                table = s.memo[name] = {}
+            key = values + tuple(v.__class__ for v in values)
+            try:
+                return table[key]
+            except KeyError:
+                if any(v.__class__ in _ZONELIKE for v in values):
+                    return impls[name](s, *values)
+                value = table[key] = impls[name](s, *values)
+                return value
+            except TypeError:
+                return _by_contents(table, impls[name], s, values)
+    return call
+
+
+def trial_caller(name: str, arity: int, impls: dict, settle):
+    """A remembering caller on trial: after TRIAL_CALLS calls it hands ``settle`` the caller
+    to use from then on (the remembering one, or the function itself)."""
+    remembering = caller(name, arity, impls)
+    counts = [0, 0]     # calls, results computed
+
+    def trial(s, *values):
+        table = s.memo.get(name)
+        before = 0 if table is None else len(table)
+        value = remembering(s, *values)
+        counts[0] += 1
+        if len(s.memo[name]) != before:
+            counts[1] += 1
+        if counts[0] == TRIAL_CALLS:
+            hits = counts[0] - counts[1]
+            settle(remembering if hits >= KEEP_RATE * counts[0] else impls[name])
+        return value
+    return trial
+
+
+def static_caller(name: str, impls: dict, table: dict):
+    """A caller of a function that reads nothing of the state: one table per game
+    definition, keyed by the player count and the arguments."""
+    def call(s, *values):
+        key = (s.n,) + values + tuple(v.__class__ for v in values)
+        try:
+            return table[key]
+        except KeyError:
+            if any(v.__class__ in _ZONELIKE for v in values):
+                return impls[name](s, *values)   # it reads the zone it was given
+            if len(table) >= STATIC_LIMIT:
+                table.clear()
+            value = table[key] = impls[name](s, *values)
+            return value
+        except TypeError:
+            if len(table) >= STATIC_LIMIT:
+                table.clear()
+            return _by_contents(table, impls[name], s, values, (s.n,))
+    return call
+
+
+def _contents_key(value):
+    """A hashable stand-in for an argument that holds lists (by contents and types), or
+    None when it holds a zone (the call then reads that zone, which no read set names)."""
+    if value.__class__ is list:
+        parts = []
+        for item in value:
+            part = _contents_key(item)
+            if part is None:
+                return None
+            parts.append(part)
+        return (list, tuple(parts))
+    if value.__class__ in _ZONELIKE:
+        return None
+    hash(value)   # anything else unhashable is not memoised (TypeError, caught by the caller)
+    return (value.__class__, value)
+
+
+def _by_contents(table: dict, impl, s, values: tuple, prefix: tuple = ()):
+    """The memo for a call with a list among its arguments (``can_pay(p, [red, red, blue])``);
+    ``prefix`` starts the key as the caller's plain keys start (the player count, per game)."""
+    try:
+        key = tuple(_contents_key(v) for v in values)
+    except TypeError:
+        return impl(s, *values)
+    if None in key:
+        return impl(s, *values)
+    key = (_by_contents,) + prefix + key   # apart from the keys of plain calls
+    try:
+        return table[key]
+    except KeyError:
+        value = table[key] = impl(s, *values)
+        return value
+
+
+# ------------------------------------------------------------------ forgetting
+def _zonelike(value) -> bool:
+    if type(value) in _ZONELIKE:
+        return True
+    return type(value) is list and any(_zonelike(x) for x in value)
+
+
+def holds_zone(s) -> bool:
+    """Whether a variable or item state holds a zone (then functions reading it may read
+    any zone, and every change forgets every remembered result; see dsl/reads.py)."""
+    return (any(_zonelike(v) for v in s.g.values()) or any(_zonelike(v) for row in s.p for v in row.values())
+            or any(_zonelike(v) for v in s.iprops.values()))
+
+
+def stored(s, value) -> None:
+    """A value was stored in a variable or item state: a zone there makes forgetting coarse."""
+    kind = type(value)
+    if (kind is list or kind in _ZONELIKE) and not s.coarse and _zonelike(value):
+        s.coarse = True
+
+
+def forget(s, resource) -> None:
+    """Forget the results of the functions that read ``resource`` (``("g", var)``,
+    ``("pvar", var)``, ``("prop", state)``, ``("zone", name)``)."""
+    drop(s, s.game.memo_deps.get(resource, s.game.memo_always))
+
+
+def forget_move(s, source: str, to: str) -> None:
+    """Forget what a move from zone ``source`` to ``to`` may change."""
+    names = s.game.memo_moves.get((source, to))
+    drop(s, names if names is not None else _move_forgets(s.game, source, to))
+
+
+def drop(s, names) -> None:
+    """Forget the results of ``names`` (all results, when a variable holds a zone)."""
+    memo = s.memo
+    if s.coarse:
+        memo.clear()
+        return
+    for name in names:
+        if name in memo:
+            del memo[name]
+
+
+def _move_forgets(game, source: str, to: str) -> tuple:
+    """The functions a move from zone ``source`` to ``to`` may change (both zones and
+    where the item is), worked out once per pair of zone names."""
+    deps, always = game.memo_deps, game.memo_always
+    names = dict.fromkeys(deps.get(("zone", source), always) + deps.get(("zone", to), always)
+                          + deps.get(("loc",), always))
+    game.memo_moves[(source, to)] = tuple(names)
+    return game.memo_moves[(source, to)]

@@ -1,0 +1,258 @@
+# SPDX-License-Identifier: MIT
+"""``rulekit compile``: a game's generated Python module, listed for reading.
+
+rulekit compiles every game into one Python module (``game.program``, see
+dsl/codegen.py). That source names many things it does not define: constants taken
+from the content (``K73``, ``Z_deck_90``, ``CHOOSE3_122``...) and rulekit's helpers
+(``SEQ``, ``CALL``, ``DECIDE``...), all bound in the namespace the module runs in
+(``game.program.comp.ns``). :func:`listing` prints the source with a header and a
+commented table of those names, so an author or a contributor can read what their
+rules became. The listing is valid Python (everything added is a comment) but it is
+not meant to run on its own.
+
+The output is deterministic: the same game, read from the same folder, gives the
+same bytes. Nothing in it depends on memory addresses, on hash order, or on how many
+games the process compiled before.
+"""
+from __future__ import annotations
+
+import ast
+import functools
+import os
+import re
+import shlex
+import symtable
+import types
+
+from . import __version__
+
+REPR_WIDTH = 80     # a bound value's description is cut to about this many characters
+_DEPTH = 4          # containers nested deeper than this are shown as `...`
+
+
+def listing(game) -> str:
+    """The generated module of a loaded game (``rulekit.load_game``), for reading."""
+    program = getattr(game, "program", None)
+    if program is None:
+        raise ValueError(f"`{game.name}` has no generated module (it did not compile)")
+    source = program.source()
+    ns = program.comp.ns
+    names = bound_names(source)
+    functions = _content_functions(game, ns)
+    table = [f"# {name} = {describe(ns[name], functions=functions) if name in ns else '<not bound>'}"
+             for name in names]
+    head = _header(game, len(names))
+    top = head + [f"# Bound names ({len(names)}), in order of first use:"] + table + [""]
+    filename = re.sub(r"#\d+", "#N", str(getattr(program, "filename", "") or "<rulekit module>"))
+    offset = len(top) + 2       # the two lines below come before the module's first line
+    top += [(f"# ---- the module ----  (tracebacks and profiles name it `{printable(filename)}`; "
+             f"its line L is line L+{offset} here)"), ""]
+    return "\n".join(top) + "\n" + source
+
+
+def _header(game, count: int) -> list[str]:
+    variants = ", ".join(game.variants) if game.variants else "none"
+    lines = [
+        f"rulekit's generated code for {game.title}",
+        f"variants: {variants}",
+        f"content hash: {game.content_hash}",
+        f"compiled by: rulekit {__version__}",
+        "",
+        "This is for reading. It is the Python module rulekit compiles the game's rules into, but",
+        "it does not run on its own: rulekit runs it inside its own namespace, which binds every",
+        f"name the code uses without defining it ({count} names, listed below with a short",
+        "description of each: values taken from the content, and rulekit's helpers). A comment",
+        "`# NAME (FILE:LINE)` at each function names the content it was compiled from. Content",
+        "values are bound in the namespace, never pasted into the code.",
+        "",
+        f"Regenerate it with: {_command(game)} --out FILE",
+        "",
+    ]
+    return [("# " + printable(line)).rstrip() for line in lines]
+
+
+def _command(game) -> str:
+    """The command that lists this game again (a shipped game by its name)."""
+    from .content import find_game
+    target = game.path
+    try:
+        if os.path.samefile(find_game(game.name), game.path):
+            target = game.name
+    except Exception:  # noqa: BLE001, S110 - not a shipped game, or a folder that moved: its path
+        pass
+    argv = ["rulekit", "compile", target]
+    for variant in game.variants:
+        argv += ["--variant", variant]
+    return shlex.join(argv)
+
+
+# ------------------------------------------------------------------ which names
+def bound_names(source: str) -> list[str]:
+    """Names the source reads but does not define (its functions' free globals), in
+    order of first use. They are the names its namespace must bind."""
+    top = symtable.symtable(source, "<rulekit listing>", "exec")
+    defined = {s.get_name() for s in top.get_symbols()
+               if s.is_assigned() or s.is_imported() or s.is_namespace()}
+    free: set = set()
+    tables = [top]
+    while tables:
+        table = tables.pop()
+        for sym in table.get_symbols():
+            if sym.is_referenced() and sym.is_global():
+                free.add(sym.get_name())
+        tables.extend(table.get_children())
+    free -= defined
+    used = sorted(((node.lineno, node.col_offset), node.id) for node in ast.walk(ast.parse(source))
+                  if isinstance(node, ast.Name) and node.id in free)
+    return list(dict.fromkeys(name for _where, name in used))
+
+
+def _content_functions(game, ns: dict) -> dict:
+    """id of a function object -> the content function it computes (the generated
+    ``f_NAME`` functions), plus the names themselves (under their own text) so that a
+    remembering caller of ``NAME`` is shown as ``<function NAME>`` too."""
+    out: dict = {}
+    for name, fn in (getattr(game, "functions", None) or {}).items():
+        if isinstance(name, str):
+            out[name] = name
+            if callable(fn):
+                out[id(fn)] = name
+    for entry in getattr(game.program, "functions", None) or ():   # (content name, python name, ...)
+        if isinstance(entry, tuple) and len(entry) >= 2 and isinstance(entry[0], str) and entry[1] in ns:
+            out[id(ns[entry[1]])] = entry[0]
+    return out
+
+
+# ------------------------------------------------------------------ short descriptions
+class _Full(Exception):
+    """The description has reached its width."""
+
+
+def describe(value, width: int = REPR_WIDTH, functions: dict | None = None) -> str:
+    """A short, one-line, deterministic description of a bound value: about ``width``
+    characters, control characters escaped (content text cannot end the comment it
+    is printed in), no memory addresses. ``functions`` names content functions
+    (:func:`_content_functions`)."""
+    functions = functions or {}
+    parts: list[str] = []
+    size = 0
+
+    def put(text: str) -> None:
+        nonlocal size
+        text = printable(text)
+        parts.append(text)
+        size += len(text)
+        if size > width:
+            raise _Full
+
+    try:
+        _walk(value, put, 0, functions)
+    except _Full:
+        return "".join(parts)[:width - 3] + "..."
+    return "".join(parts)
+
+
+def _walk(value, put, depth: int, functions: dict) -> None:
+    from .engine.state import Family, ZoneKey
+    from .source import Span
+    kind = type(value)
+    if value is None or kind in (bool, int, float, complex, str, bytes):
+        put(repr(value))
+    elif kind is ZoneKey or kind is Family:
+        put(str(value))
+    elif kind is Span:
+        put(f"<span {value}>")
+    elif kind in (list, tuple, set, frozenset, dict):
+        if depth >= _DEPTH:
+            put("...")
+            return
+        if kind is dict:
+            put("{")
+            for i, (key, item) in enumerate(value.items()):
+                put(", " if i else "")
+                _walk(key, put, depth + 1, functions)
+                put(": ")
+                _walk(item, put, depth + 1, functions)
+            put("}")
+            return
+        items = list(value)
+        if kind in (set, frozenset):    # hash order differs from run to run
+            if not items:
+                put("set()" if kind is set else "frozenset()")
+                return
+            items = sorted(items, key=lambda x: describe(x, 10 ** 6, functions))
+        open_, close = {list: "[]", tuple: "()", set: "{}", frozenset: "{}"}[kind]
+        put(("frozenset(" if kind is frozenset else "") + open_)
+        for i, item in enumerate(items):
+            put(", " if i else "")
+            _walk(item, put, depth + 1, functions)
+        put(("," if kind is tuple and len(items) == 1 else "") + close + (")" if kind is frozenset else ""))
+    elif callable(value) and not isinstance(value, type):
+        put(_callable(value, functions))
+    else:
+        put(_object(value))
+
+
+def _callable(fn, functions: dict) -> str:
+    from .engine.library import REGISTRY
+    if id(fn) in functions:
+        return f"<function {functions[id(fn)]}>"
+    for name, builtin in REGISTRY.items():
+        if builtin.impl is fn:
+            return f"<built-in {name}>"
+    if isinstance(fn, types.BuiltinFunctionType):       # len, any, next...
+        return f"<built-in {fn.__name__}>"
+    if isinstance(fn, functools.partial):
+        return f"<partial {_callable(fn.func, functions)}>"
+    if isinstance(fn, types.MethodType):
+        return f"<method {getattr(fn, '__name__', '?')}>"
+    if isinstance(fn, types.FunctionType):
+        code = fn.__code__
+        cells = _closure(fn)
+        name = cells.get("name")
+        if isinstance(name, str) and "dispatch" in code.co_name:
+            return f"<attribute .{name}>"          # `x.prop` when x may be a player or an item
+        if isinstance(name, str) and name in functions:
+            return f"<function {name}>"             # a remembering caller of a content function
+        what, span = cells.get("what"), cells.get("span")
+        if isinstance(what, str) and span is not None:
+            return f"<expression {what} at {span}>"
+        if re.fullmatch(r"line\d+", code.co_name) and not code.co_filename.startswith("<"):
+            return f"<expression at {code.co_filename}:{code.co_firstlineno}>"
+        return f"<function {fn.__name__}>"
+    return _object(fn)
+
+
+def _closure(fn) -> dict:
+    out = {}
+    for var, cell in zip(fn.__code__.co_freevars, fn.__closure__ or ()):
+        try:
+            out[var] = cell.cell_contents
+        except ValueError:      # an empty cell
+            pass
+    return out
+
+
+def _object(value) -> str:
+    kind = type(value).__name__
+    if kind == "Code" and hasattr(value, "pyname"):       # engine/runtime.Code: a procedure
+        prefix = "run" if getattr(value, "stops", True) else "call"
+        return f"<procedure {getattr(value, 'name', '?')}: {prefix}_{value.pyname}>"
+    if kind == "ChooseSpec" and isinstance(getattr(value, "keys", None), dict):
+        options = ", ".join(f"{target}" + (f" ({', '.join(map(str, keys))})" if keys else "")
+                            for target, keys in value.keys.items())
+        return f"<choose at {getattr(value, 'span', None)}: options {options}>"
+    if isinstance(value, types.ModuleType):
+        return f"<module {value.__name__}>"
+    try:
+        text = repr(value)
+    except Exception:  # noqa: BLE001 - a value that cannot describe itself
+        text = f"<{kind}>"
+    return re.sub(r" at 0x[0-9A-Fa-f]+", "", text)
+
+
+def printable(text: str) -> str:
+    """Control and other unprintable characters (newlines, NUL, U+2028...) as escapes."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
