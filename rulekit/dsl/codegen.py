@@ -57,12 +57,14 @@ class Module:
 
     def write_functions(self) -> None:
         """The game's functions (compiled by the Compiler), first in the module."""
-        for name, pyname, params, body, span in self.comp.function_defs:
+        for name, pyname, params, body, span, reused in self.comp.function_defs:
             where = f"{span.path}:{span.line}" if span is not None and span.path else "generated"
             self.add(0, f"def {pyname}({', '.join(params)}):  # {name} ({where})")
+            if reused:
+                self.add(1, f"{' = '.join(reused)} = UNSET")
             self.add(1, f"return {body}")
             self.add(0, "")
-        self.functions = [(name, pyname, span) for name, pyname, _params, _body, span in self.comp.function_defs]
+        self.functions = [(name, pyname, span) for name, pyname, _params, _body, span, _r in self.comp.function_defs]
 
     def load(self) -> dict:
         """Run the module's source in the compiler's namespace; returns that namespace."""
@@ -515,9 +517,19 @@ class _Writer:
         builtin = REGISTRY.get(name)
         if builtin is not None and builtin.kind == "effect":
             args, kwargs = comp._bind(builtin, call, self.scope, comp.src)
+            span = comp._k(call.span)
+            if name == "move" and comp.static_kind(_argument(call, 1, "to"), self.scope) == "zone":
+                # the destination is certainly a zone: straight to the one door that moves items
+                top = "True" if "at" not in kwargs else f"({kwargs['at']} != 'bottom')"
+                out.append((ind, f"MOVE(s, {args[0]}, {args[1]}, {top}, {span})", st.span))
+                return
             listed = "".join(", " + a for a in args) + "".join(f", {k}={f}" for k, f in kwargs.items())
-            out.append((ind, f"{comp._k(builtin.impl, 'B_' + name)}(s{listed}, span={comp._k(call.span)})",
-                        st.span))
+            line = f"{comp._k(builtin.impl, 'B_' + name)}(s{listed}, span={span})"
+            if name == "log":
+                # a log line is written (and its text worked out) only in a game that keeps its log
+                out.append((ind, "if s.record:", st.span))
+                ind += 1
+            out.append((ind, line, st.span))
             return
         if builtin is not None or name in comp.v.functions:
             value = comp.src(call, self.scope)
@@ -630,6 +642,13 @@ class _Writer:
 
     def s_Choose(self, st, ind, out):  # pragma: no cover - a choose always makes its procedure resumable
         raise AssertionError("choose outside a resumable procedure")
+
+
+def _argument(call, index: int, keyword: str):
+    """The argument node given at position ``index`` or as ``keyword``, or None."""
+    if len(call.args) > index:
+        return call.args[index]
+    return next((value for key, value in call.kwargs if key == keyword), None)
 
 
 def _fors_of(opt, clauses, names):

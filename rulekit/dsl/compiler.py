@@ -127,6 +127,11 @@ class Compiler:
         self._const_names: dict = {}
         self._fn_cache: dict = {}
         self._wrappers: dict = {}
+        self._setters: dict = {}
+        self._reuse: dict | None = None     # while a function body compiles: node -> local slot
+        self._reuse_params: set = set()
+        self._reused: set = set()
+        self._in_iterable = 0
         self._inline: dict = {}
         self.ns: dict = _namespace(vocab)
 
@@ -155,7 +160,60 @@ class Compiler:
         method = getattr(self, f"x_{type(node).__name__}", None)
         if method is None:  # pragma: no cover - parser and compiler out of step
             raise NotImplementedError(f"no compiler for expression {type(node).__name__}")
+        slot = self._reuse.get(node) if self._reuse else None
+        if slot is not None and not self._in_iterable and self._unshadowed(node, scope):
+            self._reused.add(slot)
+            return f"({slot} if {slot} is not UNSET else ({slot} := {method(node, scope)}))"
         return method(node, scope)
+
+    # A function body is one pure expression over an unchanging state, so a call or a list
+    # it asks for twice, or inside a comprehension without using the comprehension's
+    # variables, has one value: it is worked out the first time it is needed and kept in a
+    # local of the function (`(_r1 if _r1 is not UNSET else (_r1 := ...))`), as one would
+    # write by hand. The first time, not before: `a and f(x)` still skips f when a is false.
+    def _reuse_plan(self, body) -> dict:
+        seen: dict = {}
+
+        def note(node, bound, looped):
+            if not (_free_names(node) & bound):
+                entry = seen.setdefault(node, [0, False])
+                entry[0] += 1
+                entry[1] = entry[1] or looped
+
+        def walk(node, bound, looped):
+            if isinstance(node, ast.Comp):
+                inner = set(bound)
+                for name, _coll in node.fors:
+                    inner.add(name)              # iterables are left alone (Python allows no `:=` there)
+                walk(node.elt, inner, True)
+                walk(node.cond, inner, True)
+                note(node, bound, looped)
+                return
+            if isinstance(node, ast.Call) and node.func != "roll" and (
+                    node.func in self.v.functions or node.func in REGISTRY):
+                note(node, bound, looped)
+            if isinstance(node, ast.Node):
+                for field in attrs.fields(type(node)):
+                    if field.name != "span":
+                        walk(getattr(node, field.name), bound, looped)
+            elif isinstance(node, tuple):
+                for item in node:
+                    walk(item, bound, looped)
+        walk(body, set(), False)
+        plan = {}
+        for node, (times, looped) in seen.items():
+            if times >= 2 or looped:
+                plan[node] = f"_r{len(plan) + 1}"
+        return plan
+
+    def _unshadowed(self, node, scope) -> bool:
+        """No name in ``node`` means a comprehension variable here (only the function's own
+        parameters and the game's names)."""
+        for name in _free_names(node):
+            py = scope.py.get(name)
+            if py is not None and py not in self._reuse_params:
+                return False
+        return True
 
     def _k(self, value, hint: str = "K") -> str:
         """The source of a constant: numbers, truth values and plain identifiers are written
@@ -369,7 +427,9 @@ class Compiler:
         for name, coll in node.fors:
             visible = scope.bind_py(names)
             var = self._var(name)
+            self._in_iterable += 1
             clauses.append(f"for {var} in {self.seq_src(coll, visible)}")
+            self._in_iterable -= 1
             names = dict(names)
             names[name] = var
         inner = scope.bind_py(names)
@@ -591,7 +651,11 @@ class Compiler:
         if self._inlinable(name) and all(_SIMPLE.fullmatch(a) for a in sources):
             # a body as cheap as a memo lookup is written in place of the call
             inner = _Scope(set(params)).bind_py(dict(zip(params, sources)))
-            return f"({self.src(_body, inner)})"
+            saved, self._reuse = self._reuse, None      # its nodes are its own, not the caller's
+            try:
+                return f"({self.src(_body, inner)})"
+            finally:
+                self._reuse = saved
         args = "".join(", " + a for a in sources)
         return f"{self._memoised(name, len(params))}(s{args})"
 
@@ -634,8 +698,14 @@ class Compiler:
                        "draw random numbers in a procedure and pass the result in")
         names = {p: self._var(p) for p in params}
         scope = _Scope(set(params)).bind_py(names)
+        self._reuse, self._reuse_params, self._reused = self._reuse_plan(body), set(names.values()), set()
+        try:
+            source = self.src(body, scope)
+        finally:
+            reused = sorted(self._reused, key=lambda slot: int(slot[2:]))
+            self._reuse, self._reused = None, set()
         self.function_defs.append((name, self.impl_name(name), ("s",) + tuple(names.values()),
-                                   self.src(body, scope), body.span))
+                                   source, body.span, tuple(reused)))
 
     def impl_name(self, name: str) -> str:
         """The Python name of user function ``name`` in the generated module."""
@@ -647,6 +717,15 @@ class Compiler:
 
     # ------------------------------------------------------------- statements
     # (procedures are written as Python by dsl/codegen.py; it checks calls and stores through these)
+    def _setter(self, kind: str, name: str) -> str:
+        """The source name of the setter of global (``g``) or player (``p``) variable ``name``."""
+        key = (kind, name)
+        found = self._setters.get(key)
+        if found is None:
+            made = mutate.global_setter(name) if kind == "g" else mutate.player_setter(name)
+            found = self._setters[key] = self._k(made, f"SET_{kind}_{_ident(name)}")
+        return found
+
     def _store(self, target, scope, value: str) -> str:
         """The source of a statement storing ``value`` (source) into ``target``."""
         v = self.v
@@ -656,7 +735,7 @@ class Compiler:
             if name in scope.alias:
                 return f"e[{self._k(scope.alias[name])}] = {value}"
             if name in v.gvars and name not in scope.locals:
-                return f"SET_GLOBAL(s, {self._k(name)}, {value}, {span})"
+                return f"{self._setter('g', name)}(s, {value}, {span})"
             if name in v.constants:
                 self.error("RK0312", f"`{name}` is a constant and cannot be changed", target.span,
                            "declare it under `vars:` if it changes during the game")
@@ -667,7 +746,7 @@ class Compiler:
             obj = self.src(target.obj, scope)
             name = target.name
             if name in v.pvars:
-                return f"SET_PLAYER(s, {obj}, {self._k(name)}, {value}, {span})"
+                return f"{self._setter('p', name)}(s, {obj}, {value}, {span})"
             if name in v.dynamic_props:
                 return f"SET_PROP(s, {obj}, {self._k(name)}, {value})"
             if name in v.item_props or name in v.member_props or name in v.pzones:
@@ -773,7 +852,7 @@ def _namespace(vocab: Vocabulary) -> dict:
         raise ContentRuntimeError(f"`{family.name}` has no space `{mutate.fmt(key)}`")
 
     return {"__builtins__": {}, **RUNTIME_NAMES, "SCORE": score, "len": len, "SUM": sum, "MIN": min, "MAX": max,
-            "NOSPACE": nospace, "TALLY_TABLE": tally_table, "SEQ": seq, "FMT": mutate.fmt, "ITEMS": items, "GETITEM": getitem,
+            "NOSPACE": nospace, "MOVE": mutate.move, "UNSET": _UNSET, "TALLY_TABLE": tally_table, "SEQ": seq, "FMT": mutate.fmt, "ITEMS": items, "GETITEM": getitem,
             "CONTAINS": contains, "TALLY": tally,
             "ANY": any, "ALL": all, "NEXT": next,
             "SET_GLOBAL": mutate.set_global, "SET_PLAYER": mutate.set_player, "SET_PROP": mutate.set_prop}
@@ -837,6 +916,35 @@ def _first_assignment(body, name: str):
                     if found:
                         return found
     return None
+
+
+_UNSET = object()   # a reused value not worked out yet
+
+
+def _free_names(node) -> frozenset:
+    """The names ``node`` reads from outside it (a comprehension's own variables excluded)."""
+    if isinstance(node, ast.Name):
+        return frozenset((node.id,))
+    if isinstance(node, ast.Comp):
+        out: set = set()
+        bound: set = set()
+        for name, coll in node.fors:
+            out |= _free_names(coll) - bound
+            bound.add(name)
+        out |= (_free_names(node.elt) | _free_names(node.cond)) - bound
+        return frozenset(out)
+    if isinstance(node, ast.Node):
+        out = set()
+        for field in attrs.fields(type(node)):
+            if field.name != "span":
+                out |= _free_names(getattr(node, field.name))
+        return frozenset(out)
+    if isinstance(node, tuple):
+        out = set()
+        for item in node:
+            out |= _free_names(item)
+        return frozenset(out)
+    return frozenset()
 
 
 def _mentions(node, name: str) -> bool:

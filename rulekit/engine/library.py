@@ -220,7 +220,14 @@ def _players_from(s, player):
 @function("others", ("player",), (), "every other player in seat order, starting left of player",
           "others(winner)")
 def _others(s, player):
-    return [PLAYERS[(player + i) % s.n] for i in range(1, s.n)]
+    key = (s.n, player, player.__class__)
+    found = _OTHERS.get(key)
+    if found is None:
+        found = _OTHERS[key] = [PLAYERS[(player + i) % s.n] for i in range(1, s.n)]
+    return found
+
+
+_OTHERS: dict = {}   # (players, player) -> the others in seat order; lists are never changed in place
 
 
 @function("next_player", ("player",), (("steps", 1),), "the player `steps` seats to the left",

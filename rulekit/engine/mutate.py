@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..errors import ContentRuntimeError
 from . import memo, rng, tally
-from .state import PLAYERS, State, ZoneKey
+from .state import PLAYERS, Family, State, ZoneKey
 
 def fmt(value) -> str:
     """How a value prints in notation, logs and templates."""
@@ -50,6 +50,56 @@ def set_player(s: State, player: int, name: str, value, span=None) -> None:
     memo.stored(s, value)
     if s.record and old != value:
         s.events.append(("set", f"{PLAYERS[player]}.{name}", old, value))
+
+
+def player_setter(name: str):
+    """``set(s, player, value, span)`` for player variable ``name``: :func:`set_player` with its
+    bounds and what it forgets looked up once per game, for generated code."""
+    known = [None, None, None]      # game, bounds, functions to forget
+
+    def setter(s: State, player: int, value, span=None) -> None:
+        game = s.game
+        if known[0] is not game:
+            known[:] = [game, game.pbounds.get(name), game.memo_deps.get(("pvar", name), game.memo_always)]
+        bounds = known[1]
+        if bounds is not None:
+            _check_bounds(f"{PLAYERS[player]}.{name}", value, bounds, span)
+        row = s.p[player]
+        old = row[name]
+        row[name] = value
+        if s.memo:
+            memo.drop(s, known[2])
+        if value.__class__ is list or value.__class__ in _ZONELIKE:
+            memo.stored(s, value)
+        if s.record and old != value:
+            s.events.append(("set", f"{PLAYERS[player]}.{name}", old, value))
+    return setter
+
+
+def global_setter(name: str):
+    """``set(s, value, span)`` for global variable ``name`` (see :func:`player_setter`)."""
+    known = [None, None, None]
+
+    def setter(s: State, value, span=None) -> None:
+        game = s.game
+        if known[0] is not game:
+            known[:] = [game, game.gbounds.get(name), game.memo_deps.get(("g", name), game.memo_always)]
+        bounds = known[1]
+        if bounds is not None:
+            _check_bounds(name, value, bounds, span)
+        g = s.g
+        old = g.get(name)
+        g[name] = value
+        if s.memo:
+            memo.drop(s, known[2])
+        if value.__class__ is list or value.__class__ in _ZONELIKE:
+            memo.stored(s, value)
+        if s.record and old != value:
+            s.events.append(("set", name, old, value))
+    return setter
+
+
+_ZONELIKE = frozenset((ZoneKey, Family))
 
 
 def _check_bounds(what: str, value, bounds, span) -> None:
