@@ -1,14 +1,15 @@
 #!/usr/bin/env python
 # SPDX-License-Identifier: MIT
-"""Throughput and memory figures for random play (printed, never asserted).
+"""Throughput and memory figures for random and bot play (printed, never asserted).
 
-    python benchmarks/bench_random.py [--games N] [--game batavia --players 5]
+    python benchmarks/bench_random.py [--games N] [--greedy-games N] [--game batavia --players 5]
 
 Prints, per game and player count: content load + validate time (with parsed texts
 from the cache file, as on every run but the first, and without), full random
-games per second and decisions per second on one core, state clone time, and
-peak memory of one game. Times are CPU time of this process (one core), which a shared
-machine disturbs far less than wall time.
+games per second and decisions per second on one core, state clone time, peak
+memory of one game, MCTS iterations per second, and full games per second with every
+seat played by the ``greedy`` bot (``--greedy-games``; 0 leaves it out). Times are CPU
+time of this process (one core), which a shared machine disturbs far less than wall time.
 """
 from __future__ import annotations
 
@@ -38,6 +39,19 @@ def play(game, players: int, seed: int) -> int:
     return steps
 
 
+def play_greedy(game, players: int, seed: int) -> int:
+    """One full game with every seat played by ``greedy`` (seeded as ``rulekit simulate``
+    seeds its bots); the number of decisions."""
+    from rulekit.agents import make_agent
+    s = api.new_game(game, players, seed, record=False)
+    agents = [make_agent("greedy", seed * 31 + k) for k in range(s.n)]
+    steps = 0
+    while not s.over:
+        api.apply_index(s, agents[s.pending.player].choose(s), atomic=False)
+        steps += 1
+    return steps
+
+
 def _load_time(name: str, cache: bool) -> float:
     """CPU seconds to load and check a game as a new process would: parsed texts read
     from the cache file (``cache``) or parsed afresh (a first run, or an edited file)."""
@@ -56,7 +70,7 @@ def _load_time(name: str, cache: bool) -> float:
             os.environ["RULEKIT_CACHE_DIR"] = saved
 
 
-def bench(name: str, players: int, games: int) -> None:
+def bench(name: str, players: int, games: int, greedy_games: int) -> None:
     load_game(name)   # fills the cache file, if it was empty
     cold = _load_time(name, cache=False)
     load = _load_time(name, cache=True)
@@ -85,15 +99,23 @@ def bench(name: str, players: int, games: int) -> None:
     t0 = time.process_time()
     agent.choose(s) if not s.over else None
     mcts_rate = 30 / (time.process_time() - t0)
+    greedy = ""
+    if greedy_games > 0:
+        t0 = time.process_time()
+        for seed in range(greedy_games):
+            play_greedy(game, players, seed)
+        greedy = f"  greedy {greedy_games / (time.process_time() - t0):5.2f} games/s"
     print(f"{name:8} {players}p  load+validate {load * 1000:6.1f} ms (no parse cache {cold * 1000:6.1f})  "
           f"{games / elapsed:7.1f} games/s  {decisions / elapsed:9.0f} decisions/s  "
           f"{decisions / games:6.0f} decisions/game  clone {clone_us:5.1f} us  peak {peak / 1e3:6.0f} kB  "
-          f"mcts {mcts_rate:6.1f} iterations/s")
+          f"mcts {mcts_rate:6.1f} iterations/s{greedy}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=50)
+    parser.add_argument("--greedy-games", type=int, default=3,
+                        help="full games with every seat played by `greedy` (slow: about 1 game/s); 0: none")
     parser.add_argument("--game", action="append")
     parser.add_argument("--players", type=int, action="append")
     args = parser.parse_args()
@@ -108,7 +130,7 @@ def main() -> None:
         counts = args.players or list(range(game.min_players, game.max_players + 1))
         targets += [(name, n) for n in counts]
     for name, n in targets:
-        bench(name, n, args.games)
+        bench(name, n, args.games, args.greedy_games)
 
 
 if __name__ == "__main__":

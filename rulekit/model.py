@@ -275,6 +275,7 @@ class _Builder:
                 vocab.dynamic_props.add(prop)
         vocab.items = items
         vocab.kinds = set(kinds)
+        vocab.prop_defaults = prop_defaults
 
         # variables
         gvars, gvis, gbounds = {}, {}, {}
@@ -310,16 +311,16 @@ class _Builder:
                 capacity[name] = spec["capacity"]
             keys = self._zone_keys(name, spec, sets)
             if keys is None:
-                zones[name] = ZoneKey(name)
+                zones[name] = ZoneKey(name, capacity=capacity.get(name))
             else:
-                families[name] = Family(name, keys)
+                families[name] = Family(name, keys, capacity.get(name))
         pzones: dict[str, tuple] = {}
         for name, spec in (pl.get("zones") or {}).items():
             spec = spec or {}
             zone_vis[name] = spec.get("visibility", "public")
             if "capacity" in spec:
                 capacity[name] = spec["capacity"]
-            pzones[name] = tuple(ZoneKey(name, i) for i in range(len(PLAYERS)))
+            pzones[name] = tuple(ZoneKey(name, i, capacity=capacity.get(name)) for i in range(len(PLAYERS)))
         vocab.zones = zones
         vocab.families = families
         vocab.pzones = pzones

@@ -364,6 +364,8 @@ class _Writer:
         self.start(end)
 
     def r_Choose(self, st):
+        """A `choose` is a block of its own (a saved game waiting here re-lists its options by
+        running it again): it lists every legal option as ``(target block, *values)``."""
         comp = self.comp
         if self.cur:
             here = self.reserve()
@@ -372,38 +374,41 @@ class _Writer:
         else:
             here = self.cur_pc
         end = self.reserve()
-        options = []     # (target, option node, scope, names, clauses, keys)
+        lines = self.cur
+        lines.append((3, f"f.pc = {here}", st.span))
+        options = []     # (option node, scope, names, clauses, keys, walkers)
         for opt in st.options:
             if isinstance(opt, ast.Include):
-                options.extend(self._include(opt))
+                options.extend(self._include(opt, lines, st.span))
                 continue
             names: dict = {}
             clauses: list = []
             keys: list = []
-            self._option_fors(opt.fors, self.scope, self.scope.key, names, clauses, keys)
-            options.append((opt, self.scope, names, clauses, keys))
-        spec_keys, spec_labels = {}, {}
-        lines = self.cur
-        lines.append((3, f"f.pc = {here}", st.span))
+            walkers: list = []
+            self._option_fors(opt.fors, self.scope, self.scope.key, names, clauses, keys, walkers)
+            options.append((opt, self.scope, names, clauses, keys, walkers))
+        self._share_heads(options, lines, st.span)
         lines.append((3, "ch = []", st.span))
+        spec_keys, spec_labels = {}, {}
         bodies = []
-        for opt, scope, names, clauses, keys in options:
+        for opt, scope, names, clauses, keys, walkers in options:
             target = self.reserve()
-            inner = scope.bind_py(names)
+            inner = scope.bind_py(names, walkers)
             spec_keys[target] = tuple(keys)
             spec_labels[target] = self._label_fn(opt, inner, names)
-            values = "".join(f", {names[n]}" for n, _c in _fors_of(opt, clauses, names))
+            values = "".join(f", {names[n]}" for n in names)
             cond = comp.src(opt.cond, inner) if opt.cond is not None else None
             if not clauses:
-                item = comp._k((target,), f"OPT{target}")
+                item = comp._k((target,), f"OPT{target}") if not values else f"({target}{values})"
                 if cond is None:
-                    lines.append((3, f"ch.append({item})", opt.span))
+                    lines.append((3, f"ch.append({item})", st.span))
                 else:
-                    lines.append((3, f"if {cond}:", opt.span))
-                    lines.append((4, f"ch.append({item})", opt.span))
+                    lines.append((3, f"if {cond}:", st.span))
+                    lines.append((4, f"ch.append({item})", st.span))
             else:
-                lines.append((3, f"ch += [({target}{values}) {' '.join(clauses)}"
-                                 + (f" if {cond}]" if cond is not None else "]"), opt.span))
+                fors = " ".join(f"for {var} in {src}" for var, src in clauses)
+                lines.append((3, f"ch += [({target}{values}) {fors}" + (f" if {cond}]" if cond is not None else "]"),
+                              st.span))
             bodies.append((target, opt.body, scope))
         spec = comp._k(ChooseSpec(spec_keys, spec_labels, st.span), f"CHOOSE{here}")
         lines.append((3, f"return DECIDE(s, {comp.src(st.player, self.scope)}, ch, {spec})", st.span))
@@ -416,22 +421,49 @@ class _Writer:
             self.goto(end)
         self.start(end)
 
+    def _share_heads(self, options, lines, span) -> None:
+        """Options that walk the same call (`for t in kept(p, 'spy')` in four options) ask it
+        once: the first collection of an option is listed whenever the choice is, so working
+        it out before the options changes nothing but the time."""
+        counts: dict = {}
+        for _opt, _scope, _names, clauses, _keys, _walkers in options:
+            if clauses and "(" in clauses[0][1]:
+                counts[clauses[0][1]] = counts.get(clauses[0][1], 0) + 1
+        shared: dict = {}
+        for _opt, _scope, _names, clauses, _keys, _walkers in options:
+            if clauses and counts.get(clauses[0][1], 0) >= 2:
+                src = clauses[0][1]
+                if src not in shared:
+                    shared[src] = f"h{len(shared) + 1}"
+                    lines.append((3, f"{shared[src]} = {src}", span))
+                clauses[0] = (clauses[0][0], shared[src])
+
     def _label_fn(self, opt, inner: _Scope, names: dict):
-        """``fn(s, e, *values)``: an option's notation, formatted only when someone asks."""
+        """``fn(s, e, *values)``: an option's notation, formatted only when someone asks (or
+        the text itself, for an option whose notation never changes)."""
+        if isinstance(opt.label, ast.Str):
+            return opt.label.value
         params = ["s", "e"] + [names[n] for n in names]
         return self.comp._define(tuple(params), f"return {self.comp.src(opt.label, inner)}", opt.span,
                                  "label", "shorten the option's text")
 
-    def _option_fors(self, fors, scope, key, names, clauses, keys):
+    def _option_fors(self, fors, scope, key, names, clauses, keys, walkers):
+        """The ``for`` clauses of an option as (variable, collection source); its variables
+        are Python variables while options are listed, and the chosen values go into the env
+        under ``keys``."""
         comp = self.comp
         for name, coll in fors:
             var = comp._var(name)
-            clauses.append(f"for {var} in {comp.seq_src(coll, scope.bind_py(names))}")
+            visible = scope.bind_py(names, walkers)
+            clauses.append((var, comp.seq_src(coll, visible)))
             names[name] = var
+            if comp.static_kind(coll, visible) == "zone":
+                walkers.append(var)
             keys.append(key(name))
 
-    def _include(self, inc):
-        """An option group's options, its params bound as one-value `for`s."""
+    def _include(self, inc, lines, span):
+        """An option group's options; its arguments are worked out once, before the options
+        are listed, into Python variables that the chosen option binds like its own values."""
         comp = self.comp
         group = comp.v.option_groups.get(inc.name)
         if group is None:
@@ -448,7 +480,7 @@ class _Writer:
         keys: list = []
         for pname, arg in zip(params, inc.args):
             var = comp._var(pname)
-            clauses.append(f"for {var} in ({comp.src(arg, self.scope)},)")
+            lines.append((3, f"{var} = {comp.src(arg, self.scope)}", span))
             names[pname] = var
             keys.append(f"{inc.name}.{pname}")
         out = []
@@ -456,9 +488,9 @@ class _Writer:
             locals_ = set(params) | {n for n, _ in opt.fors} | (assigned_names(opt.body) - comp.v.gvars)
             alias = {n: f"{inc.name}.{n}" for n in locals_}
             inner = _Scope(set(alias.values()), [], alias)
-            o_names, o_clauses, o_keys = dict(names), list(clauses), list(keys)
-            self._option_fors(opt.fors, inner, alias.__getitem__, o_names, o_clauses, o_keys)
-            out.append((opt, inner, o_names, o_clauses, o_keys))
+            o_names, o_clauses, o_keys, o_walkers = dict(names), list(clauses), list(keys), []
+            self._option_fors(opt.fors, inner, alias.__getitem__, o_names, o_clauses, o_keys, o_walkers)
+            out.append((opt, inner, o_names, o_clauses, o_keys, o_walkers))
         return out
 
     # ------------------------------------------------------------ structured statements
@@ -649,11 +681,6 @@ def _argument(call, index: int, keyword: str):
     if len(call.args) > index:
         return call.args[index]
     return next((value for key, value in call.kwargs if key == keyword), None)
-
-
-def _fors_of(opt, clauses, names):
-    """The (name, clause) pairs whose values an option binds, in binding order."""
-    return list(zip(names, clauses))
 
 
 def _ident(text: str) -> str:

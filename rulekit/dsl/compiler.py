@@ -48,6 +48,7 @@ class Vocabulary:
     member_props: set = attrs.Factory(set)
     item_props: set = attrs.Factory(set)         # static
     dynamic_props: set = attrs.Factory(set)      # changeable per item
+    prop_defaults: dict = attrs.Factory(dict)    # changeable prop -> its value until set
     items: dict = attrs.Factory(dict)            # id -> props
     kinds: set = attrs.Factory(set)              # component kind names
     tables: dict = attrs.Factory(dict)           # name -> plain data
@@ -61,11 +62,12 @@ class _Scope:
     option group (``group.name``) so they can never clash with the includer's."""
 
     def __init__(self, locals_: set, loops: list | None = None, alias: dict | None = None,
-                 py: dict | None = None):
+                 py: dict | None = None, items: frozenset = frozenset()):
         self.locals = set(locals_)
         self.loops = loops if loops is not None else []
         self.alias = alias or {}
         self.py = py or {}   # names held in Python variables (comprehension and function parameters)
+        self.items = items   # Python variables certainly holding an item (they walk a zone)
 
     def key(self, name: str) -> str:
         return self.alias.get(name, name)
@@ -74,13 +76,16 @@ class _Scope:
         """A scope where each name in ``private`` reads the env key it maps to."""
         alias = dict(self.alias)
         alias.update(private)
-        return _Scope(self.locals | set(private.values()), self.loops, alias, self.py)
+        return _Scope(self.locals | set(private.values()), self.loops, alias, self.py,
+                      self.items - set(private.values()))
 
-    def bind_py(self, names: dict) -> "_Scope":
-        """A scope where each name in ``names`` reads the Python variable it maps to."""
+    def bind_py(self, names: dict, items=()) -> "_Scope":
+        """A scope where each name in ``names`` reads the Python variable it maps to (``items``:
+        those of them that walk a zone)."""
         py = dict(self.py)
         py.update(names)
-        return _Scope(self.locals, self.loops, self.alias, py)
+        return _Scope(self.locals, self.loops, self.alias, py,
+                      (self.items - set(names.values())) | frozenset(items))
 
 
 def assigned_names(body) -> set:
@@ -132,6 +137,7 @@ class Compiler:
         self._reuse_params: set = set()
         self._reused: set = set()
         self._in_iterable = 0
+        self._fn_kinds: dict = {}
         self._inline: dict = {}
         self.ns: dict = _namespace(vocab)
 
@@ -291,7 +297,20 @@ class Compiler:
         if isinstance(node, ast.Call) and node.func in self._LIST_BUILTINS and node.func not in v.functions \
                 and node.func not in v.procedures:
             return "list"
+        if isinstance(node, ast.Call) and node.func in v.functions:
+            return self._function_kind(node.func)
+        if isinstance(node, ast.IfExp):
+            then = self.static_kind(node.then, scope)
+            return then if then == self.static_kind(node.orelse, scope) and then in ("list", "zone") else None
         return None
+
+    def _function_kind(self, name: str):
+        """What a user function certainly returns ("list", "zone"), from its body alone."""
+        if name not in self._fn_kinds:
+            self._fn_kinds[name] = None     # a function asking about itself learns nothing
+            params, body = self.v.functions[name]
+            self._fn_kinds[name] = self.static_kind(body, _Scope(set(params)))
+        return self._fn_kinds[name]
 
     def seq_src(self, node, scope) -> str:
         """Source of the items of a list or zone (``SEQ`` only where the kind is not certain)."""
@@ -372,6 +391,13 @@ class Compiler:
         items = v.items
         members = v.members
         key = self._k(name)
+        if isinstance(node.obj, ast.Name) and scope.py.get(node.obj.id) in scope.items:
+            # an item for certain (it walks a zone): its state, or its printed property
+            if "dprop" in paths:
+                default = v.prop_defaults.get(name)
+                return f"s.iprops.get(({obj}, {key}), {self._k(default)})"
+            if "sprop" in paths:
+                return f"ITEMS[{obj}][{key}]"
         if paths == ["pvar"]:
             return f"s.p[{obj}][{key}]"
         if paths == ["pzone"]:
@@ -424,15 +450,17 @@ class Compiler:
         sees the variables bound by the ones before it."""
         names: dict = {}
         clauses = []
+        walkers: list = []
         for name, coll in node.fors:
-            visible = scope.bind_py(names)
+            visible = scope.bind_py(names, walkers)
             var = self._var(name)
             self._in_iterable += 1
             clauses.append(f"for {var} in {self.seq_src(coll, visible)}")
             self._in_iterable -= 1
+            walkers = [w for w in walkers if w != var] + ([var] if self.static_kind(coll, visible) == "zone" else [])
             names = dict(names)
             names[name] = var
-        inner = scope.bind_py(names)
+        inner = scope.bind_py(names, walkers)
         out = f"{self.src(node.elt, inner)} " + " ".join(clauses)
         if node.cond is not None:
             out += f" if {self.src(node.cond, inner)}"

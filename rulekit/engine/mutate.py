@@ -9,7 +9,7 @@ log off (``state.record = False``) without touching the rules.
 from __future__ import annotations
 
 from ..errors import ContentRuntimeError
-from . import memo, rng, tally
+from . import memo, rng
 from .state import PLAYERS, Family, State, ZoneKey
 
 def fmt(value) -> str:
@@ -124,22 +124,43 @@ def set_prop(s: State, item: str, name: str, value) -> None:
 
 
 def move(s: State, item: str, to: ZoneKey, top: bool = True, span=None) -> None:
-    source = s.loc.get(item)
+    """The one door items move through: zones, where each item is, tallies, memo, log.
+    (The commonest change of a running game, so its bookkeeping is written out here.)"""
+    loc = s.loc
+    source = loc.get(item)
     if source is None:
         raise ContentRuntimeError(f"`{fmt(item)}` is not an item in any zone", span, "RK4004")
-    capacity = s.game.capacity.get(to.name)
-    if capacity is not None and source != to and len(s.zones[to]) >= capacity:
+    zones = s.zones
+    capacity = to.capacity
+    if capacity is not None and source is not to and len(zones[to]) >= capacity:
         raise ContentRuntimeError(f"zone `{to}` is full (capacity {capacity})", span, "RK4005")
-    s.zones[source].remove(item)
+    zones[source].remove(item)
     if top:
-        s.zones[to].append(item)
+        zones[to].append(item)
     else:
-        s.zones[to].insert(0, item)
-    s.loc[item] = to
-    if s.tallied:
-        tally.moved(s, item, source, to)
-    if s.memo:
-        memo.forget_move(s, source.name, to.name)
+        zones[to].insert(0, item)
+    loc[item] = to
+    tallied = s.tallied
+    if tallied:
+        props = s.game.items[item]
+        tallies = s.tallies
+        for prop in tallied.get(source, ()):
+            tallies[(source, prop)][props[prop]] -= 1
+        for prop in tallied.get(to, ()):
+            table = tallies[(to, prop)]
+            key = props[prop]
+            table[key] = table.get(key, 0) + 1
+    remembered = s.memo
+    if remembered:
+        if s.coarse:
+            remembered.clear()
+        else:
+            names = s.game.memo_moves.get((source.name, to.name))
+            if names is None:
+                names = memo.move_forgets(s.game, source.name, to.name)
+            for name in names:
+                if name in remembered:
+                    del remembered[name]
     if s.record:
         s.events.append(("move", item, source.text, to.text))
 

@@ -39,12 +39,13 @@ class ZoneKey:
     running game needs no Python-level ``__eq__`` or ``__hash__``.
     """
 
-    __slots__ = ("name", "owner", "key", "text")
+    __slots__ = ("name", "owner", "key", "text", "capacity")
 
-    def __init__(self, name: str, owner: int | None = None, key: Any = None):
+    def __init__(self, name: str, owner: int | None = None, key: Any = None, capacity: int | None = None):
         self.name = name
         self.owner = owner
         self.key = key
+        self.capacity = capacity    # most items it may hold (`capacity:` of its zone), or None
         if owner is not None:
             self.text = f"{PLAYERS[owner]}.{name}"
         elif key is not None:
@@ -108,7 +109,10 @@ class Decision:
         if self._labels is not None:
             return self._labels[index]
         choice = self.choices[index]
-        return self.spec.labels[choice[0]](self.state, self.state.frames[-1].env, *choice[1:])
+        writer = self.spec.labels[choice[0]]
+        if writer.__class__ is str:
+            return writer
+        return writer(self.state, self.state.frames[-1].env, *choice[1:])
 
     @property
     def labels(self) -> tuple:
@@ -119,7 +123,8 @@ class Decision:
             s = self.state
             env = s.frames[-1].env
             try:
-                labels = tuple([writers[c[0]](s, env, *c[1:]) for c in self.choices])
+                labels = tuple([w if (w := writers[c[0]]).__class__ is str else w(s, env, *c[1:])
+                                for c in self.choices])
             except Exception as exc:
                 from .vm import _located_label
                 raise _located_label(exc, self.spec.span) from None
@@ -227,9 +232,9 @@ class Family:
 
     __slots__ = ("name", "zones")
 
-    def __init__(self, name: str, keys):
+    def __init__(self, name: str, keys, capacity: int | None = None):
         self.name = name
-        self.zones = {k: ZoneKey(name, None, k) for k in keys}
+        self.zones = {k: ZoneKey(name, None, k, capacity) for k in keys}
 
     def __getitem__(self, key):
         return self.zones[key]
