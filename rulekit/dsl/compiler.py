@@ -159,8 +159,20 @@ class Compiler:
     # (`K3`, `v12_c`, a few helpers) and checked operators appear in the source; every value from
     # content (text, numbers, tables) is bound in the namespace, never spliced in.
     def expr(self, node, scope: _Scope) -> Fn:
-        """A ``(state, env) -> value`` function for a checked expression."""
-        return self._function(("s", "e"), self.src(node, scope), node.span)
+        """A ``(state, env) -> value`` function for a checked expression (a score, an estimate,
+        a condition of a tool): like a function body, it asks a repeated question once."""
+        if self._reuse is not None:     # inside another compilation: no plan of its own
+            return self._function(("s", "e"), self.src(node, scope), node.span)
+        self._reuse, self._reuse_params, self._reused = self._reuse_plan(node), set(), set()
+        try:
+            source = self.src(node, scope)
+        finally:
+            reused = sorted(self._reused, key=lambda slot: int(slot[2:]))
+            self._reuse, self._reused = None, set()
+        if not reused:
+            return self._function(("s", "e"), source, node.span)
+        return self._define(("s", "e"), f"{' = '.join(reused)} = UNSET\n    return {source}", node.span,
+                            "expression", "split it into smaller functions")
 
     def src(self, node, scope: _Scope) -> str:
         method = getattr(self, f"x_{type(node).__name__}", None)
@@ -274,7 +286,7 @@ class Compiler:
                                 "items", "without"))
 
     def static_kind(self, node, scope) -> str | None:
-        """The kind of ``node`` ("zone", "list" or "family") when it is certain, else None."""
+        """The kind of ``node`` ("zone", "list", "family", "item") when it is certain, else None."""
         v = self.v
         if isinstance(node, ast.Name):
             name = node.id
@@ -299,13 +311,15 @@ class Compiler:
             return "list"
         if isinstance(node, ast.Call) and node.func in v.functions:
             return self._function_kind(node.func)
+        if isinstance(node, ast.Call) and node.func == "item" and node.func not in v.procedures:
+            return "item"
         if isinstance(node, ast.IfExp):
             then = self.static_kind(node.then, scope)
-            return then if then == self.static_kind(node.orelse, scope) and then in ("list", "zone") else None
+            return then if then == self.static_kind(node.orelse, scope) and then in ("list", "zone", "item") else None
         return None
 
     def _function_kind(self, name: str):
-        """What a user function certainly returns ("list", "zone"), from its body alone."""
+        """What a user function certainly returns ("list", "zone", "item"), from its body alone."""
         if name not in self._fn_kinds:
             self._fn_kinds[name] = None     # a function asking about itself learns nothing
             params, body = self.v.functions[name]
@@ -391,7 +405,8 @@ class Compiler:
         items = v.items
         members = v.members
         key = self._k(name)
-        if isinstance(node.obj, ast.Name) and scope.py.get(node.obj.id) in scope.items:
+        if (isinstance(node.obj, ast.Name) and scope.py.get(node.obj.id) in scope.items) or \
+                self.static_kind(node.obj, scope) == "item":
             # an item for certain (it walks a zone): its state, or its printed property
             if "dprop" in paths:
                 default = v.prop_defaults.get(name)

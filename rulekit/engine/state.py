@@ -14,6 +14,7 @@ a game suspended at a decision can be cloned, serialised and resumed anywhere.
 """
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 
@@ -81,15 +82,25 @@ class Decision:
     options (``labels``) is written only when someone asks for it (a person, a log, a
     script), so bots and random playouts never pay for text."""
 
-    __slots__ = ("player", "choices", "spec", "state", "_labels", "_index")
+    __slots__ = ("player", "choices", "spec", "_state", "_labels", "_index")
 
     def __init__(self, player: int, choices: list, spec, state):
         self.player = player
         self.choices = choices        # list of (target pc, *values)
-        self.spec = spec              # codegen.ChooseSpec: env keys and label writers per target
-        self.state = state            # the state the options were listed in (labels read it)
+        self.spec = spec              # runtime.ChooseSpec: env keys and label writers per target
+        # The state the options were listed in (labels read it), held weakly: a state and
+        # its pending decision must not form a cycle, or every dropped clone waits for the
+        # garbage collector (search bots drop thousands a second).
+        self._state = weakref.ref(state)
         self._labels = None
         self._index = None
+
+    @property
+    def state(self):
+        state = self._state()
+        if state is None:
+            raise RuntimeError("the options of this decision cannot be written: its state is gone")
+        return state
 
     def __len__(self) -> int:
         return len(self.choices)
@@ -154,7 +165,7 @@ class State:
 
     __slots__ = ("game", "n", "g", "p", "zones", "loc", "iprops", "rng", "frames", "pending",
                  "events", "actions", "over", "result", "pins", "record", "steps", "memo", "tallies",
-                 "tallied", "coarse", "budget", "limit")
+                 "tallied", "coarse", "budget", "limit", "__weakref__")
 
     def clone(self) -> "State":
         new = State.__new__(State)
@@ -186,7 +197,10 @@ class State:
     def restore(self, other: "State") -> None:
         """Become ``other`` (used to undo a half-applied action)."""
         for slot in State.__slots__:
-            setattr(self, slot, getattr(other, slot))
+            if slot != "__weakref__":
+                setattr(self, slot, getattr(other, slot))
+        if self.pending is not None:
+            self.pending = self.pending.bound_to(self)
         self.memo = {}
         self.tallies = {}
         self.tallied = {}
