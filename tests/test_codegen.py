@@ -1,0 +1,164 @@
+# SPDX-License-Identifier: MIT
+"""The generated module (dsl/codegen.py): procedures as plain or resumable Python, failures
+on the author's line, options listed without their notation, clones freed at once."""
+from __future__ import annotations
+
+import gc
+import textwrap
+import weakref
+
+import pytest
+
+import rulekit
+from rulekit.engine import api, memo, rng
+from rulekit.errors import ContentRuntimeError
+
+HEAD = """\
+meta: {title: E}
+players: {min: 1, max: 2}
+vars:
+  total: {initial: 0, min: 0}
+player:
+  vars:
+    coins: {initial: 0, min: 0}
+zones:
+  pile: {}
+components:
+  chip: {copies: 2, start: pile}
+functions:
+  inv:
+    params: [x]
+    expr: "10 // x"
+procedures:
+  direct:
+    params: [n]
+    do: |
+      a = 1
+      if n > 5:
+          b = 2
+      total = a + b
+  chooser:
+    do: |
+      choose players[0]:
+          "go":
+              pass
+      k = inv(0)
+  countdown:
+    params: [n]
+    do: |
+      if n > 0:
+          countdown(n - 1)
+"""
+PHASE_LINE = HEAD.count("\n") + 6      # the first line of the phase body below
+
+
+def _game(write_game, body: str):
+    text = HEAD + "flow:\n  rounds: 1\n  phases:\n    - id: m\n      do: |\n" + textwrap.indent(body, "        ") + "\n"
+    return rulekit.load_game(write_game(text))
+
+
+def _line_of(text: str) -> int:
+    return HEAD.splitlines().index(text) + 1
+
+
+# (phase body, code, line, start of the message): the same as the VM before the generated
+# module gave, case by case (compared side by side when the compiler changed)
+FAILURES = [
+    ("direct(1)", "RK4000", _line_of("      total = a + b"), "`b` has no value here (read before it was set?)"),
+    ("if false:\n    z = 1\nw = z", "RK4000", PHASE_LINE + 2, "`z` has no value here"),
+    ("total = inv(0)", "RK4000", PHASE_LINE, "division by zero"),
+    ("players[0].coins -= 1", "RK4003", PHASE_LINE, "`p1.coins` would become -1, below its minimum 0"),
+    ('choose players[0]:\n    "a" if false:\n        pass', "RK4010", PHASE_LINE, "no option of this choice"),
+    ('choose players[0]:\n    "a" if inv(0) > 1:\n        pass\n    "b":\n        pass', "RK4000", PHASE_LINE,
+     "division by zero"),
+    ('choose players[0]:\n    "a {inv(0)}":\n        pass', "RK4000", PHASE_LINE, "division by zero"),
+    ("chooser()", "RK4000", _line_of("      k = inv(0)"), "division by zero"),
+    ("x = [1] + 1\ntotal = 1 if x else 0", "RK4000", PHASE_LINE, "cannot evaluate: can only concatenate"),
+    ('choose 7:\n    "a":\n        pass', "RK4013", PHASE_LINE, "`choose` asks 7, who is not a player"),
+    ("for x in none:\n    total += 1", "RK4000", PHASE_LINE, "cannot evaluate: expected a list or a zone"),
+]
+
+
+@pytest.mark.parametrize("body,code,line,message", FAILURES, ids=[f[1] + ":" + f[0][:20] for f in FAILURES])
+def test_a_failure_names_its_content_line_and_code(write_game, body, code, line, message):
+    game = _game(write_game, body)
+    with pytest.raises(ContentRuntimeError) as info:
+        state = rulekit.new_game(game, 1)
+        while not state.over:
+            rulekit.apply(state, state.pending.labels[0])
+    err = info.value
+    assert (err.code, err.span.line) == (code, line)
+    assert str(err).startswith(message) or message in str(err)
+    assert err.span.path.endswith("game.yaml")      # the content file, never the generated one
+
+
+def test_procedures_that_never_decide_are_plain_python_functions(write_game):
+    game = _game(write_game, "direct(9)\nchooser()\ncountdown(3)")
+    procs = game.procedures
+    assert not procs["direct"].stops and procs["direct"].direct is not None
+    assert procs["chooser"].stops and procs["chooser"].run is not None        # it has a choose
+    assert procs["countdown"].stops       # it calls itself: frames keep its depth bounded (RK4008)
+    source = game.program.source()
+    assert "def call_direct_" in source and "def run_chooser_" in source
+    assert "l_a = 1" in source            # a plain procedure's locals are Python locals
+
+
+def test_a_dropped_clone_is_freed_without_the_garbage_collector():
+    game = rulekit.load_game("batavia")
+    state = api.new_game(game, 3, 1, record=False)
+    gc.disable()
+    try:
+        clone = state.clone()
+        api.apply_index(clone, 0, atomic=False)
+        alive = weakref.ref(clone)
+        del clone
+        assert alive() is None     # no cycle through the pending decision
+    finally:
+        gc.enable()
+    assert state.pending.labels     # the original still writes its options
+
+
+def test_random_playouts_never_write_the_notation():
+    game = rulekit.load_game("goa")
+    state = api.new_game(game, 3, 5, record=False)
+    r = rng.stream_seed(5, "test")
+    steps = 0
+    while not state.over:
+        assert state.pending._labels is None       # options listed as tuples, no text
+        r, i = rng.below(r, len(state.pending.choices))
+        api.apply_index(state, i, atomic=False)
+        steps += 1
+    assert steps > 200 and len(state.actions) == steps     # the action log still has every move
+    assert all(isinstance(a, str) and a for a in state.actions)
+
+
+def test_a_recorded_game_writes_and_checks_the_notation_at_once(write_game):
+    game = _game(write_game, 'choose players[0]:\n    "same" for k in [1, 2]:\n        pass')
+    with pytest.raises(ContentRuntimeError) as info:
+        rulekit.new_game(game, 1)
+    assert info.value.code == "RK4011"
+    state = rulekit.new_game(game, 1, record=False)          # listed, not written
+    with pytest.raises(ContentRuntimeError) as info:
+        state.pending.labels
+    assert info.value.code == "RK4011"
+
+
+def test_a_memo_that_does_not_pay_is_dropped_and_results_stay_the_same(write_game, monkeypatch):
+    monkeypatch.setattr(memo, "TRIAL_CALLS", 50)
+    text = HEAD.replace("functions:\n", "functions:\n  plus:\n    params: [n]\n    expr: \"total + sum([k for k in [n]])\"\n"
+                        "  pile_size:\n    params: [n]\n    expr: \"count(pile) * n\"\n")
+    body = "for i in range(200):\n    total = plus(i) % 7 + pile_size(1) + pile_size(1)"
+    folder = write_game(text + "flow:\n  rounds: 1\n  phases:\n    - id: m\n      do: |\n"
+                        + textwrap.indent(body, "        ") + "\n")
+    game = rulekit.load_game(folder)
+    state = rulekit.new_game(game, 1)
+    total = 0
+    for i in range(200):
+        total = (total + i) % 7 + 2 + 2
+    assert state.g["total"] == total
+    ns = game.program.comp.ns
+    settled = {name.rsplit("_", 1)[0]: getattr(fn, "__name__", "") for name, fn in ns.items()
+               if name.startswith(("fn_plus_", "fn_pile_size_"))}
+    # `plus` is asked something new every time: after its trial its callers call it directly;
+    # `pile_size(1)` is asked twice between changes of the pile (never): its memory is kept
+    assert settled == {"fn_plus": "f_plus", "fn_pile_size": "call"}
