@@ -565,7 +565,7 @@ class _Writer:
             return
         if builtin is not None or name in comp.v.functions:
             value = comp.src(call, self.scope)
-            if name != "roll":
+            if builtin is None or builtin.pure:
                 comp.error("RK0315", f"`{name}(...)` computes a value that is thrown away", call.span,
                            "assign it, `x = ...`, or use it in a condition")
             out.append((ind, value, st.span))

@@ -19,7 +19,7 @@ from typing import Callable
 import attrs
 
 from ..engine import memo, mutate
-from ..engine.library import ARG_KINDS, REGISTRY, RETURN_KINDS, seq
+from ..engine.library import REGISTRY, seq
 from ..engine.runtime import NAMES as RUNTIME_NAMES
 from ..engine.scoring import score
 from ..engine.tally import tally_count, tally_table
@@ -207,8 +207,8 @@ class Compiler:
                 walk(node.cond, inner, True)
                 note(node, bound, looped)
                 return
-            if isinstance(node, ast.Call) and node.func != "roll" and (
-                    node.func in self.v.functions or node.func in REGISTRY):
+            if isinstance(node, ast.Call) and (node.func in self.v.functions or (
+                    node.func in REGISTRY and REGISTRY[node.func].pure)):
                 note(node, bound, looped)
             if isinstance(node, ast.Node):
                 for field in attrs.fields(type(node)):
@@ -282,9 +282,6 @@ class Compiler:
     # Where the kind of a collection is certain from the text alone (a zone by name, a
     # comprehension, `players`), generated code reads it directly instead of asking at run
     # time (`SEQ`); a name a local could shadow is never taken for granted.
-    _LIST_BUILTINS = frozenset(("range", "list", "sorted", "reversed", "distinct", "players_from", "others",
-                                "items", "without"))
-
     def static_kind(self, node, scope) -> str | None:
         """The kind of ``node`` ("zone", "list", "family", "item") when it is certain, else None."""
         v = self.v
@@ -306,13 +303,12 @@ class Compiler:
             return "zone"
         if isinstance(node, ast.Index) and self.static_kind(node.obj, scope) == "family":
             return "zone"
-        if isinstance(node, ast.Call) and node.func in self._LIST_BUILTINS and node.func not in v.functions \
-                and node.func not in v.procedures:
-            return "list"
-        if isinstance(node, ast.Call) and node.func in v.functions:
-            return self._function_kind(node.func)
-        if isinstance(node, ast.Call) and node.func == "item" and node.func not in v.procedures:
-            return "item"
+        if isinstance(node, ast.Call):
+            if node.func in v.functions:
+                return self._function_kind(node.func)
+            builtin = REGISTRY.get(node.func)
+            if builtin is not None and node.func not in v.procedures:
+                return builtin.gives
         if isinstance(node, ast.IfExp):
             then = self.static_kind(node.then, scope)
             return then if then == self.static_kind(node.orelse, scope) and then in ("list", "zone", "item") else None
@@ -533,52 +529,58 @@ class Compiler:
             self.error("RK0306", f"effect `{name}` changes the game and cannot be used as a value", node.span,
                        f"write it as a statement of its own: `{builtin.signature}`")
             return "None"
-        if name in ("items", "item") and node.args and isinstance(node.args[0], ast.Str):
-            known = v.kinds if name == "items" else v.items
+        if builtin.names is not None and node.args and isinstance(node.args[0], ast.Str):
+            known = v.kinds if builtin.names == "kinds" else v.items
             if known and node.args[0].value not in known:
-                what = "component kind" if name == "items" else "item"
+                what = "component kind" if builtin.names == "kinds" else "item"
                 self.error("RK0319", f"no {what} `{node.args[0].value}`", node.args[0].span,
                            suggestion_help(node.args[0].value, known))
-        if name == "count" and len(node.args) == 1 and not node.kwargs:
-            fast = self._tally_count(node.args[0], scope)
-            if fast is not None:
-                return fast
-        if name in ("any", "all", "first") and node.args and isinstance(node.args[0], ast.Comp):
-            # stop at the first answer (functions are pure, so nothing is skipped but work)
-            self._bind(builtin, node, scope, lambda n, sc: "None")  # checks only
-            gen = self._generator(node.args[0], scope)
-            if name == "first":
-                default = [self.src(a, scope) for a in node.args[1:2]] + \
-                    [self.src(v, scope) for k, v in node.kwargs if k == "default"]
-                return f"NEXT(({gen}), {default[0] if default else 'None'})"
-            return f"{name.upper()}({gen})"
-        fast = self._plain_builtin(builtin, node, scope)
+        fast = self._form(builtin, node, scope) if builtin.form is not None else None
         if fast is not None:
             return fast
         args, kwargs = self._bind(builtin, node, scope, self.src)
         listed = "".join(", " + a for a in args) + "".join(f", {k}={f}" for k, f in kwargs.items())
         return f"{self._k(builtin.impl, f'B_{name}')}(s{listed})"
 
-    def _plain_builtin(self, builtin, node, scope):
+    def _form(self, builtin, node, scope):
+        """The faster form a built-in declares (``form=``), where its arguments allow it, else
+        None (the library's function is called)."""
+        form = builtin.form
+        if form == "count" and len(node.args) == 1 and not node.kwargs:
+            fast = self._tally_count(node.args[0], scope)
+            if fast is not None:
+                return fast
+        if form in ("any", "all", "first") and node.args and isinstance(node.args[0], ast.Comp):
+            # stop at the first answer (functions are pure, so nothing is skipped but work)
+            self._bind(builtin, node, scope, lambda n, sc: "None")  # checks only
+            gen = self._generator(node.args[0], scope)
+            if form == "first":
+                default = [self.src(a, scope) for a in node.args[1:2]] + \
+                    [self.src(v, scope) for k, v in node.kwargs if k == "default"]
+                return f"NEXT(({gen}), {default[0] if default else 'None'})"
+            return f"{form.upper()}({gen})"
+        if form in ("count", "sum", "min", "max"):
+            return self._aggregate(builtin, node, scope)
+        return None
+
+    def _aggregate(self, builtin, node, scope):
         """``count``/``sum``/``min``/``max`` of a certain list or zone as the Python built-in
         (the library's versions do the same after asking what the collection is)."""
-        name = builtin.name
-        if name not in ("count", "sum", "min", "max") or not node.args or len(node.args) > 2:
-            return None
-        if self.static_kind(node.args[0], scope) not in ("list", "zone"):
+        form = builtin.form
+        if not node.args or len(node.args) > 2 or self.static_kind(node.args[0], scope) not in ("list", "zone"):
             return None
         defaults = list(node.args[1:]) + [value for key, value in node.kwargs if key == "default"]
-        if any(key != "default" for key, _v in node.kwargs) or (name in ("count", "sum") and defaults) \
+        if any(key != "default" for key, _v in node.kwargs) or (form in ("count", "sum") and defaults) \
                 or len(defaults) > 1:
             return None
         self._bind(builtin, node, scope, lambda n, sc: "None")  # checks only
         items = self.seq_src(node.args[0], scope)
-        if name == "count":
+        if form == "count":
             return f"len({items})"
-        if name == "sum":
+        if form == "sum":
             return f"SUM({items})"
         default = self.src(defaults[0], scope) if defaults else "None"
-        return f"{name.upper()}({items}, default={default})"
+        return f"{form.upper()}({items}, default={default})"
 
     def _tally_count(self, arg, scope):
         """``count(x for x in ZONE if x.PROP == VALUE)`` with PROP a fixed item property is
@@ -586,12 +588,28 @@ class Compiler:
         commonest question rules ask ("how many cards of this company does p have")."""
         parts = _tally_parts(arg, self.v)
         if parts is None:
-            return None
+            return self._equal_count(arg, scope)
         zone_node, prop, right = parts
         if self.static_kind(zone_node, scope) == "zone":
             key = f"({self.src(zone_node, scope)}, {self._k(prop)})"
             return f"(s.tallies.get({key}) or TALLY_TABLE(s, *{key})).get({self.src(right, scope)}, 0)"
         return f"TALLY(s, {self.src(zone_node, scope)}, {self._k(prop)}, {self.src(right, scope)})"
+
+    def _equal_count(self, arg, scope):
+        """``count(x for x in XS if x == V)``: Python's ``list.count`` (the same ``==``)."""
+        if not (isinstance(arg, ast.Comp) and len(arg.fors) == 1 and isinstance(arg.cond, ast.Compare)
+                and arg.cond.op == "=="):
+            return None
+        var, coll = arg.fors[0]
+        left, right = arg.cond.left, arg.cond.right
+        if not (isinstance(left, ast.Name) and left.id == var):
+            left, right = right, left
+        if not (isinstance(arg.elt, ast.Name) and arg.elt.id == var and isinstance(left, ast.Name)
+                and left.id == var) or _mentions(right, var):
+            return None
+        if self.static_kind(coll, scope) in ("list", "zone"):
+            return f"{self.seq_src(coll, scope)}.count({self.src(right, scope)})"
+        return f"COUNT_EQUAL({self.seq_src(coll, scope)}, {self.src(right, scope)})"
 
     def _bind(self, builtin, node, scope, compile_arg=None):
         """Check a call against a signature; returns (positional args, keyword args),
@@ -630,7 +648,7 @@ class Compiler:
 
     def _check_kinds(self, builtin, node, names):
         """Static type check of arguments whose kind is evident (literals, zones, lists)."""
-        wanted = ARG_KINDS.get(builtin.name)
+        wanted = builtin.args
         if not wanted:
             return
         pairs = list(zip(names, node.args)) + [(k, v) for k, v in node.kwargs if k in names]
@@ -678,7 +696,7 @@ class Compiler:
         if isinstance(node, ast.Index) and self._kind_of(node.obj) == "family":
             return "zone"
         if isinstance(node, ast.Call) and node.func in REGISTRY:
-            return RETURN_KINDS.get(node.func)
+            return REGISTRY[node.func].returns
         return None
 
 
@@ -735,9 +753,9 @@ class Compiler:
         """A user function becomes a Python function ``f_NAME(s, *args)`` of the game's
         generated module (``function_defs``; bound in ``functions_impl`` when it loads)."""
         params, body = self.v.functions[name]
-        impure = _find_call(body, "roll")
+        impure = _find_impure(body, self.v)
         if impure is not None:
-            self.error("RK0318", f"function `{name}` calls `roll`; functions must be pure", impure.span,
+            self.error("RK0318", f"function `{name}` calls `{impure.func}`; functions must be pure", impure.span,
                        "draw random numbers in a procedure and pass the result in")
         names = {p: self._var(p) for p in params}
         scope = _Scope(set(params)).bind_py(names)
@@ -895,7 +913,7 @@ def _namespace(vocab: Vocabulary) -> dict:
         raise ContentRuntimeError(f"`{family.name}` has no space `{mutate.fmt(key)}`")
 
     return {"__builtins__": {}, **RUNTIME_NAMES, "SCORE": score, "len": len, "SUM": sum, "MIN": min, "MAX": max,
-            "NOSPACE": nospace, "MOVE": mutate.move, "UNSET": _UNSET, "TALLY_TABLE": tally_table, "SEQ": seq, "FMT": mutate.fmt, "ITEMS": items, "GETITEM": getitem,
+            "NOSPACE": nospace, "COUNT_EQUAL": _count_equal, "MOVE": mutate.move, "UNSET": _UNSET, "TALLY_TABLE": tally_table, "SEQ": seq, "FMT": mutate.fmt, "ITEMS": items, "GETITEM": getitem,
             "CONTAINS": contains, "TALLY": tally,
             "ANY": any, "ALL": all, "NEXT": next,
             "SET_GLOBAL": mutate.set_global, "SET_PLAYER": mutate.set_player, "SET_PROP": mutate.set_prop}
@@ -964,6 +982,14 @@ def _first_assignment(body, name: str):
 _UNSET = object()   # a reused value not worked out yet
 
 
+def _count_equal(items, value) -> int:
+    """How many of ``items`` equal ``value`` (``list.count`` for a list; a text or other
+    collection is walked as the comprehension would walk it)."""
+    if items.__class__ is list:
+        return items.count(value)
+    return len([x for x in items if x == value])
+
+
 def _free_names(node) -> frozenset:
     """The names ``node`` reads from outside it (a comprehension's own variables excluded)."""
     if isinstance(node, ast.Name):
@@ -1000,18 +1026,19 @@ def _mentions(node, name: str) -> bool:
     return False
 
 
-def _find_call(node, func: str):
-    """The first call of ``func`` inside an expression tree, or None."""
-    if isinstance(node, ast.Call) and node.func == func:
+def _find_impure(node, v):
+    """The first call of an impure built-in (``roll``) inside an expression tree, or None."""
+    if isinstance(node, ast.Call) and node.func not in v.functions and node.func in REGISTRY \
+            and not REGISTRY[node.func].pure:
         return node
     if isinstance(node, ast.Node):
         for field in attrs.fields(type(node)):
-            found = _find_call(getattr(node, field.name), func)
+            found = _find_impure(getattr(node, field.name), v)
             if found is not None:
                 return found
     elif isinstance(node, tuple):
         for item in node:
-            found = _find_call(item, func)
+            found = _find_impure(item, v)
             if found is not None:
                 return found
     return None

@@ -11,7 +11,8 @@ results of the functions that read what changed (engine/mutate.py).
 Two ways a function could read a zone this analysis cannot name are handled at run
 time instead: a zone passed as an argument (such calls are not memoised) and a
 zone stored in a variable (the state falls back to forgetting everything, see
-``mutate.holds_zone``). A function calling ``zone_of`` reads every zone.
+``memo.holds_zone``). A function calling a built-in that declares ``reads="state"``
+(``zone_of``) may read anything.
 """
 from __future__ import annotations
 
@@ -75,7 +76,7 @@ def _walk(node, v, found: set, called: set) -> bool:
             called.add(node.func)
         else:
             builtin = REGISTRY.get(node.func)
-            if builtin is None or builtin.kind != "function" or node.func == "zone_of":
+            if builtin is None or builtin.kind != "function" or builtin.reads == "state":
                 return False
     elif isinstance(node, ast.Compare) and node.op in ("in", "not in"):
         found.add(("loc",))

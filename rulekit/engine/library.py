@@ -32,6 +32,16 @@ class Builtin:
     doc: str = ""
     example: str = ""
     impl: Callable = attrs.field(default=None, repr=False)
+    # What the checker and the compiler know of it (declared here, never guessed from names):
+    args: dict = attrs.Factory(dict)  # argument -> the kind it takes: zone, item, number, list, text
+    returns: str | None = None        # the kind it evidently returns, for the static type check
+    gives: str | None = None          # the kind it *always* returns ("list", "item"): read without asking
+    reads: str = "arguments"          # of the state: "arguments" (and the game's fixed tables), or
+                                      # "state" (where items are: a function calling it reads anything)
+    pure: bool = True                 # False: each call draws randomness (never inside a function)
+    form: str | None = None           # a faster form the compiler may write (count, sum, min, max,
+                                      # any, all, first: compiler.Compiler._forms)
+    names: str | None = None          # a literal argument must name one of these: "kinds" or "items"
 
     @property
     def signature(self) -> str:
@@ -44,39 +54,20 @@ REGISTRY: dict[str, Builtin] = {}
 
 # What kind of value each argument takes and each function returns, for the checker's static
 # type check: zone, item, number, list (a list or a zone), text. Unlisted means anything.
-ARG_KINDS = {
-    "move": {"to": "zone", "item": "item", "at": "text"}, "move_all": {"source": "zone", "to": "zone"},
-    "draw": {"source": "zone", "to": "zone", "n": "number"}, "shuffle": {"zone": "zone", "stream": "text"},
-    "reveal": {"item": "item"}, "hide": {"item": "item"}, "range": {"start": "number", "stop": "number"},
-    "count": {"items": "list"}, "sum": {"numbers": "list"}, "min": {"numbers": "list"},
-    "max": {"numbers": "list"}, "any": {"items": "list"}, "all": {"items": "list"}, "first": {"items": "list"},
-    "last": {"items": "list"}, "top": {"zone": "list"}, "bottom": {"zone": "list"}, "list": {"items": "list"},
-    "sorted": {"items": "list"}, "reversed": {"items": "list"}, "distinct": {"items": "list"},
-    "index_of": {"items": "list"}, "without": {"items": "list"}, "abs": {"number": "number"},
-    "roll": {"sides": "number", "stream": "text"}, "items": {"kind": "text"}, "item": {"id": "text"},
-    "next_player": {"steps": "number"},
-}
-RETURN_KINDS = {
-    "range": "list", "list": "list", "sorted": "list", "reversed": "list", "distinct": "list",
-    "players_from": "list", "others": "list", "items": "list", "without": "list",
-    "count": "number", "sum": "number", "abs": "number", "seat": "number", "index_of": "number",
-    "roll": "number", "text": "text", "zone_of": "zone", "any": "bool", "all": "bool",
-}
-
-
-def _register(kind: str, name: str, params=(), optional=(), doc="", example=""):
+def _register(kind: str, name: str, params=(), optional=(), doc="", example="", **known):
     def wrap(fn):
-        REGISTRY[name] = Builtin(name, kind, tuple(params), tuple(optional), doc, example, fn)
+        REGISTRY[name] = Builtin(name, kind, tuple(params), tuple(optional), doc, example, fn, **known)
         return fn
     return wrap
 
 
-def function(name, params=(), optional=(), doc="", example=""):
-    return _register("function", name, params, optional, doc, example)
+def function(name, params=(), optional=(), doc="", example="", **known):
+    """Register a built-in function; ``known`` are :class:`Builtin`'s declarations."""
+    return _register("function", name, params, optional, doc, example, **known)
 
 
-def effect(name, params=(), optional=(), doc="", example=""):
-    return _register("effect", name, params, optional, doc, example)
+def effect(name, params=(), optional=(), doc="", example="", **known):
+    return _register("effect", name, params, optional, doc, example, **known)
 
 
 def seq(s: State, value):
@@ -92,7 +83,8 @@ def seq(s: State, value):
 
 # ------------------------------------------------------------------ functions
 @function("range", ("start",), (("stop", None),), "whole numbers from start up to stop - 1 (or 0..start-1)",
-          "range(bid + 1, p.money + 1)")
+          "range(bid + 1, p.money + 1)",
+          args={'start': 'number', 'stop': 'number'}, returns="list", gives="list")
 def _range(s, start, stop=None):
     r = range(start) if stop is None else range(start, stop)
     if len(r) > MAX_RANGE:
@@ -104,94 +96,110 @@ def _range(s, start, stop=None):
 MAX_RANGE = 1_000_000
 
 
-@function("count", ("items",), (), "how many items a list or zone holds", "count(p.hand)")
+@function("count", ("items",), (), "how many items a list or zone holds", "count(p.hand)",
+          args={'items': 'list'}, returns="number", form="count")
 def _count(s, items):
     return len(seq(s, items))
 
 
-@function("sum", ("numbers",), (), "the sum of a list of numbers", "sum(c.value for c in p.tiles)")
+@function("sum", ("numbers",), (), "the sum of a list of numbers", "sum(c.value for c in p.tiles)",
+          args={'numbers': 'list'}, returns="number", form="sum")
 def _sum(s, numbers):
     return sum(seq(s, numbers))
 
 
 @function("min", ("numbers",), (("default", None),), "the smallest value, or default when empty",
-          "min([a, b])")
+          "min([a, b])",
+          args={'numbers': 'list'}, form="min")
 def _min(s, numbers, default=None):
     items = seq(s, numbers)
     return min(items) if items else default
 
 
 @function("max", ("numbers",), (("default", None),), "the largest value, or default when empty",
-          "max([q.score for q in others(p)], default=0)")
+          "max([q.score for q in others(p)], default=0)",
+          args={'numbers': 'list'}, form="max")
 def _max(s, numbers, default=None):
     items = seq(s, numbers)
     return max(items) if items else default
 
 
-@function("any", ("items",), (), "true if any item is true", "any(x > 0 for x in counts)")
+@function("any", ("items",), (), "true if any item is true", "any(x > 0 for x in counts)",
+          args={'items': 'list'}, returns="bool", form="any")
 def _any(s, items):
     return any(seq(s, items))
 
 
-@function("all", ("items",), (), "true if every item is true (also when empty)", "all(row >= 2 for row in rows)")
+@function("all", ("items",), (), "true if every item is true (also when empty)", "all(row >= 2 for row in rows)",
+          args={'items': 'list'}, returns="bool", form="all")
 def _all(s, items):
     return all(seq(s, items))
 
 
 @function("first", ("items",), (("default", None),), "the first item, or default when empty",
-          "first([i for i in range(pos + 1, 36) if count(track[i]) > 0])")
+          "first([i for i in range(pos + 1, 36) if count(track[i]) > 0])",
+          args={'items': 'list'}, form="first")
 def _first(s, items, default=None):
     items = seq(s, items)
     return items[0] if items else default
 
 
-@function("last", ("items",), (("default", None),), "the last item, or default when empty", "last(order)")
+@function("last", ("items",), (("default", None),), "the last item, or default when empty", "last(order)",
+          args={'items': 'list'})
 def _last(s, items, default=None):
     items = seq(s, items)
     return items[-1] if items else default
 
 
-@function("top", ("zone",), (), "the top item of a zone (the last one moved in), or none", "top(deck)")
+@function("top", ("zone",), (), "the top item of a zone (the last one moved in), or none", "top(deck)",
+          args={'zone': 'list'})
 def _top(s, zone):
     items = seq(s, zone)
     return items[-1] if items else None
 
 
-@function("bottom", ("zone",), (), "the bottom item of a zone, or none", "bottom(deck)")
+@function("bottom", ("zone",), (), "the bottom item of a zone, or none", "bottom(deck)",
+          args={'zone': 'list'})
 def _bottom(s, zone):
     items = seq(s, zone)
     return items[0] if items else None
 
 
-@function("list", ("items",), (), "a snapshot of a zone or list as a list", "list(staging)")
+@function("list", ("items",), (), "a snapshot of a zone or list as a list", "list(staging)",
+          args={'items': 'list'}, returns="list", gives="list")
 def _list(s, items):
     return list(seq(s, items))
 
 
-@function("sorted", ("items",), (), "the items in ascending order", "sorted(scores)")
+@function("sorted", ("items",), (), "the items in ascending order", "sorted(scores)",
+          args={'items': 'list'}, returns="list", gives="list")
 def _sorted(s, items):
     return sorted(seq(s, items))
 
 
-@function("reversed", ("items",), (), "the items in reverse order", "reversed(order)")
+@function("reversed", ("items",), (), "the items in reverse order", "reversed(order)",
+          args={'items': 'list'}, returns="list", gives="list")
 def _reversed(s, items):
     return list(reversed(seq(s, items)))
 
 
 @function("distinct", ("items",), (), "the items without repeats, in first-seen order",
-          "distinct(c.company for c in p.hand)")
+          "distinct(c.company for c in p.hand)",
+          args={'items': 'list'}, returns="list", gives="list")
 def _distinct(s, items):
     return list(dict.fromkeys(seq(s, items)))
 
 
 @function("text", ("value",), (), "the value as text, as notation prints it (players as p1, p2...)",
-          "item(\"dev-\" + text(p) + \"-\" + column)")
+          "item(\"dev-\" + text(p) + \"-\" + column)",
+          returns="text")
 def _text(s, value):
     return mutate.fmt(value)
 
 
 @function("without", ("items", "item"), (), "a copy of the list without the first occurrence of item",
-          "t.contents = without(t.contents, kind)")
+          "t.contents = without(t.contents, kind)",
+          args={'items': 'list'}, returns="list", gives="list")
 def _without(s, items, item):
     out = list(seq(s, items))
     if item in out:
@@ -199,26 +207,30 @@ def _without(s, items, item):
     return out
 
 
-@function("abs", ("number",), (), "the absolute value", "abs(a - b)")
+@function("abs", ("number",), (), "the absolute value", "abs(a - b)",
+          args={'number': 'number'}, returns="number")
 def _abs(s, number):
     return abs(number)
 
 
 @function("index_of", ("items", "item"), (), "0-based position of item in items, or -1",
-          "index_of(order, p)")
+          "index_of(order, p)",
+          args={'items': 'list'}, returns="number")
 def _index_of(s, items, item):
     items = seq(s, items)
     return items.index(item) if item in items else -1
 
 
 @function("players_from", ("player",), (), "every player in seat order, starting with player",
-          "players_from(start_player)")
+          "players_from(start_player)",
+          returns="list", gives="list")
 def _players_from(s, player):
     return [PLAYERS[(player + i) % s.n] for i in range(s.n)]
 
 
 @function("others", ("player",), (), "every other player in seat order, starting left of player",
-          "others(winner)")
+          "others(winner)",
+          returns="list", gives="list")
 def _others(s, player):
     key = (s.n, player, player.__class__)
     found = _OTHERS.get(key)
@@ -231,22 +243,26 @@ _OTHERS: dict = {}   # (players, player) -> the others in seat order; lists are 
 
 
 @function("next_player", ("player",), (("steps", 1),), "the player `steps` seats to the left",
-          "next_player(auctioneer)")
+          "next_player(auctioneer)",
+          args={'steps': 'number'})
 def _next_player(s, player, steps=1):
     return PLAYERS[(player + steps) % s.n]
 
 
-@function("seat", ("player",), (), "the player's seat number, 1 for the first", "seat(p)")
+@function("seat", ("player",), (), "the player's seat number, 1 for the first", "seat(p)",
+          returns="number")
 def _seat(s, player):
     return int(player) + 1
 
 
-@function("zone_of", ("item",), (), "the zone an item lies in", "zone_of(tile)")
+@function("zone_of", ("item",), (), "the zone an item lies in", "zone_of(tile)",
+          returns="zone", reads="state")
 def _zone_of(s, item):
     return s.loc.get(item)
 
 
-@function("items", ("kind",), (), "every item of a component kind, in definition order", "items(\"card\")")
+@function("items", ("kind",), (), "every item of a component kind, in definition order", "items(\"card\")",
+          args={'kind': 'text'}, returns="list", names="kinds", gives="list")
 def _items(s, kind):
     if kind not in s.game.kinds:
         raise ContentRuntimeError(f"no component kind `{kind}`")
@@ -258,7 +274,8 @@ def _kind_of(s, item):
     return s.game.item_kind.get(item)
 
 
-@function("item", ("id",), (), "the item with this id", "item(\"goal\")")
+@function("item", ("id",), (), "the item with this id", "item(\"goal\")",
+          args={'id': 'text'}, names="items", gives="item")
 def _item(s, ident):
     if ident not in s.game.items:
         raise ContentRuntimeError(f"no item with id `{ident}`")
@@ -266,21 +283,24 @@ def _item(s, ident):
 
 
 @function("roll", ("sides",), (("stream", "dice"),),
-          "a random whole number from 1 to sides, from a named random stream; logged", "n = roll(6)")
+          "a random whole number from 1 to sides, from a named random stream; logged", "n = roll(6)",
+          args={'sides': 'number', 'stream': 'text'}, returns="number", pure=False)
 def _roll(s, sides, stream="dice"):
     return mutate.roll(s, sides, stream)
 
 
 # -------------------------------------------------------------------- effects
 @effect("move", ("item", "to"), (("at", "top"),), "move one item from wherever it lies to a zone",
-        "move(card, to=p.played)")
+        "move(card, to=p.played)",
+        args={'to': 'zone', 'item': 'item', 'at': 'text'})
 def _move(s, item, to, at="top", span=None):
     _need_zone(to, "to", span)
     mutate.move(s, item, to, at != "bottom", span)
 
 
 @effect("move_all", ("source", "to"), (), "move every item of a zone to another zone, keeping their order",
-        "move_all(lot, to=winner.hand)")
+        "move_all(lot, to=winner.hand)",
+        args={'source': 'zone', 'to': 'zone'})
 def _move_all(s, source, to, span=None):
     _need_zone(source, "source", span)
     _need_zone(to, "to", span)
@@ -289,7 +309,8 @@ def _move_all(s, source, to, span=None):
 
 
 @effect("draw", ("source", "to"), (("n", 1),), "move up to n items from the top of a zone (fewer if it runs out)",
-        "draw(deck, to=p.hand, n=2)")
+        "draw(deck, to=p.hand, n=2)",
+        args={'source': 'zone', 'to': 'zone', 'n': 'number'})
 def _draw(s, source, to, n=1, span=None):
     _need_zone(source, "source", span)
     _need_zone(to, "to", span)
@@ -301,20 +322,23 @@ def _draw(s, source, to, n=1, span=None):
 
 
 @effect("shuffle", ("zone",), (("stream", "decks"),), "shuffle a zone with a named random stream; logged",
-        "shuffle(deck)")
+        "shuffle(deck)",
+        args={'zone': 'zone', 'stream': 'text'})
 def _shuffle(s, zone, stream="decks", span=None):
     _need_zone(zone, "zone", span)
     mutate.shuffle(s, zone, stream, span)
 
 
 @effect("reveal", ("item",), (), "turn an item face up: set its `face_up` state to true (see face_up visibility)",
-        "reveal(top(track[i]))")
+        "reveal(top(track[i]))",
+        args={'item': 'item'})
 def _reveal(s, item, span=None):
     _need_item(s, item, span)
     mutate.set_prop(s, item, "face_up", True)
 
 
-@effect("hide", ("item",), (), "turn an item face down: set its `face_up` state to false", "hide(card)")
+@effect("hide", ("item",), (), "turn an item face down: set its `face_up` state to false", "hide(card)",
+        args={'item': 'item'})
 def _hide(s, item, span=None):
     _need_item(s, item, span)
     mutate.set_prop(s, item, "face_up", False)
