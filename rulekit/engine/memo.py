@@ -11,19 +11,25 @@ the state the function reads (its *read set*, found once from its text by
   function reads (:func:`forget`, :func:`forget_move`, called by engine/mutate.py).
 
 Whether a per-state memory pays depends on how often a game asks the same question
-between two changes, which only playing tells: every memoised function starts on
-*trial* (:func:`trial_caller`) and after :data:`TRIAL_CALLS` calls keeps its memory
-only if at least :data:`KEEP_RATE` of the calls were answered from it; otherwise its
-callers call it directly from then on. Results never depend on the choice (functions
-are pure), so games stay the same move for move; only time does.
+between two changes and on how long an answer takes to work out, which only playing
+tells: every memoised function starts on *trial* (:func:`trial_caller`) and after
+:data:`TRIAL_CALLS` calls keeps its memory only if at least :data:`KEEP_RATE` of the
+calls were answered from it and the trial's calls took at most :data:`KEEP_MARGIN` of
+the time working every answer out would have taken; otherwise its callers call it
+directly from then on. Results never depend on the choice (functions are pure), so
+games stay the same move for move; only time does (and which functions keep a memory
+may differ between runs, since the trial is timed).
 """
 from __future__ import annotations
+
+from time import perf_counter_ns
 
 from .state import Family, ZoneKey
 
 _ZONELIKE = frozenset((ZoneKey, Family))
 TRIAL_CALLS = 1000
-KEEP_RATE = 0.5
+KEEP_RATE = 0.5          # at least this share of a trial's calls answered from memory...
+KEEP_MARGIN = 0.6        # ...and the trial's calls took at most this share of the time without it
 STATIC_LIMIT = 100_000   # results one static function keeps before it starts over
 
 
@@ -83,22 +89,40 @@ def caller(name: str, arity: int, impls: dict):
 
 def trial_caller(name: str, arity: int, impls: dict, settle):
     """A remembering caller on trial: after TRIAL_CALLS calls it hands ``settle`` the caller
-    to use from then on (the remembering one, or the function itself)."""
+    to use from then on, the remembering one if remembering saved time, else the function
+    itself. The trial times the calls (a hit against working it out): a function asked the
+    same thing often but quick to work out is not worth remembering, since every change to
+    what it reads must then forget it."""
     remembering = caller(name, arity, impls)
-    counts = [0, 0]     # calls, results computed
+    counts = [0, 0, 0, 0]     # calls, results computed, ns spent on hits, ns spent computing
 
     def trial(s, *values):
         table = s.memo.get(name)
         before = 0 if table is None else len(table)
+        started = perf_counter_ns()
         value = remembering(s, *values)
+        spent = perf_counter_ns() - started
         counts[0] += 1
         if len(s.memo[name]) != before:
             counts[1] += 1
+            counts[3] += spent
+        else:
+            counts[2] += spent
         if counts[0] == TRIAL_CALLS:
-            hits = counts[0] - counts[1]
-            settle(remembering if hits >= KEEP_RATE * counts[0] else impls[name])
+            settle(remembering if _pays(*counts) else impls[name])
         return value
     return trial
+
+
+def _pays(calls: int, computed: int, hit_ns: int, compute_ns: int) -> bool:
+    """Whether remembering beat working out every call by KEEP_MARGIN (which stands for
+    the forgetting that remembering costs on every change)."""
+    hits = calls - computed
+    if hits < KEEP_RATE * calls or not computed:
+        return bool(hits) and not computed
+    per_compute = compute_ns / computed
+    with_memory = hit_ns + compute_ns
+    return with_memory < KEEP_MARGIN * calls * per_compute
 
 
 def static_caller(name: str, impls: dict, table: dict):

@@ -1,0 +1,99 @@
+#!/usr/bin/env python
+# SPDX-License-Identifier: MIT
+"""What each cache of the engine buys, side by side in one run (printed, never asserted).
+
+    python benchmarks/bench_caches.py [--rounds 3] [--games-batavia 60 --games-goa 30]
+
+Random play (the loop of bench_random.py; CPU time, best of the rounds, each setting in a
+fresh process, settings taking turns) with each cache of engine/memo.py and
+engine/tally.py switched off in turn:
+
+- ``as shipped``: static memory per game, per-state memory kept where its trial shows it
+  pays (memo.TRIAL_CALLS, memo.KEEP_RATE), tallies for `count(x for x in Z if x.P == V)`;
+- ``memo always``: every per-state memory kept (no trial);
+- ``memo never``: no per-state memory (functions called directly);
+- ``no static memo``: functions of the board alone worked out on every call;
+- ``no tallies``: counts by property scanned every time.
+The games are the same in every setting (the caches never change a result).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SETTINGS = ("as shipped", "memo always", "memo never", "no static memo", "no tallies")
+SETTINGS = tuple(os.environ.get("BENCH_SETTINGS", "|".join(SETTINGS)).split("|"))
+
+WORKER = r'''
+import json, sys, time
+sys.path.insert(0, sys.argv[1])
+setting, name, players, games = sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
+from rulekit.engine import memo
+from rulekit.dsl import compiler
+if setting == "memo always":
+    memo.TRIAL_CALLS, memo.KEEP_RATE = 1, 0.0
+elif setting.startswith("keep at "):
+    memo.KEEP_RATE = float(setting.split()[-1])
+elif setting == "memo never":
+    memo.TRIAL_CALLS, memo.KEEP_RATE = 1, 2.0
+elif setting == "no static memo":
+    original = compiler.Compiler.__init__
+    def without_static(self, vocab, static_memo=None):
+        original(self, vocab, {})
+    compiler.Compiler.__init__ = without_static
+elif setting == "no tallies":
+    compiler._tally_parts = lambda arg, v: None
+from rulekit.content import load_game
+from rulekit.engine import api, rng
+game = load_game(name)
+t0 = time.process_time()
+decisions = 0
+for seed in range(games):
+    s = api.new_game(game, players, seed, record=False)
+    r = rng.stream_seed(seed, "bench")
+    while not s.over:
+        r, i = rng.below(r, len(s.pending.choices))
+        api.apply_index(s, i, atomic=False)
+        decisions += 1
+print(json.dumps({"rate": games / (time.process_time() - t0), "decisions": decisions}))
+'''
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--games-batavia", type=int, default=60)
+    ap.add_argument("--games-goa", type=int, default=30)
+    args = ap.parse_args()
+    jobs = (("batavia", 5, args.games_batavia), ("goa", 4, args.games_goa))
+    best: dict = {}
+    decisions: dict = {}
+    repo = os.path.dirname(HERE)
+    for round_ in range(args.rounds):
+        order = SETTINGS[round_ % len(SETTINGS):] + SETTINGS[:round_ % len(SETTINGS)]
+        for setting in order:
+            for name, players, games in jobs:
+                out = subprocess.run([sys.executable, "-c", WORKER, repo, setting, name, str(players), str(games)],
+                                     capture_output=True, text=True, check=True).stdout
+                got = json.loads(out)
+                key = (setting, name)
+                best[key] = max(best.get(key, 0.0), got["rate"])
+                decisions.setdefault(name, set()).add(got["decisions"])
+    print(f"Best of {args.rounds} rounds, random play, games/s (CPU time):\n")
+    print("| setting | Batavia 5p | Goa 4p |")
+    print("|---|---|---|")
+    for setting in SETTINGS:
+        base_b, base_g = best[("as shipped", "batavia")], best[("as shipped", "goa")]
+        b, g = best[(setting, "batavia")], best[(setting, "goa")]
+        print(f"| {setting} | {b:.1f} ({b / base_b:.2f}x) | {g:.1f} ({g / base_g:.2f}x) |")
+    for name, seen in decisions.items():
+        if len(seen) != 1:
+            print(f"warning: {name} played different games in different settings: {sorted(seen)}")
+
+
+if __name__ == "__main__":
+    main()
