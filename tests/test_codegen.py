@@ -164,3 +164,14 @@ def test_a_memo_that_does_not_pay_is_dropped_and_results_stay_the_same(write_gam
     # `pile_size(1)` is asked again and again (the pile never changes) and takes long to
     # work out: its memory is kept
     assert settled == {"fn_plus": "f_plus", "fn_pile_size": "call"}
+
+
+def test_loops_nested_deeper_than_python_allows_still_run(write_game):
+    """Python refuses more than 20 loops nested in one function; such a procedure is written
+    with its loops as blocks (as the VM ran it), and runs."""
+    body = "".join("    " * i + f"for i{i} in {'[1, 2]' if i < 3 else '[1]'}:\n" for i in range(25)) \
+        + "    " * 25 + "total += 1\n"
+    game = _game(write_game, body)
+    state = rulekit.new_game(game, 1)
+    assert state.over and state.g["total"] == 8          # every pass of the innermost loop counted
+    assert "def run_phase_m_" in game.program.source()                         # blocks, not Python loops

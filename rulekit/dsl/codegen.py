@@ -22,9 +22,9 @@ import zlib
 
 from ..engine.library import REGISTRY
 from ..engine.runtime import LINE_SPANS, ChooseSpec, Code
-from ..errors import Diagnostic, suggestion_help
+from ..errors import Diagnostic, DiagnosticReport, suggestion_help
 from . import ast
-from .compiler import Compiler, _first_assignment, _located_code, _Scope, assigned_names, read_names
+from .compiler import Compiler, _first_assignment, _located_code, _Scope, assigned_names, read_names, too_complex
 
 _units = itertools.count(1)
 
@@ -39,6 +39,7 @@ class Module:
         self.spans: list = []
         self.codes: dict[str, Code] = {}      # procedure name -> Code
         self.resumable: set = set()
+        self.flat: set = set()
         self.written: list[Code] = []
         self.functions: list = []         # (content name, python name) written in this module
         self._defs = itertools.count()
@@ -71,7 +72,16 @@ class Module:
         text = self.source()
         LINE_SPANS[self.filename] = self.spans
         linecache.cache[self.filename] = (len(text), None, text.splitlines(True), self.filename)
-        exec(compile(text, self.filename, "exec"), self.comp.ns)  # noqa: S102 - our own source
+        try:
+            code = compile(text, self.filename, "exec")
+        except (SyntaxError, RecursionError, MemoryError) as exc:
+            if not too_complex(exc):
+                raise               # a bug of the code generator, not the author's mistake
+            line = getattr(exc, "lineno", None) or 0
+            span = next((s for s in reversed(self.spans[:line]) if s is not None), None)
+            raise DiagnosticReport([Diagnostic("RK0219", "procedure too complex to compile (nested too deeply)",
+                                               span, help="split it into smaller procedures")]) from None
+        exec(code, self.comp.ns)  # noqa: S102 - our own source
         ns = self.comp.ns
         for code in self.written:
             code.run = ns.get(f"run_{code.pyname}")
@@ -95,6 +105,10 @@ class Module:
         calls = {name: _called(body, self.comp.v.procedures) for name, body in bodies.items()}
         stops = {name for name, body in bodies.items() if _has_choose(body)}
         stops |= _in_cycles(calls)
+        # Python allows 20 loops nested in one function: deeper content is written with
+        # every loop as blocks of a resumable function (no Python nesting), as the VM ran it
+        self.flat = {name for name, body in bodies.items() if _loop_depth(body) > FLAT_DEPTH}
+        stops |= self.flat
         changed = True
         while changed:
             changed = False
@@ -126,6 +140,7 @@ class Module:
         where = f"{span.path}:{span.line}" if span is not None and span.path else "generated"
         if code.stops:
             writer = _Writer(self, code, _Scope(set(params) | assigned), resumable=True)
+            writer.flat = key in self.flat
             writer.resumable_function(body, where)
         else:
             names = {p: _pylocal(p) for p in sorted(set(params) | assigned)}
@@ -203,6 +218,7 @@ class _Writer:
         self.cur: list | None = None
         self.cur_pc = -1
         self.loops: list = []            # ("py",) or ("blk", head pc, end pc)
+        self.flat = False                # every loop as blocks (content nested deeper than Python allows)
         self._slots = itertools.count()
 
     # ------------------------------------------------------------ frames of code
@@ -279,7 +295,9 @@ class _Writer:
             method(st)
 
     def stops(self, st) -> bool:
-        return self.resumable and _may_stop(st, self.m.resumable, self.comp.v.procedures)
+        """Whether ``st`` is written as blocks: it may stop (or, in a flat procedure, loops)."""
+        return self.resumable and (_may_stop(st, self.m.resumable, self.comp.v.procedures)
+                                   or (self.flat and _loop_depth((st,)) > 0))
 
     def r_CallStmt(self, st):
         self._stop_call(st.call, None)
@@ -706,6 +724,26 @@ def _called(body, procedures) -> set:
                 walk(item)
     walk(body)
     return out
+
+
+FLAT_DEPTH = 15
+
+
+def _loop_depth(body) -> int:
+    """How deeply loops nest in a block of statements."""
+    deepest = 0
+    for st in body:
+        inner = []
+        if isinstance(st, (ast.For, ast.While)):
+            deepest = max(deepest, 1 + _loop_depth(st.body))
+            continue
+        if isinstance(st, ast.If):
+            inner = [b for _c, b in st.branches] + [st.orelse]
+        elif isinstance(st, ast.Choose):
+            inner = [o.body for o in st.options if isinstance(o, ast.Option)]
+        for block in inner:
+            deepest = max(deepest, _loop_depth(block))
+    return deepest
 
 
 def _has_choose(node) -> bool:

@@ -273,7 +273,9 @@ class Compiler:
         out: dict = {}
         try:
             exec(compile(text, f"<rulekit {what}>", "exec"), self.ns, out)  # noqa: S102 - our own source
-        except (SyntaxError, RecursionError, MemoryError, ValueError):
+        except (SyntaxError, RecursionError, MemoryError) as exc:
+            if not too_complex(exc):
+                raise               # a bug of this compiler, not the author's mistake
             self.error("RK0219", f"{what} too complex to compile", span, hint)
             return lambda *args: None
         fn = self._fn_cache[text] = _located_code(out["_f"], span)
@@ -980,6 +982,15 @@ def _first_assignment(body, name: str):
 
 
 _UNSET = object()   # a reused value not worked out yet
+
+
+def too_complex(exc: Exception) -> bool:
+    """Whether Python refused generated code for its size or depth (the content's nesting),
+    rather than for a fault of the code generator."""
+    if isinstance(exc, (RecursionError, MemoryError)):
+        return True
+    text = str(exc)
+    return isinstance(exc, SyntaxError) and ("too many" in text or "too deeply" in text or "nested" in text)
 
 
 def _count_equal(items, value) -> int:
