@@ -134,7 +134,11 @@ def move(s: State, item: str, to: ZoneKey, top: bool = True, span=None) -> None:
     capacity = to.capacity
     if capacity is not None and source is not to and len(zones[to]) >= capacity:
         raise ContentRuntimeError(f"zone `{to}` is full (capacity {capacity})", span, "RK4005")
-    zones[source].remove(item)
+    held = zones[source]
+    if held[-1] == item:        # from the top (drawing, playing the last card): no scan
+        held.pop()
+    else:
+        held.remove(item)
     if top:
         zones[to].append(item)
     else:
