@@ -232,12 +232,48 @@ class _Builder:
 
     # ------------------------------------------------------------ build
     def build(self) -> Game:
+        # Each section may add diagnostics (and parses and compiles as it goes): the order
+        # of the sections is the order of the diagnostics.
         d = self.data
         players = d.get("players", {})
         vocab = Vocabulary()
+        sets, members = self._sets(vocab)
+        items, kinds, item_kind, item_start, prop_defaults = self._items(vocab, sets)
+        (gvars, gvis, gbounds), (pvars, pvis, pbounds) = self._variables(vocab)
+        zones, zone_vis, families, pzones, capacity = self._zones(vocab, sets)
+        self._check_starts(item_start, item_kind, zones)
+        params_spec = self._declare_params(vocab)
+        functions_spec, procedures_spec = self._signatures(vocab)
+        compiler, reads = self._compile_functions(vocab, functions_spec)
+        params = self._params(compiler, params_spec)
+        procs, main, finish_pc = self._program(compiler, procedures_spec, vocab)
+        scoring, tiebreak = self._scoring(compiler)
+        invariants = self._invariants(compiler)
+        bots, search = self._bots(compiler)
+        estimate = self._estimate(compiler)
+        warnings = self._final_checks(compiler, procedures_spec)
+        memo_deps, memo_always = memo_table(reads)
+
+        return Game(
+            name=self.name, title=(d.get("meta") or {}).get("title", self.name), path=self.path,
+            variants=self.variants, content_hash=content_hash(d), data=d, source_map=self.smap,
+            min_players=players.get("min", 1), max_players=players.get("max", 8),
+            default_players=players.get("default", players.get("min", 2)),
+            items=items, kinds=kinds, item_kind=item_kind, item_start=item_start, prop_defaults=prop_defaults,
+            gvars=gvars, gvis=gvis, gbounds=gbounds, pvars=pvars, pvis=pvis, pbounds=pbounds,
+            zones=zones, zone_vis=zone_vis, families=families, pzones=pzones, capacity=capacity,
+            params=params, procedures=procs, functions=compiler.functions_impl, main=main,
+            finish_pc=finish_pc, scoring=scoring, tiebreak=tiebreak,
+            invariants=invariants, estimate=estimate, provenance=tuple(self._provenance()),
+            sets=sets, members=members, vocab=vocab, warnings=warnings, bots=bots,
+            memo_deps=memo_deps, memo_always=memo_always, static_memo=compiler.static_memo,
+            search=search, program=self.program)
+
+    def _sets(self, vocab: Vocabulary):
+        """Returns (set -> member names, member -> static props); also the tables."""
         sets: dict[str, tuple] = {}
         members: dict[str, dict] = {}
-        for set_name, spec in (d.get("sets") or {}).items():
+        for set_name, spec in (self.data.get("sets") or {}).items():
             if isinstance(spec, list):
                 entries = {str(m): {} for m in spec}
             else:
@@ -250,15 +286,18 @@ class _Builder:
                 vocab.member_props.update(members[member])
         vocab.sets = sets
         vocab.members = members
-        vocab.tables = dict(d.get("tables") or {})
+        vocab.tables = dict(self.data.get("tables") or {})
+        return sets, members
 
-        # components -> items
+    def _items(self, vocab: Vocabulary, sets: dict):
+        """Components -> items. Returns (items, kinds, item_kind, item_start, prop_defaults);
+        start zones are checked once the zones are known (:meth:`_check_starts`)."""
         items: dict[str, dict] = {}
         kinds: dict[str, tuple] = {}
         item_kind: dict[str, str] = {}
         item_start: dict[str, str] = {}
         prop_defaults: dict[str, Any] = {}
-        for kind, spec in (d.get("components") or {}).items():
+        for kind, spec in (self.data.get("components") or {}).items():
             ids = []
             for ident, props in self._instances(kind, spec, sets):
                 if ident in items:
@@ -276,35 +315,27 @@ class _Builder:
         vocab.items = items
         vocab.kinds = set(kinds)
         vocab.prop_defaults = prop_defaults
+        return items, kinds, item_kind, item_start, prop_defaults
 
-        # variables
-        gvars, gvis, gbounds = {}, {}, {}
-        for name, spec in (d.get("vars") or {}).items():
-            spec = spec if isinstance(spec, dict) else {"initial": spec}
-            gvars[name] = _value(spec.get("initial", 0))
-            gvis[name] = spec.get("visibility", "public")
-            if "min" in spec or "max" in spec:
-                gbounds[name] = (spec.get("min"), spec.get("max"))
+    def _variables(self, vocab: Vocabulary):
+        """Returns ((gvars, gvis, gbounds), (pvars, pvis, pbounds))."""
+        gvars, gvis, gbounds = _var_table(self.data.get("vars"))
         for name in BUILTIN_VARS:
             gvars.setdefault(name, 0)
             gvis.setdefault(name, "public")
-        pl = d.get("player") or {}
-        pvars, pvis, pbounds = {}, {}, {}
-        for name, spec in (pl.get("vars") or {}).items():
-            spec = spec if isinstance(spec, dict) else {"initial": spec}
-            pvars[name] = _value(spec.get("initial", 0))
-            pvis[name] = spec.get("visibility", "public")
-            if "min" in spec or "max" in spec:
-                pbounds[name] = (spec.get("min"), spec.get("max"))
+        pvars, pvis, pbounds = _var_table((self.data.get("player") or {}).get("vars"))
         vocab.gvars = set(gvars)
         vocab.pvars = set(pvars)
+        return (gvars, gvis, gbounds), (pvars, pvis, pbounds)
 
-        # zones
+    def _zones(self, vocab: Vocabulary, sets: dict):
+        """Returns (zones, zone_vis, families, pzones, capacity): global zones, families
+        (`keys:`, `range:`) and player zones."""
         zones = {"box": ZoneKey("box")}
         zone_vis = {"box": "hidden"}
         families: dict[str, Family] = {}
         capacity: dict[str, int] = {}
-        for name, spec in (d.get("zones") or {}).items():
+        for name, spec in (self.data.get("zones") or {}).items():
             spec = spec or {}
             zone_vis[name] = spec.get("visibility", "public")
             if "capacity" in spec:
@@ -315,7 +346,7 @@ class _Builder:
             else:
                 families[name] = Family(name, keys, capacity.get(name))
         pzones: dict[str, tuple] = {}
-        for name, spec in (pl.get("zones") or {}).items():
+        for name, spec in ((self.data.get("player") or {}).get("zones") or {}).items():
             spec = spec or {}
             zone_vis[name] = spec.get("visibility", "public")
             if "capacity" in spec:
@@ -324,6 +355,10 @@ class _Builder:
         vocab.zones = zones
         vocab.families = families
         vocab.pzones = pzones
+        return zones, zone_vis, families, pzones, capacity
+
+    def _check_starts(self, item_start: dict, item_kind: dict, zones: dict) -> None:
+        """An unknown start zone is reported and the item starts in the box (so building goes on)."""
         for ident, start in item_start.items():
             if start not in zones:
                 self.error("RK0332", f"unknown start zone `{start}` for `{item_kind[ident]}`",
@@ -331,29 +366,42 @@ class _Builder:
                            help=_suggest(start, zones))
                 item_start[ident] = "box"
 
-        # params (constants, maybe computed from the player count)
-        params_spec = d.get("params") or {}
+    def _declare_params(self, vocab: Vocabulary) -> dict:
+        """Params are named before anything is compiled (their values come after the
+        functions, since `expr:` params may call them); all names are known by now, so
+        clashes between them are checked here."""
+        params_spec = self.data.get("params") or {}
         vocab.constants = set(params_spec) | set(BUILTIN_CONSTANTS)
         self._check_clashes(vocab)
+        return params_spec
 
-        # functions and procedures (signatures first, so bodies can call each other)
-        functions_spec = d.get("functions") or {}
+    def _signatures(self, vocab: Vocabulary):
+        """Functions, procedures and option groups, declared before any body is compiled so
+        that bodies can call each other. Returns (functions spec, procedures spec)."""
+        functions_spec = self.data.get("functions") or {}
         for name, spec in functions_spec.items():
             body = self.parse(("functions", name, "expr"), "expr")
             vocab.functions[name] = (tuple(spec.get("params") or ()), body or ast.Const(None, span=Span(self.path, 1, 1)))
-        procedures_spec = d.get("procedures") or {}
+        procedures_spec = self.data.get("procedures") or {}
         for name, spec in procedures_spec.items():
             vocab.procedures[name] = tuple(spec.get("params") or ())
 
-        for name, spec in (d.get("option_groups") or {}).items():
+        for name, spec in (self.data.get("option_groups") or {}).items():
             options = self.parse(("option_groups", name, "options"), "options")
             vocab.option_groups[name] = (tuple(spec.get("params") or ()), options or ())
+        return functions_spec, procedures_spec
 
+    def _compile_functions(self, vocab: Vocabulary, functions_spec: dict):
+        """Returns (the compiler, what each function reads); functions reading no state
+        are memoised for the whole game."""
         reads = function_reads(vocab)
         compiler = Compiler(vocab, {n: {} for n, r in reads.items() if r == frozenset()})
         for name in functions_spec:
             compiler.compile_function(name)
+        return compiler, reads
 
+    def _params(self, compiler: Compiler, params_spec: dict) -> dict:
+        """Constants, or functions of the state for those computed from the player count."""
         params: dict[str, Any] = {}
         for name, spec in params_spec.items():
             if isinstance(spec, dict) and "expr" in spec:
@@ -364,70 +412,7 @@ class _Builder:
                 params[name] = _value(spec.get("value"))
             else:
                 params[name] = _value(spec)
-
-        procs, main, finish_pc = self._program(compiler, procedures_spec, vocab)
-
-        scoring = []
-        sc = d.get("scoring") or {}
-        for i, cat in enumerate(sc.get("categories") or []):
-            body = self.parse(("scoring", "categories", i, "points"), "expr")
-            cid = cat.get("id", f"category{i + 1}")
-            fn = _located(compiler.expr(body, _scope({"p"})), body.span, f"the points of `{cid}`", "points") \
-                if body else (lambda s, e: 0)
-            scoring.append((cid, cat.get("text", ""), fn))
-        tiebreak = []
-        for i, _ in enumerate(sc.get("tiebreak") or []):
-            body = self.parse(("scoring", "tiebreak", i), "expr")
-            if body:
-                tiebreak.append(_located(compiler.expr(body, _scope({"p"})), body.span,
-                                         f"tie-break {i + 1}", "tiebreak"))
-        invariants = []
-        for i, inv in enumerate(d.get("invariants") or []):
-            body = self.parse(("invariants", i, "expr"), "expr")
-            if body:
-                iid = inv.get("id", f"invariant{i + 1}")
-                invariants.append((iid, inv.get("text", ""),
-                                   _located(compiler.expr(body, _scope()), body.span, f"invariant `{iid}`")))
-        from .agents.content_bot import compile_bots
-        bots = compile_bots(self, compiler)
-        rollout_bot = (d.get("search") or {}).get("rollout_bot")
-        if rollout_bot is not None and rollout_bot not in bots:
-            self.error("RK0343", f"`search.rollout_bot` names no bot of this game: `{rollout_bot}`",
-                       ("search", "rollout_bot"), help=_suggest(rollout_bot, bots)
-                       or "declare it under `bots:`, or leave `rollout_bot` out for random rollouts")
-        estimate = None
-        if "estimate" in d:
-            body = self.parse(("estimate",), "expr")
-            if body:
-                estimate = _located(compiler.expr(body, _scope({"p"})), body.span, "the estimate", "estimate")
-
-        self.diagnostics.extend(compiler.diagnostics)
-        for name in procedures_spec:
-            if name not in compiler.used_procedures:
-                self.diagnostics.append(Diagnostic(
-                    "RK0334", f"procedure `{name}` is never called", self.smap.span(("procedures", name), key=True),
-                    help="call it from a phase or another procedure, or remove it", severity="warning"))
-        if any(d.severity == "error" for d in self.diagnostics):
-            # errors first (what stops the build), then warnings; each group in source order
-            raise DiagnosticReport(sorted(self.diagnostics, key=lambda d: d.severity != "error"))
-        warnings = tuple(d for d in self.diagnostics if d.severity == "warning")
-        memo_deps, memo_always = memo_table(reads)
-
-        return Game(
-            name=self.name, title=(d.get("meta") or {}).get("title", self.name), path=self.path,
-            variants=self.variants, content_hash=content_hash(d), data=d, source_map=self.smap,
-            min_players=players.get("min", 1), max_players=players.get("max", 8),
-            default_players=players.get("default", players.get("min", 2)),
-            items=items, kinds=kinds, item_kind=item_kind, item_start=item_start, prop_defaults=prop_defaults,
-            gvars=gvars, gvis=gvis, gbounds=gbounds, pvars=pvars, pvis=pvis, pbounds=pbounds,
-            zones=zones, zone_vis=zone_vis, families=families, pzones=pzones, capacity=capacity,
-            params=params, procedures=procs, functions=compiler.functions_impl, main=main,
-            finish_pc=finish_pc, scoring=tuple(scoring), tiebreak=tuple(tiebreak),
-            invariants=tuple(invariants), estimate=estimate, provenance=tuple(self._provenance()),
-            sets=sets, members=members, vocab=vocab, warnings=warnings, bots=bots,
-            memo_deps=memo_deps, memo_always=memo_always, static_memo=compiler.static_memo,
-            search={k: v for k, v in (d.get("search") or {}).items() if k not in ("text", "provenance", "ruling")},
-            program=self.program)
+        return params
 
     def _program(self, compiler: Compiler, procedures_spec: dict, vocab: Vocabulary):
         """Every procedure, phase, setup and finish, and the flow around them, written as one
@@ -451,6 +436,28 @@ class _Builder:
             if until_ast is not None:
                 until = (_located(compiler.expr(until_ast, _scope()), until_ast.span, "`end_after_round_if`"),
                          until_ast.span)
+        phases = self._phases(module, flow, parts)
+        finish = module.declare("$finish", (), top, "finish")
+        parts.append(("$finish", (), (self.parse(("flow", "finish")) or ()) if "finish" in flow else (), top,
+                      "finish"))
+        if rounds is None and until is None and phases:
+            self.error("RK0333", "the flow never ends: give `rounds` or `end_after_round_if`", ("flow",), key=True)
+
+        module.plan({key: body for key, _params, body, _span, _name in parts})
+        for key, params, body, span, name in parts:
+            module.write(key, params, body, span, name)
+        main = Code("game", (), top, "game")
+        module.codes["$main"] = main
+        finish_pc = module.write_main(main, setup, [(c, code) for c, code in phases], rounds, until, finish)
+        if any(d.severity == "error" for d in compiler.diagnostics):
+            return module.codes, main, finish_pc    # not run: the build stops with the diagnostics
+        module.load()
+        self.program = module
+        return module.codes, main, finish_pc
+
+    def _phases(self, module: Module, flow: dict, parts: list) -> list:
+        """Declares each phase (its body goes to ``parts``, written with the rest);
+        returns [(condition or None, code)] in flow order."""
         phases = []
         seen_phases: dict = {}
         for i, phase in enumerate(flow.get("phases") or []):
@@ -472,35 +479,90 @@ class _Builder:
             parts.append((key, (), self.parse(("flow", "phases", i, "do")) or (), span, pid))
             cond = self.parse(("flow", "phases", i, "when"), "expr") if "when" in phase else None
             phases.append((cond, code))
-        finish = module.declare("$finish", (), top, "finish")
-        parts.append(("$finish", (), (self.parse(("flow", "finish")) or ()) if "finish" in flow else (), top,
-                      "finish"))
-        if rounds is None and until is None and phases:
-            self.error("RK0333", "the flow never ends: give `rounds` or `end_after_round_if`", ("flow",), key=True)
+        return phases
 
-        module.plan({key: body for key, _params, body, _span, _name in parts})
-        for key, params, body, span, name in parts:
-            module.write(key, params, body, span, name)
-        main = Code("game", (), top, "game")
-        module.codes["$main"] = main
-        finish_pc = module.write_main(main, setup, [(c, code) for c, code in phases], rounds, until, finish)
-        if any(d.severity == "error" for d in compiler.diagnostics):
-            return module.codes, main, finish_pc    # not run: the build stops with the diagnostics
-        module.load()
-        self.program = module
-        return module.codes, main, finish_pc
+    def _scoring(self, compiler: Compiler):
+        """Returns (((id, text, fn), ...) per category, (fn, ...) per tie-break)."""
+        scoring = []
+        sc = self.data.get("scoring") or {}
+        for i, cat in enumerate(sc.get("categories") or []):
+            body = self.parse(("scoring", "categories", i, "points"), "expr")
+            cid = cat.get("id", f"category{i + 1}")
+            fn = _located(compiler.expr(body, _scope({"p"})), body.span, f"the points of `{cid}`", "points") \
+                if body else (lambda s, e: 0)
+            scoring.append((cid, cat.get("text", ""), fn))
+        tiebreak = []
+        for i, _ in enumerate(sc.get("tiebreak") or []):
+            body = self.parse(("scoring", "tiebreak", i), "expr")
+            if body:
+                tiebreak.append(_located(compiler.expr(body, _scope({"p"})), body.span,
+                                         f"tie-break {i + 1}", "tiebreak"))
+        return tuple(scoring), tuple(tiebreak)
+
+    def _invariants(self, compiler: Compiler) -> tuple:
+        invariants = []
+        for i, inv in enumerate(self.data.get("invariants") or []):
+            body = self.parse(("invariants", i, "expr"), "expr")
+            if body:
+                iid = inv.get("id", f"invariant{i + 1}")
+                invariants.append((iid, inv.get("text", ""),
+                                   _located(compiler.expr(body, _scope()), body.span, f"invariant `{iid}`")))
+        return tuple(invariants)
+
+    def _bots(self, compiler: Compiler):
+        """Returns (bots written as content, the `search:` settings); the rollout bot the
+        settings name must be one of the bots."""
+        from .agents.content_bot import compile_bots
+        bots = compile_bots(self, compiler)
+        search = self.data.get("search") or {}
+        rollout_bot = search.get("rollout_bot")
+        if rollout_bot is not None and rollout_bot not in bots:
+            self.error("RK0343", f"`search.rollout_bot` names no bot of this game: `{rollout_bot}`",
+                       ("search", "rollout_bot"), help=_suggest(rollout_bot, bots)
+                       or "declare it under `bots:`, or leave `rollout_bot` out for random rollouts")
+        return bots, {k: v for k, v in search.items() if k not in ("text", "provenance", "ruling")}
+
+    def _estimate(self, compiler: Compiler):
+        if "estimate" not in self.data:
+            return None
+        body = self.parse(("estimate",), "expr")
+        if not body:
+            return None
+        return _located(compiler.expr(body, _scope({"p"})), body.span, "the estimate", "estimate")
+
+    def _final_checks(self, compiler: Compiler, procedures_spec: dict) -> tuple:
+        """Compiler diagnostics come after the parse diagnostics; unused procedures can only
+        be told once everything is compiled. Raises on any error; returns the warnings."""
+        self.diagnostics.extend(compiler.diagnostics)
+        for name in procedures_spec:
+            if name not in compiler.used_procedures:
+                self.diagnostics.append(Diagnostic(
+                    "RK0334", f"procedure `{name}` is never called", self.smap.span(("procedures", name), key=True),
+                    help="call it from a phase or another procedure, or remove it", severity="warning"))
+        if any(d.severity == "error" for d in self.diagnostics):
+            # errors first (what stops the build), then warnings; each group in source order
+            raise DiagnosticReport(sorted(self.diagnostics, key=lambda d: d.severity != "error"))
+        return tuple(d for d in self.diagnostics if d.severity == "warning")
 
     def _instances(self, kind: str, spec: dict, sets: dict):
+        """(id, props) of each item of a component: listed, or generated from sets. A
+        generator: its diagnostics interleave with those of the caller, item by item."""
         base = {k: v for k, v in (spec.get("props") or {}).items()}
         if "items" in spec:
-            if not self._budget("items_left", len(spec["items"]), ("components", kind, "items"),
-                                f"`{kind}` lists {len(spec['items'])} items", MAX_ITEMS, "items"):
-                return
-            for i, entry in enumerate(spec["items"]):
-                props = dict(base)
-                props.update({k: v for k, v in entry.items() if k not in ("id", "text", "provenance")})
-                yield entry["id"], props
+            yield from self._listed_instances(kind, spec, base)
+        else:
+            yield from self._generated_instances(kind, spec, sets, base)
+
+    def _listed_instances(self, kind: str, spec: dict, base: dict):
+        if not self._budget("items_left", len(spec["items"]), ("components", kind, "items"),
+                            f"`{kind}` lists {len(spec['items'])} items", MAX_ITEMS, "items"):
             return
+        for i, entry in enumerate(spec["items"]):
+            props = dict(base)
+            props.update({k: v for k, v in entry.items() if k not in ("id", "text", "provenance")})
+            yield entry["id"], props
+
+    def _generated_instances(self, kind: str, spec: dict, sets: dict, base: dict):
         generate = spec.get("generate") or {}
         axes = []
         for prop, set_name in generate.items():
@@ -606,6 +668,19 @@ def _value(v):
     if isinstance(v, dict):
         return {k: _value(x) for k, x in v.items()}
     return v
+
+
+def _var_table(spec) -> tuple:
+    """(initial values, visibility, bounds) of the variables a `vars:` section declares;
+    a bare value is the initial value."""
+    values, vis, bounds = {}, {}, {}
+    for name, var in (spec or {}).items():
+        var = var if isinstance(var, dict) else {"initial": var}
+        values[name] = _value(var.get("initial", 0))
+        vis[name] = var.get("visibility", "public")
+        if "min" in var or "max" in var:
+            bounds[name] = (var.get("min"), var.get("max"))
+    return values, vis, bounds
 
 
 def _located(fn, span: Span, what: str, number: str | None = None):

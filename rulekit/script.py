@@ -185,33 +185,62 @@ def _expr_fn(game, text: str, span: Span, names=()):
 
 def run_script(path: str, force: bool = False, game_override=None, record: bool = True) -> ScriptResult:
     """Play a script or log file; raises ScriptError / DiagnosticReport on failure."""
+    data, smap = _load_script(path)
+    game, variants = _script_game_of(path, data, smap, game_override, force)
+    seed = int(data.get("seed", 0))
+    state = _start(game, data, smap, seed, record)
+    transcript, checkpoints = _play(game, state, data, smap)
+    _check_result(state, data, smap)
+    if state.result is not None:
+        transcript.append("result: " + json.dumps(state.result, sort_keys=True))
+    return ScriptResult(state, transcript, make_log(state, variants, seed, data.get("pins"), data.get("position")),
+                        checkpoints)
+
+
+def _load_script(path: str):
+    """The script's (data, source map), refused with diagnostics unless it fits the schema."""
     node = load_yaml(path)
     data, smap = flatten(node)
     problems = schema.check_data(data, smap, "script")
     if problems:
         raise DiagnosticReport(problems)
+    return data, smap
+
+
+def _script_game_of(path: str, data: dict, smap, game_override, force: bool):
+    """Returns (the game, its variants). A game named by a folder beside the script wins
+    over a shipped one; a log's game must still have the content the log was made with."""
     base = os.path.dirname(path)
-    game_ref = data["game"]
-    local = os.path.join(base, game_ref)
+    ref = data["game"]
+    local = os.path.join(base, ref)
     variants = tuple(data.get("variants") or ())
     if game_override is not None:
         game = game_override
     else:
-        game = load_game(_script_game(local if os.path.isdir(local) else game_ref, variants, smap), variants)
+        game = load_game(_script_game(local if os.path.isdir(local) else ref, variants, smap), variants)
     expected_hash = data.get("content_hash")
     if expected_hash and expected_hash != game.content_hash and not force:
         raise ScriptError(_what_changed(expected_hash, data.get("content_parts"), game),
                           smap.span(("content_hash",)), "RK5002")
-    seed = int(data.get("seed", 0))
-    pins_spec = data.get("pins")
+    return game, variants
+
+
+def _start(game, data: dict, smap, seed: int, record: bool) -> State:
+    """The state at its first decision: after setup and the script's ``position:``."""
     position = None
     if "position" in data:
         position = game.compile_script(data["position"], smap.text(("position",)))
     try:
-        state = api.new_game(game, data.get("players"), seed, pins_from(pins_spec), record=record,
-                             position=position)
+        return api.new_game(game, data.get("players"), seed, pins_from(data.get("pins")), record=record,
+                            position=position)
     except UsageError as exc:   # a player count the game does not allow
         raise ScriptError(str(exc), smap.span(("players",)), "RK5010") from None
+
+
+def _play(game, state: State, data: dict, smap):
+    """Runs the steps in order. Returns (transcript, checkpoints); the transcript gets
+    each action's events right after it, so that expectations and checkpoints fall
+    between them."""
     transcript: list = []
     checkpoints: dict = {}
     cursor = 0
@@ -225,46 +254,57 @@ def run_script(path: str, force: bool = False, game_override=None, record: bool 
         span = smap.span(("actions", i))
         if isinstance(step, str) or (isinstance(step, dict) and len(step) == 1 and
                                      next(iter(step)) not in ("expect", "checkpoint")):
-            if isinstance(step, dict):
-                who, action = next(iter(step.items()))
-                action = str(action)
-            else:
-                who, action = None, step
-            if state.over:
-                raise ScriptError(f"action `{action}` after the game ended", span, "RK5003")
-            actor = str(PLAYERS[state.pending.player])
-            if who is not None and who != actor:
-                raise ScriptError(f"the script says {who} acts, but it is {actor}'s decision "
-                                  f"(legal: {', '.join(state.pending.labels[:20])})", span, "RK5004",
-                                  legal=list(state.pending.labels))
-            try:
-                api.apply(state, action)
-            except IllegalAction as exc:
-                raise ScriptError(str(exc), span, "RK5005", legal=exc.legal) from None
+            _act(state, step, span)
             flush()
         elif "expect" in step:
-            for text, want in step["expect"].items():
-                espan = smap.span(("actions", i, "expect", text), key=True) or span
-                seats = {str(PLAYERS[k]): PLAYERS[k] for k in range(state.n)}
-                fn = _expr_fn(game, text, espan, seats)
-                try:
-                    got = fn(state, dict(seats))
-                except Exception as exc:  # content evaluation problems are the author's to see
-                    raise ScriptError(f"cannot evaluate `{text}`: {exc}", espan, "RK5006") from None
-                if _normal(got) != _normal(want):
-                    raise ScriptError(f"expected `{text}` to be {fmt(want)}, got {fmt(got)}", espan, "RK5007")
+            _expect(game, state, step["expect"], smap, i, span)
             transcript.append(f"  expect ok: {', '.join(str(k) for k in step['expect'])}")
         elif "checkpoint" in step:
             name = str(step["checkpoint"])
             checkpoints[name] = {str(PLAYERS[i]): view(state, i) for i in range(state.n)}
             transcript.append(f"checkpoint {name}")
+    return transcript, checkpoints
+
+
+def _act(state: State, step, span: Span | None) -> None:
+    """One action step (``bid 3``, or ``p2: pass`` asserting who acts)."""
+    if isinstance(step, dict):
+        who, action = next(iter(step.items()))
+        action = str(action)
+    else:
+        who, action = None, step
+    if state.over:
+        raise ScriptError(f"action `{action}` after the game ended", span, "RK5003")
+    actor = str(PLAYERS[state.pending.player])
+    if who is not None and who != actor:
+        raise ScriptError(f"the script says {who} acts, but it is {actor}'s decision "
+                          f"(legal: {', '.join(state.pending.labels[:20])})", span, "RK5004",
+                          legal=list(state.pending.labels))
+    try:
+        api.apply(state, action)
+    except IllegalAction as exc:
+        raise ScriptError(str(exc), span, "RK5005", legal=exc.legal) from None
+
+
+def _expect(game, state: State, expectations: dict, smap, i: int, span: Span | None) -> None:
+    """One ``expect:`` step; each expression is reported on its own key's line when it has one."""
+    for text, want in expectations.items():
+        espan = smap.span(("actions", i, "expect", text), key=True) or span
+        seats = {str(PLAYERS[k]): PLAYERS[k] for k in range(state.n)}
+        fn = _expr_fn(game, text, espan, seats)
+        try:
+            got = fn(state, dict(seats))
+        except Exception as exc:  # content evaluation problems are the author's to see
+            raise ScriptError(f"cannot evaluate `{text}`: {exc}", espan, "RK5006") from None
+        if _normal(got) != _normal(want):
+            raise ScriptError(f"expected `{text}` to be {fmt(want)}, got {fmt(got)}", espan, "RK5007")
+
+
+def _check_result(state: State, data: dict, smap) -> None:
+    """A log replayed to its end must end as it did when it was recorded."""
     if "result" in data and state.result is not None and _normal(data["result"]) != _normal(state.result):
         raise ScriptError("the replay ended with a different result than the log recorded",
                           smap.span(("result",)), "RK5008")
-    if state.result is not None:
-        transcript.append("result: " + json.dumps(state.result, sort_keys=True))
-    return ScriptResult(state, transcript, make_log(state, variants, seed, pins_spec, data.get("position")),
-                        checkpoints)
 
 
 def _script_game(ref: str, variants: tuple, smap) -> str:

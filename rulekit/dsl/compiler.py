@@ -569,6 +569,9 @@ class Compiler:
         """``count``/``sum``/``min``/``max`` of a certain list or zone as the Python built-in
         (the library's versions do the same after asking what the collection is)."""
         form = builtin.form
+        if form == "count" and len(node.args) == 1 and not node.kwargs:
+            self._bind(builtin, node, scope, lambda n, sc: "None")  # checks only
+            return f"len({self.seq_src(node.args[0], scope)})"     # SEQ asks only where the kind is not certain
         if not node.args or len(node.args) > 2 or self.static_kind(node.args[0], scope) not in ("list", "zone"):
             return None
         defaults = list(node.args[1:]) + [value for key, value in node.kwargs if key == "default"]
@@ -827,7 +830,9 @@ _MISSING = object()
 
 
 _PLAIN = re.compile(r"[A-Za-z_$][A-Za-z0-9_.$ -]*")
-_SIMPLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|e\[[A-Za-z0-9_]+\]|s\.g\[[A-Za-z0-9_]+\]")
+# An argument as cheap to read as a name (a Python variable, a local of the frame, a global):
+# a call with only such arguments may have a small function's body written in its place.
+_SIMPLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|(?:e|s\.g)\[(?:[A-Za-z0-9_]+|'[A-Za-z_$][A-Za-z0-9_.$ -]*')\]")
 
 
 def _size(node) -> int:

@@ -62,7 +62,7 @@ def player_setter(name: str):
         if known[0] is not game:
             known[:] = [game, game.pbounds.get(name), game.memo_deps.get(("pvar", name), game.memo_always)]
         bounds = known[1]
-        if bounds is not None:
+        if bounds is not None and not _within(value, bounds):
             _check_bounds(f"{PLAYERS[player]}.{name}", value, bounds, span)
         row = s.p[player]
         old = row[name]
@@ -85,7 +85,7 @@ def global_setter(name: str):
         if known[0] is not game:
             known[:] = [game, game.gbounds.get(name), game.memo_deps.get(("g", name), game.memo_always)]
         bounds = known[1]
-        if bounds is not None:
+        if bounds is not None and not _within(value, bounds):
             _check_bounds(name, value, bounds, span)
         g = s.g
         old = g.get(name)
@@ -100,6 +100,12 @@ def global_setter(name: str):
 
 
 _ZONELIKE = frozenset((ZoneKey, Family))
+
+
+def _within(value, bounds) -> bool:
+    """The common case of :func:`_check_bounds`, without building its message."""
+    low, high = bounds
+    return value.__class__ is int and (low is None or value >= low) and (high is None or value <= high)
 
 
 def _check_bounds(what: str, value, bounds, span) -> None:

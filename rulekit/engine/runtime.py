@@ -13,7 +13,7 @@ from __future__ import annotations
 from ..errors import ContentRuntimeError
 from . import mutate
 from .library import seq
-from .state import Decision, Frame, State
+from .state import Decision, Frame, Player, State
 
 # generated file name -> span of each of its lines (index = line - 1)
 LINE_SPANS: dict[str, list] = {}
@@ -71,7 +71,8 @@ def ret(s: State, f: Frame, value) -> bool:
 
 def decide(s: State, player, choices: list, spec: ChooseSpec) -> bool:
     """Stop at a ``choose``: ``choices`` are ``(target pc, *chosen values)`` tuples."""
-    if player.__class__ is bool or not isinstance(player, int) or not 0 <= player < s.n:
+    if (player.__class__ is not Player or not 0 <= player < s.n) and (
+            player.__class__ is bool or not isinstance(player, int) or not 0 <= player < s.n):
         raise ContentRuntimeError(f"`choose` asks {mutate.fmt(player)}, who is not a player of this game "
                                   f"(p1..p{s.n})", spec.span, "RK4013")
     if not choices:
