@@ -181,12 +181,12 @@ def _print_diagnostics(diagnostics, fmt: str) -> None:
 
 def cmd_run(args) -> int:
     from .engine.view import view
-    from .script import run_script
+    from .script import run_script, write_log
     if not os.path.isfile(args.script):
         raise UsageError(f"no such script file `{args.script}`")
     result = run_script(args.script, force=args.force)
     if args.log:
-        _write_log(args.log, result.log)
+        write_log(args.log, result.log)
     if args.json:
         print(json.dumps({"state": view(result.state, full=True), "log": result.log}, indent=2, sort_keys=True))
     else:
@@ -195,24 +195,12 @@ def cmd_run(args) -> int:
     return EXIT_OK
 
 
-def _write_log(path: str, log: dict) -> None:
-    import yaml
-    if os.path.isabs(log.get("game", "")):  # a game folder: name it relative to the log file
-        log = dict(log, game=os.path.relpath(log["game"], os.path.dirname(os.path.abspath(path))))
-    try:
-        with open(path, "w", encoding="utf-8") as handle:
-            handle.write("# yaml-language-server: $schema=https://rulekit.dev/schemas/script.schema.json\n")
-            yaml.safe_dump(log, handle, sort_keys=False, allow_unicode=True)
-    except OSError as exc:
-        raise UsageError(f"cannot write `{path}`: {exc.strerror or exc}") from None
-
-
 def cmd_autoplay(args) -> int:
     from .agents import make_agent, play_out
     from .content import load_game
     from .engine import api
     from .engine.state import PLAYERS
-    from .script import make_log
+    from .script import make_log, write_log
     game = load_game(args.game, tuple(args.variant))
     state = api.new_game(game, args.players, args.seed)
     specs = [b.strip() for b in args.bots.split(",") if b.strip()] or ["random"]
@@ -224,7 +212,7 @@ def cmd_autoplay(args) -> int:
         print(f"round {state.g.get('round')}: {PLAYERS[who]} {state.pending.labels[index]}")
     play_out(state, agents, None if args.quiet else show, args.max_actions)
     if args.log:
-        _write_log(args.log, make_log(state, args.variant, args.seed, None))
+        write_log(args.log, make_log(state, args.variant, args.seed, None))
     _print_scores(state)
     return EXIT_OK
 

@@ -175,3 +175,23 @@ class ContentRuntimeError(RulekitError):
     def render(self) -> str:
         diag = Diagnostic(self.code, str(self), self.span)
         return diag.render()
+
+
+# Python failures inside content code (a wrong kind of value, a missing key...) that become
+# content errors on the author's line (RK4000); anything else is a rulekit bug.
+RUNTIME_ERRORS = (KeyError, TypeError, ValueError, IndexError, ZeroDivisionError, AttributeError,
+                  RecursionError, UnboundLocalError)
+
+
+def explain_failure(exc: Exception) -> str:
+    """What a Python failure inside content code means, in the author's words."""
+    if isinstance(exc, KeyError):
+        return f"`{exc.args[0]}` has no value here (read before it was set?)"
+    if isinstance(exc, UnboundLocalError):
+        name = str(exc).split("'")[1] if "'" in str(exc) else "a local"
+        return f"`{name[2:] if name.startswith('l_') else name}` has no value here (read before it was set?)"
+    if isinstance(exc, ZeroDivisionError):
+        return "division by zero"
+    if isinstance(exc, RecursionError):
+        return "functions call each other too deeply (recursion?)"
+    return f"cannot evaluate: {exc}"

@@ -9,6 +9,7 @@ names all mean something.
 """
 from __future__ import annotations
 
+import fnmatch
 import hashlib
 import json
 import re
@@ -20,11 +21,10 @@ from . import parse_cache
 from .dsl import ast
 from .dsl.compiler import Compiler, Vocabulary
 from .dsl.parser import parse_expr, parse_options, parse_script
-from .dsl.reads import function_reads, memo_table
 from .dsl.codegen import Code, Module
-from .engine import vm
+from .dsl.reads import function_reads, memo_table
 from .engine.state import PLAYERS, Family, ZoneKey
-from .errors import ContentRuntimeError, Diagnostic, DiagnosticReport
+from .errors import RUNTIME_ERRORS, ContentRuntimeError, Diagnostic, DiagnosticReport, explain_failure
 from .loader import SourceMap
 from .source import Span
 
@@ -512,8 +512,7 @@ class _Builder:
     def _bots(self, compiler: Compiler):
         """Returns (bots written as content, the `search:` settings); the rollout bot the
         settings name must be one of the bots."""
-        from .agents.content_bot import compile_bots
-        bots = compile_bots(self, compiler)
+        bots = _compile_bots(self, compiler)
         search = self.data.get("search") or {}
         rollout_bot = search.get("rollout_bot")
         if rollout_bot is not None and rollout_bot not in bots:
@@ -694,13 +693,30 @@ def _located(fn, span: Span, what: str, number: str | None = None):
             if exc.span is None:
                 exc.span = span
             raise
-        except vm._RUNTIME_ERRORS as exc:
-            raise ContentRuntimeError(f"cannot compute {what}: {vm._explain(exc)}", span, "RK4000") from None
+        except RUNTIME_ERRORS as exc:
+            raise ContentRuntimeError(f"cannot compute {what}: {explain_failure(exc)}", span, "RK4000") from None
         if number and not (isinstance(value, (int, float)) or (value is None and number == "points")):
             from .engine.mutate import fmt
             raise ContentRuntimeError(f"{what} must be a number, not {fmt(value)}", span, "RK4000")
         return value
     return run
+
+
+def _compile_bots(builder, compiler) -> dict:
+    """Bots of the content as {name: [(condition fn or None, compiled pattern, text)]}."""
+    out = {}
+    for name, spec in (builder.data.get("bots") or {}).items():
+        rules = []
+        for i, rule in enumerate(spec.get("rules") or []):
+            cond = None
+            if "when" in rule:
+                node = builder.parse(("bots", name, "rules", i, "when"), "expr")
+                if node is not None:
+                    cond = compiler.expr(node, _scope({"p"}))
+            pattern = rule.get("prefer", "*")
+            rules.append((cond, re.compile(fnmatch.translate(pattern)), pattern))
+        out[name] = rules
+    return out
 
 
 def _scope(names=()):

@@ -37,7 +37,7 @@ from .engine import api
 from .engine.state import PLAYERS
 from .engine.view import HIDDEN, view
 from .errors import EXIT_OK, EXIT_USAGE, IllegalAction, RulekitError, UsageError
-from .script import make_log, pins_from
+from .script import make_log, pins_from, write_log
 from .report import score_table, show_value, winners_line
 
 COMMANDS = ("undo", "save", "load", "show", "help", "quit", "exit")
@@ -223,12 +223,11 @@ class Session:
         return "moved"
 
     def cmd_save(self, rest) -> None:
-        from .cli import _write_log
         if not rest:
             self.say("save where? `save FILE`")
             return
         try:
-            _write_log(rest, make_log(self.state, self.variants, self.seed, self.pins_spec, self.position))
+            write_log(rest, make_log(self.state, self.variants, self.seed, self.pins_spec, self.position))
         except UsageError as exc:
             self.say(exc.render())
             return

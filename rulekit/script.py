@@ -29,6 +29,7 @@ import os
 from typing import Any
 
 import attrs
+import yaml
 
 from . import schema
 from .content import load_game
@@ -333,3 +334,15 @@ def _normal(value):
     if isinstance(value, int):
         return int(value) if type(value) is int else str(value)
     return str(value)
+
+
+def write_log(path: str, log: dict) -> None:
+    """Write a game log (a script that replays the game) to ``path``."""
+    if os.path.isabs(log.get("game", "")):  # a game folder: name it relative to the log file
+        log = dict(log, game=os.path.relpath(log["game"], os.path.dirname(os.path.abspath(path))))
+    try:
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write("# yaml-language-server: $schema=https://rulekit.dev/schemas/script.schema.json\n")
+            yaml.safe_dump(log, handle, sort_keys=False, allow_unicode=True)
+    except OSError as exc:
+        raise UsageError(f"cannot write `{path}`: {exc.strerror or exc}") from None

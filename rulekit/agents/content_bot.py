@@ -19,30 +19,9 @@ game loads, like every other expression.
 """
 from __future__ import annotations
 
-import fnmatch
-import re
-
 from ..engine import rng
 from ..engine.state import PLAYERS
 from ..errors import UsageError, suggestion_help
-
-
-def compile_bots(builder, compiler) -> dict:
-    """Bots of the content as {name: [(condition fn or None, compiled pattern, text)]}."""
-    from ..model import _scope
-    out = {}
-    for name, spec in (builder.data.get("bots") or {}).items():
-        rules = []
-        for i, rule in enumerate(spec.get("rules") or []):
-            cond = None
-            if "when" in rule:
-                node = builder.parse(("bots", name, "rules", i, "when"), "expr")
-                if node is not None:
-                    cond = compiler.expr(node, _scope({"p"}))
-            pattern = rule.get("prefer", "*")
-            rules.append((cond, re.compile(fnmatch.translate(pattern)), pattern))
-        out[name] = rules
-    return out
 
 
 class ContentBot:

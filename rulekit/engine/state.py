@@ -17,6 +17,8 @@ from __future__ import annotations
 import weakref
 from typing import Any
 
+from ..errors import RUNTIME_ERRORS, ContentRuntimeError, explain_failure
+
 
 class Player(int):
     """A seat (0-based int) that prints as ``p1``, ``p2``... in notation and logs."""
@@ -136,9 +138,12 @@ class Decision:
             try:
                 labels = tuple([w if (w := writers[c[0]]).__class__ is str else w(s, env, *c[1:])
                                 for c in self.choices])
-            except Exception as exc:
-                from .vm import _located_label
-                raise _located_label(exc, self.spec.span) from None
+            except ContentRuntimeError as exc:
+                if exc.span is None:
+                    exc.span = self.spec.span
+                raise
+            except RUNTIME_ERRORS as exc:      # on the line of the `choose`, as listing them would be
+                raise ContentRuntimeError(explain_failure(exc), self.spec.span, "RK4000") from None
             if len(set(labels)) != len(labels):
                 _duplicate(labels, self.spec.span)
             self._labels = labels
@@ -151,7 +156,6 @@ class Decision:
 
 
 def _duplicate(labels, span):
-    from ..errors import ContentRuntimeError
     seen = set()
     for label in labels:
         if label in seen:

@@ -16,7 +16,7 @@ from: each generated line knows its span (``runtime.LINE_SPANS``).
 """
 from __future__ import annotations
 
-from ..errors import ContentRuntimeError
+from ..errors import RUNTIME_ERRORS, ContentRuntimeError, explain_failure
 from .library import EndGame
 from .runtime import LINE_SPANS, limit_reached
 from .state import Frame, State
@@ -49,8 +49,7 @@ def run(s: State, limit: int = DEFAULT_STEP_LIMIT) -> None:
         s.steps += limit - s.budget
 
 
-_RUNTIME_ERRORS = (KeyError, TypeError, ValueError, IndexError, ZeroDivisionError, AttributeError,
-                   RecursionError, UnboundLocalError)
+_RUNTIME_ERRORS = RUNTIME_ERRORS
 _FAILURES = (ContentRuntimeError,) + _RUNTIME_ERRORS
 
 
@@ -63,18 +62,7 @@ def _located(exc: Exception, f: Frame) -> ContentRuntimeError:
     if isinstance(exc, ContentRuntimeError):
         exc.span = span
         return exc
-    return ContentRuntimeError(_explain(exc), span, "RK4000")
-
-
-def _located_label(exc: Exception, span):
-    """A failure while writing an option's notation, on the line of its ``choose``."""
-    if isinstance(exc, ContentRuntimeError):
-        if exc.span is None:
-            exc.span = span
-        return exc
-    if isinstance(exc, _RUNTIME_ERRORS):
-        return ContentRuntimeError(_explain(exc), span, "RK4000")
-    return exc
+    return ContentRuntimeError(explain_failure(exc), span, "RK4000")
 
 
 def statement_span(tb):
@@ -88,19 +76,6 @@ def statement_span(tb):
                 span = found
         tb = tb.tb_next
     return span
-
-
-def _explain(exc: Exception) -> str:
-    if isinstance(exc, KeyError):
-        return f"`{exc.args[0]}` has no value here (read before it was set?)"
-    if isinstance(exc, UnboundLocalError):
-        name = str(exc).split("'")[1] if "'" in str(exc) else "a local"
-        return f"`{name[2:] if name.startswith('l_') else name}` has no value here (read before it was set?)"
-    if isinstance(exc, ZeroDivisionError):
-        return "division by zero"
-    if isinstance(exc, RecursionError):
-        return "functions call each other too deeply (recursion?)"
-    return f"cannot evaluate: {exc}"
 
 
 def resume(s: State, index: int, limit: int = DEFAULT_STEP_LIMIT) -> None:
