@@ -145,7 +145,7 @@ def _machine() -> str:
     cpu = platform.processor()
     try:
         with open("/proc/cpuinfo", encoding="utf-8") as handle:
-            cpu = next((l.split(":", 1)[1].strip() for l in handle if l.startswith("model name")), cpu)
+            cpu = next((line.split(":", 1)[1].strip() for line in handle if line.startswith("model name")), cpu)
     except OSError:
         pass
     return (f"python {platform.python_version()}, {platform.machine()} {platform.system()}, {cpu}, "

@@ -15,8 +15,7 @@ import sys
 
 from . import __version__
 from .agents import MAX_ACTIONS
-from .errors import (EXIT_CONTENT, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, DiagnosticReport,
-                     RulekitError, UsageError)
+from .errors import EXIT_CONTENT, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, DiagnosticReport, RulekitError, UsageError
 
 
 class _Parser(argparse.ArgumentParser):
@@ -72,7 +71,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=["table", "json", "csv"], default="table")
     p.add_argument("--out", metavar="FILE", help="write the report to FILE instead of stdout")
     p.add_argument("--plot", metavar="FILE.png", help="draw win-rate and score charts (needs matplotlib)")
-    p.add_argument("--compare", metavar="VARIANT", help="also run base + VARIANT on the same seeds and report the differences")
+    p.add_argument("--compare", metavar="VARIANT",
+                   help="also run base + VARIANT on the same seeds and report the differences")
 
     p = sub.add_parser("diff", help="show what a variant changes",
                        description="A readable rules diff between a game and the game with variants applied.")
@@ -219,6 +219,7 @@ def cmd_autoplay(args) -> int:
 
 def _print_scores(state) -> None:
     from rich.console import Console
+
     from .report import score_table, winners_line
     cats = len(state.game.scoring)
     console = Console(width=max(80, 12 * (cats + 2)), force_terminal=False)
@@ -228,6 +229,7 @@ def _print_scores(state) -> None:
 
 def cmd_schema(args) -> int:
     import shutil
+
     from .schema import schemas_dir
     os.makedirs(args.out, exist_ok=True)
     src = schemas_dir()
@@ -367,8 +369,8 @@ def _write_text(path: str, text: str) -> None:
         raise UsageError(f"cannot write `{path}`: {exc.strerror or exc}") from None
 
 
-COMMANDS = {"diff": cmd_diff, "compile": cmd_compile, "simulate": cmd_simulate, "validate": cmd_validate, "run": cmd_run, "autoplay": cmd_autoplay, "schema": cmd_schema,
-            "play": cmd_play, "render": cmd_render}
+COMMANDS = {"diff": cmd_diff, "compile": cmd_compile, "simulate": cmd_simulate, "validate": cmd_validate,
+            "run": cmd_run, "autoplay": cmd_autoplay, "schema": cmd_schema, "play": cmd_play, "render": cmd_render}
 
 
 if __name__ == "__main__":  # pragma: no cover

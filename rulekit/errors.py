@@ -10,7 +10,7 @@ process exit code the CLI returns: 1 for content errors and illegal script actio
 from __future__ import annotations
 
 import difflib
-from typing import Iterable
+from collections.abc import Iterable
 
 import attrs
 

@@ -235,7 +235,7 @@ class _Builder:
                     self.diagnostics.append(Diagnostic(
                         "RK0102", f"duplicate key `{key}`", key_span,
                         related=(("first defined here", first[key]),),
-                        help="each key may appear once in a mapping; remove or rename one")) 
+                        help="each key may appear once in a mapping; remove or rename one"))
                     continue
                 first[key] = key_span
                 child = self.build(value_node, depth + 1)

@@ -19,9 +19,9 @@ import attrs
 
 from . import parse_cache
 from .dsl import ast
+from .dsl.codegen import Code, Module
 from .dsl.compiler import Compiler, Vocabulary
 from .dsl.parser import parse_expr, parse_options, parse_script
-from .dsl.codegen import Code, Module
 from .dsl.reads import function_reads, memo_table
 from .engine.state import PLAYERS, Family, ZoneKey
 from .errors import RUNTIME_ERRORS, ContentRuntimeError, Diagnostic, DiagnosticReport, explain_failure
@@ -381,7 +381,8 @@ class _Builder:
         functions_spec = self.data.get("functions") or {}
         for name, spec in functions_spec.items():
             body = self.parse(("functions", name, "expr"), "expr")
-            vocab.functions[name] = (tuple(spec.get("params") or ()), body or ast.Const(None, span=Span(self.path, 1, 1)))
+            vocab.functions[name] = (tuple(spec.get("params") or ()),
+                                     body or ast.Const(None, span=Span(self.path, 1, 1)))
         procedures_spec = self.data.get("procedures") or {}
         for name, spec in procedures_spec.items():
             vocab.procedures[name] = tuple(spec.get("params") or ())
@@ -556,7 +557,7 @@ class _Builder:
         if not self._budget("items_left", len(spec["items"]), ("components", kind, "items"),
                             f"`{kind}` lists {len(spec['items'])} items", MAX_ITEMS, "items"):
             return
-        for i, entry in enumerate(spec["items"]):
+        for _i, entry in enumerate(spec["items"]):
             props = dict(base)
             props.update({k: v for k, v in entry.items() if k not in ("id", "text", "provenance")})
             yield entry["id"], props
@@ -577,7 +578,7 @@ class _Builder:
         if not self._budget("items_left", count, ("components", kind, "copies" if "copies" in spec else "generate"),
                             f"`{kind}` makes {count} items", MAX_ITEMS, "items"):
             return
-        template = spec.get("id") or (kind + "".join("-{%s}" % p for p in generate) + ("-{n}" if copies > 1 else ""))
+        template = spec.get("id") or (kind + "".join(f"-{{{p}}}" for p in generate) + ("-{n}" if copies > 1 else ""))
         if re.search(r"\{[^{}]*:[^{}]*\d{4,}", template):     # `{n:>999999999}` would build huge ids
             self.error("RK0336", f"bad id template `{template}`: a width or precision too large",
                        ("components", kind, "id"))

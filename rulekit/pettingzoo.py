@@ -301,7 +301,7 @@ class raw_env(AECEnv):
             if len(legal) > self.max_actions and not self._warned:
                 self._warned = True
                 warnings.warn(f"a decision offers {len(legal)} actions, more than max_actions="
-                              f"{self.max_actions}; only the first {self.max_actions} are in the mask")
+                              f"{self.max_actions}; only the first {self.max_actions} are in the mask", stacklevel=1)
             mask[:min(len(legal), self.max_actions)] = 1
         return {"observation": self.encoder.encode(picture, me), "action_mask": mask}
 
@@ -351,7 +351,7 @@ class raw_env(AECEnv):
     # -- pictures --------------------------------------------------------------
     def render(self):
         if self.render_mode is None:
-            warnings.warn("render() called without a render_mode")
+            warnings.warn("render() called without a render_mode", stacklevel=1)
             return None
         text = _describe(view(self.state_)) if self.state_ is not None else ""
         if self.render_mode == "human":

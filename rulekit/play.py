@@ -37,8 +37,8 @@ from .engine import api
 from .engine.state import PLAYERS
 from .engine.view import HIDDEN, view
 from .errors import EXIT_OK, EXIT_USAGE, IllegalAction, RulekitError, UsageError
-from .script import make_log, pins_from, write_log
 from .report import score_table, show_value, winners_line
+from .script import make_log, pins_from, write_log
 
 COMMANDS = ("undo", "save", "load", "show", "help", "quit", "exit")
 SHORT = 8   # longer item lists of other players and the table are summarised by kind
@@ -357,7 +357,7 @@ def _items(content, limit: int | None, kinds: dict | None = None) -> str:
 
 def _zone_names(picture) -> list[str]:
     names = []
-    for name, content in picture["zones"].items():
+    for name, _content in picture["zones"].items():
         names.append(name)
     for p, row in picture["players"].items():
         names.extend(f"{p}.{k}" for k, v in row.items() if isinstance(v, (list, dict)))

@@ -629,10 +629,10 @@ def cmd_render(args) -> int:
         raise UsageError(f"--at {args.at} is outside the log's 0..{total} steps")
     if ext == ".svg":
         actors: list = []
-        for step, s, who in states(start, actions[:at]):
+        for _step, _s, who in states(start, actions[:at]):     # plays the actions on `start` itself
             if who is not None:
                 actors.append(who)
-        text = render_svg(s, viewer, args.full, _caption(at, total, actions, actors))
+        text = render_svg(start, viewer, args.full, _caption(at, total, actions, actors))
     else:
         text = render_html(game, start, actions, viewer, args.full, at)
     try:

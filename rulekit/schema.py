@@ -30,13 +30,13 @@ def schemas_dir() -> str:
     return os.path.join(os.path.dirname(here), "schemas")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def load_schema(kind: str) -> dict:
     with open(os.path.join(schemas_dir(), f"{kind}.schema.json"), encoding="utf-8") as handle:
         return json.load(handle)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _validator(kind: str):
     schema = load_schema(kind)
     cls = jsonschema.validators.validator_for(schema)

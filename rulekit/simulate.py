@@ -203,6 +203,7 @@ def _as_local(exc: BaseException) -> BaseException:
     span = getattr(exc, "span", None)
     if span is not None and os.path.isabs(getattr(span, "path", "")):
         import attrs
+
         from .content import _display
         exc.span = attrs.evolve(span, path=_display(span.path))
     return exc

@@ -24,7 +24,7 @@ class Span:
         return f"{self.path}:{self.line}:{self.column}"
 
     def shifted(self, line: int, column: int, end_line: int | None = None,
-                end_column: int | None = None) -> "Span":
+                end_column: int | None = None) -> Span:
         return Span(self.path, line, column, end_line, end_column)
 
 

@@ -290,7 +290,8 @@ def test_bad_scripts_never_show_a_traceback(capsys, tmp_path, name):
     {"game.yaml": b"meta: {title: x}\nplayers: {min: 1, max: 2}\nflow: {rounds: 1, phases: [{id: m, do: 3}]}\n"},
     {"game.yaml": b"meta: {title: x}\nplayers: {min: 1, max: 2}\ninclude: [../../etc/passwd]\n"
                   b"flow: {rounds: 1, phases: [{id: m, do: pass}]}\n"},
-    {"game.yaml": b"meta: {title: x}\nplayers: {min: 1, max: 2}\nflow: {rounds: 1, phases: [{id: m, do: \"x = (\"}]}\n"},
+    {"game.yaml": b"meta: {title: x}\nplayers: {min: 1, max: 2}\n"
+                  b"flow: {rounds: 1, phases: [{id: m, do: \"x = (\"}]}\n"},
 ])
 def test_bad_games_never_show_a_traceback(capsys, write_game, files):
     folder = write_game(files)

@@ -139,13 +139,14 @@ def test_a_recorded_game_writes_and_checks_the_notation_at_once(write_game):
     assert info.value.code == "RK4011"
     state = rulekit.new_game(game, 1, record=False)          # listed, not written
     with pytest.raises(ContentRuntimeError) as info:
-        state.pending.labels
+        _ = state.pending.labels                             # reading the labels writes them
     assert info.value.code == "RK4011"
 
 
 def test_a_memo_that_does_not_pay_is_dropped_and_results_stay_the_same(write_game, monkeypatch):
     monkeypatch.setattr(memo, "TRIAL_CALLS", 50)
-    text = HEAD.replace("functions:\n", "functions:\n  plus:\n    params: [n]\n    expr: \"total + sum([k for k in [n]])\"\n"
+    text = HEAD.replace("functions:\n", "functions:\n  plus:\n    params: [n]\n"
+                        "    expr: \"total + sum([k for k in [n]])\"\n"
                         "  pile_size:\n    params: [n]\n"
                         "    expr: \"sum([sum([count(pile) * k for k in range(30)]) for j in range(n * 30)])\"\n")
     body = "for i in range(200):\n    total = plus(i) % 7 + pile_size(1) // 900 + pile_size(1) // 900"

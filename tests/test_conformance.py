@@ -94,14 +94,14 @@ def test_random_play_conforms(name, n):
                 assert to_dict(reloaded) == to_dict(s)
                 assert list(reloaded.pending.labels) == list(legal)
                 copy = s.clone()
-                r_copy = _play_to_end(copy, r)
+                _play_to_end(copy, r)
                 _play_to_end(reloaded, r)
                 assert _digest(reloaded) == _digest(copy)
             r, i = rng.below(r, len(legal))
             api.apply_index(s, i, atomic=deep)
             steps += 1
             assert steps < MAX_DECISIONS
-            for ident, text, fn in game.invariants:
+            for ident, _text, fn in game.invariants:
                 assert fn(s, {}), f"invariant {ident} broken after `{s.actions[-1]}` (seed {seed})"
             for row in s.p:
                 assert all(not isinstance(v, int) or v >= 0 for v in row.values()), row

@@ -25,8 +25,8 @@ from __future__ import annotations
 
 import io
 import re
-import sys
 import shlex
+import sys
 from pathlib import Path
 
 import pytest

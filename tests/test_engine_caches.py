@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 import rulekit
-from rulekit.engine.memo import _by_contents
 from rulekit.dsl.reads import EVERYTHING, function_reads
 from rulekit.engine import api, rng
+from rulekit.engine.memo import _by_contents
 from rulekit.engine.serialize import from_dict, to_dict
 
 

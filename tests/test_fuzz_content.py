@@ -487,7 +487,8 @@ def _nested_blocks(depth: int) -> str:
     return "".join("  " * i + f"k{i}:\n" for i in range(depth)) + "  " * depth + "end\n"
 
 
-TAGS = ["!!python/object/apply:os.system ['echo pwned']", "!!python/name:os.system", "!!python/object/new:os.system [ls]",
+TAGS = ["!!python/object/apply:os.system ['echo pwned']", "!!python/name:os.system",
+        "!!python/object/new:os.system [ls]",
         "!!python/tuple [1, 2]", "!<tag:yaml.org,2002:python/object/apply:os.system> [ls]", "!!binary aGVsbG8=",
         "!!set {a, b}", "!!omap [a: 1]", "!!timestamp 2001-12-14", "!!int abc", "!!float x", "!!bool maybe",
         "!!null x", "!custom value", "!!str 1", "!!map {a: 1}", "!!seq [1]", "!!merge x", "!!value x"]
@@ -544,7 +545,8 @@ HOSTILE = {
     "truncated utf-8": lambda t: t.encode()[:-1] + b"\xc3",
 }
 for _i, _tag in enumerate(TAGS):
-    HOSTILE[f"tag {_tag}"] = (lambda tag: lambda t: re.sub(r"^(\w+):", lambda m: f"{m.group(1)}: {tag}\n_old_{m.group(1)}:",
+    HOSTILE[f"tag {_tag}"] = (lambda tag: lambda t: re.sub(r"^(\w+):",
+                                                           lambda m: f"{m.group(1)}: {tag}\n_old_{m.group(1)}:",
                                                            t, count=1, flags=re.M).encode())(_tag)
     HOSTILE[f"tag {_tag} as a file"] = (lambda tag: lambda t: f"--- {tag}\n".encode())(_tag)
 

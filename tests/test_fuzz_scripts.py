@@ -22,7 +22,6 @@ import copy
 import io
 import os
 import re
-import shutil
 from pathlib import Path
 
 import pytest
@@ -74,7 +73,7 @@ def sources(tmp_path_factory) -> list[Source]:
         folder = base / f"{game.name}-{script.stem}"
         folder.mkdir()
         text = script.read_text(encoding="utf-8")
-        text = re.sub(r"^game: .*$", lambda m: f"game: {game}", text, count=1, flags=re.M)
+        text = re.sub(r"^game: .*$", lambda m, game=game: f"game: {game}", text, count=1, flags=re.M)
         (folder / "script.yaml").write_text(text, encoding="utf-8")
         code, _, _ = cli("run", folder / "script.yaml", "--log", folder / "log.yaml")
         out.append(folder / "script.yaml")

@@ -32,9 +32,9 @@ from rulekit.cli import main
 from rulekit.engine import api
 from rulekit.engine.state import PLAYERS
 from rulekit.script import run_script
-from rulekit.testing import transcript
 from rulekit.testing import broken_invariants as declared_invariants
 from rulekit.testing import play_random as _play_random
+from rulekit.testing import transcript
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME = ROOT / "games" / "goa"

@@ -398,7 +398,8 @@ def test_an_older_log_without_parts_is_still_refused(capsys, auction_copy):
     data = yaml.safe_load(log.read_text(encoding="utf-8"))
     del data["content_parts"]
     log.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
-    (auction_copy / "rules.yaml").write_text((auction_copy / "rules.yaml").read_text().replace("bid = 0", "bid = 0 * 1"))
+    rules = auction_copy / "rules.yaml"
+    rules.write_text(rules.read_text().replace("bid = 0", "bid = 0 * 1"))
     message = str(refusal(log))
     assert "the game's files or variants changed since" in message and "--force" in message
     assert run_script(str(log), force=True).state.over
@@ -438,7 +439,7 @@ def test_a_file_too_large_is_refused_with_its_name(capsys, auction_copy):
     big.write_bytes(big.read_bytes() + b"# padding\n" * (MAX_FILE_BYTES // 10 + 1))
     code, out = run(capsys, "validate", auction_copy, "--format", "concise")
     assert code == 1
-    assert f"scoring.yaml:1:1: error[RK0106]: file is too large" in out and str(MAX_FILE_BYTES) in out
+    assert "scoring.yaml:1:1: error[RK0106]: file is too large" in out and str(MAX_FILE_BYTES) in out
 
 
 def test_a_script_too_large_is_refused(capsys, tmp_path):

@@ -3,8 +3,6 @@
 of DSL errors inside YAML files."""
 from __future__ import annotations
 
-import textwrap
-
 import pytest
 
 import rulekit

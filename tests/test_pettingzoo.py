@@ -130,7 +130,7 @@ def test_max_steps_truncates(game):
     e = env(game, seed=0, max_steps=5)
     e.reset(seed=0)
     done = 0
-    for agent in e.agent_iter():
+    for _agent in e.agent_iter():
         obs, reward, terminated, truncated, info = e.last()
         if terminated or truncated:
             assert truncated and not terminated and reward == 0

@@ -65,9 +65,9 @@ def test_a_whole_game_through_a_pipe(game):
 @pytest.mark.parametrize("game", GAMES)
 def test_a_whole_game_from_another_seat_with_notation(game, tmp_path):
     """Seat 2 at the smallest table, answering with the last legal action in notation."""
+    from rulekit.agents import make_agent
     from rulekit.content import load_game
     from rulekit.engine import api
-    from rulekit.agents import make_agent
     g = load_game(game)
     n = g.min_players
     # work out the answers with the engine: the same seed and bots as `rulekit play`
@@ -84,7 +84,7 @@ def test_a_whole_game_from_another_seat_with_notation(game, tmp_path):
             api.apply_index(state, bots[who].choose(state))
     result = play(game, "--players", n, "--seat", "p2", "--bots", "random", "--seed", 6, lines=answers)
     assert result.returncode == 0, result.stdout[-2000:]
-    assert f"you are p2" in result.stdout
+    assert "you are p2" in result.stdout
     table = result.stdout[result.stdout.index("final scoring"):]
     for player in state.result["ranking"]:
         total = state.result["scores"][player]["total"]
@@ -133,7 +133,7 @@ def test_save_and_load(game, tmp_path):
     # a new session loads it (whatever its own seed) and plays on to the end
     second = play(game, "--seed", 99, lines=["load saved.yaml"] + ["1"] * 4000, cwd=tmp_path)
     assert second.returncode == 0, second.stdout[-2000:]
-    assert f"loaded saved.yaml: " in second.stdout and f"{len(log['actions'])} actions played" in second.stdout
+    assert "loaded saved.yaml: " in second.stdout and f"{len(log['actions'])} actions played" in second.stdout
     assert "final scoring after round" in second.stdout
     # the bots answer as they did before the save: the replay keeps their streams in step
     continued = play(game, "--seed", 99, lines=["load saved.yaml", "1", "quit"], cwd=tmp_path)

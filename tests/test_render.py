@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import subprocess
 import xml.etree.ElementTree as ET
 
@@ -17,7 +16,6 @@ from rulekit.agents import RandomAgent
 from rulekit.cli import main
 from rulekit.content import load_game
 from rulekit.engine import api
-from rulekit.engine.state import PLAYERS
 from rulekit.render import Renderer, render_svg
 from rulekit.script import make_log
 

@@ -186,7 +186,9 @@ def test_a_log_replays(tmp_path, capsys):
     assert main(["run", log]) == 0
     replayed = capsys.readouterr().out
     # the same game: the same events (the replay has no expectations or checkpoints)
-    strip = lambda text: [l for l in text.splitlines() if "expect ok" not in l and "checkpoint" not in l]
+    def strip(text):
+        return [line for line in text.splitlines() if "expect ok" not in line and "checkpoint" not in line]
+
     assert strip(replayed) == strip(original)
 
 

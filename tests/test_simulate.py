@@ -59,8 +59,8 @@ def test_plot_draws_win_rates_and_scores(capsys, tmp_path):
                  "--plot", str(out)]) == 0
     data = out.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20_000
-    import matplotlib.image
-    height, width = matplotlib.image.imread(str(out)).shape[:2]
+    from matplotlib.image import imread
+    height, width = imread(str(out)).shape[:2]
     assert (width, height) == (1400, 400)  # three panels: win rate by bot, by seat, scores
     assert matplotlib.get_backend().lower() == "agg"
     capsys.readouterr()

@@ -29,8 +29,7 @@ from rulekit.engine import api
 from rulekit.engine.state import PLAYERS
 from rulekit.engine.view import view
 from rulekit.script import run_script
-from rulekit.testing import transcript
-from rulekit.testing import broken_invariants
+from rulekit.testing import broken_invariants, transcript
 from rulekit.testing import play_random as _play_random
 
 ROOT = Path(__file__).resolve().parent.parent

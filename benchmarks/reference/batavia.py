@@ -141,7 +141,7 @@ class Batavia:
         self.move_choices = None
         self._start_auction()
 
-    def clone(self, rng: random.Random | None = None) -> "Batavia":
+    def clone(self, rng: random.Random | None = None) -> Batavia:
         """A copy sharing nothing mutable, for search. Chance events in the copy (die rolls,
         reshuffles) draw from ``rng``; by default from an exact copy of this state's generator,
         so the copy replays the same future. Copying a Mersenne Twister costs about twice as

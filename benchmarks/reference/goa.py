@@ -327,7 +327,7 @@ class Goa:
         APPLY[task[0]](self, task, action)
         self._run()
 
-    def clone(self) -> "Goa":
+    def clone(self) -> Goa:
         c = Goa.__new__(Goa)
         c.n = self.n
         c.chance = self.chance

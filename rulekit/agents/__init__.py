@@ -252,7 +252,7 @@ class MCTSAgent:
         d, self.state = determinize(s, me, self.state)
         return d
 
-    def _seed_root(self, s, me: int, root: "_Node") -> None:
+    def _seed_root(self, s, me: int, root: _Node) -> None:
         """Give each root action ``prior`` visits scored by the greedy lookahead on one world:
         its margin against the root actions' mean margin, squashed to 0..1 by ``tanh`` on the
         estimates' scale (as :func:`rewards` does), so only the differences between actions count."""
@@ -270,7 +270,7 @@ class MCTSAgent:
             child.visits = child.available = self.prior
             child.reward[me] = self.prior * (0.5 + 0.5 * math.tanh((margin - mean) / scale))
 
-    def _descend(self, d, root: "_Node", n: int) -> list:
+    def _descend(self, d, root: _Node, n: int) -> list:
         """Walk down by UCB (with availability counts) and add one node; the path walked."""
         node = root
         path = [node]

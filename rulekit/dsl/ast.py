@@ -7,8 +7,6 @@ through the string's origin), so no later stage has to know where a script lived
 """
 from __future__ import annotations
 
-from typing import Union
-
 import attrs
 
 from ..source import Span
@@ -48,14 +46,14 @@ class Name(Node):
 
 @attrs.frozen
 class Attr(Node):
-    obj: "Expr"
+    obj: Expr
     name: str
 
 
 @attrs.frozen
 class Index(Node):
-    obj: "Expr"
-    index: "Expr"
+    obj: Expr
+    index: Expr
 
 
 @attrs.frozen
@@ -73,51 +71,51 @@ class ListLit(Node):
 @attrs.frozen
 class Comp(Node):
     """``[elt for x in xs if cond]``; also a bare generator argument ``sum(x for x in xs)``."""
-    elt: "Expr"
+    elt: Expr
     fors: tuple  # of (name, Expr)
-    cond: "Expr | None"
+    cond: Expr | None
 
 
 @attrs.frozen
 class BinOp(Node):
     op: str
-    left: "Expr"
-    right: "Expr"
+    left: Expr
+    right: Expr
 
 
 @attrs.frozen
 class Compare(Node):
     op: str
-    left: "Expr"
-    right: "Expr"
+    left: Expr
+    right: Expr
 
 
 @attrs.frozen
 class BoolOp(Node):
     op: str  # "and" | "or"
-    left: "Expr"
-    right: "Expr"
+    left: Expr
+    right: Expr
 
 
 @attrs.frozen
 class Not(Node):
-    operand: "Expr"
+    operand: Expr
 
 
 @attrs.frozen
 class Neg(Node):
-    operand: "Expr"
+    operand: Expr
 
 
 @attrs.frozen
 class IfExp(Node):
-    cond: "Expr"
-    then: "Expr"
-    orelse: "Expr"
+    cond: Expr
+    then: Expr
+    orelse: Expr
 
 
-Expr = Union[Num, Str, Template, Const, Name, Attr, Index, Call, ListLit, Comp, BinOp, Compare,
-             BoolOp, Not, Neg, IfExp]
+Expr = (Num | Str | Template | Const | Name | Attr | Index | Call | ListLit | Comp | BinOp | Compare
+        | BoolOp | Not | Neg | IfExp)
 
 
 # ----------------------------------------------------------------- statements
@@ -180,7 +178,7 @@ class While(Node):
 
 @attrs.frozen
 class Option(Node):
-    label: "Str | Template"
+    label: Str | Template
     fors: tuple  # of (name, Expr)
     cond: Expr | None
     body: tuple
@@ -199,7 +197,7 @@ class Choose(Node):
     options: tuple
 
 
-Stmt = Union[Assign, AugAssign, CallStmt, Pass, Break, Continue, Return, If, For, While, Choose]
+Stmt = Assign | AugAssign | CallStmt | Pass | Break | Continue | Return | If | For | While | Choose
 
 
 def dump(node, indent: int = 0) -> str:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import itertools
 import re
 import zlib
-from typing import Callable
+from collections.abc import Callable
 
 import attrs
 
@@ -22,8 +22,8 @@ from ..engine import memo, mutate
 from ..engine.library import REGISTRY, seq
 from ..engine.runtime import NAMES as RUNTIME_NAMES
 from ..engine.scoring import score
-from ..engine.tally import tally_count, tally_table
 from ..engine.state import Family, ZoneKey
+from ..engine.tally import tally_count, tally_table
 from ..errors import ContentRuntimeError, Diagnostic, suggestion_help
 from ..source import Span
 from . import ast
@@ -72,14 +72,14 @@ class _Scope:
     def key(self, name: str) -> str:
         return self.alias.get(name, name)
 
-    def bind(self, private: dict) -> "_Scope":
+    def bind(self, private: dict) -> _Scope:
         """A scope where each name in ``private`` reads the env key it maps to."""
         alias = dict(self.alias)
         alias.update(private)
         return _Scope(self.locals | set(private.values()), self.loops, alias, self.py,
                       self.items - set(private.values()))
 
-    def bind_py(self, names: dict, items=()) -> "_Scope":
+    def bind_py(self, names: dict, items=()) -> _Scope:
         """A scope where each name in ``names`` reads the Python variable it maps to (``items``:
         those of them that walk a zone)."""
         py = dict(self.py)
@@ -920,7 +920,8 @@ def _namespace(vocab: Vocabulary) -> dict:
         raise ContentRuntimeError(f"`{family.name}` has no space `{mutate.fmt(key)}`")
 
     return {"__builtins__": {}, **RUNTIME_NAMES, "SCORE": score, "len": len, "SUM": sum, "MIN": min, "MAX": max,
-            "NOSPACE": nospace, "COUNT_EQUAL": _count_equal, "MOVE": mutate.move, "UNSET": _UNSET, "TALLY_TABLE": tally_table, "SEQ": seq, "FMT": mutate.fmt, "ITEMS": items, "GETITEM": getitem,
+            "NOSPACE": nospace, "COUNT_EQUAL": _count_equal, "MOVE": mutate.move, "UNSET": _UNSET,
+            "TALLY_TABLE": tally_table, "SEQ": seq, "FMT": mutate.fmt, "ITEMS": items, "GETITEM": getitem,
             "CONTAINS": contains, "TALLY": tally,
             "ANY": any, "ALL": all, "NEXT": next,
             "SET_GLOBAL": mutate.set_global, "SET_PLAYER": mutate.set_player, "SET_PROP": mutate.set_prop}

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import Callable
+from collections.abc import Callable
 
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
@@ -33,7 +33,7 @@ class _Indenter(Indenter):
     tab_len = 8
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _lark() -> Lark:
     # cache=True keeps lark's analysed LALR tables in the temp folder, keyed by the grammar's
     # hash: building them takes longer than loading a whole game.
@@ -275,7 +275,7 @@ class _ToAst(Transformer):
             inner_col = tok.column + 1 + match.start(1)
             line = tok.line
 
-            def locate(l, col, el=None, ec=None, _line=line, _col=inner_col):
+            def locate(_expr_line, col, el=None, ec=None, _line=line, _col=inner_col):
                 return self.locate(_line, _col + col - 1, _line if el else None,
                                    (_col + ec - 1) if ec else None)
             parts.append(parse_expr(match.group(1), locate))

@@ -10,7 +10,7 @@ logs it); effects change the state and may only stand as statements.
 """
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import attrs
 

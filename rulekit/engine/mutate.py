@@ -12,6 +12,7 @@ from ..errors import ContentRuntimeError
 from . import memo, rng
 from .state import PLAYERS, Family, State, ZoneKey
 
+
 def fmt(value) -> str:
     """How a value prints in notation, logs and templates."""
     if value is None:

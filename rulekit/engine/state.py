@@ -73,7 +73,7 @@ class Frame:
         self.env = env
         self.ret = ret
 
-    def copy(self) -> "Frame":
+    def copy(self) -> Frame:
         return Frame(self.code, self.pc, dict(self.env), self.ret)
 
 
@@ -111,7 +111,7 @@ class Decision:
     def span(self):
         return self.spec.span
 
-    def bound_to(self, state) -> "Decision":
+    def bound_to(self, state) -> Decision:
         """The same decision in a clone of its state (labels not written yet read the clone)."""
         if self._labels is not None:
             return self
@@ -151,7 +151,7 @@ class Decision:
 
     def index(self, label: str) -> int | None:
         if self._index is None:
-            self._index = {l: i for i, l in enumerate(self.labels)}
+            self._index = {text: i for i, text in enumerate(self.labels)}
         return self._index.get(label)
 
 
@@ -171,7 +171,7 @@ class State:
                  "events", "actions", "over", "result", "pins", "record", "steps", "memo", "tallies",
                  "tallied", "coarse", "budget", "limit", "__weakref__")
 
-    def clone(self) -> "State":
+    def clone(self) -> State:
         new = State.__new__(State)
         new.game = self.game
         new.n = self.n
@@ -198,7 +198,7 @@ class State:
         new.budget = new.limit = 0
         return new
 
-    def restore(self, other: "State") -> None:
+    def restore(self, other: State) -> None:
         """Become ``other`` (used to undo a half-applied action)."""
         for slot in State.__slots__:
             if slot != "__weakref__":
@@ -217,7 +217,7 @@ class State:
         return [] if self.pending is None else list(self.pending.labels)
 
     @staticmethod
-    def fresh(game, n: int) -> "State":
+    def fresh(game, n: int) -> State:
         """An empty state of ``game`` for ``n`` players (every slot set; callers fill it)."""
         s = State.__new__(State)
         s.game = game
