@@ -259,6 +259,9 @@ class _Writer:
 
     def goto(self, pc: int, ind: int = 3) -> None:
         """Leave the current block for block ``pc`` (by falling through when it is next)."""
+        if ind == 3 and self.cur and self.cur[-1][0] == 3 and (
+                self.cur[-1][1] == "continue" or self.cur[-1][1].startswith("return ")):
+            return      # the block has left already (a `break`, a `return`): nothing follows it
         self.cur.append((ind, f"pc = {pc}", None))
         if not (ind == 3 and pc == self.cur_pc + 1):   # else it falls through to the next block
             self.cur.append((ind, "continue", None))
@@ -351,9 +354,10 @@ class _Writer:
         self.goto(head)
         self.start(head)
         self._tick(3, st, self.cur)
-        self.cur.append((3, f"if not {self.comp.src(st.cond, self.scope)}:", st.cond.span))
-        self.cur.append((4, f"pc = {end}", None))
-        self.cur.append((4, "continue", None))
+        if not _always_true(st.cond):
+            self.cur.append((3, f"if not {self.comp.src(st.cond, self.scope)}:", st.cond.span))
+            self.cur.append((4, f"pc = {end}", None))
+            self.cur.append((4, "continue", None))
         self.loops.append(("blk", head, end))
         self.seq(st.body)
         self.loops.pop()
@@ -640,7 +644,8 @@ class _Writer:
             out.append((ind, "pass", None))
 
     def s_While(self, st, ind, out):
-        out.append((ind, f"while {self.comp.src(st.cond, self.scope)}:", st.cond.span))
+        cond = "True" if _always_true(st.cond) else self.comp.src(st.cond, self.scope)
+        out.append((ind, f"while {cond}:", st.cond.span))
         self._tick(ind + 1, st, out)
         self.loops.append(("py",))
         self._body(st.body, ind + 1, out)
@@ -692,6 +697,11 @@ class _Writer:
 
     def s_Choose(self, st, ind, out):  # pragma: no cover - a choose always makes its procedure resumable
         raise AssertionError("choose outside a resumable procedure")
+
+
+def _always_true(node) -> bool:
+    """`while true:` (a loop left only by `break` or `return`)."""
+    return isinstance(node, ast.Const) and node.value is True
 
 
 def _argument(call, index: int, keyword: str):

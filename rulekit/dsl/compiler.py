@@ -133,6 +133,7 @@ class Compiler:
         self._fn_cache: dict = {}
         self._wrappers: dict = {}
         self._setters: dict = {}
+        self._sets: dict = {}
         self._reuse: dict | None = None     # while a function body compiles: node -> local slot
         self._reuse_params: set = set()
         self._reused: set = set()
@@ -362,7 +363,10 @@ class Compiler:
         if name in v.families:
             return self._k(v.families[name], f"F_{_ident(name)}")
         if name in v.sets:
-            return self._k(list(v.sets[name]))
+            found = self._sets.get(name)
+            if found is None:       # one list per set, named after it
+                found = self._sets[name] = self._k(list(v.sets[name]), f"SET_{_ident(name)}")
+            return found
         if name in v.members:
             return self._k(name)
         if name in v.tables:
