@@ -1,0 +1,127 @@
+# SPDX-License-Identifier: MIT
+"""Every diagnostic and error code rulekit reports, with what it means.
+
+The codes (``RK0301``, ``RK4009``...) are written as plain strings where they are
+raised, across a dozen modules; this table is the one place to look one up.
+``tests/test_codes.py`` keeps it complete: every code in ``rulekit/`` must be here,
+every code here must still be used, and every code must be covered by the
+"Diagnostic codes" table of docs/language.md. Adding a code means adding a row here
+(and to that table); the code is still raised as a string where it happens.
+"""
+
+from __future__ import annotations
+
+CODES: dict[str, str] = {
+    # RK00xx: errors in general, usage
+    "RK0000": "a rulekit error that names no code of its own (the base class's default)",
+    "RK0001": "usage: no such game, script, variant or bot, a bad option, an unwritable path",
+    "RK0002": "a report of content diagnostics, raised together (each shows its own code)",
+    # RK010x-RK011x: reading YAML files and their includes
+    "RK0100": "a file cannot be read",
+    "RK0101": "invalid YAML",
+    "RK0102": "a duplicate key in a mapping",
+    "RK0103": "a mapping key that is not a plain name",
+    "RK0104": "a YAML tag, not allowed in content",
+    "RK0105": "a YAML merge key (`<<`), not supported",
+    "RK0106": "a file too large, or expanding to too many values (aliases)",
+    "RK0107": "a file that is not valid UTF-8",
+    "RK0108": "YAML nested too deep",
+    "RK0109": "an empty file",
+    "RK0110": "a game file or included file that is not a mapping of sections",
+    "RK0111": "an included file that does not exist",
+    "RK0112": "a section or key defined in two files",
+    "RK0113": "an included file outside the game's folder",
+    # RK012x: schema (schemas/*.schema.json)
+    "RK0120": "an unknown key",
+    "RK0121": "a missing required key",
+    "RK0122": "a value that is not one of the allowed choices",
+    "RK0123": "a value of the wrong type",
+    "RK0124": "a value the schema rejects otherwise (range, pattern, length...)",
+    # RK02xx: effect-language syntax (RK0210-RK0218: the catalogue in dsl/syntax_errors.py)
+    "RK0200": "an unexpected character",
+    "RK0201": "an unexpected token, or an unexpected end of script",
+    "RK0210": "a missing `:` at the end of a block header",
+    "RK0211": "a `choose` option that is not a quoted label",
+    "RK0212": "`=` where a comparison `==` belongs",
+    "RK0213": "a block header without an indented block",
+    "RK0214": "an incomplete expression in a script (an operator without its right side)",
+    "RK0215": "unbalanced brackets",
+    "RK0216": "`&&`, `||` or `!` instead of `and`, `or`, `not`",
+    "RK0217": "a bare value as a statement (neither an assignment nor an effect call)",
+    "RK0218": "an incomplete expression in an expression field (an operator without its right side)",
+    "RK0219": "nested too deeply (more than 100 levels), or too complex to compile",
+    "RK0220": "an inconsistent dedent: a line's indentation matches no enclosing block",
+    # RK030x-RK032x: names, calls and assignments in the effect language
+    "RK0301": "unknown name",
+    "RK0302": "a function, procedure or effect named without calling it",
+    "RK0303": "unknown attribute",
+    "RK0304": "a procedure called inside an expression",
+    "RK0305": "unknown function, effect or procedure",
+    "RK0306": "an effect used as a value",
+    "RK0307": "a wrong number of arguments",
+    "RK0308": "an unknown keyword argument, or a keyword given to a procedure",
+    "RK0309": "a keyword argument given twice",
+    "RK0310": "a missing argument",
+    "RK0311": "a procedure's result stored anywhere but a local name",
+    "RK0312": "a constant, zone or set assigned",
+    "RK0313": "an attribute that cannot be changed (an item or member property, a player zone)",
+    "RK0314": "an assignment to something other than a name or attribute",
+    "RK0315": "a computed value thrown away",
+    "RK0316": "`break` or `continue` outside a loop",
+    "RK0317": "unknown option group",
+    "RK0318": "a function that is not pure (calls an effect, e.g. rolls)",
+    "RK0319": "`items`/`item` with an unknown component kind or item id",
+    "RK0320": "effect-language text expected, something else given",
+    "RK0321": "an argument of an evidently wrong kind (a number where a zone belongs)",
+    # RK033x-RK034x: building the game (sets, items, zones, flow; warnings included)
+    "RK0330": "a member of two sets",
+    "RK0331": "two items share an id",
+    "RK0332": "unknown start zone",
+    "RK0333": "a flow that never ends (no `rounds` nor `end_after_round_if`)",
+    "RK0334": "warning: a procedure that is never called",
+    "RK0335": "unknown set (in `generate:` or a zone family's `keys:`)",
+    "RK0336": "a bad item id template",
+    "RK0337": "a name declared twice, as two different things",
+    "RK0338": "too many items or zones",
+    "RK0340": "warning: a local assigned but never read",
+    "RK0341": "two phases with one id",
+    "RK0342": "warning: a phase that can never run (`when: false`)",
+    "RK0343": "a search `rollout_bot` that is no declared bot",
+    # RK30xx: playing
+    "RK3001": "an illegal action (the state is unchanged; the legal ones are named)",
+    # RK40xx: running content
+    "RK4000": "content cannot be evaluated (a Python failure on the author's line)",
+    "RK4001": "a content runtime error without a more specific code (no such item, kind, space or attribute)",
+    "RK4002": "a value of the wrong kind (not a whole number, an item or a zone)",
+    "RK4003": "a variable outside its bounds (below `min` or above `max`)",
+    "RK4004": "not an item in any zone",
+    "RK4005": "a zone full (at its capacity)",
+    "RK4006": "a bad pin (an order that is not a permutation, a roll out of range)",
+    "RK4008": "procedure calls nested too deeply (recursion?)",
+    "RK4009": "the step limit reached without a decision (an endless loop?)",
+    "RK4010": "a choice with no legal option",
+    "RK4011": "two legal options with the same label",
+    "RK4012": "a game that does not end within `--max-actions`",
+    "RK4013": "a choice for someone who is not a player",
+    "RK4014": "a `range` longer than 1,000,000 numbers",
+    # RK50xx: scripts and logs
+    "RK5001": "a script step failed (the default of script errors)",
+    "RK5002": "the game's content changed since the log was made",
+    "RK5003": "an action after the game ended",
+    "RK5004": "an action by the wrong player",
+    "RK5005": "an illegal action in a script",
+    "RK5006": "an expectation that cannot be evaluated",
+    "RK5007": "an expectation that failed",
+    "RK5008": "a replay that ends with a different result than the log",
+    "RK5009": "a script's game or variant that cannot be used",
+    "RK5010": "a script's player count that the game does not allow",
+    # RK60xx: saved states
+    "RK6001": "saved-state data that `rulekit.engine.serialize.from_dict` cannot read (or a state it cannot save)",
+    # RK9999: internal
+    "RK9999": "an internal error: a bug in rulekit (exit code 101)",
+}
+
+
+def meaning(code: str) -> str:
+    """What ``code`` means, or a note that rulekit does not know it."""
+    return CODES.get(code, f"unknown code {code}")

@@ -1,0 +1,131 @@
+# SPDX-License-Identifier: MIT
+"""The table of codes in rulekit/codes.py stays complete and true.
+
+- every code written in rulekit/**/*.py is in ``CODES``;
+- every code in ``CODES`` is still used somewhere in rulekit/ (no stale entries);
+- every code in ``CODES`` is covered by the "Diagnostic codes" table of
+  docs/language.md, by number or inside a range such as ``RK0200-RK0220``, and that
+  table names no unknown code;
+- every meaning is one non-empty line, and no two codes share one.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from rulekit.codes import CODES, meaning
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "rulekit"
+TABLE_MODULE = PACKAGE / "codes.py"
+LANGUAGE = ROOT / "docs" / "language.md"
+CODE = re.compile(r"\bRK\d{4}\b")
+# in the docs table's first column: `RK0001`, `RK0200-RK0220` (a comma may separate several)
+DOC_ENTRY = re.compile(r"\b(RK\d{4})(?:\s*[-\u2013]\s*(RK\d{4}))?\b")
+
+# Codes that are documented in CODES but raised nowhere in rulekit/ (say why for each).
+# None today: keep it that way unless a code is reserved on purpose.
+DOCUMENTED_ONLY: frozenset[str] = frozenset()
+
+
+def codes_in_source() -> dict[str, list[str]]:
+    """Every code written in rulekit/ (except the table itself) -> the files that write it."""
+    found: dict[str, list[str]] = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if path == TABLE_MODULE:
+            continue
+        for code in set(CODE.findall(path.read_text(encoding="utf-8"))):
+            found.setdefault(code, []).append(str(path.relative_to(ROOT)))
+    return found
+
+
+def docs_table_rows() -> list[str]:
+    """The first cell of every row of the table under docs/language.md's "## Diagnostic codes"."""
+    text = LANGUAGE.read_text(encoding="utf-8")
+    match = re.search(r"^## Diagnostic codes[ \t]*\n(.*?)(?=^## |\Z)", text, re.M | re.S)
+    assert match, "docs/language.md has no `## Diagnostic codes` section"
+    cells = []
+    for line in match.group(1).splitlines():
+        if not line.startswith("|"):
+            continue
+        first = line.strip("|").split("|")[0].strip()
+        if first == "codes" or set(first) <= {"-", ":", " "}:
+            continue  # the header and its separator
+        cells.append(first)
+    assert cells, "the `## Diagnostic codes` section of docs/language.md has no table rows"
+    return cells
+
+
+def docs_ranges() -> list[tuple[str, str]]:
+    """(low, high) for every code or range in the docs table (a single code is (code, code))."""
+    ranges = []
+    for cell in docs_table_rows():
+        entries = DOC_ENTRY.findall(cell)
+        assert entries, f"docs table row `{cell}` names no code or range"
+        for low, high in entries:
+            ranges.append((low, high or low))
+    return ranges
+
+
+def test_source_is_scanned():
+    found = codes_in_source()
+    # a sanity check of the scan itself: well-known codes from different modules are found
+    for code in ("RK0001", "RK0101", "RK0301", "RK4009", "RK5005", "RK6001", "RK9999"):
+        assert code in found, f"the scan of rulekit/ did not find {code}"
+
+
+def test_every_code_in_source_is_in_the_table():
+    missing = {code: files for code, files in codes_in_source().items() if code not in CODES}
+    assert not missing, f"codes used in rulekit/ but missing from rulekit/codes.py CODES: {missing}"
+
+
+def test_no_stale_codes():
+    used = set(codes_in_source())
+    stale = sorted(set(CODES) - used - DOCUMENTED_ONLY)
+    assert not stale, f"codes in rulekit/codes.py that nothing in rulekit/ uses any more: {stale}"
+    assert DOCUMENTED_ONLY <= set(CODES), f"DOCUMENTED_ONLY names unknown codes: {sorted(DOCUMENTED_ONLY - set(CODES))}"
+    now_used = sorted(DOCUMENTED_ONLY & used)
+    assert not now_used, f"codes in DOCUMENTED_ONLY are used now; take them out of it: {now_used}"
+
+
+def test_docs_cover_every_code():
+    ranges = docs_ranges()
+    uncovered = sorted(code for code in CODES if not any(low <= code <= high for low, high in ranges))
+    assert not uncovered, ("codes not covered by the `## Diagnostic codes` table of docs/language.md "
+                           f"(add them, or widen a range): {uncovered}")
+
+
+def test_docs_table_names_known_codes():
+    for low, high in docs_ranges():
+        assert low <= high, f"docs table range {low}-{high} is backwards"
+        for code in {low, high}:
+            assert code in CODES, f"docs table names {code}, which is not in rulekit/codes.py CODES"
+
+
+def test_codes_are_well_formed_and_in_order():
+    bad = [code for code in CODES if not re.fullmatch(r"RK\d{4}", code)]
+    assert not bad, f"malformed codes: {bad}"
+    assert list(CODES) == sorted(CODES), "keep CODES sorted by code, grouped by range"
+
+
+def test_meanings_are_one_line_and_unique():
+    for code, text in CODES.items():
+        assert isinstance(text, str) and text.strip(), f"{code} has an empty meaning"
+        assert text == text.strip() and "\n" not in text, f"{code}'s meaning must be one trimmed line"
+    seen: dict[str, str] = {}
+    for code, text in CODES.items():
+        key = text.casefold()
+        assert key not in seen, f"{seen.get(key)} and {code} share the meaning `{text}`"
+        seen[key] = code
+
+
+@pytest.mark.parametrize("code", ["RK0301", "RK4009", "RK9999"])
+def test_meaning_looks_up_the_table(code):
+    assert meaning(code) == CODES[code]
+
+
+def test_meaning_of_an_unknown_code_says_so():
+    assert "RK1234" in meaning("RK1234")
+    assert "RK1234" not in CODES
