@@ -15,6 +15,11 @@ from .state import PLAYERS, Family, State, ZoneKey
 
 def fmt(value) -> str:
     """How a value prints in notation, logs and templates."""
+    kind = value.__class__
+    if kind is str:
+        return value
+    if kind is int:
+        return str(value)
     if value is None:
         return "none"
     if value is True:

@@ -26,12 +26,15 @@ class Player(int):
     __slots__ = ()
 
     def __str__(self) -> str:
+        if 0 <= self < len(_SEAT_NAMES):
+            return _SEAT_NAMES[self]
         return f"p{int(self) + 1}"
 
     __repr__ = __str__
 
 
 PLAYERS = tuple(Player(i) for i in range(16))
+_SEAT_NAMES = tuple(f"p{i + 1}" for i in range(len(PLAYERS)))
 
 
 class ZoneKey:
