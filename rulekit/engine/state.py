@@ -128,7 +128,8 @@ class Decision:
         writer = self.spec.labels[choice[0]]
         if writer.__class__ is str:
             return writer
-        return writer(self.state, self.state.frames[-1].env, *choice[1:])
+        state = self.state
+        return writer(state, state.frames[-1].env, *choice[1:])
 
     @property
     def labels(self) -> tuple:
