@@ -47,18 +47,12 @@ elif setting == "no static memo":
     compiler.Compiler.__init__ = without_static
 elif setting == "no tallies":
     compiler._tally_parts = lambda arg, v: None
+sys.path.insert(0, sys.argv[1] + "/benchmarks")
+from bench_random import play
 from rulekit.content import load_game
-from rulekit.engine import api, rng
 game = load_game(name)
 t0 = time.process_time()
-decisions = 0
-for seed in range(games):
-    s = api.new_game(game, players, seed, record=False)
-    r = rng.stream_seed(seed, "bench")
-    while not s.over:
-        r, i = rng.below(r, len(s.pending.choices))
-        api.apply_index(s, i, atomic=False)
-        decisions += 1
+decisions = sum(play(game, players, seed) for seed in range(games))
 print(json.dumps({"rate": games / (time.process_time() - t0), "decisions": decisions}))
 '''
 

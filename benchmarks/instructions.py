@@ -28,16 +28,13 @@ import sys
 sys.path.insert(0, sys.argv[1])
 from rulekit.engine import memo
 memo.TRIAL_CALLS, memo.KEEP_RATE = 1, 2.0    # every function called directly (see the docstring)
+sys.path.insert(0, sys.argv[1] + "/benchmarks")
+from bench_random import play    # the random playout every benchmark uses
 from rulekit.content import load_game
-from rulekit.engine import api, rng
 name, players, games = sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 game = load_game(name)
 for seed in range(games):
-    s = api.new_game(game, players, seed, record=False)
-    r = rng.stream_seed(seed, "bench")
-    while not s.over:
-        r, i = rng.below(r, len(s.pending.choices))
-        api.apply_index(s, i, atomic=False)
+    play(game, players, seed)
 """
 
 

@@ -29,7 +29,19 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="rulekit", description="Board-game rules as content: validate, run and play games.")
     parser.add_argument("--version", action="version", version=f"rulekit {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    _add_validate(sub)
+    _add_run(sub)
+    _add_autoplay(sub)
+    _add_simulate(sub)
+    _add_diff(sub)
+    _add_compile(sub)
+    _add_schema(sub)
+    _add_play(sub)
+    _add_render(sub)
+    return parser
 
+
+def _add_validate(sub) -> None:
     p = sub.add_parser("validate", help="check a game's content (and variants)",
                        description="Load, schema-check and compile a game; print every diagnostic.")
     p.add_argument("game", help="a game folder or the name of a shipped game")
@@ -37,6 +49,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=["full", "concise", "json"], default="full")
     p.add_argument("--provenance", action="store_true", help="list values marked with a provenance")
 
+
+def _add_run(sub) -> None:
     p = sub.add_parser("run", help="play a script or replay a log",
                        description="Play a scripted game (or replay a log) and print its event log.")
     p.add_argument("script")
@@ -44,6 +58,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--force", action="store_true", help="replay a log even if the content changed")
     p.add_argument("--log", metavar="FILE", help="write the game's log (a replayable script) to FILE")
 
+
+def _add_autoplay(sub) -> None:
     p = sub.add_parser("autoplay", help="play one full game with bots and show the scoring",
                        description="Play one full game between bots and print the actions and the scoring.")
     p.add_argument("game")
@@ -56,6 +72,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-actions", type=int, default=MAX_ACTIONS, metavar="N",
                    help=f"stop a game that has not ended after N actions (default {MAX_ACTIONS})")
 
+
+def _add_simulate(sub) -> None:
     p = sub.add_parser("simulate", help="play many bot games and report win rates, scores, lengths",
                        description="Play K full bot games (game i seeded from the seed and i) and report win "
                                    "rates by seat and by bot with 95% intervals, scores, game length and "
@@ -74,12 +92,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--compare", metavar="VARIANT",
                    help="also run base + VARIANT on the same seeds and report the differences")
 
+
+def _add_diff(sub) -> None:
     p = sub.add_parser("diff", help="show what a variant changes",
                        description="A readable rules diff between a game and the game with variants applied.")
     p.add_argument("game")
     p.add_argument("--variant", action="append", required=True, metavar="NAME")
     p.add_argument("--format", choices=["text", "json"], default="text")
 
+
+def _add_compile(sub) -> None:
     p = sub.add_parser("compile", help="print the Python code a game compiles to, for reading",
                        description="Print the Python module rulekit generates from a game's rules, with a "
                                    "header and a table of the names it uses that rulekit binds. It is for "
@@ -88,9 +110,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--variant", action="append", default=[], metavar="NAME", help="apply a variant overlay")
     p.add_argument("--out", metavar="FILE", help="write the listing to FILE (folders created) instead of stdout")
 
+
+def _add_schema(sub) -> None:
     p = sub.add_parser("schema", help="write the JSON Schemas for editors")
     p.add_argument("--out", default="schemas", help="folder to write them to")
 
+
+def _add_play(sub) -> None:
     p = sub.add_parser("play", help="play a game in the terminal against bots",
                        description="Play one seat against bots. Type an action's number or notation; "
                                    "`undo`, `save FILE`, `load FILE`, `show [ZONE]`, `help`, `quit`. "
@@ -103,6 +129,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--variant", action="append", default=[], metavar="NAME")
     p.add_argument("--seed", type=int, default=1)
 
+
+def _add_render(sub) -> None:
     p = sub.add_parser("render", help="draw a game state (SVG) or a replay viewer (HTML) from a log",
                        description="Replay a log or script and draw the state after a step as SVG, "
                                    "or every step as a self-contained HTML replay viewer.")
@@ -115,8 +143,6 @@ def build_parser() -> argparse.ArgumentParser:
                    help="draw what this player may see (default: a spectator's view)")
     p.add_argument("--full", action="store_true", help="draw everything, hidden items too")
     p.add_argument("--force", action="store_true", help="replay a log even if the content changed")
-    return parser
-
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()

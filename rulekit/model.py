@@ -181,7 +181,6 @@ class Game:
         compiler = self.compiler_for_scripts()
         module = Module(compiler, f"{self.name} position")
         module.codes.update(self.procedures)
-        module.resumable = {key for key, code in self.procedures.items() if code.stops}
         code = module.declare("$position", (), None, "position")
         module.write("$position", (), body, None, "position")
         errors = [d for d in compiler.diagnostics if d.severity == "error"]

@@ -120,3 +120,14 @@ def where(diagnostic) -> tuple:
     """(file name, line, column) of a diagnostic's span."""
     span = diagnostic.span
     return (os.path.basename(span.path), span.line, span.column)
+
+
+def run_cli(capsys, *argv):
+    """(exit code, stdout, stderr) of `rulekit argv...`; argparse exits are caught too."""
+    from rulekit.cli import main
+    try:
+        code = main(list(argv))
+    except SystemExit as exc:
+        code = exc.code
+    out, err = capsys.readouterr()
+    return code, out, err

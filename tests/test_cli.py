@@ -8,22 +8,13 @@ import os
 import pytest
 import yaml
 
-from rulekit.cli import main
-
-from conftest import GAMES
+from conftest import GAMES, run_cli
 
 AUCTION = str(GAMES / "auction")
 BROKEN = GAMES / "broken"
 
 
-def run(capsys, *argv):
-    """(exit code, stdout, stderr) of `rulekit argv...`; argparse exits are caught too."""
-    try:
-        code = main(list(argv))
-    except SystemExit as exc:
-        code = exc.code
-    out, err = capsys.readouterr()
-    return code, out, err
+run = run_cli
 
 
 # ------------------------------------------------------------------ validate

@@ -16,6 +16,8 @@ import rulekit
 from rulekit.cli import main
 from rulekit.listing import describe, listing
 
+from conftest import run_cli
+
 ROOT = Path(__file__).resolve().parents[1]
 TABLE_LINE = re.compile(r"^# ([A-Za-z_][A-Za-z0-9_]*) = (.*)$")
 MODULE_MARK = re.compile(r"^# ---- the module ----.*its line L is line L\+(\d+) here\)$")
@@ -27,14 +29,7 @@ def _at_the_repository_root(monkeypatch):
     monkeypatch.chdir(ROOT)
 
 
-def run(capsys, *argv):
-    """(exit code, stdout, stderr) of `rulekit argv...`; argparse exits are caught too."""
-    try:
-        code = main(list(argv))
-    except SystemExit as exc:
-        code = exc.code
-    out, err = capsys.readouterr()
-    return code, out, err
+run = run_cli
 
 
 def parts(text: str):

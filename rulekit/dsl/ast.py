@@ -200,6 +200,18 @@ class Choose(Node):
 Stmt = Assign | AugAssign | CallStmt | Pass | Break | Continue | Return | If | For | While | Choose
 
 
+def walk(node):
+    """Every node of a tree (a node, or a tuple of them), parents before children."""
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, Node):
+            yield item
+            stack.extend(reversed([getattr(item, f.name) for f in attrs.fields(type(item)) if f.name != "span"]))
+        elif isinstance(item, tuple):
+            stack.extend(reversed(item))
+
+
 def dump(node, indent: int = 0) -> str:
     """A readable tree dump (the `rulekit ast` debugging aid and parser snapshots)."""
     pad = "  " * indent

@@ -24,7 +24,16 @@ from ..engine.library import REGISTRY
 from ..engine.runtime import LINE_SPANS, ChooseSpec, Code
 from ..errors import Diagnostic, DiagnosticReport, suggestion_help
 from . import ast
-from .compiler import Compiler, _first_assignment, _located_code, _Scope, assigned_names, read_names, too_complex
+from .compiler import (
+    Compiler,
+    _first_assignment,
+    _ident,
+    _located_code,
+    _Scope,
+    assigned_names,
+    read_names,
+    too_complex,
+)
 
 _units = itertools.count(1)
 
@@ -38,10 +47,8 @@ class Module:
         self.lines: list[str] = []
         self.spans: list = []
         self.codes: dict[str, Code] = {}      # procedure name -> Code
-        self.resumable: set = set()
         self.flat: set = set()
         self.written: list[Code] = []
-        self.functions: list = []         # (content name, python name) written in this module
         self._defs = itertools.count()
 
     # ------------------------------------------------------------ lines
@@ -59,13 +66,12 @@ class Module:
     def write_functions(self) -> None:
         """The game's functions (compiled by the Compiler), first in the module."""
         for name, pyname, params, body, span, reused in self.comp.function_defs:
-            where = f"{span.path}:{span.line}" if span is not None and span.path else "generated"
+            where = _where(span)
             self.add(0, f"def {pyname}({', '.join(params)}):  # {name} ({where})")
             if reused:
                 self.add(1, f"{' = '.join(reused)} = UNSET")
             self.add(1, f"return {body}")
             self.add(0, "")
-        self.functions = [(name, pyname, span) for name, pyname, _params, _body, span, _r in self.comp.function_defs]
 
     def load(self) -> dict:
         """Run the module's source in the compiler's namespace; returns that namespace."""
@@ -86,7 +92,7 @@ class Module:
         for code in self.written:
             code.run = ns.get(f"run_{code.pyname}")
             code.direct = ns.get(f"call_{code.pyname}")
-        for name, pyname, span in self.functions:
+        for name, pyname, _params, _body, span, _reused in self.comp.function_defs:
             self.comp.functions_impl[name] = _located_code(ns[pyname], span, pyname)
         return ns
 
@@ -103,7 +109,7 @@ class Module:
         """Which procedures may stop for a decision: a `choose`, a call of one that may, or
         a call cycle (recursion keeps frames, so its depth stays bounded and reported)."""
         calls = {name: _called(body, self.comp.v.procedures) for name, body in bodies.items()}
-        stops = {name for name, body in bodies.items() if _has_choose(body)}
+        stops = {name for name, body in bodies.items() if any(isinstance(n, ast.Choose) for n in ast.walk(body))}
         stops |= _in_cycles(calls)
         # Python allows 20 loops nested in one function: deeper content is written with
         # every loop as blocks of a resumable function (no Python nesting), as the VM ran it
@@ -116,7 +122,6 @@ class Module:
                 if name not in stops and called & stops:
                     stops.add(name)
                     changed = True
-        self.resumable = stops
         for name, code in self.codes.items():
             code.stops = name in stops
 
@@ -137,17 +142,15 @@ class Module:
                 help=hint + " (a misspelt global becomes a new local)" if hint else
                 "remove it, or declare it under `vars:` if it should outlive the procedure",
                 severity="warning"))
-        where = f"{span.path}:{span.line}" if span is not None and span.path else "generated"
+        where = _where(span)
         if code.stops:
-            writer = _Writer(self, code, _Scope(set(params) | assigned), resumable=True)
-            writer.flat = key in self.flat
+            writer = _Writer(self, code, _Scope(set(params) | assigned), resumable=True, flat=key in self.flat)
             writer.resumable_function(body, where)
         else:
             names = {p: _pylocal(p) for p in sorted(set(params) | assigned)}
             writer = _Writer(self, code, _Scope(set()).bind_py(names), resumable=False)
             writer.direct_function(body, [names[p] for p in params], where)
         self.add(0, "")
-
 
     def write_main(self, code: Code, setup: Code, phases: list, rounds, until, finish: Code) -> int:
         """The game's flow: setup, a script's starting position, rounds of phases (each with its
@@ -156,35 +159,18 @@ class Module:
         comp = self.comp
         self.written.append(code)
         w = _Writer(self, code, _Scope(set()), resumable=True)
-        w.new_block()
+        w.start(w.reserve())
         w.call_code(setup)
         w.cur.append((3, "position = e.pop('$position', None)", None))
         w.cur.append((3, "if position is not None:", None))
-        after = w.reserve()
-        w.cur.append((4, f"f.pc = {after}", None))
+        head = w.reserve()          # each round starts here (after the position, if any)
+        w.cur.append((4, f"f.pc = {head}", None))
         w.cur.append((4, "return CALL(s, position, {}, None)", None))
-        w.goto(after)
-        w.start(after)
-        head = w.reserve()
         w.goto(head)
         w.start(head)
-        w.cur.append((3, "SET_GLOBAL(s, 'round', s.g['round'] + 1)", None))
+        w.cur.append((3, f"{comp.setter('round', False)}(s, None, s.g['round'] + 1)", None))
         for cond_node, phase in phases:
-            if cond_node is None:
-                w.call_code(phase)
-                continue
-            cond = comp.src(cond_node, w.scope)
-            if phase.stops:
-                skip = w.reserve()
-                w.cur.append((3, f"if not {cond}:", cond_node.span))
-                w.cur.append((4, f"pc = {skip}", None))
-                w.cur.append((4, "continue", None))
-                w.cur.append((3, f"f.pc = {skip}", phase.span))
-                w.cur.append((3, f"return CALL(s, {w._code_ref(phase)}, {{}}, None)", phase.span))
-                w.start(skip)
-            else:
-                w.cur.append((3, f"if {cond}:", cond_node.span))
-                w.cur.append((4, f"call_{phase.pyname}(s)", phase.span))
+            w.call_code(phase, cond_node)
         fin = w.reserve()
         if rounds is not None:
             w.cur.append((3, f"if s.g['round'] >= {int(rounds)}:", None))
@@ -204,21 +190,21 @@ class Module:
         self.add(0, "")
         return fin
 
+
 class _Writer:
     """Writes one procedure. Structured statements go out as Python statements; in a
     resumable procedure, a statement that may stop splits the code into blocks."""
 
-    def __init__(self, module: Module, code: Code, scope: _Scope, resumable: bool):
+    def __init__(self, module: Module, code: Code, scope: _Scope, resumable: bool, flat: bool = False):
         self.m = module
         self.comp = module.comp
         self.code = code
         self.scope = scope
         self.resumable = resumable
         self.blocks: list[list] = []     # resumable: lines of each block, by pc
-        self.cur: list | None = None
-        self.cur_pc = -1
+        self.cur_pc = -1                 # the block being written
         self.loops: list = []            # ("py",) or ("blk", head pc, end pc)
-        self.flat = False                # every loop as blocks (content nested deeper than Python allows)
+        self.flat = flat                 # every loop as blocks (content nested deeper than Python allows)
         self._slots = itertools.count()
 
     # ------------------------------------------------------------ frames of code
@@ -233,7 +219,7 @@ class _Writer:
         m.extend(lines)
 
     def resumable_function(self, body, where: str) -> None:
-        self.new_block()
+        self.start(self.reserve())
         self.seq(body)
         self.cur.append((3, "return RET(s, f, None)", None))
         self.emit_blocks(where)
@@ -251,12 +237,6 @@ class _Writer:
                 lines = [(3, "pass", None)]
             m.extend(lines)
 
-    def new_block(self) -> int:
-        self.blocks.append([])
-        self.cur = self.blocks[-1]
-        self.cur_pc = len(self.blocks) - 1
-        return self.cur_pc
-
     def goto(self, pc: int, ind: int = 3) -> None:
         """Leave the current block for block ``pc`` (by falling through when it is next)."""
         if ind == 3 and self.cur and self.cur[-1][0] == 3 and (
@@ -266,24 +246,36 @@ class _Writer:
         if not (ind == 3 and pc == self.cur_pc + 1):   # else it falls through to the next block
             self.cur.append((ind, "continue", None))
 
+    @property
+    def cur(self) -> list:
+        """The lines of the block being written."""
+        return self.blocks[self.cur_pc]
+
     def start(self, pc: int) -> None:
-        """Make ``pc`` (reserved earlier) the current block."""
-        while len(self.blocks) <= pc:
-            self.blocks.append([])
-        self.cur = self.blocks[pc]
+        """Write into block ``pc`` (reserved earlier) from now on."""
         self.cur_pc = pc
 
     def reserve(self) -> int:
+        """A new, empty block; its pc."""
         self.blocks.append([])
         return len(self.blocks) - 1
 
-    def call_code(self, callee: Code) -> None:
-        """Call a procedure with no arguments from a resumable block (the flow's parts)."""
+    def call_code(self, callee: Code, when=None) -> None:
+        """Call a procedure with no arguments from a resumable block (the flow's parts), only
+        if ``when`` (a condition node: a phase's `when`) holds."""
+        cond = self.comp.src(when, self.scope) if when is not None else None
         if callee.stops:
             after = self.reserve()
+            if cond is not None:
+                self.cur.append((3, f"if not {cond}:", when.span))
+                self.cur.append((4, f"pc = {after}", None))
+                self.cur.append((4, "continue", None))
             self.cur.append((3, f"f.pc = {after}", callee.span))
             self.cur.append((3, f"return CALL(s, {self._code_ref(callee)}, {{}}, None)", callee.span))
             self.start(after)
+        elif cond is not None:
+            self.cur.append((3, f"if {cond}:", when.span))
+            self.cur.append((4, f"call_{callee.pyname}(s)", callee.span))
         else:
             self.cur.append((3, f"call_{callee.pyname}(s)", callee.span))
 
@@ -299,7 +291,7 @@ class _Writer:
 
     def stops(self, st) -> bool:
         """Whether ``st`` is written as blocks: it may stop (or, in a flat procedure, loops)."""
-        return self.resumable and (_may_stop(st, self.m.resumable, self.comp.v.procedures)
+        return self.resumable and (_may_stop(st, self.m.codes, self.comp.v.procedures)
                                    or (self.flat and _loop_depth((st,)) > 0))
 
     def r_CallStmt(self, st):
@@ -704,6 +696,11 @@ def _always_true(node) -> bool:
     return isinstance(node, ast.Const) and node.value is True
 
 
+def _where(span) -> str:
+    """A content place as a comment in generated code names it."""
+    return f"{span.path}:{span.line}" if span is not None and span.path else "generated"
+
+
 def _argument(call, index: int, keyword: str):
     """The argument node given at position ``index`` or as ``keyword``, or None."""
     if len(call.args) > index:
@@ -711,29 +708,12 @@ def _argument(call, index: int, keyword: str):
     return next((value for key, value in call.kwargs if key == keyword), None)
 
 
-def _ident(text: str) -> str:
-    out = "".join(c if (c.isascii() and (c.isalnum() or c == "_")) else "_" for c in text)
-    return out if out and not out[0].isdigit() else f"_{out}"
-
-
 def _pylocal(name: str) -> str:
     return f"l_{name}" if name.isascii() and name.isidentifier() else f"l_{_ident(name)}_{zlib.crc32(name.encode())}"
 
 
 def _called(body, procedures) -> set:
-    out: set = set()
-
-    def walk(node):
-        if isinstance(node, ast.Call) and node.func in procedures:
-            out.add(node.func)
-        if isinstance(node, ast.Node):
-            for field in type(node).__attrs_attrs__:
-                walk(getattr(node, field.name))
-        elif isinstance(node, tuple):
-            for item in node:
-                walk(item)
-    walk(body)
-    return out
+    return {n.func for n in ast.walk(body) if isinstance(n, ast.Call) and n.func in procedures}
 
 
 FLAT_DEPTH = 15
@@ -756,27 +736,12 @@ def _loop_depth(body) -> int:
     return deepest
 
 
-def _has_choose(node) -> bool:
-    if isinstance(node, ast.Choose):
-        return True
-    if isinstance(node, ast.Node):
-        return any(_has_choose(getattr(node, f.name)) for f in type(node).__attrs_attrs__)
-    if isinstance(node, tuple):
-        return any(_has_choose(x) for x in node)
-    return False
-
-
-def _may_stop(node, resumable: set, procedures) -> bool:
-    """Whether running ``node`` may stop for a decision."""
-    if isinstance(node, ast.Choose):
-        return True
-    if isinstance(node, ast.Call) and node.func in resumable and node.func in procedures:
-        return True
-    if isinstance(node, ast.Node):
-        return any(_may_stop(getattr(node, f.name), resumable, procedures) for f in type(node).__attrs_attrs__)
-    if isinstance(node, tuple):
-        return any(_may_stop(x, resumable, procedures) for x in node)
-    return False
+def _may_stop(node, codes: dict, procedures) -> bool:
+    """Whether running ``node`` may stop for a decision: a `choose`, or a call of a procedure
+    that may."""
+    return any(isinstance(n, ast.Choose) or (isinstance(n, ast.Call) and n.func in procedures
+                                              and n.func in codes and codes[n.func].stops)
+               for n in ast.walk(node))
 
 
 def _in_cycles(calls: dict) -> set:

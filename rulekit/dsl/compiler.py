@@ -164,12 +164,7 @@ class Compiler:
         a condition of a tool): like a function body, it asks a repeated question once."""
         if self._reuse is not None:     # inside another compilation: no plan of its own
             return self._function(("s", "e"), self.src(node, scope), node.span)
-        self._reuse, self._reuse_params, self._reused = self._reuse_plan(node), set(), set()
-        try:
-            source = self.src(node, scope)
-        finally:
-            reused = sorted(self._reused, key=lambda slot: int(slot[2:]))
-            self._reuse, self._reused = None, set()
+        source, reused = self._with_reuse(node, scope, set())
         if not reused:
             return self._function(("s", "e"), source, node.span)
         return self._define(("s", "e"), f"{' = '.join(reused)} = UNSET\n    return {source}", node.span,
@@ -224,6 +219,16 @@ class Compiler:
             if times >= 2 or looped:
                 plan[node] = f"_r{len(plan) + 1}"
         return plan
+
+    def _with_reuse(self, node, scope, params: set) -> tuple:
+        """(source of ``node``, the local slots it reuses) for a whole expression whose Python
+        parameters are ``params``."""
+        self._reuse, self._reuse_params, self._reused = self._reuse_plan(node), params, set()
+        try:
+            source = self.src(node, scope)
+            return source, tuple(sorted(self._reused, key=lambda slot: int(slot[2:])))
+        finally:
+            self._reuse, self._reused = None, set()
 
     def _unshadowed(self, node, scope) -> bool:
         """No name in ``node`` means a comprehension variable here (only the function's own
@@ -768,14 +773,9 @@ class Compiler:
                        "draw random numbers in a procedure and pass the result in")
         names = {p: self._var(p) for p in params}
         scope = _Scope(set(params)).bind_py(names)
-        self._reuse, self._reuse_params, self._reused = self._reuse_plan(body), set(names.values()), set()
-        try:
-            source = self.src(body, scope)
-        finally:
-            reused = sorted(self._reused, key=lambda slot: int(slot[2:]))
-            self._reuse, self._reused = None, set()
+        source, reused = self._with_reuse(body, scope, set(names.values()))
         self.function_defs.append((name, self.impl_name(name), ("s",) + tuple(names.values()),
-                                   source, body.span, tuple(reused)))
+                                   source, body.span, reused))
 
     def impl_name(self, name: str) -> str:
         """The Python name of user function ``name`` in the generated module."""
@@ -787,13 +787,14 @@ class Compiler:
 
     # ------------------------------------------------------------- statements
     # (procedures are written as Python by dsl/codegen.py; it checks calls and stores through these)
-    def _setter(self, kind: str, name: str) -> str:
-        """The source name of the setter of global (``g``) or player (``p``) variable ``name``."""
-        key = (kind, name)
+    def setter(self, name: str, per_player: bool) -> str:
+        """The source name of the setter of player (``per_player``) or global variable ``name``
+        (``mutate.variable_setter``: one per variable)."""
+        key = (name, per_player)
         found = self._setters.get(key)
         if found is None:
-            made = mutate.global_setter(name) if kind == "g" else mutate.player_setter(name)
-            found = self._setters[key] = self._k(made, f"SET_{kind}_{_ident(name)}")
+            hint = f"SET_{'p' if per_player else 'g'}_{_ident(name)}"
+            found = self._setters[key] = self._k(mutate.variable_setter(name, per_player), hint)
         return found
 
     def _store(self, target, scope, value: str) -> str:
@@ -805,7 +806,7 @@ class Compiler:
             if name in scope.alias:
                 return f"e[{self._k(scope.alias[name])}] = {value}"
             if name in v.gvars and name not in scope.locals:
-                return f"{self._setter('g', name)}(s, {value}, {span})"
+                return f"{self.setter(name, False)}(s, None, {value}, {span})"
             if name in v.constants:
                 self.error("RK0312", f"`{name}` is a constant and cannot be changed", target.span,
                            "declare it under `vars:` if it changes during the game")
@@ -816,7 +817,7 @@ class Compiler:
             obj = self.src(target.obj, scope)
             name = target.name
             if name in v.pvars:
-                return f"{self._setter('p', name)}(s, {obj}, {value}, {span})"
+                return f"{self.setter(name, True)}(s, {obj}, {value}, {span})"
             if name in v.dynamic_props:
                 return f"SET_PROP(s, {obj}, {self._k(name)}, {value})"
             if name in v.item_props or name in v.member_props or name in v.pzones:
@@ -928,7 +929,7 @@ def _namespace(vocab: Vocabulary) -> dict:
             "TALLY_TABLE": tally_table, "SEQ": seq, "FMT": mutate.fmt, "ITEMS": items, "GETITEM": getitem,
             "CONTAINS": contains, "TALLY": tally,
             "ANY": any, "ALL": all, "NEXT": next,
-            "SET_GLOBAL": mutate.set_global, "SET_PLAYER": mutate.set_player, "SET_PROP": mutate.set_prop}
+            "SET_PROP": mutate.set_prop}
 
 
 def _name_of(node) -> str:
@@ -1049,21 +1050,8 @@ def _mentions(node, name: str) -> bool:
 
 def _find_impure(node, v):
     """The first call of an impure built-in (``roll``) inside an expression tree, or None."""
-    if isinstance(node, ast.Call) and node.func not in v.functions and node.func in REGISTRY \
-            and not REGISTRY[node.func].pure:
-        return node
-    if isinstance(node, ast.Node):
-        for field in attrs.fields(type(node)):
-            found = _find_impure(getattr(node, field.name), v)
-            if found is not None:
-                return found
-    elif isinstance(node, tuple):
-        for item in node:
-            found = _find_impure(item, v)
-            if found is not None:
-                return found
-    return None
-
+    return next((n for n in ast.walk(node) if isinstance(n, ast.Call) and n.func not in v.functions
+                 and n.func in REGISTRY and not REGISTRY[n.func].pure), None)
 
 def _ident(text: str) -> str:
     """``text`` as a fragment of a Python identifier (for readable generated names)."""

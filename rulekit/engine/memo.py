@@ -210,7 +210,7 @@ def forget(s, resource) -> None:
 def forget_move(s, source: str, to: str) -> None:
     """Forget what a move from zone ``source`` to ``to`` may change."""
     names = s.game.memo_moves.get((source, to))
-    drop(s, names if names is not None else move_forgets(s.game, source, to))
+    drop(s, names if names is not None else _move_forgets(s.game, source, to))
 
 
 def drop(s, names) -> None:
@@ -224,7 +224,7 @@ def drop(s, names) -> None:
             del memo[name]
 
 
-def move_forgets(game, source: str, to: str) -> tuple:
+def _move_forgets(game, source: str, to: str) -> tuple:
     """The functions a move from zone ``source`` to ``to`` may change (both zones and
     where the item is), worked out once per pair of zone names."""
     deps, always = game.memo_deps, game.memo_always

@@ -9,7 +9,7 @@ log off (``state.record = False``) without touching the rules.
 from __future__ import annotations
 
 from ..errors import ContentRuntimeError
-from . import memo, rng
+from . import memo, rng, tally
 from .state import PLAYERS, Family, State, ZoneKey
 
 
@@ -31,78 +31,37 @@ def fmt(value) -> str:
     return str(value)
 
 
-def set_global(s: State, name: str, value, span=None) -> None:
-    bounds = s.game.gbounds.get(name)
-    if bounds is not None:
-        _check_bounds(name, value, bounds, span)
-    old = s.g.get(name)
-    s.g[name] = value
-    if s.memo:
-        memo.forget(s, ("g", name))
-    memo.stored(s, value)
-    if s.record and old != value:
-        s.events.append(("set", name, old, value))
-
-
-def set_player(s: State, player: int, name: str, value, span=None) -> None:
-    bounds = s.game.pbounds.get(name)
-    if bounds is not None:
-        _check_bounds(f"{PLAYERS[player]}.{name}", value, bounds, span)
-    row = s.p[player]
-    old = row[name]
-    row[name] = value
-    if s.memo:
-        memo.forget(s, ("pvar", name))
-    memo.stored(s, value)
-    if s.record and old != value:
-        s.events.append(("set", f"{PLAYERS[player]}.{name}", old, value))
-
-
-def player_setter(name: str):
-    """``set(s, player, value, span)`` for player variable ``name``: :func:`set_player` with its
-    bounds and what it forgets looked up once per game, for generated code."""
+def variable_setter(name: str, per_player: bool):
+    """The one door a variable changes through: ``set(s, player, value, span)`` for player
+    variable ``name`` (``per_player``), or global variable ``name`` with ``player`` None. Its
+    bounds and what it forgets are looked up once per game; generated code holds one setter
+    per variable it assigns."""
     known = [None, None, None]      # game, bounds, functions to forget
 
-    def setter(s: State, player: int, value, span=None) -> None:
+    def setter(s: State, player, value, span=None) -> None:
         game = s.game
         if known[0] is not game:
-            known[:] = [game, game.pbounds.get(name), game.memo_deps.get(("pvar", name), game.memo_always)]
+            bounds = game.pbounds if per_player else game.gbounds
+            resource = ("pvar" if per_player else "g", name)
+            known[:] = [game, bounds.get(name), game.memo_deps.get(resource, game.memo_always)]
         bounds = known[1]
         if bounds is not None and not _within(value, bounds):
-            _check_bounds(f"{PLAYERS[player]}.{name}", value, bounds, span)
-        row = s.p[player]
-        old = row[name]
+            _check_bounds(_what(name, player), value, bounds, span)
+        row = s.p[player] if per_player else s.g
+        old = row.get(name)
         row[name] = value
         if s.memo:
             memo.drop(s, known[2])
         if value.__class__ is list or value.__class__ in _ZONELIKE:
             memo.stored(s, value)
         if s.record and old != value:
-            s.events.append(("set", f"{PLAYERS[player]}.{name}", old, value))
+            s.events.append(("set", _what(name, player), old, value))
     return setter
 
 
-def global_setter(name: str):
-    """``set(s, value, span)`` for global variable ``name`` (see :func:`player_setter`)."""
-    known = [None, None, None]
-
-    def setter(s: State, value, span=None) -> None:
-        game = s.game
-        if known[0] is not game:
-            known[:] = [game, game.gbounds.get(name), game.memo_deps.get(("g", name), game.memo_always)]
-        bounds = known[1]
-        if bounds is not None and not _within(value, bounds):
-            _check_bounds(name, value, bounds, span)
-        g = s.g
-        old = g.get(name)
-        g[name] = value
-        if s.memo:
-            memo.drop(s, known[2])
-        if value.__class__ is list or value.__class__ in _ZONELIKE:
-            memo.stored(s, value)
-        if s.record and old != value:
-            s.events.append(("set", name, old, value))
-    return setter
+def _what(name: str, player) -> str:
+    """A variable as logs and errors name it: `p2.score`, `round`."""
+    return name if player is None else f"{PLAYERS[player]}.{name}"
 
 
 _ZONELIKE = frozenset((ZoneKey, Family))
@@ -136,8 +95,7 @@ def set_prop(s: State, item: str, name: str, value) -> None:
 
 
 def move(s: State, item: str, to: ZoneKey, top: bool = True, span=None) -> None:
-    """The one door items move through: zones, where each item is, tallies, memo, log.
-    (The commonest change of a running game, so its bookkeeping is written out here.)"""
+    """The one door items move through: zones, where each item is, tallies, memo, log."""
     loc = s.loc
     source = loc.get(item)
     if source is None:
@@ -156,27 +114,10 @@ def move(s: State, item: str, to: ZoneKey, top: bool = True, span=None) -> None:
     else:
         zones[to].insert(0, item)
     loc[item] = to
-    tallied = s.tallied
-    if tallied:
-        props = s.game.items[item]
-        tallies = s.tallies
-        for prop in tallied.get(source, ()):
-            tallies[(source, prop)][props[prop]] -= 1
-        for prop in tallied.get(to, ()):
-            table = tallies[(to, prop)]
-            key = props[prop]
-            table[key] = table.get(key, 0) + 1
-    remembered = s.memo
-    if remembered:
-        if s.coarse:
-            remembered.clear()
-        else:
-            names = s.game.memo_moves.get((source.name, to.name))
-            if names is None:
-                names = memo.move_forgets(s.game, source.name, to.name)
-            for name in names:
-                if name in remembered:
-                    del remembered[name]
+    if s.tallied:
+        tally.moved(s, item, source, to)
+    if s.memo:
+        memo.forget_move(s, source.name, to.name)
     if s.record:
         s.events.append(("move", item, source.text, to.text))
 

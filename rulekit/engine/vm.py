@@ -49,8 +49,7 @@ def run(s: State, limit: int = DEFAULT_STEP_LIMIT) -> None:
         s.steps += limit - s.budget
 
 
-_RUNTIME_ERRORS = RUNTIME_ERRORS
-_FAILURES = (ContentRuntimeError,) + _RUNTIME_ERRORS
+_FAILURES = (ContentRuntimeError,) + RUNTIME_ERRORS
 
 
 def _located(exc: Exception, f: Frame) -> ContentRuntimeError:
