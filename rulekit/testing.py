@@ -47,9 +47,11 @@ def play_random(game, players: int, seed: int, check=broken_invariants, max_acti
     assert check(state) == [], f"{players}p seed {seed}, after setup: {check(state)}"
     actions = 0
     while not state.over:
-        api.apply_index(state, agent.choose(state), atomic=False)
+        index = agent.choose(state)
+        label = state.pending.label(index)   # written before the action: it reads the state it was offered in
+        api.apply_index(state, index, atomic=False)
         actions += 1
         bad = check(state)
-        assert bad == [], f"{players}p seed {seed}, action {actions} ({state.actions[-1]}): {bad}"
+        assert bad == [], f"{players}p seed {seed}, action {actions} ({label}): {bad}"
         assert actions < max_actions, f"{players}p seed {seed}: no end after {actions} actions"
     return state, actions

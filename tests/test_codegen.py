@@ -128,8 +128,13 @@ def test_random_playouts_never_write_the_notation():
         r, i = rng.below(r, len(state.pending.choices))
         api.apply_index(state, i, atomic=False)
         steps += 1
-    assert steps > 200 and len(state.actions) == steps     # the action log still has every move
-    assert all(isinstance(a, str) and a for a in state.actions)
+    assert steps > 200 and len(state.actions) == steps     # the action log still has every move,
+    assert all(type(a) is int for a in state.actions)       # as the index of the option taken
+    recorded = api.new_game(game, 3, 5)
+    for index in state.actions:                             # which replays the same game, with notation
+        api.apply_index(recorded, index)
+    assert recorded.over and recorded.result == state.result
+    assert all(isinstance(a, str) and a for a in recorded.actions)
 
 
 def test_a_recorded_game_writes_and_checks_the_notation_at_once(write_game):

@@ -58,12 +58,22 @@ def test_memoised_functions_agree_with_a_cold_state():
     _random_game(game, 3, 11, check)
 
 
-def test_caches_are_dropped_on_clone_and_restore():
+def test_a_clone_shares_tallies_and_zones_until_it_changes_them():
     game = rulekit.load_game("batavia")
     s = _random_game(game, 3, 5, lambda s: None)
-    assert s.tallies or s.memo is not None
+    assert s.tallies
     c = s.clone()
-    assert c.memo == {} and c.tallies == {} and c.tallied == {}
+    assert c.memo == {}                                   # remembered results are the state's own
+    assert all(c.tallies[k] is s.tallies[k] for k in s.tallies)      # tallies and lists: shared...
+    assert all(c.zones[k] is s.zones[k] for k in s.zones)
+    before = {k: dict(v) for k, v in s.tallies.items()}
+    lists = {k: list(v) for k, v in s.zones.items()}
+    while not c.over:                                     # ...until a move changes them, in the clone only
+        api.apply_index(c, 0, atomic=False)
+    assert {k: dict(v) for k, v in s.tallies.items()} == before
+    assert {k: list(v) for k, v in s.zones.items()} == lists
+    c.restore(s.clone())
+    assert c.memo == {} and c.tallies == {} and c.zones == s.zones
 
 
 @pytest.mark.parametrize("name, players", [("batavia", 4), ("goa", 3)])

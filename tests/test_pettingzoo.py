@@ -166,7 +166,7 @@ def _owner_zone_swap(state, seat):
             continue
         for zname, zkey in game.zones.items():
             if zname != "box" and game.zone_vis[zname] == "hidden" and state.zones[zkey]:
-                mine, other = state.zones[keys[seat]], state.zones[zkey]
+                mine, other = state.writable(keys[seat]), state.writable(zkey)   # lists may be shared with a clone
                 a, b = mine[0], other[0]
                 if a == b:
                     continue
@@ -195,7 +195,7 @@ def test_nothing_hidden_reaches_an_observation(game):
             e.state_.p[1][var] = e.state_.p[1][var] + 7
         for zname, zkey in game.zones.items():
             if game.zone_vis[zname] == "hidden":
-                e.state_.zones[zkey].reverse()
+                e.state_.writable(zkey).reverse()
         swapped = _owner_zone_swap(e.state_, 1) or swapped
         assert np.array_equal(e.observe("p1")["observation"], before_p1)
         assert not np.array_equal(e.observe("p2")["observation"], before_p2)

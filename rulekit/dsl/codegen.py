@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import itertools
 import linecache
+import math
+import re
 import zlib
 
 from ..engine.library import REGISTRY
@@ -231,11 +233,18 @@ class _Writer:
         m.add(1, "e = f.env")
         m.add(1, "pc = f.pc")
         m.add(1, "while True:")
-        for pc, lines in enumerate(self.blocks):
-            m.add(2, f"if pc == {pc}:")
+        blocks = _threaded(self.blocks)
+        group = _group_size(len(blocks))
+        for pc, lines in enumerate(blocks):
+            shift = 0
+            if group:
+                shift = 1
+                if pc % group == 0:     # a range test first: a resume walks a few ranges, not every block
+                    m.add(2, f"if pc < {min(pc + group, len(blocks))}:")
+            m.add(2 + shift, f"if pc == {pc}:")
             if not lines:
                 lines = [(3, "pass", None)]
-            m.extend(lines)
+            m.extend([(ind + shift, text, span) for ind, text, span in lines])
 
     def goto(self, pc: int, ind: int = 3) -> None:
         """Leave the current block for block ``pc`` (by falling through when it is next)."""
@@ -689,6 +698,49 @@ class _Writer:
 
     def s_Choose(self, st, ind, out):  # pragma: no cover - a choose always makes its procedure resumable
         raise AssertionError("choose outside a resumable procedure")
+
+
+_JUMP = re.compile(r"(f\.)?pc = (\d+)")
+
+
+def _threaded(blocks: list) -> list:
+    """The blocks with every jump to a block that only jumps on (a loop's or a branch's end)
+    going straight to where that leads: one pass of the dispatch instead of two or three."""
+    hops = {}
+    for pc, lines in enumerate(blocks):
+        code = [(ind, text) for ind, text, _span in lines if not text.startswith("#")]
+        jump = _JUMP.fullmatch(code[0][1]) if code and code[0][0] == 3 else None
+        if jump is None or jump.group(1):
+            continue
+        if code[1:] == [(3, "continue")] or (len(code) == 1 and int(jump.group(2)) == pc + 1):
+            hops[pc] = int(jump.group(2))
+
+    def resolve(target: int) -> int:
+        seen = set()
+        while target in hops and target not in seen:
+            seen.add(target)
+            target = hops[target]
+        return target
+
+    out = []
+    for pc, lines in enumerate(blocks):
+        new = []
+        for k, (ind, text, span) in enumerate(lines):
+            jump = _JUMP.fullmatch(text)
+            if jump is not None and int(jump.group(2)) in hops:
+                target = resolve(int(jump.group(2)))
+                new.append((ind, f"{jump.group(1) or ''}pc = {target}", span))
+                if k == len(lines) - 1 and ind == 3 and not jump.group(1) and target != pc + 1:
+                    new.append((3, "continue", None))     # it fell through to the next block
+                continue
+            new.append((ind, text, span))
+        out.append(new)
+    return out
+
+
+def _group_size(blocks: int) -> int:
+    """Blocks per range test of the dispatch (0: none, a short chain of tests is cheaper)."""
+    return 0 if blocks <= 12 else math.isqrt(blocks - 1) + 1
 
 
 def _always_true(node) -> bool:

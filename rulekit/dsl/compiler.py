@@ -311,6 +311,8 @@ class Compiler:
             return "zone"
         if isinstance(node, ast.Index) and self.static_kind(node.obj, scope) == "family":
             return "zone"
+        if isinstance(node, ast.Attr) and self._member_lists(node.name):
+            return "list"
         if isinstance(node, ast.Call):
             if node.func in v.functions:
                 return self._function_kind(node.func)
@@ -321,6 +323,16 @@ class Compiler:
             then = self.static_kind(node.then, scope)
             return then if then == self.static_kind(node.orelse, scope) and then in ("list", "zone", "item") else None
         return None
+
+    def _member_lists(self, name: str) -> bool:
+        """Whether attribute ``name`` can only be a property of set members that is a list on
+        every member having it (a column's `costs`): indexing it needs no check of its kind."""
+        v = self.v
+        if name not in v.member_props or name in v.pvars or name in v.pzones or name in v.item_props \
+                or name in v.dynamic_props:
+            return False
+        values = [props[name] for props in v.members.values() if name in props]
+        return bool(values) and all(value.__class__ is list for value in values)
 
     def _function_kind(self, name: str):
         """What a user function certainly returns ("list", "zone", "item"), from its body alone."""
@@ -337,7 +349,10 @@ class Compiler:
             return self.src(node, scope)
         if kind == "zone":
             return f"s.zones[{self.src(node, scope)}]"
-        return f"SEQ(s, {self.src(node, scope)})"
+        source = self.src(node, scope)
+        if _PLAIN.fullmatch(source):        # a Python variable: look before calling
+            return f"({source} if {source}.__class__ is LIST else SEQ(s, {source}))"
+        return f"SEQ(s, {source})"
 
     def x_Num(self, node, scope):
         return self._k(node.value)
@@ -564,6 +579,9 @@ class Compiler:
         if form in ("any", "all", "first") and node.args and isinstance(node.args[0], ast.Comp):
             # stop at the first answer (functions are pure, so nothing is skipped but work)
             self._bind(builtin, node, scope, lambda n, sc: "None")  # checks only
+            unrolled = self._unrolled(form, node, scope)
+            if unrolled is not None:
+                return unrolled
             gen = self._generator(node.args[0], scope)
             if form == "first":
                 default = [self.src(a, scope) for a in node.args[1:2]] + \
@@ -573,6 +591,30 @@ class Compiler:
         if form in ("count", "sum", "min", "max"):
             return self._aggregate(builtin, node, scope)
         return None
+
+    def _unrolled(self, form: str, node, scope):
+        """``any``/``all`` over a few members of a named set, written out member by member as
+        one would by hand (`f(p, 'red') and f(p, 'blue') and ...`): no generator to run."""
+        comp = node.args[0]
+        if form not in ("any", "all") or len(node.args) != 1 or node.kwargs or len(comp.fors) != 1:
+            return None
+        var, coll = comp.fors[0]
+        v = self.v
+        if not (isinstance(coll, ast.Name) and coll.id in v.sets and self.static_kind(coll, scope) == "list"
+                and coll.id not in v.gvars and coll.id not in v.constants):
+            return None
+        members = list(v.sets[coll.id])
+        if not 0 < len(members) <= UNROLL_MEMBERS or _size(comp.elt) + _size(comp.cond) > UNROLL_SIZE:
+            return None
+        parts = []
+        for member in members:
+            inner = scope.bind_py({var: self._k(member)})
+            part = self.src(comp.elt, inner)
+            if comp.cond is not None:
+                cond = self.src(comp.cond, inner)
+                part = f"({cond} and {part})" if form == "any" else f"(not {cond} or {part})"
+            parts.append(part)
+        return f"(True if ({(' or ' if form == 'any' else ' and ').join(parts)}) else False)"
 
     def _aggregate(self, builtin, node, scope):
         """``count``/``sum``/``min``/``max`` of a certain list or zone as the Python built-in
@@ -623,7 +665,10 @@ class Compiler:
             return None
         if self.static_kind(coll, scope) in ("list", "zone"):
             return f"{self.seq_src(coll, scope)}.count({self.src(right, scope)})"
-        return f"COUNT_EQUAL({self.seq_src(coll, scope)}, {self.src(right, scope)})"
+        items, value = self.src(coll, scope), self.src(right, scope)
+        if _PLAIN.fullmatch(items):        # a Python variable: a list is counted without a call
+            return f"({items}.count({value}) if {items}.__class__ is LIST else COUNT_EQUAL(s, {items}, {value}))"
+        return f"COUNT_EQUAL(s, {items}, {value})"
 
     def _bind(self, builtin, node, scope, compile_arg=None):
         """Check a call against a signature; returns (positional args, keyword args),
@@ -754,7 +799,7 @@ class Compiler:
         impls = self.functions_impl
         wrapper = self._wrappers[name] = f"fn_{_ident(name)}_{next(self._names)}"
         if name in self.static_memo:
-            self.ns[wrapper] = memo.static_caller(name, impls, self.static_memo[name])
+            self.ns[wrapper] = memo.static_caller(name, impls, self.static_memo[name], arity)
         else:
             ns = self.ns
 
@@ -924,7 +969,8 @@ def _namespace(vocab: Vocabulary) -> dict:
     def nospace(family, key):
         raise ContentRuntimeError(f"`{family.name}` has no space `{mutate.fmt(key)}`")
 
-    return {"__builtins__": {}, **RUNTIME_NAMES, "SCORE": score, "len": len, "SUM": sum, "MIN": min, "MAX": max,
+    return {"__builtins__": {}, **RUNTIME_NAMES, "SCORE": score, "len": len, "LIST": list, "SUM": sum, "MIN": min,
+            "MAX": max,
             "NOSPACE": nospace, "COUNT_EQUAL": _count_equal, "MOVE": mutate.move, "UNSET": _UNSET,
             "TALLY_TABLE": tally_table, "SEQ": seq, "FMT": mutate.fmt, "ITEMS": items, "GETITEM": getitem,
             "CONTAINS": contains, "TALLY": tally,
@@ -992,7 +1038,10 @@ def _first_assignment(body, name: str):
     return None
 
 
+UNROLL_MEMBERS = 8   # any/all over a named set of at most this many members...
+UNROLL_SIZE = 40     # ...and a test of at most this many syntax nodes is written out member by member
 _UNSET = object()   # a reused value not worked out yet
+_PLAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")   # generated source that is one Python variable
 
 
 def too_complex(exc: Exception) -> bool:
@@ -1004,12 +1053,12 @@ def too_complex(exc: Exception) -> bool:
     return isinstance(exc, SyntaxError) and ("too many" in text or "too deeply" in text or "nested" in text)
 
 
-def _count_equal(items, value) -> int:
-    """How many of ``items`` equal ``value`` (``list.count`` for a list; a text or other
-    collection is walked as the comprehension would walk it)."""
+def _count_equal(s, items, value) -> int:
+    """How many of ``items`` (a list, or a zone, or whatever a comprehension walks) equal
+    ``value``: ``list.count`` for a list, asked without a second call to see what it is."""
     if items.__class__ is list:
         return items.count(value)
-    return len([x for x in items if x == value])
+    return len([x for x in seq(s, items) if x == value])
 
 
 def _free_names(node) -> frozenset:

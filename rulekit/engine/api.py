@@ -36,6 +36,7 @@ def new_game(game, players: int | None = None, seed: int = 0, pins: dict | None 
         key = game.zones[start]
         s.zones[key].append(ident)
         s.loc[ident] = key
+    s.owned = set(s.zones)
     s.rng = {"$seed": int(seed)}
     s.frames = [Frame(game.main, 0, {"$position": position} if position is not None else {})]
     s.pins = {k: list(v) for k, v in (pins or {}).items()}
@@ -67,11 +68,13 @@ def apply(s: State, action: str, atomic: bool = True, step_limit: int = vm.DEFAU
 def apply_index(s: State, index: int, atomic: bool = True, step_limit: int = vm.DEFAULT_STEP_LIMIT) -> None:
     """Apply the legal action at ``index`` of ``legal_actions(s)`` (fast path for bots)."""
     backup = s.clone() if atomic else None
-    decision = s.pending
-    label = decision.label(index)
-    s.actions.append(label)
     if s.record:
+        decision = s.pending
+        label = decision.label(index)
+        s.actions.append(label)
         s.events.append(("action", str(PLAYERS[decision.player]), label))
+    else:
+        s.actions.append(index)     # notation costs time: a game played without a record keeps option indices
     try:
         vm.resume(s, index, step_limit)
     except ContentRuntimeError:

@@ -49,7 +49,7 @@ def determinize(s: State, observer: int, seed_state: int) -> tuple[State, int]:
             continue
         seed_state, order = rng.shuffled(seed_state, [item for _k, _i, item in slots])
         for (key, i, _old), item in zip(slots, order):
-            c.zones[key][i] = item
+            c.writable(key)[i] = item
             c.loc[item] = key
     for name, vis in game.pvis.items():
         if vis == "public":
@@ -64,4 +64,5 @@ def determinize(s: State, observer: int, seed_state: int) -> tuple[State, int]:
             c.rng[stream] = fresh
     seed_state, fresh = rng.next_u64(seed_state)
     c.rng["$seed"] = fresh
-    return c, seed_state  # the clone's caches started empty, and the writes above bypass them
+    c.tallies, c.tallied = {}, {}     # the writes above bypass the tallies (and the memo starts empty)
+    return c, seed_state

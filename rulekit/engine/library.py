@@ -314,8 +314,8 @@ def _move_all(s, source, to, span=None):
 def _draw(s, source, to, n=1, span=None):
     _need_zone(source, "source", span)
     _need_zone(to, "to", span)
-    items = s.zones[source]
     for _ in range(n):
+        items = s.zones[source]     # read anew: a move may replace a list shared with a clone
         if not items:
             break
         mutate.move(s, items[-1], to, True, span)

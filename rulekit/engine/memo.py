@@ -125,9 +125,26 @@ def _pays(calls: int, computed: int, hit_ns: int, compute_ns: int) -> bool:
     return with_memory < KEEP_MARGIN * calls * per_compute
 
 
-def static_caller(name: str, impls: dict, table: dict):
+def static_caller(name: str, impls: dict, table: dict, arity: int = -1):
     """A caller of a function that reads nothing of the state: one table per game
     definition, keyed by the player count and the arguments."""
+    if arity == 1:
+        def call1(s, x):
+            try:
+                return table[(s.n, x, x.__class__)]
+            except (KeyError, TypeError):
+                return call(s, x)
+        fast = call1
+    elif arity == 2:
+        def call2(s, x, y):
+            try:
+                return table[(s.n, x, y, x.__class__, y.__class__)]
+            except (KeyError, TypeError):
+                return call(s, x, y)
+        fast = call2
+    else:
+        fast = None
+
     def call(s, *values):
         key = (s.n,) + values + tuple(v.__class__ for v in values)
         try:
@@ -143,7 +160,7 @@ def static_caller(name: str, impls: dict, table: dict):
             if len(table) >= STATIC_LIMIT:
                 table.clear()
             return _by_contents(table, impls[name], s, values, (s.n,))
-    return call
+    return fast or call
 
 
 def _contents_key(value):
@@ -182,9 +199,14 @@ def _by_contents(table: dict, impl, s, values: tuple, prefix: tuple = ()):
 
 # ------------------------------------------------------------------ forgetting
 def _zonelike(value) -> bool:
-    if type(value) in _ZONELIKE:
+    kind = value.__class__
+    if kind in _ZONELIKE:
         return True
-    return type(value) is list and any(_zonelike(x) for x in value)
+    if kind is list:
+        for x in value:
+            if x.__class__ in _ZONELIKE or (x.__class__ is list and _zonelike(x)):
+                return True
+    return False
 
 
 def holds_zone(s) -> bool:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..errors import ContentRuntimeError
 from . import memo, rng, tally
-from .state import PLAYERS, Family, State, ZoneKey
+from .state import PLAYERS, SEAT_NAMES, Family, Player, State, ZoneKey
 
 
 def fmt(value) -> str:
@@ -18,6 +18,8 @@ def fmt(value) -> str:
     kind = value.__class__
     if kind is str:
         return value
+    if kind is Player:
+        return SEAT_NAMES[value] if 0 <= value < len(SEAT_NAMES) else str(value)
     if kind is int:
         return str(value)
     if value is None:
@@ -104,15 +106,17 @@ def move(s: State, item: str, to: ZoneKey, top: bool = True, span=None) -> None:
     capacity = to.capacity
     if capacity is not None and source is not to and len(zones[to]) >= capacity:
         raise ContentRuntimeError(f"zone `{to}` is full (capacity {capacity})", span, "RK4005")
-    held = zones[source]
+    owned = s.owned
+    held = zones[source] if source in owned else s.writable(source)
     if held[-1] == item:        # from the top (drawing, playing the last card): no scan
         held.pop()
     else:
         held.remove(item)
+    dest = zones[to] if to in owned else s.writable(to)
     if top:
-        zones[to].append(item)
+        dest.append(item)
     else:
-        zones[to].insert(0, item)
+        dest.insert(0, item)
     loc[item] = to
     if s.tallied:
         tally.moved(s, item, source, to)
@@ -138,10 +142,12 @@ def shuffle(s: State, zone: ZoneKey, stream: str, span=None) -> None:
             raise ContentRuntimeError(
                 f"pinned order for `{zone}` is not a permutation of its {len(items)} items", span, "RK4006")
         s.zones[zone] = order
+        s.owned.add(zone)
     else:
         state, order = rng.shuffled(_stream(s, stream), items)
         s.rng[stream] = state
         s.zones[zone] = order
+        s.owned.add(zone)
     if s.memo:
         memo.forget(s, ("zone", zone.name))
     if s.record:

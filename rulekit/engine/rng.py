@@ -29,14 +29,25 @@ def next_u64(state: int) -> tuple[int, int]:
 
 
 def below(state: int, n: int) -> tuple[int, int]:
-    """A uniform integer in [0, n) without modulo bias; returns (new_state, value)."""
+    """A uniform integer in [0, n) without modulo bias; returns (new_state, value).
+    (SplitMix64 written out: this is every random bot's and every shuffle's inner loop.)"""
     if n <= 1:
         return state, 0
-    limit = (1 << 64) - ((1 << 64) % n)
+    limit = _LIMITS.get(n)
+    if limit is None:
+        limit = (1 << 64) - ((1 << 64) % n)
+        if n < 4096:
+            _LIMITS[n] = limit
     while True:
-        state, value = next_u64(state)
-        if value < limit:
-            return state, value % n
+        state = (state + GOLDEN) & MASK
+        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+        z ^= z >> 31
+        if z < limit:
+            return state, z % n
+
+
+_LIMITS: dict[int, int] = {}    # n -> the largest multiple of n that fits in 64 bits
 
 
 def shuffled(state: int, items: list) -> tuple[int, list]:

@@ -115,6 +115,7 @@ def from_dict(game, data: dict) -> State:
     s.p = [_dec(row, zones, game) for row in data["p"]]
     s.zones = {zones[text]: list(items) for text, items in data["zones"].items()}
     s.loc = {item: key for key, items in s.zones.items() for item in items}
+    s.owned = set(s.zones)
     s.iprops = {(item, prop): _dec(value, zones, game) for item, prop, value in data["iprops"]}
     s.rng = dict(data["rng"])
     s.frames = [Frame(codes[f["code"]], f["pc"], _dec(f["env"], zones, game), f["ret"]) for f in data["frames"]]

@@ -26,15 +26,15 @@ class Player(int):
     __slots__ = ()
 
     def __str__(self) -> str:
-        if 0 <= self < len(_SEAT_NAMES):
-            return _SEAT_NAMES[self]
+        if 0 <= self < len(SEAT_NAMES):
+            return SEAT_NAMES[self]
         return f"p{int(self) + 1}"
 
     __repr__ = __str__
 
 
 PLAYERS = tuple(Player(i) for i in range(16))
-_SEAT_NAMES = tuple(f"p{i + 1}" for i in range(len(PLAYERS)))
+SEAT_NAMES = tuple(f"p{i + 1}" for i in range(len(PLAYERS)))
 
 
 class ZoneKey:
@@ -173,15 +173,19 @@ class State:
 
     __slots__ = ("game", "n", "g", "p", "zones", "loc", "iprops", "rng", "frames", "pending",
                  "events", "actions", "over", "result", "pins", "record", "steps", "memo", "tallies",
-                 "tallied", "coarse", "budget", "limit", "__weakref__")
+                 "tallied", "coarse", "budget", "limit", "owned", "__weakref__")
 
     def clone(self) -> State:
+        """A copy that shares the zones' item lists with this state until either changes one
+        (copy on write: see :meth:`writable`); a search bot's clone changes a few zones of many."""
         new = State.__new__(State)
         new.game = self.game
         new.n = self.n
         new.g = dict(self.g)
         new.p = [dict(d) for d in self.p]
-        new.zones = {k: v[:] for k, v in self.zones.items()}
+        new.zones = dict(self.zones)
+        new.owned = set()
+        self.owned = set()          # the lists (and tallies) are shared now: neither state may change them in place
         new.loc = dict(self.loc)
         new.iprops = dict(self.iprops)
         new.rng = dict(self.rng)
@@ -196,8 +200,8 @@ class State:
         new.record = self.record
         new.steps = self.steps
         new.memo = {}
-        new.tallies = {}
-        new.tallied = {}
+        new.tallies = dict(self.tallies)     # shared tables, copied on write (engine/tally.py)
+        new.tallied = dict(self.tallied)
         new.coarse = self.coarse
         new.budget = new.limit = 0
         return new
@@ -212,6 +216,14 @@ class State:
         self.memo = {}
         self.tallies = {}
         self.tallied = {}
+
+    def writable(self, key: ZoneKey) -> list:
+        """The item list of zone ``key``, this state's own to change in place."""
+        items = self.zones[key]
+        if key not in self.owned:
+            items = self.zones[key] = items[:]
+            self.owned.add(key)
+        return items
 
     @property
     def current_player(self) -> int | None:
@@ -246,6 +258,7 @@ class State:
         s.tallied = {}
         s.coarse = False
         s.budget = s.limit = 0
+        s.owned = set()             # zones whose lists this state may change in place (the filler adds them)
         return s
 
 

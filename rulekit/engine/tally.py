@@ -5,8 +5,9 @@ Rules ask "how many items of zone Z have property P = V" constantly (cards of a
 company in a fleet, tiles of a part on the board). The compiler turns that
 pattern into :func:`tally_count`; the first question about (Z, P) builds a tally
 from the zone, and :func:`moved` keeps every built tally current on each move.
-Tallies are a cache: a clone starts without them and rebuilds what it asks for,
-so cloning stays cheap.
+A clone shares its original's tallies and copies one only when a move changes it
+(as it does the zones' lists: ``State.owned``), so a search bot's clone neither
+copies nor rebuilds them.
 """
 from __future__ import annotations
 
@@ -25,7 +26,8 @@ def tally_table(s, zone, prop: str) -> dict:
             key = items[item][prop]
             table[key] = table.get(key, 0) + 1
         s.tallies[(zone, prop)] = table
-        s.tallied.setdefault(zone, []).append(prop)
+        s.owned.add((zone, prop))
+        s.tallied[zone] = s.tallied.get(zone, ()) + (prop,)   # a new tuple: clones share the old one
     return table
 
 
@@ -33,10 +35,21 @@ def moved(s, item: str, source, to) -> None:
     """Keep the tallies of ``source`` and ``to`` current after ``item`` moved."""
     tallied = s.tallied
     tallies = s.tallies
+    owned = s.owned
     props = s.game.items[item]
     for prop in tallied.get(source, ()):
-        tallies[(source, prop)][props[prop]] -= 1
+        key = (source, prop)
+        table = tallies[key] if key in owned else _own(s, key)
+        table[props[prop]] -= 1
     for prop in tallied.get(to, ()):
-        table = tallies[(to, prop)]
-        key = props[prop]
-        table[key] = table.get(key, 0) + 1
+        key = (to, prop)
+        table = tallies[key] if key in owned else _own(s, key)
+        value = props[prop]
+        table[value] = table.get(value, 0) + 1
+
+
+def _own(s, key) -> dict:
+    """A tally shared with a clone, copied for this state to change."""
+    table = s.tallies[key] = dict(s.tallies[key])
+    s.owned.add(key)
+    return table
