@@ -31,6 +31,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     _add_validate(sub)
     _add_run(sub)
+    _add_test(sub)
     _add_autoplay(sub)
     _add_simulate(sub)
     _add_diff(sub)
@@ -57,6 +58,21 @@ def _add_run(sub) -> None:
     p.add_argument("--json", action="store_true", help="print the final state and log as JSON")
     p.add_argument("--force", action="store_true", help="replay a log even if the content changed")
     p.add_argument("--log", metavar="FILE", help="write the game's log (a replayable script) to FILE")
+
+
+def _add_test(sub) -> None:
+    p = sub.add_parser("test", help="validate a game, run its scripts and random games; one summary table",
+                       description="Validate the game with each variant in its folder, run every script under "
+                                   "it (faq/, scenarios/, ...), play N seeded random games per player count "
+                                   "checking the invariants after every action, and print one table. Exit 0 "
+                                   "only if all pass. Writes nothing unless --update.")
+    p.add_argument("game", metavar="GAME|FOLDER", help="a game (folder or shipped name), a folder of games or "
+                                                       "a folder of scripts")
+    p.add_argument("--random", type=int, default=10, metavar="N", help="random games per player count (default 10)")
+    p.add_argument("--players", type=int, nargs="+", metavar="N", help="the player counts (default: all)")
+    p.add_argument("--update", action="store_true", help="write each script's transcript beside it (NAME.transcript)")
+    p.add_argument("--max-actions", type=int, default=MAX_ACTIONS, metavar="N",
+                   help=f"a random game that has not ended after N actions fails (default {MAX_ACTIONS})")
 
 
 def _add_autoplay(sub) -> None:
@@ -219,6 +235,16 @@ def cmd_run(args) -> int:
         for line in result.transcript:
             print(line)
     return EXIT_OK
+
+
+def cmd_test(args) -> int:
+    from .suite import Options, run_suite, table
+    if args.random < 0:
+        raise UsageError("--random must be 0 or more")
+    options = Options(args.random, tuple(args.players or ()), args.update, args.max_actions)
+    rows = run_suite(args.game, options)
+    print(table(rows))
+    return EXIT_OK if all(row.ok for row in rows) else EXIT_CONTENT
 
 
 def cmd_autoplay(args) -> int:
@@ -396,7 +422,8 @@ def _write_text(path: str, text: str) -> None:
 
 
 COMMANDS = {"diff": cmd_diff, "compile": cmd_compile, "simulate": cmd_simulate, "validate": cmd_validate,
-            "run": cmd_run, "autoplay": cmd_autoplay, "schema": cmd_schema, "play": cmd_play, "render": cmd_render}
+            "run": cmd_run, "test": cmd_test, "autoplay": cmd_autoplay, "schema": cmd_schema, "play": cmd_play,
+            "render": cmd_render}
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -120,6 +120,7 @@ CODES: dict[str, str] = {
     "RK5013": "a `legal:` step that failed (an action missing, one that should not be legal, the wrong player)",
     "RK5014": "a `score:` step that failed (another score, or the game not scored yet)",
     "RK5015": "an `over:` step that failed",
+    "RK5016": "a `rulekit test` check that failed: an invariant broken in a random game, a changed transcript",
     # RK60xx: saved states
     "RK6001": "saved-state data that `rulekit.engine.serialize.from_dict` cannot read (or a state it cannot save)",
     # RK9999: internal

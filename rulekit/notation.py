@@ -11,22 +11,24 @@ from __future__ import annotations
 
 import fnmatch
 import re
-import weakref
 
 from .dsl import ast
 from .errors import DiagnosticReport
 
-_TEMPLATES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_TEMPLATES: dict = {}      # content hash -> templates: the scripts of one game load it again and again
+_KEEP = 16
 # Tokens: a literal character, ANY (exactly one character) or MANY (any text, maybe empty).
 ANY, MANY = object(), object()
 
 
 def templates(game) -> tuple:
     """Every option label of ``game`` as tokens (a ``{hole}`` is one or more characters)."""
-    found = _TEMPLATES.get(game)
+    found = _TEMPLATES.get(game.content_hash)
     if found is None:
-        found = tuple(sorted({_label_tokens(node.label) for node in _options(game.data)}, key=str))
-        _TEMPLATES[game] = found
+        found = tuple({_label_tokens(node.label) for node in _options(game.data)})
+        if len(_TEMPLATES) >= _KEEP:
+            _TEMPLATES.pop(next(iter(_TEMPLATES)))
+        _TEMPLATES[game.content_hash] = found
     return found
 
 
