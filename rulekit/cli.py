@@ -184,31 +184,60 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def cmd_validate(args) -> int:
-    from .content import load_game
+    """The game (with ``--variant``s), or else the game and then each variant file of its folder."""
+    from .content import load_game, variants_of
     try:
         game = load_game(args.game, tuple(args.variant))
     except DiagnosticReport as report:
         _print_diagnostics(report.diagnostics, args.format)
         return EXIT_CONTENT if any(d.severity == "error" for d in report.diagnostics) else EXIT_OK
+    others = [] if args.variant else _variant_files(args.game, variants_of(args.game))
+    clean = all(ok is not None for _v, ok, _d in others)
     if args.format == "json":
-        out = {"game": game.name, "variants": list(game.variants), "ok": True,
+        out = {"game": game.name, "variants": list(game.variants), "ok": clean,
                "diagnostics": [d.to_json() for d in game.warnings],
                "content_hash": game.content_hash}
+        if others:
+            out["variant_files"] = [{"variant": v, "ok": ok is not None, "diagnostics": [d.to_json() for d in diags]}
+                                    for v, ok, diags in others]
         if args.provenance:
             out["provenance"] = [{"path": p, "provenance": k, "text": t, "line": s.line if s else None}
                                  for p, k, t, s in game.provenance]
         print(json.dumps(out, indent=2))
-        return EXIT_OK
+        return EXIT_OK if clean else EXIT_CONTENT
     if args.provenance:
         for path, kind, text, span in game.provenance:
             where = f"{span}: " if span else ""
             print(f"{where}{kind}: {path}" + (f" ({text})" if text else ""))
         print(f"{len(game.provenance)} values carry a provenance marker")
-    if game.warnings:
-        _print_diagnostics(game.warnings, args.format)
+    _print_ok(game, args.format)
+    for _variant, ok, diags in others:
+        if diags:
+            _print_diagnostics(diags, args.format)
+        if ok is not None:
+            _print_ok(ok, args.format, warnings=False)
+    return EXIT_OK if clean else EXIT_CONTENT
+
+
+def _variant_files(game: str, variants: list) -> list:
+    """(variant, the loaded game or None, its diagnostics) for each variant file of a game's folder."""
+    from .content import load_game
+    out = []
+    for variant in variants:
+        try:
+            loaded = load_game(game, (variant,))
+        except DiagnosticReport as report:
+            out.append((variant, None, list(report.diagnostics)))
+        else:
+            out.append((variant, loaded, list(loaded.warnings)))
+    return out
+
+
+def _print_ok(game, fmt: str, warnings: bool = True) -> None:
+    if warnings and game.warnings:
+        _print_diagnostics(game.warnings, fmt)
     label = game.title + (f" + {', '.join(game.variants)}" if game.variants else "")
     print(f"ok: {label} ({len(game.items)} items, {len(game.procedures)} procedures) {game.content_hash}")
-    return EXIT_OK
 
 
 def _print_diagnostics(diagnostics, fmt: str) -> None:
