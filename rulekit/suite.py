@@ -56,7 +56,7 @@ def run_suite(target: str, options: Options, report: Callable[[Row], None] | Non
         base = os.path.dirname(os.path.abspath(folder))
         for path in scripts_in(folder):
             name = os.path.relpath(os.path.abspath(path), base).replace(os.sep, "/")
-            add(_timed(name, lambda path=path: _script(path, options.update)))
+            add(_timed(name, lambda path=path: check_script(path, options.update)))
     return rows
 
 
@@ -113,7 +113,8 @@ class CheckFailed(RulekitError):
     code = "RK5016"
 
 
-def _script(path: str, update: bool) -> str:
+def check_script(path: str, update: bool = False) -> str:
+    """Run a script and compare its transcript with the stored one, if any (``update`` writes it)."""
     from .script import run_script
     lines = run_script(path).transcript
     text = "\n".join(lines) + "\n"
@@ -150,12 +151,12 @@ def scripts_in(folder: str) -> list[str]:
         dirs[:] = sorted(d for d in dirs if d != "variants" and not d.startswith("."))
         for name in sorted(files):
             path = os.path.join(dirpath, name)
-            if name.endswith((".yaml", ".yml")) and name != ROOT_FILE and _is_script(path):
+            if name.endswith((".yaml", ".yml")) and name != ROOT_FILE and is_script(path):
                 out.append(path)
     return out
 
 
-def _is_script(path: str) -> bool:
+def is_script(path: str) -> bool:
     try:
         with open(path, encoding="utf-8") as handle:
             head = handle.read(1 << 20)
