@@ -15,6 +15,10 @@ PASSING = "game: ..\nplayers: 3\nseed: 7\npins: {rolls: {dice: [2, 3]}}\nactions
 FAILING = "game: ..\nplayers: 3\nseed: 7\npins: {rolls: {dice: [2, 3]}}\nactions:\n  - refuse: bid 1\n"
 
 
+# The plugin by hand (`-p`), its entry point (if rulekit is installed) blocked so it is not loaded twice.
+PLUGIN = ("-p", "no:rulekit", "-p", "rulekit.pytest_plugin", "-p", "no:cacheprovider")
+
+
 def game_copy(pytester) -> Path:
     folder = pytester.path / "auction"
     shutil.copytree(AUCTION, folder, ignore=shutil.ignore_patterns("scripts"))
@@ -26,7 +30,7 @@ def game_copy(pytester) -> Path:
 
 def test_a_game_folder_collects_its_scripts(pytester):
     folder = game_copy(pytester)
-    result = pytester.runpytest("-p", "rulekit.pytest_plugin", "-p", "no:cacheprovider", str(folder))
+    result = pytester.runpytest(*PLUGIN, str(folder))
     result.assert_outcomes(passed=1, failed=1)
     out = result.stdout.str()
     assert "error[RK5012]: expected `bid 1` to be refused, but it was accepted" in out
@@ -35,8 +39,7 @@ def test_a_game_folder_collects_its_scripts(pytester):
 
 def test_scripts_below_other_paths_are_left_alone(pytester):
     folder = game_copy(pytester)
-    result = pytester.runpytest("-p", "rulekit.pytest_plugin", "-p", "no:cacheprovider", str(folder.parent))
+    result = pytester.runpytest(*PLUGIN, str(folder.parent))
     result.assert_outcomes()                   # nothing collected: a project's own test run is unchanged
-    everywhere = pytester.runpytest("-p", "rulekit.pytest_plugin", "-p", "no:cacheprovider", "--rulekit",
-                                    str(folder.parent))
+    everywhere = pytester.runpytest(*PLUGIN, "--rulekit", str(folder.parent))
     everywhere.assert_outcomes(passed=1, failed=1)
