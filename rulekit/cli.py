@@ -31,6 +31,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     _add_validate(sub)
     _add_run(sub)
+    _add_test(sub)
     _add_autoplay(sub)
     _add_simulate(sub)
     _add_diff(sub)
@@ -57,6 +58,21 @@ def _add_run(sub) -> None:
     p.add_argument("--json", action="store_true", help="print the final state and log as JSON")
     p.add_argument("--force", action="store_true", help="replay a log even if the content changed")
     p.add_argument("--log", metavar="FILE", help="write the game's log (a replayable script) to FILE")
+
+
+def _add_test(sub) -> None:
+    p = sub.add_parser("test", help="validate a game, run its scripts and random games; one summary table",
+                       description="Validate the game with each variant in its folder, run every script under "
+                                   "it (faq/, scenarios/, ...), play N seeded random games per player count "
+                                   "checking the invariants after every action, and print one table. Exit 0 "
+                                   "only if all pass. Writes nothing unless --update.")
+    p.add_argument("game", metavar="GAME|FOLDER", help="a game (folder or shipped name), a folder of games or "
+                                                       "a folder of scripts")
+    p.add_argument("--random", type=int, default=10, metavar="N", help="random games per player count (default 10)")
+    p.add_argument("--players", type=int, nargs="+", metavar="N", help="the player counts (default: all)")
+    p.add_argument("--update", action="store_true", help="write each script's transcript beside it (NAME.transcript)")
+    p.add_argument("--max-actions", type=int, default=MAX_ACTIONS, metavar="N",
+                   help=f"a random game that has not ended after N actions fails (default {MAX_ACTIONS})")
 
 
 def _add_autoplay(sub) -> None:
@@ -168,31 +184,60 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def cmd_validate(args) -> int:
-    from .content import load_game
+    """The game (with ``--variant``s), or else the game and then each variant file of its folder."""
+    from .content import load_game, variants_of
     try:
         game = load_game(args.game, tuple(args.variant))
     except DiagnosticReport as report:
         _print_diagnostics(report.diagnostics, args.format)
         return EXIT_CONTENT if any(d.severity == "error" for d in report.diagnostics) else EXIT_OK
+    others = [] if args.variant else _variant_files(args.game, variants_of(args.game))
+    clean = all(ok is not None for _v, ok, _d in others)
     if args.format == "json":
-        out = {"game": game.name, "variants": list(game.variants), "ok": True,
+        out = {"game": game.name, "variants": list(game.variants), "ok": clean,
                "diagnostics": [d.to_json() for d in game.warnings],
                "content_hash": game.content_hash}
+        if others:
+            out["variant_files"] = [{"variant": v, "ok": ok is not None, "diagnostics": [d.to_json() for d in diags]}
+                                    for v, ok, diags in others]
         if args.provenance:
             out["provenance"] = [{"path": p, "provenance": k, "text": t, "line": s.line if s else None}
                                  for p, k, t, s in game.provenance]
         print(json.dumps(out, indent=2))
-        return EXIT_OK
+        return EXIT_OK if clean else EXIT_CONTENT
     if args.provenance:
         for path, kind, text, span in game.provenance:
             where = f"{span}: " if span else ""
             print(f"{where}{kind}: {path}" + (f" ({text})" if text else ""))
         print(f"{len(game.provenance)} values carry a provenance marker")
-    if game.warnings:
-        _print_diagnostics(game.warnings, args.format)
+    _print_ok(game, args.format)
+    for _variant, ok, diags in others:
+        if diags:
+            _print_diagnostics(diags, args.format)
+        if ok is not None:
+            _print_ok(ok, args.format, warnings=False)
+    return EXIT_OK if clean else EXIT_CONTENT
+
+
+def _variant_files(game: str, variants: list) -> list:
+    """(variant, the loaded game or None, its diagnostics) for each variant file of a game's folder."""
+    from .content import load_game
+    out = []
+    for variant in variants:
+        try:
+            loaded = load_game(game, (variant,))
+        except DiagnosticReport as report:
+            out.append((variant, None, list(report.diagnostics)))
+        else:
+            out.append((variant, loaded, list(loaded.warnings)))
+    return out
+
+
+def _print_ok(game, fmt: str, warnings: bool = True) -> None:
+    if warnings and game.warnings:
+        _print_diagnostics(game.warnings, fmt)
     label = game.title + (f" + {', '.join(game.variants)}" if game.variants else "")
     print(f"ok: {label} ({len(game.items)} items, {len(game.procedures)} procedures) {game.content_hash}")
-    return EXIT_OK
 
 
 def _print_diagnostics(diagnostics, fmt: str) -> None:
@@ -219,6 +264,16 @@ def cmd_run(args) -> int:
         for line in result.transcript:
             print(line)
     return EXIT_OK
+
+
+def cmd_test(args) -> int:
+    from .suite import Options, run_suite, table
+    if args.random < 0:
+        raise UsageError("--random must be 0 or more")
+    options = Options(args.random, tuple(args.players or ()), args.update, args.max_actions)
+    rows = run_suite(args.game, options)
+    print(table(rows))
+    return EXIT_OK if all(row.ok for row in rows) else EXIT_CONTENT
 
 
 def cmd_autoplay(args) -> int:
@@ -396,7 +451,8 @@ def _write_text(path: str, text: str) -> None:
 
 
 COMMANDS = {"diff": cmd_diff, "compile": cmd_compile, "simulate": cmd_simulate, "validate": cmd_validate,
-            "run": cmd_run, "autoplay": cmd_autoplay, "schema": cmd_schema, "play": cmd_play, "render": cmd_render}
+            "run": cmd_run, "test": cmd_test, "autoplay": cmd_autoplay, "schema": cmd_schema, "play": cmd_play,
+            "render": cmd_render}
 
 
 if __name__ == "__main__":  # pragma: no cover

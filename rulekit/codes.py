@@ -115,6 +115,12 @@ CODES: dict[str, str] = {
     "RK5008": "a replay that ends with a different result than the log",
     "RK5009": "a script's game or variant that cannot be used",
     "RK5010": "a script's player count that the game does not allow",
+    "RK5011": "a script's action or pattern that no option of the game could ever print (a typo, not a refusal)",
+    "RK5012": "a `refuse:` step that failed: the action was accepted, refused for another reason, or changed the state",
+    "RK5013": "a `legal:` step that failed (an action missing, one that should not be legal, the wrong player)",
+    "RK5014": "a `score:` step that failed (another score, or the game not scored yet)",
+    "RK5015": "an `over:` step that failed",
+    "RK5016": "a `rulekit test` check that failed: an invariant broken in a random game, a changed transcript",
     # RK60xx: saved states
     "RK6001": "saved-state data that `rulekit.engine.serialize.from_dict` cannot read (or a state it cannot save)",
     # RK9999: internal

@@ -81,7 +81,7 @@ def load_tree(folder: str, files: list | None = None) -> LNode:
             if not isinstance(rel, str):
                 continue
             path = _display(os.path.join(folder, rel))
-            if not _inside(folder, os.path.join(folder, rel)):
+            if not inside(folder, os.path.join(folder, rel)):
                 diagnostics.append(Diagnostic("RK0113", f"included file `{rel}` is outside the game's folder",
                                               entry.span, help="a game includes files from its own folder"))
                 continue
@@ -118,7 +118,7 @@ def load_tree(folder: str, files: list | None = None) -> LNode:
     return LNode(merged, root.span)
 
 
-def _inside(folder: str, path: str) -> bool:
+def inside(folder: str, path: str) -> bool:
     """Whether ``path`` (symbolic links resolved) lies in ``folder``."""
     try:
         base = os.path.realpath(folder)
@@ -151,8 +151,14 @@ def _yaml_files(folder: str) -> list[str]:
 
 
 def variant_path(folder: str, variant: str) -> str:
+    """A variant given to a command: a file anywhere, or a name in the game's ``variants/``."""
     if os.path.isfile(variant):
         return variant
+    return named_variant(folder, variant)
+
+
+def named_variant(folder: str, variant: str) -> str:
+    """The file of the variant ``variant`` of the game in ``folder``, or a UsageError naming the known ones."""
     path = os.path.join(folder, "variants", f"{variant}.yaml")
     if os.path.isfile(path):
         return _display(path)

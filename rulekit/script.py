@@ -16,11 +16,15 @@ A script is YAML (schema ``schemas/script.schema.json``)::
       - bid 3                # an action in notation
       - p2: pass             # ... asserting who acts
       - expect: {"p1.money": 12, "count(lot)": 0}
+      - refuse: bid 99       # must be refused, the state unchanged
+      - legal: {includes: ["bid *"], excludes: [pass]}
       - checkpoint: after-auction
+      - over: true
+      - score: {p1: {gems: 6, total: 9}, winners: [p1]}
 
-A log written by any run is also a script (with ``content_hash`` and ``result``),
-so ``rulekit run LOG`` replays it exactly; a log whose content hash no longer
-matches is refused unless forced.
+The steps live in :mod:`rulekit.steps`. A log written by any run is also a script
+(with ``content_hash`` and ``result``), so ``rulekit run LOG`` replays it exactly;
+a log whose content hash no longer matches is refused unless forced.
 """
 from __future__ import annotations
 
@@ -31,34 +35,18 @@ from typing import Any
 import attrs
 import yaml
 
-from . import schema
+from . import schema, steps
 from .content import load_game
 from .engine import api
 from .engine.mutate import fmt
 from .engine.state import PLAYERS, State
 from .engine.view import view
-from .errors import Diagnostic, DiagnosticReport, IllegalAction, RulekitError, UsageError
+from .errors import DiagnosticReport, UsageError
 from .loader import flatten, load_yaml
 from .source import Span, source_line
+from .steps import STEP_KINDS, ScriptError, Step, act, raise_all
 
 LOG_VERSION = 1
-
-
-class ScriptError(RulekitError):
-    """A script step failed: a wrong action, a failed expectation, a changed game."""
-
-    code = "RK5001"
-
-    def __init__(self, message: str, span: Span | None = None, code: str | None = None,
-                 legal: list[str] | None = None):
-        self.span = span
-        if code:
-            self.code = code
-        self.legal = legal
-        super().__init__(message)
-
-    def render(self) -> str:
-        return Diagnostic(self.code, str(self), self.span).render()
 
 
 @attrs.define
@@ -218,7 +206,8 @@ def _script_game_of(path: str, data: dict, smap, game_override, force: bool):
     if game_override is not None:
         game = game_override
     else:
-        game = load_game(_script_game(local if os.path.isdir(local) else ref, variants, smap), variants)
+        folder, files = _script_game(local if os.path.isdir(local) else ref, variants, smap)
+        game = load_game(folder, files)
     expected_hash = data.get("content_hash")
     if expected_hash and expected_hash != game.content_hash and not force:
         raise ScriptError(_what_changed(expected_hash, data.get("content_parts"), game),
@@ -251,77 +240,93 @@ def _play(game, state: State, data: dict, smap):
         transcript.extend(render_event(e) for e in state.events[cursor:])
         cursor = len(state.events)
     flush()
-    for i, step in enumerate(data.get("actions") or []):
-        span = smap.span(("actions", i))
-        if isinstance(step, str) or (isinstance(step, dict) and len(step) == 1 and
-                                     next(iter(step)) not in ("expect", "checkpoint")):
-            _act(state, step, span)
+    for i, spec in enumerate(data.get("actions") or []):
+        step = Step(state, smap, i)
+        kind = next(iter(spec)) if isinstance(spec, dict) else None
+        if kind not in STEP_KINDS:
+            act(step, spec)
             flush()
-        elif "expect" in step:
-            _expect(game, state, step["expect"], smap, i, span)
-            transcript.append(f"  expect ok: {', '.join(str(k) for k in step['expect'])}")
-        elif "checkpoint" in step:
-            name = str(step["checkpoint"])
+        elif kind == "checkpoint":
+            name = str(spec["checkpoint"])
             checkpoints[name] = {str(PLAYERS[i]): view(state, i) for i in range(state.n)}
             transcript.append(f"checkpoint {name}")
+        else:
+            raise_all(CHECKS[kind](step, spec[kind]))
+            transcript.append(_checked(kind, spec[kind]))
     return transcript, checkpoints
 
 
-def _act(state: State, step, span: Span | None) -> None:
-    """One action step (``bid 3``, or ``p2: pass`` asserting who acts)."""
-    if isinstance(step, dict):
-        who, action = next(iter(step.items()))
-        action = str(action)
-    else:
-        who, action = None, step
-    if state.over:
-        raise ScriptError(f"action `{action}` after the game ended", span, "RK5003")
-    actor = str(PLAYERS[state.pending.player])
-    if who is not None and who != actor:
-        raise ScriptError(f"the script says {who} acts, but it is {actor}'s decision "
-                          f"(legal: {', '.join(state.pending.labels[:20])})", span, "RK5004",
-                          legal=list(state.pending.labels))
-    try:
-        api.apply(state, action)
-    except IllegalAction as exc:
-        raise ScriptError(str(exc), span, "RK5005", legal=exc.legal) from None
+def _checked(kind: str, spec) -> str:
+    """The transcript line of a check that held."""
+    if kind == "refuse":
+        return f"  refused ok: {spec['action'] if isinstance(spec, dict) else spec}"
+    if kind == "over":
+        return f"  over ok: {fmt(bool(spec))}"
+    keys = spec if isinstance(spec, dict) else {"exactly": spec}
+    return f"  {kind} ok: {', '.join(str(k) for k in keys)}"
 
 
-def _expect(game, state: State, expectations: dict, smap, i: int, span: Span | None) -> None:
-    """One ``expect:`` step; each expression is reported on its own key's line when it has one."""
+def _expect(step: Step, expectations: dict) -> list:
+    """``expect: {EXPRESSION: VALUE}``; each failure is reported on its own key's line."""
+    state, failures = step.state, []
     for text, want in expectations.items():
-        espan = smap.span(("actions", i, "expect", text), key=True) or span
+        espan = step.span("expect", text, key=True)
         seats = {str(PLAYERS[k]): PLAYERS[k] for k in range(state.n)}
-        fn = _expr_fn(game, text, espan, seats)
+        fn = _expr_fn(step.game, text, espan, seats)
         try:
             got = fn(state, dict(seats))
         except Exception as exc:  # content evaluation problems are the author's to see
-            raise ScriptError(f"cannot evaluate `{text}`: {exc}", espan, "RK5006") from None
+            failures.append(ScriptError(f"cannot evaluate `{text}`: {exc}", espan, "RK5006"))
+            continue
         if _normal(got) != _normal(want):
-            raise ScriptError(f"expected `{text}` to be {fmt(want)}, got {fmt(got)}", espan, "RK5007")
+            failures.append(ScriptError(f"expected `{text}` to be {fmt(want)}, got {fmt(got)}", espan, "RK5007"))
+    return failures
+
+
+CHECKS = {"expect": _expect, "refuse": steps.refuse, "legal": steps.legal, "score": steps.score,
+          "over": steps.over}
 
 
 def _check_result(state: State, data: dict, smap) -> None:
     """A log replayed to its end must end as it did when it was recorded."""
-    if "result" in data and state.result is not None and _normal(data["result"]) != _normal(state.result):
+    if "result" not in data:
+        return
+    if state.result is None:
+        raise ScriptError("the log records a result, but the replay has not ended", smap.span(("result",)), "RK5008")
+    if _normal(data["result"]) != _normal(state.result):
         raise ScriptError("the replay ended with a different result than the log recorded",
                           smap.span(("result",)), "RK5008")
 
 
-def _script_game(ref: str, variants: tuple, smap) -> str:
-    """The folder of the game a script names, or a ScriptError on the script's line
-    when the game or one of its variants does not exist."""
-    from .content import find_game, variant_path
+def _script_game(ref: str, variants: tuple, smap) -> tuple:
+    """(the folder of the game a script names, its variants as load_game takes them), or a
+    ScriptError on the script's line when the game or one of its variants cannot be used."""
+    from .content import find_game
     try:
         folder = find_game(ref)
     except UsageError as exc:
         raise ScriptError(str(exc), smap.span(("game",)), "RK5009") from None
+    files = []
     for i, variant in enumerate(variants):
         try:
-            variant_path(folder, variant)
+            files.append(_script_variant(folder, str(variant)))
         except UsageError as exc:
             raise ScriptError(str(exc), smap.span(("variants", i)), "RK5009") from None
-    return folder
+    return folder, tuple(files)
+
+
+def _script_variant(folder: str, variant: str) -> str:
+    """A script's variant: a name in the game's ``variants/`` or a file inside the game's
+    folder (a script must not make rulekit read files elsewhere)."""
+    from .content import inside, named_variant
+    if not variant.endswith((".yaml", ".yml")) and "/" not in variant and os.sep not in variant:
+        named = named_variant(folder, variant)
+        return named if os.path.exists(variant) else variant   # the name, unless a file here has it
+    path = os.path.join(folder, variant)
+    if not inside(folder, path) or not os.path.isfile(path):
+        raise UsageError(f"no variant file `{variant}` in the game's folder: a script's variant is a name "
+                         "(variants/NAME.yaml) or a file inside the game's folder")
+    return path
 
 
 def _normal(value):

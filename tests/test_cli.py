@@ -311,3 +311,24 @@ def test_runtime_content_errors_never_show_a_traceback(capsys, write_game, do):
     assert code == 1, (out, err)
     assert "Traceback" not in out + err and "internal error" not in err
     assert "error[RK4" in out and f"game.yaml:{8 + do.count(chr(10)) + 1}:" in out
+
+
+def test_validate_checks_every_variant_file_of_the_folder(capsys, tmp_path):
+    import shutil
+    folder = str(tmp_path / "copy")
+    shutil.copytree(AUCTION, folder)
+    code, out, _ = run(capsys, "validate", folder)
+    assert code == 0
+    assert [line.split(" (")[0] for line in out.splitlines()] == [
+        "ok: Tiny Auction", "ok: Tiny Auction + payday", "ok: Tiny Auction + rich"]
+    broken = os.path.join(folder, "variants", "rich.yaml")
+    with open(broken, "a", encoding="utf-8") as handle:
+        handle.write("flow:\n  rounds: -3\n")
+    code, out, _ = run(capsys, "validate", folder)
+    lines = open(broken, encoding="utf-8").read().splitlines()
+    assert code == 1 and f"--> {broken}:{len(lines)}:11" in out and "error[RK0124]" in out
+    code, out, _ = run(capsys, "validate", folder, "--format", "json")
+    data = json.loads(out)
+    assert code == 1 and data["ok"] is False
+    assert [(v["variant"], v["ok"]) for v in data["variant_files"]] == [("payday", True), ("rich", False)]
+    assert data["variant_files"][1]["diagnostics"][0]["line"] == len(lines)

@@ -246,3 +246,110 @@ def test_autoplay_log_replays(tmp_path, capsys):
     result = run_script(log)
     assert result.state.over
     assert result.state.result == yaml.safe_load(open(log, encoding="utf-8"))["result"]
+
+
+# ------------------------------------------------------------------ refuse, legal, score, over
+
+def steps_script(tmp_path, steps: str, head: str = "") -> str:
+    """A script of the auction game (3 players, lots of 2 and 3 gems) with these steps."""
+    path = tmp_path / "s.yaml"
+    path.write_text(f"game: {GAMES / 'auction'}\nplayers: 3\nseed: 7\npins: {{rolls: {{dice: [2, 3]}}}}\n{head}"
+                    f"actions:\n{steps}", encoding="utf-8")
+    return str(path)
+
+
+FULL = "  - p1: bid 1\n  - p2: bid 2\n  - p3: pass\n  - p1: pass\n  - p2: bid 1\n  - p3: bid 4\n" \
+       "  - p1: pass\n  - p2: pass\n"
+
+
+def test_refuse_legal_score_and_over_steps_pass():
+    result = run_script(str(AUCTION / "checks.yaml"))
+    lines = [line.strip() for line in result.transcript if " ok: " in line]
+    assert lines == ["legal ok: player, includes, excludes", "refused ok: bid 6", "refused ok: bid 0",
+                     "legal ok: exactly", "legal ok: exactly", "over ok: false", "over ok: true",
+                     "refused ok: pass", "score ok: p1, p2, p3, winners"]
+    # a refusal leaves the game as it was: the same actions as without the checks
+    assert result.state.actions == run_script(str(AUCTION / "full_game.yaml")).state.actions
+
+
+def test_an_accepted_refusal_fails_with_the_state_it_reached(tmp_path):
+    path = steps_script(tmp_path, "  - p1: bid 1\n  - refuse: bid 5\n")
+    err = script_error(path)
+    assert err.code == "RK5012" and str(err) == "expected `bid 5` to be refused, but it was accepted"
+    assert err.span.line == line_of(path, "refuse: bid 5")
+    assert err.notes[-1] == "now p3 to act: pass"    # p3, with 5, cannot outbid p1's 5
+
+
+def test_a_refusal_for_another_reason_fails_at_its_because(tmp_path):
+    path = steps_script(tmp_path, "  - refuse:\n      action: bid 6\n      because: the game is over\n")
+    err = script_error(path)
+    assert err.code == "RK5012" and "refused, but RK3001 not a legal action now" in str(err)
+    assert err.span.line == line_of(path, "because:")
+
+
+def test_an_action_that_exists_nowhere_is_not_a_refusal(tmp_path):
+    typo = script_error(steps_script(tmp_path, "  - refuse: bdi 1\n"))
+    assert typo.code == "RK5011" and typo.help == "did you mean `bid 1`?"
+    assert script_error(steps_script(tmp_path, "  - bdi 1\n")).code == "RK5011"
+    assert script_error(steps_script(tmp_path, "  - bid 9\n")).code == "RK5005"     # a refusal
+    glob = script_error(steps_script(tmp_path, "  - legal: {excludes: [\"bet *\"]}\n"))
+    assert glob.code == "RK5011" and "matches `bet *`" in str(glob)
+
+
+def test_every_failed_expectation_of_a_step_is_reported(tmp_path):
+    path = steps_script(tmp_path, "  - legal:\n      player: p2\n      includes: [bid 9]\n"
+                                  "      excludes: [\"bid *\"]\n      exactly: [pass]\n")
+    err = script_error(path)
+    failures = [err, *err.more]
+    assert [f.code for f in failures] == ["RK5013"] * 4
+    assert [str(f) for f in failures] == [
+        "expected p2 to act, but it is p1", "no legal action matches `bid 9`",
+        "`bid *` should not be legal, but bid 1, bid 2, bid 3, bid 4, bid 5 are",
+        "legal but not listed: bid 1, bid 2, bid 3, bid 4, bid 5"]
+    assert [f.span.line for f in failures] == [line_of(path, n) for n in ("player:", "includes:", "excludes:",
+                                                                          "exactly:")]
+    assert err.render().endswith("4 expectations of this step failed.")
+    expect = script_error(steps_script(tmp_path, "  - expect: {\"p1.money\": 4, \"p2.money\": 4, round: 1}\n"))
+    assert [str(f) for f in (expect, *expect.more)] == ["expected `p1.money` to be 4, got 5",
+                                                       "expected `p2.money` to be 4, got 5"]
+
+
+def test_score_and_over_steps(tmp_path):
+    early = script_error(steps_script(tmp_path, "  - score: {p1: 5}\n"))
+    assert early.code == "RK5014" and str(early) == "no score yet: the game is not over (p1 to act)"
+    assert script_error(steps_script(tmp_path, "  - over: true\n")).code == "RK5015"
+    wrong = script_error(steps_script(tmp_path, FULL + "  - score: {p1: {gems: 1, mony: 5}, winners: [p2]}\n"))
+    assert [str(f) for f in (wrong, *wrong.more)] == [
+        "expected p1's gems to be 1, got 0", "no scoring category `mony`", "expected the winners [p2], got [p3]"]
+    assert wrong.more[0].help == "did you mean `money`?"
+
+
+def test_a_malformed_step_names_its_line(tmp_path):
+    path = steps_script(tmp_path, "  - p1: bid 1\n  - expct: {round: 1}\n")
+    with pytest.raises(DiagnosticReport) as info:
+        run_script(path)
+    (diag,) = info.value.diagnostics
+    assert (diag.code, diag.help, diag.span.line) == ("RK0120", "did you mean `expect`?", line_of(path, "expct"))
+
+
+@pytest.mark.parametrize("variant", ["/etc/passwd", "../../../../../etc/passwd", "../counter/game.yaml"])
+def test_a_scripts_variants_stay_inside_the_game_folder(tmp_path, variant):
+    path = steps_script(tmp_path, "  - bid 1\n", head=f"variants: [\"{variant}\"]\n")
+    err = script_error(path)
+    assert err.code == "RK5009" and err.span.line == line_of(path, "variants:")
+    assert "root:" not in err.render()
+
+
+def test_a_variant_file_inside_the_game_folder_is_allowed(tmp_path):
+    path = steps_script(tmp_path, "  - over: false\n", head="variants: [variants/rich.yaml]\n")
+    assert run_script(path).state.p[0]["money"] != 5
+
+
+def test_a_result_with_an_unfinished_replay_is_refused(tmp_path):
+    log = write_log(tmp_path, AUCTION / "full_game.yaml")
+    data = yaml.safe_load(open(log, encoding="utf-8"))
+    data["actions"] = data["actions"][:3]
+    with open(log, "w", encoding="utf-8") as handle:
+        yaml.safe_dump(data, handle, sort_keys=False)
+    err = script_error(log)
+    assert err.code == "RK5008" and "has not ended" in str(err)

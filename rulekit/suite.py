@@ -1,0 +1,201 @@
+# SPDX-License-Identifier: MIT
+"""``rulekit test``: everything a designer can check about a game, without Python.
+
+It validates the game with each of its variants, runs every script in the game's
+folder (any YAML file with a ``game:`` key outside ``variants/``: faq/, scenarios/,
+...), and plays seeded random games per player count, checking the invariants after
+every action. Each check is one row of a table (check, result, time); a failure is
+printed in full below the table. A script whose transcript is stored beside it
+(``NAME.transcript``) must still print the same; ``--update`` writes them. Nothing
+is written without ``--update``.
+"""
+from __future__ import annotations
+
+import difflib
+import os
+import time
+from collections.abc import Callable
+
+import attrs
+import yaml
+
+from .content import ROOT_FILE, find_game, load_game, variants_of
+from .errors import DiagnosticReport, RulekitError, UsageError
+
+TRANSCRIPT = ".transcript"
+
+
+@attrs.define
+class Row:
+    check: str
+    ok: bool
+    seconds: float
+    detail: str = ""     # a failure in full, or what an update wrote
+
+
+@attrs.define
+class Options:
+    random: int = 10
+    players: tuple = ()
+    update: bool = False
+    max_actions: int = 20_000
+
+
+def run_suite(target: str, options: Options, report: Callable[[Row], None] | None = None) -> list[Row]:
+    """Every check of a game (a name or a folder), of every game below a folder, or of a
+    folder of scripts; ``report`` sees each row as soon as it is done."""
+    rows: list[Row] = []
+
+    def add(row: Row) -> None:
+        rows.append(row)
+        if report is not None:
+            report(row)
+    for folder, scripts_only in _targets(target):
+        if not scripts_only:
+            _check_game(folder, options, add)
+        base = os.path.dirname(os.path.abspath(folder))
+        for path in scripts_in(folder):
+            name = os.path.relpath(os.path.abspath(path), base).replace(os.sep, "/")
+            add(_timed(name, lambda path=path: check_script(path, options.update)))
+    return rows
+
+
+def _targets(target: str) -> list[tuple[str, bool]]:
+    """(folder, scripts only?) for each game below ``target``, or the folder of scripts itself."""
+    if os.path.isdir(target) and not os.path.isfile(os.path.join(target, ROOT_FILE)):
+        games = sorted(os.path.join(target, d) for d in os.listdir(target)
+                       if os.path.isfile(os.path.join(target, d, ROOT_FILE)))
+        if games:
+            return [(g, False) for g in games]
+        if scripts_in(target):
+            return [(target, True)]
+        raise UsageError(f"`{target}` holds no game ({ROOT_FILE}) and no script")
+    return [(find_game(target), False)]
+
+
+def _check_game(folder: str, options: Options, add) -> None:
+    """Rows for the game with each variant, then its random games (if it loads)."""
+    loaded = {}
+    game_name = os.path.basename(os.path.abspath(folder))
+    for variants in [(), *((v,) for v in variants_of(folder))]:
+        name = f"validate {game_name}" + "".join(f" +{v}" for v in variants)
+        add(_timed(name, lambda variants=variants: _validate(folder, variants, loaded)))
+    game = loaded.get(())
+    if game is None or options.random <= 0:
+        return
+    counts = options.players or tuple(range(game.min_players, game.max_players + 1))
+    for n in counts:
+        add(_timed(f"random {game_name} {n}p x{options.random}", lambda n=n: _random(game, n, options)))
+
+
+def _validate(folder: str, variants: tuple, loaded: dict) -> str:
+    loaded[variants] = load_game(folder, variants)
+    warnings = len(loaded[variants].warnings)
+    return f"{warnings} warning{'s' if warnings != 1 else ''}" if warnings else ""
+
+
+def _random(game, players: int, options: Options) -> str:
+    from .testing import random_game
+    if not game.min_players <= players <= game.max_players:
+        raise UsageError(f"{game.title} is for {game.min_players}-{game.max_players} players, not {players}")
+    total = 0
+    for seed in range(options.random):
+        _state, actions, problem = random_game(game, players, seed, max_actions=options.max_actions)
+        if problem:
+            raise CheckFailed(problem)
+        total += actions
+    return f"{total} actions"
+
+
+class CheckFailed(RulekitError):
+    """A check of ``rulekit test`` that failed without a rulekit error of its own."""
+
+    code = "RK5016"
+
+
+def check_script(path: str, update: bool = False) -> str:
+    """Run a script and compare its transcript with the stored one, if any (``update`` writes it)."""
+    from .script import run_script
+    lines = run_script(path).transcript
+    text = "\n".join(lines) + "\n"
+    stored = os.path.splitext(path)[0] + TRANSCRIPT
+    if update:
+        if _read(stored) != text:
+            _write(stored, text)
+            return f"wrote {_display(stored)}"
+        return ""
+    before = _read(stored)
+    if before is not None and before != text:
+        diff = difflib.unified_diff(before.splitlines(), lines, _display(stored), "now", lineterm="", n=1)
+        raise CheckFailed("the transcript differs from the stored one (rulekit test --update to accept it):\n"
+                          + "\n".join(list(diff)[:60]))
+    return ""
+
+
+def _timed(check: str, work: Callable[[], str]) -> Row:
+    start = time.perf_counter()
+    try:
+        detail = work() or ""
+        ok = True
+    except DiagnosticReport as report:
+        ok, detail = False, report.render()
+    except RulekitError as exc:
+        ok, detail = False, exc.render()
+    return Row(check, ok, time.perf_counter() - start, detail)
+
+
+def scripts_in(folder: str) -> list[str]:
+    """The scripts below a game's folder: YAML mappings with a ``game:`` key, outside ``variants/``."""
+    out = []
+    for dirpath, dirs, files in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if d != "variants" and not d.startswith("."))
+        for name in sorted(files):
+            path = os.path.join(dirpath, name)
+            if name.endswith((".yaml", ".yml")) and name != ROOT_FILE and is_script(path):
+                out.append(path)
+    return out
+
+
+def is_script(path: str) -> bool:
+    try:
+        with open(path, encoding="utf-8") as handle:
+            head = handle.read(1 << 20)
+        data = yaml.safe_load(head)
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        return False
+    return isinstance(data, dict) and "game" in data and isinstance(data.get("actions", []), list)
+
+
+def _read(path: str) -> str | None:
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return handle.read()
+    except OSError:
+        return None
+
+
+def _write(path: str, text: str) -> None:
+    try:
+        with open(path, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+    except OSError as exc:
+        raise UsageError(f"cannot write `{path}`: {exc.strerror or exc}") from None
+
+
+def _display(path: str) -> str:
+    rel = os.path.relpath(path)
+    return path if rel.startswith("..") else rel
+
+
+def table(rows: list[Row]) -> str:
+    """The summary: one line per check, then each failure in full, then the counts."""
+    width = max([len(r.check) for r in rows] + [5])
+    lines = [f"{'check':<{width}}  result    time  note"]
+    for row in rows:
+        note = row.detail if row.ok else ""
+        lines.append(f"{row.check:<{width}}  {'ok' if row.ok else 'FAIL':<6}  {row.seconds:5.2f}s  {note}".rstrip())
+    failed = [r for r in rows if not r.ok]
+    for row in failed:
+        lines += ["", f"--- {row.check}", row.detail]
+    lines += ["", f"{len(rows) - len(failed)} passed, {len(failed)} failed"]
+    return "\n".join(lines)

@@ -1,0 +1,119 @@
+# SPDX-License-Identifier: MIT
+"""`rulekit test`: a game, its variants, its scripts and random games, in one table."""
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+from conftest import run_cli
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# A counting game: each turn adds 1 or 2 to the player's total; the invariant that no total
+# passes `cap` breaks in play when cap is below the end (10), naming the action that broke it.
+COUNT = """\
+meta: {title: Count}
+players: {min: 2, max: 3, default: 2}
+params:
+  cap: {value: 12}
+player:
+  vars:
+    total: {initial: 0, min: 0}
+procedures:
+  turn:
+    params: [p]
+    do: |
+      choose p:
+          "add {n}" for n in [1, 2]:
+              p.total += n
+flow:
+  phases:
+    - id: turns
+      do: |
+        for p in players:
+            turn(p)
+  end_after_round_if: "any(q.total >= 10 for q in players)"
+scoring:
+  categories:
+    - id: total
+      points: "p.total"
+invariants:
+  - id: under_cap
+    expr: "all(q.total <= cap for q in players)"
+"""
+SCRIPT = """\
+game: ..
+players: 2
+actions:
+  - legal: ["add [12]"]
+  - refuse: add 3
+  - p1: add 2
+"""
+
+
+def count_game(write_game, cap: int = 12) -> str:
+    short = 'variant: {name: short}\nflow:\n  end_after_round_if: "any(q.total >= 4 for q in players)"\n'
+    return write_game({"game.yaml": COUNT.replace("cap: {value: 12}", f"cap: {{value: {cap}}}"),
+                       "scenarios/opening.yaml": SCRIPT, "variants/short.yaml": short})
+
+
+def files(folder) -> list[str]:
+    return sorted(str(p.relative_to(folder)) for p in Path(folder).rglob("*"))
+
+
+def test_a_game_passes_with_every_check_listed(capsys, write_game):
+    folder = count_game(write_game)
+    before = files(folder)
+    code, out, _ = run_cli(capsys, "test", folder, "--random", "3")
+    assert code == 0, out
+    rows = [re.split(r"\s{2,}", line) for line in out.split("\n\n")[0].splitlines()[1:]]
+    assert [row[:2] for row in rows] == [["validate g", "ok"], ["validate g +short", "ok"], ["random g 2p x3", "ok"],
+                                         ["random g 3p x3", "ok"], ["g/scenarios/opening.yaml", "ok"]]
+    assert out.rstrip().endswith("5 passed, 0 failed")
+    assert files(folder) == before                      # nothing written without --update
+
+
+def test_a_broken_invariant_is_named_with_its_action(capsys, write_game):
+    folder = count_game(write_game, cap=5)
+    code, out, _ = run_cli(capsys, "test", folder, "--random", "2", "--players", "2")
+    assert code == 1
+    assert re.search(r"\nrandom g 2p x2 +FAIL ", out)
+    assert "error[RK5016]: 2p seed 0, action 5 (add 2): broken ['under_cap']" in out
+    assert out.rstrip().endswith("3 passed, 1 failed")
+
+
+def test_update_writes_transcripts_which_are_then_compared(capsys, write_game):
+    folder = count_game(write_game)
+    code, out, _ = run_cli(capsys, "test", folder, "--random", "0", "--update")
+    stored = Path(folder) / "scenarios" / "opening.transcript"
+    assert code == 0 and stored.is_file() and "wrote " in out
+    assert "p1: add 2" in stored.read_text()
+    stored.write_text(stored.read_text().replace("p1: add 2", "p1: add 1"))
+    code, out, _ = run_cli(capsys, "test", folder, "--random", "0")
+    assert code == 1 and "the transcript differs from the stored one" in out
+    assert "-p1: add 1" in out and "+p1: add 2" in out
+
+
+def test_a_goa_copy_with_a_broken_faq_ruling_fails_naming_its_script(capsys, tmp_path):
+    goa = tmp_path / "goa"
+    shutil.copytree(ROOT / "games" / "goa", goa, ignore=shutil.ignore_patterns("full-game-*"))
+    rules = goa / "rules.yaml"
+    rules.write_text(rules.read_text().replace("q.ducats + 1)", "q.ducats + 2)"))     # F8: bid above one's money
+    code, out, _ = run_cli(capsys, "test", str(goa), "--random", "0")
+    assert code == 1
+    failed = [line.split()[0] for line in out.splitlines() if "  FAIL  " in line]
+    assert failed == ["goa/faq/f8-no-bid-above-money.yaml"]
+    assert "legal but not listed: bid 4" in out
+
+
+def test_a_shipped_game_passes_listing_every_script(capsys):
+    code, out, _ = run_cli(capsys, "test", str(ROOT / "games" / "batavia"), "--random", "1")
+    assert code == 0, out
+    scripts = sorted(f"batavia/scenarios/{p.name}" for p in (ROOT / "games" / "batavia" / "scenarios").glob("*.yaml"))
+    assert sorted(line.split()[0] for line in out.splitlines() if ".yaml" in line) == scripts
+
+
+def test_a_folder_without_games_or_scripts_is_a_usage_error(capsys, tmp_path):
+    code, out, _ = run_cli(capsys, "test", str(tmp_path))
+    assert code == 2 and "no game" in out
