@@ -49,7 +49,7 @@ def test_memoised_functions_agree_with_a_cold_state():
     fns = game.functions
 
     def check(s):
-        cold = s.clone()  # a clone starts with empty caches
+        cold = _cold(s)
         for p in s.g["players"]:
             for name in ("may_play", "play_complete"):
                 if name in fns:
@@ -58,20 +58,33 @@ def test_memoised_functions_agree_with_a_cold_state():
     _random_game(game, 3, 11, check)
 
 
-def test_a_clone_shares_tallies_and_zones_until_it_changes_them():
-    game = rulekit.load_game("batavia")
+def _cold(s):
+    """A copy of ``s`` with no cache at all (a clone shares its original's)."""
+    cold = s.clone()
+    cold.memo, cold.tallies, cold.tallied = {}, {}, {}
+    return cold
+
+
+@pytest.mark.parametrize("name", ["batavia", "goa"])
+def test_a_clone_shares_caches_and_zones_until_it_changes_them(name):
+    game = rulekit.load_game(name)
     s = _random_game(game, 3, 5, lambda s: None)
-    assert s.tallies
+    assert s.tallies or s.memo
     c = s.clone()
-    assert c.memo == {}                                   # remembered results are the state's own
-    assert all(c.tallies[k] is s.tallies[k] for k in s.tallies)      # tallies and lists: shared...
-    assert all(c.zones[k] is s.zones[k] for k in s.zones)
+    assert all(c.tallies[k] is s.tallies[k] for k in s.tallies)      # tallies, lists, remembered results:
+    assert all(c.zones[k] is s.zones[k] for k in s.zones)            # shared...
+    assert all(c.memo[k] is s.memo[k] for k in s.memo) and c.memo is not s.memo
     before = {k: dict(v) for k, v in s.tallies.items()}
     lists = {k: list(v) for k, v in s.zones.items()}
     while not c.over:                                     # ...until a move changes them, in the clone only
         api.apply_index(c, 0, atomic=False)
     assert {k: dict(v) for k, v in s.tallies.items()} == before
     assert {k: list(v) for k, v in s.zones.items()} == lists
+    cold = _cold(s)
+    for fname, table in s.memo.items():                   # what the clone added to shared tables holds here
+        for key, value in table.items():
+            if not (key and key[0] is _by_contents):
+                assert game.functions[fname](cold, *key[:len(key) // 2]) == value, (fname, key)
     c.restore(s.clone())
     assert c.memo == {} and c.tallies == {} and c.zones == s.zones
 
@@ -85,7 +98,7 @@ def test_every_remembered_result_matches_a_cold_computation(name, players):
 
     def check(s):
         nonlocal checked
-        cold = s.clone()
+        cold = _cold(s)
         for fname, table in s.memo.items():
             for key, value in table.items():
                 if key and key[0] is _by_contents:   # a call with a list argument, keyed by its contents
@@ -214,6 +227,6 @@ def test_functions_reading_no_state_are_remembered_across_clones_and_player_coun
     assert sorted(first) == ["b3", "c2", "c4", "d3"]
     assert game.static_memo["adjacent"][(2, "c3", str)] == first
     clone = s.clone()
-    assert clone.memo == {} and adjacent(clone, "c3") is first     # the clone asks the same table
+    assert "adjacent" not in clone.memo and adjacent(clone, "c3") is first     # the clone asks the same table
     four = rulekit.new_game(game, 4, 1)
     assert adjacent(four, "c3") == first and adjacent(four, "c3") is not first  # its own entry

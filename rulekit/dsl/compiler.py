@@ -647,9 +647,20 @@ class Compiler:
             return self._equal_count(arg, scope)
         zone_node, prop, right = parts
         if self.static_kind(zone_node, scope) == "zone":
-            key = f"({self.src(zone_node, scope)}, {self._k(prop)})"
+            key = self._tally_key(zone_node, prop, scope)
             return f"(s.tallies.get({key}) or TALLY_TABLE(s, *{key})).get({self.src(right, scope)}, 0)"
         return f"TALLY(s, {self.src(zone_node, scope)}, {self._k(prop)}, {self.src(right, scope)})"
+
+    def _tally_key(self, zone_node, prop: str, scope) -> str:
+        """The source of a tally's key ``(zone, prop)`` for a zone known to be one: made once
+        for a named zone or a player's zone (one key per seat), else built where it is asked."""
+        v = self.v
+        if isinstance(zone_node, ast.Name):
+            return self._k((v.zones[zone_node.id], prop), f"TK_{_ident(zone_node.id)}")
+        if isinstance(zone_node, ast.Attr) and zone_node.name in v.pzones:
+            keys = tuple((key, prop) for key in v.pzones[zone_node.name])
+            return f"{self._k(keys, f'TK_{_ident(zone_node.name)}')}[{self.src(zone_node.obj, scope)}]"
+        return f"({self.src(zone_node, scope)}, {self._k(prop)})"
 
     def _equal_count(self, arg, scope):
         """``count(x for x in XS if x == V)``: Python's ``list.count`` (the same ``==``)."""

@@ -64,5 +64,5 @@ def determinize(s: State, observer: int, seed_state: int) -> tuple[State, int]:
             c.rng[stream] = fresh
     seed_state, fresh = rng.next_u64(seed_state)
     c.rng["$seed"] = fresh
-    c.tallies, c.tallied = {}, {}     # the writes above bypass the tallies (and the memo starts empty)
+    c.memo, c.tallies, c.tallied = {}, {}, {}     # the writes above bypass the caches
     return c, seed_state

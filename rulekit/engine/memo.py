@@ -10,6 +10,12 @@ the state the function reads (its *read set*, found once from its text by
 * **per state**: results kept in ``State.memo[name]`` until a change touches what the
   function reads (:func:`forget`, :func:`forget_move`, called by engine/mutate.py).
 
+**Clones** share their original's tables (``State.clone`` copies the dict of tables, not
+the tables): a table stays in a state only while nothing the function reads has changed
+there since the table was made, so every state holding a table agrees on everything its
+function reads, and a result any of them adds is right for all of them. A search bot's
+clones thus start with what their root already knows.
+
 Whether a per-state memory pays depends on how often a game asks the same question
 between two changes and on how long an answer takes to work out, which only playing
 tells: every memoised function starts on *trial* (:func:`trial_caller`) and after
@@ -27,7 +33,7 @@ from time import perf_counter_ns
 from .state import Family, ZoneKey
 
 _ZONELIKE = frozenset((ZoneKey, Family))
-TRIAL_CALLS = 1000
+TRIAL_CALLS = 300
 KEEP_RATE = 0.5          # at least this share of a trial's calls answered from memory...
 KEEP_MARGIN = 0.6        # ...and the trial's calls took at most this share of the time without it
 STATIC_LIMIT = 100_000   # results one static function keeps before it starts over

@@ -199,7 +199,7 @@ class State:
         new.pins = {k: list(v) for k, v in self.pins.items()} if self.pins else {}
         new.record = self.record
         new.steps = self.steps
-        new.memo = {}
+        new.memo = dict(self.memo)           # shared tables: see engine/memo.py, "Clones"
         new.tallies = dict(self.tallies)     # shared tables, copied on write (engine/tally.py)
         new.tallied = dict(self.tallied)
         new.coarse = self.coarse
