@@ -1,0 +1,156 @@
+# SPDX-License-Identifier: MIT
+"""Hostile and careless input: planted or altered cache files, interrupted writes, cut or
+foreign logs, very long games. Each case ends in a clear error or in the right game,
+and nothing the user had is lost (issue 14)."""
+from __future__ import annotations
+
+import os
+import pickle
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import rulekit
+from rulekit import parse_cache
+from rulekit.agents import RandomAgent
+from rulekit.engine import api
+from rulekit.errors import ContentRuntimeError
+
+ROOT = Path(__file__).resolve().parents[1]
+GAMES = ROOT / "games"
+
+
+def rulekit_cli(*args, env=None, timeout=300) -> subprocess.CompletedProcess:
+    """`python -m rulekit args...` in a new process (nothing cached in memory)."""
+    env = dict(os.environ if env is None else env)
+    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    env.pop("RULEKIT_DEBUG", None)
+    return subprocess.run([sys.executable, "-m", "rulekit", *map(str, args)], capture_output=True, text=True,
+                          env=env, timeout=timeout)
+
+
+# ------------------------------------------------------------------ caches
+class _Opens:
+    """Unpickling this creates the probe file (what a planted pickle would do)."""
+
+    def __init__(self, probe):
+        self.probe = str(probe)
+
+    def __reduce__(self):
+        return (open, (self.probe, "w"))
+
+
+@pytest.fixture
+def private_cache(tmp_path, monkeypatch):
+    folder = tmp_path / "cache"
+    folder.mkdir(mode=0o700)
+    monkeypatch.setenv("RULEKIT_CACHE_DIR", str(folder))
+    parse_cache.forget()
+    yield folder
+    parse_cache.forget()
+
+
+def _scores(game, seed=3):
+    """The scores of one seeded random game (or the content error it ends in)."""
+    try:
+        s = api.new_game(game, 3, seed, record=False)
+        bot = RandomAgent(seed)
+        while not s.over:
+            api.apply_index(s, bot.choose(s), atomic=False)
+    except ContentRuntimeError as exc:
+        return str(exc)
+    return {p: row["total"] for p, row in s.result["scores"].items()}
+
+
+def test_a_planted_cache_file_never_runs(private_cache, tmp_path):
+    scratch_tmp = tmp_path / "tmp"
+    scratch_tmp.mkdir()
+    env = dict(os.environ, RULEKIT_CACHE_DIR=str(private_cache), TMPDIR=str(scratch_tmp))
+    first = rulekit_cli("validate", "batavia", env=env)
+    assert first.returncode == 0, first.stdout + first.stderr
+    probe = tmp_path / "probe"
+    payload = pickle.dumps(_Opens(probe))
+    planted = [p for p in private_cache.iterdir() if p.name != "key"]
+    assert {p.name.split("-")[0] for p in planted} == {"grammar", "parsed"}
+    old_name = parse_cache.cache_file(str(GAMES / "batavia")).with_suffix(".pickle")
+    for path in [*planted, old_name, scratch_tmp / ".lark_cache_planted.tmp"]:
+        path.write_bytes(payload)
+    again = rulekit_cli("validate", "batavia", env=env)
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert not probe.exists(), "a cache file was unpickled"
+    assert all(p.read_bytes() != payload for p in planted), "the planted files were written afresh"
+    assert [p.name for p in scratch_tmp.iterdir()] == [".lark_cache_planted.tmp"], "lark keeps nothing in TMPDIR"
+
+
+def _tampered(body: bytes) -> bytes:
+    """Every number literal n of every rule made (n + 1) * 1000."""
+    return re.sub(rb'("n":"Num","s":\[[^\]]*\],"f":\[)(\d+)',
+                  lambda m: m.group(1) + b"%d" % ((int(m.group(2)) + 1) * 1000), body)
+
+
+@pytest.fixture
+def cached_copy(private_cache, tmp_path):
+    """A copy of Batavia loaded once: (folder, game, its cache file, the file's signed line, its body)."""
+    folder = tmp_path / "batavia"
+    shutil.copytree(GAMES / "batavia", folder)
+    game = rulekit.load_game(str(folder))
+    cache = parse_cache.cache_file(str(folder))
+    head, _, body = cache.read_bytes().partition(b"\n")
+    parse_cache.forget()
+    return folder, game, cache, head, body
+
+
+def test_a_tampered_cache_never_changes_a_score(cached_copy):
+    folder, game, cache, head, body = cached_copy
+    assert _tampered(body) != body
+    cache.write_bytes(head + b"\n" + _tampered(body))
+    again = rulekit.load_game(str(folder))
+    assert again.content_hash == game.content_hash
+    assert _scores(again) == _scores(game)
+    assert cache.read_bytes() == head + b"\n" + body, "the altered file was written afresh"
+
+
+def test_the_signature_is_what_keeps_a_tampered_cache_out(cached_copy, private_cache):
+    # the same alteration, signed with the folder's own key, is believed: so the test above
+    # changes something that matters, and the key (0600, in a 0700 folder) is what stops it
+    folder, game, cache, _head, body = cached_copy
+    key = (private_cache / "key").read_bytes()
+    assert (private_cache / "key").stat().st_mode & 0o777 == 0o600
+    cache.write_bytes(parse_cache._MAGIC + parse_cache._sign(key, _tampered(body)) + b"\n" + _tampered(body))
+    assert _scores(rulekit.load_game(str(folder))) != _scores(game)
+
+
+def _not_used(folder: Path, monkeypatch) -> None:
+    monkeypatch.setenv("RULEKIT_CACHE_DIR", str(folder))
+    parse_cache.forget()
+    assert parse_cache.private_folder() is None
+    rulekit.load_game("batavia")
+    assert list(folder.iterdir()) == []
+    parse_cache.forget()
+
+
+def test_a_folder_others_may_write_is_not_used(tmp_path, monkeypatch):
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    folder.chmod(0o777)
+    _not_used(folder, monkeypatch)
+
+
+@pytest.mark.skipif(not hasattr(os, "getuid") or os.getuid() != 0, reason="needs root to give a folder away")
+def test_a_folder_another_user_owns_is_not_used(tmp_path, monkeypatch):
+    folder = tmp_path / "theirs"
+    folder.mkdir(mode=0o700)
+    os.chown(folder, 65534, 65534)
+    _not_used(folder, monkeypatch)
+
+
+def test_a_new_cache_folder_is_private(tmp_path, monkeypatch):
+    monkeypatch.setenv("RULEKIT_CACHE_DIR", str(tmp_path / "a" / "cache"))
+    parse_cache.forget()
+    rulekit.load_game("batavia")
+    assert (tmp_path / "a" / "cache").stat().st_mode & 0o777 == 0o700
+    parse_cache.forget()
