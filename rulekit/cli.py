@@ -16,6 +16,7 @@ import sys
 from . import __version__
 from .agents import MAX_ACTIONS
 from .errors import EXIT_CONTENT, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, DiagnosticReport, RulekitError, UsageError
+from .files import check_writable, write_text
 
 
 class _Parser(argparse.ArgumentParser):
@@ -155,7 +156,8 @@ def main(argv: list[str] | None = None) -> int:
     except RulekitError as exc:
         print(exc.render())
         return exc.exit_code
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:    # Ctrl-C: files being written keep their old text (files.write_atomic)
+        print("interrupted", file=sys.stderr)
         return EXIT_USAGE
     except BrokenPipeError:
         return EXIT_OK
@@ -254,17 +256,21 @@ def _print_scores(state) -> None:
 
 
 def cmd_schema(args) -> int:
-    import shutil
-
     from .schema import schemas_dir
-    os.makedirs(args.out, exist_ok=True)
+    if os.path.exists(args.out) and not os.path.isdir(args.out):
+        raise UsageError(f"cannot write the schemas to `{args.out}`: it is a file, not a folder")
+    try:
+        os.makedirs(args.out, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"cannot make the folder `{args.out}`: {exc.strerror or exc}") from None
     src = schemas_dir()
     written = 0
     for name in sorted(os.listdir(src)):
         if name.endswith(".schema.json"):
             target = os.path.join(args.out, name)
             if os.path.abspath(target) != os.path.abspath(os.path.join(src, name)):
-                shutil.copyfile(os.path.join(src, name), target)
+                with open(os.path.join(src, name), encoding="utf-8") as handle:
+                    write_text(target, handle.read())
             written += 1
     print(f"{written} schemas in {args.out}")
     return EXIT_OK
@@ -284,6 +290,9 @@ def cmd_simulate(args) -> int:
     from . import simulate as sim
     if args.games < 1 or args.jobs < 1:
         raise UsageError("--games and --jobs must be at least 1")
+    for path in (args.out, args.plot):
+        if path:
+            check_writable(path)     # before the games are played, not after
     bots = [b.strip() for b in args.bots.split(",") if b.strip()] or ["random"]
 
     def batch(variants):
@@ -305,11 +314,7 @@ def cmd_simulate(args) -> int:
     else:
         text = _simulate_table(args, summary, extra)
     if args.out:
-        try:
-            with open(args.out, "w", encoding="utf-8") as handle:
-                handle.write(text + ("" if text.endswith("\n") else "\n"))
-        except OSError as exc:
-            raise UsageError(f"cannot write `{args.out}`: {exc.strerror or exc}") from None
+        write_text(args.out, text + ("" if text.endswith("\n") else "\n"))
     else:
         print(text.rstrip("\n"))
     return EXIT_OK
@@ -375,24 +380,10 @@ def cmd_compile(args) -> int:
     if not args.out:
         sys.stdout.write(text)
         return EXIT_OK
-    _write_text(args.out, text)
+    write_text(args.out, text, make_folder=True)
     label = game.title + (f" + {', '.join(game.variants)}" if game.variants else "")
     print(f"wrote {args.out}: the generated code of {printable(label)} ({text.count(chr(10))} lines)")
     return EXIT_OK
-
-
-def _write_text(path: str, text: str) -> None:
-    """Write ``text`` to ``path``, creating its folder; any failure is a usage error (exit 2)."""
-    folder = os.path.dirname(path)
-    try:
-        if folder:
-            if os.path.exists(folder) and not os.path.isdir(folder):
-                raise UsageError(f"cannot write `{path}`: `{folder}` is a file, not a folder")
-            os.makedirs(folder, exist_ok=True)
-        with open(path, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-    except OSError as exc:
-        raise UsageError(f"cannot write `{path}`: {exc.strerror or exc}") from None
 
 
 COMMANDS = {"diff": cmd_diff, "compile": cmd_compile, "simulate": cmd_simulate, "validate": cmd_validate,

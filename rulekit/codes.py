@@ -115,6 +115,9 @@ CODES: dict[str, str] = {
     "RK5008": "a replay that ends with a different result than the log",
     "RK5009": "a script's game or variant that cannot be used",
     "RK5010": "a script's player count that the game does not allow",
+    "RK5020": "a log of a format version this rulekit does not read (a newer rulekit wrote it)",
+    "RK5021": "a log cut short: its closing `action_count` is missing or does not match its actions",
+    "RK5022": "a pin for a zone the game does not have",
     # RK60xx: saved states
     "RK6001": "saved-state data that `rulekit.engine.serialize.from_dict` cannot read (or a state it cannot save)",
     # RK9999: internal

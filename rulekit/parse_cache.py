@@ -35,6 +35,7 @@ from pathlib import Path
 import attrs
 
 from .dsl import ast
+from .files import write_atomic
 from .source import Span
 
 _MAX_ENTRIES = 2_000       # texts one game's file keeps; past this it keeps only the last load's
@@ -163,22 +164,7 @@ def write_data(name: str, data) -> None:
     except (ValueError, TypeError, RecursionError):
         return
     with contextlib.suppress(OSError):
-        write_atomic(folder / name, _MAGIC + _sign(key, body) + b"\n" + body)
-
-
-def write_atomic(path, data: bytes) -> None:
-    """Replace ``path`` by ``data`` all at once: a temporary file in the same folder, then
-    ``os.replace``, so a reader (or an interrupted writer) sees the old file or the new one."""
-    path = os.fspath(path)
-    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path) or ".", prefix=".tmp-")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+        write_atomic(folder / name, _MAGIC + _sign(key, body) + b"\n" + body, mode=0o600, durable=False)
 
 
 def cache_file(game_folder: str) -> Path | None:

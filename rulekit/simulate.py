@@ -19,6 +19,7 @@ from .agents import MAX_ACTIONS, make_agent, play_out
 from .engine import api, rng
 from .engine.state import PLAYERS
 from .errors import UsageError
+from .files import write_atomic
 
 _GAMES: dict = {}
 
@@ -326,9 +327,12 @@ def plot(summary: dict, path: str) -> None:
     scores.set_title("score by bot (mean and sd)")
     fig.suptitle(f"{summary['games']} games")
     fig.tight_layout()
+    picture = io.BytesIO()
     try:
-        fig.savefig(path, format="png")
-    except OSError as exc:
-        raise UsageError(f"cannot write the plot to {path}: {exc.strerror or exc}") from None
+        fig.savefig(picture, format="png")
     finally:
         plt.close(fig)
+    try:
+        write_atomic(path, picture.getvalue())
+    except OSError as exc:
+        raise UsageError(f"cannot write the plot to {path}: {exc.strerror or exc}") from None

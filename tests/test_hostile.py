@@ -154,3 +154,99 @@ def test_a_new_cache_folder_is_private(tmp_path, monkeypatch):
     rulekit.load_game("batavia")
     assert (tmp_path / "a" / "cache").stat().st_mode & 0o777 == 0o700
     parse_cache.forget()
+
+
+# ------------------------------------------------------------------ writes and logs
+def _log_of(tmp_path, name="game.log.yaml", seed=7) -> Path:
+    """A finished Batavia log written by `rulekit autoplay --log`."""
+    from rulekit.cli import main
+    path = tmp_path / name
+    assert main(["autoplay", "batavia", "--players", "3", "--seed", str(seed), "--quiet", "--log", str(path)]) == 0
+    return path
+
+
+def _run(capsys, *argv):
+    from rulekit.cli import main
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out + err
+
+
+def test_ctrl_c_during_a_save_keeps_the_old_save(tmp_path, capsys, monkeypatch):
+    from rulekit import files
+    save = _log_of(tmp_path)
+    capsys.readouterr()
+    before = save.read_bytes()
+
+    def interrupted(fd):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(files.os, "fsync", interrupted)   # half-way: the new text written, not yet moved
+    code, said = _run(capsys, "autoplay", "batavia", "--players", "3", "--seed", 8, "--quiet", "--log", save)
+    assert code == 2 and said.endswith("interrupted\n")
+    assert save.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == [save.name], "no temporary file is left behind"
+
+
+def test_a_kill_during_saves_leaves_one_whole_log(tmp_path):
+    # a process that saves two different logs over one file again and again, killed at any moment
+    path = tmp_path / "save.log.yaml"
+    code = ("import sys, itertools; from rulekit.script import write_log\n"
+            "logs = [{'game': 'batavia', 'seed': s, 'actions': ['pass'] * 20000 * s} for s in (1, 2)]\n"
+            "for s in itertools.cycle(logs):\n"
+            "    write_log(sys.argv[1], s); print('saved', flush=True)\n")
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    proc = subprocess.Popen([sys.executable, "-c", code, str(path)], stdout=subprocess.PIPE, env=env)
+    for _ in range(5):
+        proc.stdout.readline()
+    proc.kill()
+    proc.wait()
+    data = __import__("yaml").safe_load(path.read_text(encoding="utf-8"))
+    assert data["action_count"] == len(data["actions"]) in (20000, 40000)
+
+
+def test_a_log_cut_short_is_refused(tmp_path, capsys):
+    log = _log_of(tmp_path)
+    lines = log.read_text(encoding="utf-8").splitlines(keepends=True)
+    actions_at = lines.index("actions:\n")
+    for keep in (3, actions_at + 40, len(lines) - 1):        # the header, a part of the actions, all but the end
+        cut = tmp_path / f"cut{keep}.yaml"
+        cut.write_text("".join(lines[:keep]), encoding="utf-8")
+        code, said = _run(capsys, "run", cut)
+        assert code == 1 and "error[RK5021]" in said and "cut short" in said, (keep, said)
+    # a number cut in the middle of the count line
+    cut.write_text("".join(lines[:-1]) + lines[-1][:-2] + "\n", encoding="utf-8")
+    code, said = _run(capsys, "run", cut)
+    assert code == 1 and "error[RK5021]" in said and "cut short or edited" in said and f"{cut.name}:" in said
+
+
+def test_a_log_of_a_newer_format_is_refused(tmp_path, capsys):
+    log = _log_of(tmp_path)
+    log.write_text(log.read_text(encoding="utf-8").replace("rulekit_log: 2", "rulekit_log: 3"), encoding="utf-8")
+    code, said = _run(capsys, "run", log)
+    assert code == 1 and "error[RK5020]" in said and "version 3" in said and f"{log.name}:2:" in said
+
+
+def test_a_pin_for_an_unknown_zone_is_refused_on_its_line(tmp_path, capsys):
+    script = tmp_path / "s.yaml"
+    script.write_text("game: batavia\nplayers: 3\npins:\n  shuffles:\n    nowhere: [[a, b]]\nactions: []\n",
+                      encoding="utf-8")
+    code, said = _run(capsys, "run", script)
+    assert code == 1 and "error[RK5022]" in said and "`nowhere`" in said and "s.yaml:5:" in said
+
+
+def test_schema_out_to_a_file_is_a_usage_error(tmp_path, capsys):
+    target = tmp_path / "taken"
+    target.write_text("mine", encoding="utf-8")
+    code, said = _run(capsys, "schema", "--out", target)
+    assert code == 2 and "is a file" in said and target.read_text(encoding="utf-8") == "mine"
+
+
+def test_simulate_to_a_bad_path_fails_before_playing(tmp_path, capsys, monkeypatch):
+    from rulekit import simulate
+
+    def never(*args, **kwargs):
+        raise AssertionError("a game was played")
+    monkeypatch.setattr(simulate, "run_batch", never)
+    for flag in ("--out", "--plot"):
+        code, said = _run(capsys, "simulate", "batavia", flag, tmp_path / "no-such-folder" / "report.txt")
+        assert code == 2 and "no-such-folder" in said, said
