@@ -250,3 +250,48 @@ def test_simulate_to_a_bad_path_fails_before_playing(tmp_path, capsys, monkeypat
     for flag in ("--out", "--plot"):
         code, said = _run(capsys, "simulate", "batavia", flag, tmp_path / "no-such-folder" / "report.txt")
         assert code == 2 and "no-such-folder" in said, said
+
+
+# ------------------------------------------------------------------ long games
+def _history_copied(monkeypatch) -> list:
+    """Counts the history entries (events and actions) that state copies copy."""
+    from rulekit.engine.state import State
+    copied = [0]
+    clone = State.clone
+
+    def counting(self):
+        copied[0] += len(self.events) + len(self.actions)
+        return clone(self)
+    monkeypatch.setattr(State, "clone", counting)
+    return copied
+
+
+@pytest.mark.parametrize("variants", [("short",), ()], ids=["500", "2000"])
+def test_a_replay_never_copies_the_history(load, tmp_path, monkeypatch, variants):
+    # every action used to clone the whole state with its history (a quadratic replay: 40k
+    # actions took minutes); an action's checkpoint now shares the history, which is only cut back
+    from rulekit.script import make_log, run_script, write_log
+    game = load("long", variants)
+    s = api.new_game(game, 2, 1)
+    bot = RandomAgent(1)
+    while not s.over:
+        api.apply_index(s, bot.choose(s), atomic=False)
+    length = len(s.actions)
+    assert length == game.params["length"]
+    log = tmp_path / "long.log.yaml"
+    write_log(str(log), make_log(s, list(variants), 1, None))
+    copied = _history_copied(monkeypatch)
+    result = run_script(str(log))
+    assert result.state.over and len(result.state.actions) == length
+    assert copied[0] == 0
+
+
+def test_a_refused_action_still_leaves_the_history_as_it_was(load):
+    s = api.new_game(load("counter"), 2, 0)
+    rulekit.apply(s, "spend")
+    events, actions = list(s.events), list(s.actions)
+    with pytest.raises(ContentRuntimeError):
+        rulekit.apply(s, "spend")             # breaks a minimum half-way through the action
+    assert s.events == events and s.actions == actions
+    rulekit.apply(s, "add 2")
+    assert s.actions == actions + ["add 2"]
