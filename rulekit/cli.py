@@ -14,7 +14,6 @@ import os
 import sys
 
 from . import __version__
-from .agents import MAX_ACTIONS
 from .errors import EXIT_CONTENT, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, DiagnosticReport, RulekitError, UsageError
 from .files import check_writable, write_text
 
@@ -70,8 +69,24 @@ def _add_autoplay(sub) -> None:
     p.add_argument("--bots", default="random", help="comma-separated bots, one per seat or one for all")
     p.add_argument("--log", metavar="FILE", help="write the game's log (replayable with `rulekit run`)")
     p.add_argument("--quiet", action="store_true", help="print only the scoring")
-    p.add_argument("--max-actions", type=int, default=MAX_ACTIONS, metavar="N",
-                   help=f"stop a game that has not ended after N actions (default {MAX_ACTIONS})")
+    _add_max_actions(p)
+
+
+def _add_max_actions(p) -> None:
+    p.add_argument("--max-actions", type=_count, metavar="N",
+                   help="stop a game that has not ended after N actions, as stalled (default: 10 times the longest "
+                        "of 3 random games of the same content, at least 1000)")
+
+
+def _count(text: str) -> int:
+    """A whole number of at least 1 (else a usage error, exit 2)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not `{text}`") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected at least 1, not {value}")
+    return value
 
 
 def _add_simulate(sub) -> None:
@@ -92,6 +107,7 @@ def _add_simulate(sub) -> None:
     p.add_argument("--plot", metavar="FILE.png", help="draw win-rate and score charts (needs matplotlib)")
     p.add_argument("--compare", metavar="VARIANT",
                    help="also run base + VARIANT on the same seeds and report the differences")
+    _add_max_actions(p)
 
 
 def _add_diff(sub) -> None:
@@ -129,6 +145,7 @@ def _add_play(sub) -> None:
                    help="comma-separated bots: one for all, one per other seat, or one per seat")
     p.add_argument("--variant", action="append", default=[], metavar="NAME")
     p.add_argument("--seed", type=int, default=1)
+    _add_max_actions(p)
 
 
 def _add_render(sub) -> None:
@@ -224,7 +241,7 @@ def cmd_run(args) -> int:
 
 
 def cmd_autoplay(args) -> int:
-    from .agents import make_agent, play_out
+    from .agents import action_cap, make_agent, play_out
     from .content import load_game
     from .engine import api
     from .engine.state import PLAYERS
@@ -238,7 +255,7 @@ def cmd_autoplay(args) -> int:
 
     def show(state, who, index):
         print(f"round {state.g.get('round')}: {PLAYERS[who]} {state.pending.labels[index]}")
-    play_out(state, agents, None if args.quiet else show, args.max_actions)
+    play_out(state, agents, None if args.quiet else show, args.max_actions or action_cap(game, state.n))
     if args.log:
         write_log(args.log, make_log(state, args.variant, args.seed, None))
     _print_scores(state)
@@ -297,7 +314,8 @@ def cmd_simulate(args) -> int:
 
     def batch(variants):
         return _with_progress(args.games, lambda tick: sim.run_batch(
-            args.game, tuple(variants), args.players, args.games, args.seed, bots, args.jobs, args.backend, tick))
+            args.game, tuple(variants), args.players, args.games, args.seed, bots, args.jobs, args.backend, tick,
+            args.max_actions))
     records = batch(args.variant)
     summary = sim.summarise(records)
     extra = None

@@ -295,3 +295,63 @@ def test_a_refused_action_still_leaves_the_history_as_it_was(load):
     assert s.events == events and s.actions == actions
     rulekit.apply(s, "add 2")
     assert s.actions == actions + ["add 2"]
+
+
+STALLS = """\
+meta: {title: Stalls}
+players: {min: 2, max: 2, default: 2}
+vars:
+  done: false
+flow:
+  end_after_round_if: "done"
+  phases:
+    - id: turn
+      do: |
+        for p in players:
+            choose p:
+                "wait":
+                    pass
+                "end":
+                    done = true
+scoring:
+  categories:
+    - id: none
+      points: "0"
+bots:
+  waiter:
+    text: "never ends the game"
+    rules:
+      - prefer: "wait"
+"""
+
+
+def test_bots_that_stall_a_game_stop_at_a_default_cap(write_game, capsys):
+    # random play ends this game within a few actions; a bot that always waits never would
+    folder = write_game(STALLS, name="stalls")
+    from rulekit.agents import CAP_MIN, action_cap
+    assert action_cap(rulekit.load_game(folder), 2) == CAP_MIN
+    code, said = _run(capsys, "autoplay", folder, "--bots", "bot:waiter", "--quiet")
+    assert code == 1 and f"error[RK4012]: stalled: the game has not ended after {CAP_MIN} actions" in said
+    assert "stalls/game.yaml:5:1" in said                       # the flow's line
+    code, said = _run(capsys, "simulate", folder, "--bots", "bot:waiter", "--games", "2", "--max-actions", "50")
+    assert code == 1 and "stalled: the game has not ended after 50 actions" in said
+
+
+def test_the_cap_grows_with_the_game(load):
+    from rulekit.agents import CAP_FACTOR, action_cap
+    assert action_cap(load("long"), 1) == CAP_FACTOR * 2000
+
+
+@pytest.mark.parametrize("value", ["-1", "0", "many"])
+def test_max_actions_must_be_a_positive_count(capsys, value):
+    from rulekit.cli import main
+    with pytest.raises(SystemExit) as info:
+        main(["autoplay", "batavia", "--max-actions", value])
+    assert info.value.code == 2 and "--max-actions" in capsys.readouterr().err
+
+
+def test_jobs_are_capped_at_something_sane():
+    from rulekit.simulate import local_workers
+    cores = os.cpu_count() or 1
+    assert local_workers(1000, 10_000) == 2 * cores
+    assert local_workers(8, 3) == 3 and local_workers(1, 100) == 1
