@@ -16,6 +16,7 @@ import sys
 from . import __version__
 from .errors import EXIT_CONTENT, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, DiagnosticReport, RulekitError, UsageError
 from .files import check_writable, write_text
+from .terminal import escaped_output
 
 
 class _Parser(argparse.ArgumentParser):
@@ -168,6 +169,14 @@ def main(argv: list[str] | None = None) -> int:
     if not args.command:
         parser.print_help()
         return EXIT_USAGE
+    # control characters from content are shown as escapes, never sent to the terminal;
+    # `play` keeps its own colours on a terminal
+    keep_colour = args.command == "play" and sys.stdout.isatty()
+    with escaped_output(keep_colour):
+        return _run(args)
+
+
+def _run(args) -> int:
     try:
         return COMMANDS[args.command](args)
     except RulekitError as exc:

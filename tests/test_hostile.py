@@ -355,3 +355,53 @@ def test_jobs_are_capped_at_something_sane():
     cores = os.cpu_count() or 1
     assert local_workers(1000, 10_000) == 2 * cores
     assert local_workers(8, 3) == 3 and local_workers(1, 100) == 1
+
+
+# ------------------------------------------------------------------ what reaches the terminal
+TERMINAL_GAME = r'''meta: {title: "Bell\a"}
+players: {min: 1, max: 2, default: 1}
+flow:
+  rounds: 1
+  phases:
+    - id: go
+      do: "log(\"title\e]0;owned\a\")\nchoose players[0]:\n    \"go\e[2J\":\n        pass\n"
+scoring:
+  categories:
+    - id: none
+      points: "0"
+'''
+
+
+def test_control_characters_from_content_are_escaped(write_game, tmp_path, capsys):
+    folder = write_game(TERMINAL_GAME, name="bell")
+    code, said = _run(capsys, "autoplay", folder, "--log", tmp_path / "bell.log.yaml")
+    assert code == 0 and "go\\x1b[2J" in said
+    code, said = _run(capsys, "run", tmp_path / "bell.log.yaml")
+    assert code == 0 and "title\\x1b]0;owned\\x07" in said and "go\\x1b[2J" in said
+    code, said = _run(capsys, "validate", folder)
+    assert code == 0 and "Bell\\x07" in said
+    assert "\x1b" not in said and "\x07" not in said
+
+
+def test_a_very_long_line_is_quoted_in_part(write_game, capsys):
+    folder = write_game({"game.yaml": "nosuch: " + "x" * 4_000_000 + "\n"})
+    code, said = _run(capsys, "validate", folder)
+    assert code == 1 and "error[RK0120]" in said and len(said) < 2000
+    excerpt = [line for line in said.splitlines() if line.startswith("1 | ")]
+    assert excerpt and excerpt[0].endswith("...") and len(excerpt[0]) < 200
+
+
+def test_a_huge_file_is_refused_without_reading_it_whole(tmp_path, capsys):
+    import tracemalloc
+    folder = tmp_path / "huge"
+    folder.mkdir()
+    with open(folder / "game.yaml", "wb") as handle:
+        handle.truncate(1 << 30)           # 1 GB (sparse: no disk used), a single line
+    tracemalloc.start()
+    try:
+        code, said = _run(capsys, "validate", folder)
+        _now, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert code == 1 and "error[RK0106]" in said and "game.yaml:1:1" in said and len(said) < 2000
+    assert peak < 64 << 20, f"{peak} bytes held to quote line 1"
