@@ -405,3 +405,12 @@ def test_a_huge_file_is_refused_without_reading_it_whole(tmp_path, capsys):
         tracemalloc.stop()
     assert code == 1 and "error[RK0106]" in said and "game.yaml:1:1" in said and len(said) < 2000
     assert peak < 64 << 20, f"{peak} bytes held to quote line 1"
+
+
+def test_schema_errors_speak_yaml_not_python(tmp_path, capsys):
+    script = tmp_path / "s.yaml"
+    script.write_text("game: batavia\nplayers: 0\nactions:\n  - expect:\n  - null\n", encoding="utf-8")
+    code, said = _run(capsys, "run", script)
+    assert code == 1 and "None" not in said and "'expect'" not in said
+    assert "`{\"expect\": null}` is none of the forms allowed here" in said
+    assert "`null` is none of the forms allowed here" in said and "`0` is below the minimum of 1" in said
