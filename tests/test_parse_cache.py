@@ -96,3 +96,19 @@ def test_off_keeps_nothing_on_disk(tmp_path, monkeypatch):
     rulekit.load_game("batavia")
     assert list(tmp_path.iterdir()) == []
     parse_cache.forget()
+
+
+def test_the_parser_read_from_its_cache_file_is_the_same_parser(cache):
+    # lark does not save every option with its tables: a parser rebuilt from the cache file
+    # once lost its positions, and every span pointed at line 1
+    from rulekit.dsl import ast, parser
+    text = "x = 1\nfor p in players:\n    choose p:\n        \"bid {n}\" for n in range(3):\n            x = n\n"
+    parser._lark.cache_clear()
+    built = parser.parse_script(text, path="t")              # builds the tables and writes them
+    parser._lark.cache_clear()
+    assert parse_cache.read_data(next(p.name for p in cache.parent.iterdir() if p.name.startswith("grammar-")))
+    read = parser.parse_script(text, path="t")               # rebuilt from the cache file
+    parser._lark.cache_clear()
+    spans = [[(n.span.line, n.span.column, n.span.end_line, n.span.end_column) for n in ast.walk(t)]
+             for t in (built, read)]
+    assert spans[0] == spans[1] and (4, 9) in [s[:2] for s in spans[1]]

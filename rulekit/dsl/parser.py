@@ -49,14 +49,16 @@ _LARK_OPTIONS = dict(parser="lalr", start=["start", "expr_start", "options_start
 def _lark() -> Lark:
     """The parser. Building its LALR tables takes longer than loading a whole game, so they
     are kept as signed JSON data in rulekit's private cache folder (never lark's own
-    ``cache=True``: that unpickles a file of a predictable name in the shared temp folder)."""
+    ``cache=True``: that unpickles a file of a predictable name in the shared temp folder).
+    The options lark does not save with its tables (``propagate_positions``) are given again."""
     grammar = (Path(__file__).parent / "grammar.lark").read_text(encoding="utf-8")
     name = "grammar-" + hashlib.sha256(f"{grammar}{lark.__version__}{_LARK_OPTIONS}".encode()).hexdigest()[:16] \
         + ".json"
     data = parse_cache.read_data(name)
     if data is not None:
         with contextlib.suppress(Exception):   # signed by us: only a lark of another make fails here
-            return Lark._load_from_dict(_untagged(data["data"]), _untagged(data["memo"]), postlex=_Indenter())
+            return Lark._load_from_dict(_untagged(data["data"]), _untagged(data["memo"]), postlex=_Indenter(),
+                                        **{k: v for k, v in _LARK_OPTIONS.items() if k in _LOAD_ALLOWED_OPTIONS})
     parser = Lark(grammar, postlex=_Indenter(), **_LARK_OPTIONS)
     with contextlib.suppress(Exception):   # a cache is best effort
         tables, memo = parser.memo_serialize([TerminalDef, Rule])
