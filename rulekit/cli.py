@@ -14,8 +14,9 @@ import os
 import sys
 
 from . import __version__
-from .agents import MAX_ACTIONS
 from .errors import EXIT_CONTENT, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, DiagnosticReport, RulekitError, UsageError
+from .files import check_writable, write_text
+from .terminal import escaped_output
 
 
 class _Parser(argparse.ArgumentParser):
@@ -71,8 +72,11 @@ def _add_test(sub) -> None:
     p.add_argument("--random", type=int, default=10, metavar="N", help="random games per player count (default 10)")
     p.add_argument("--players", type=int, nargs="+", metavar="N", help="the player counts (default: all)")
     p.add_argument("--update", action="store_true", help="write each script's transcript beside it (NAME.transcript)")
-    p.add_argument("--max-actions", type=int, default=MAX_ACTIONS, metavar="N",
-                   help=f"a random game that has not ended after N actions fails (default {MAX_ACTIONS})")
+    p.add_argument("--max-actions", type=_count, default=RANDOM_GAME_ACTIONS, metavar="N",
+                   help=f"a random game that has not ended after N actions fails (default {RANDOM_GAME_ACTIONS})")
+
+
+RANDOM_GAME_ACTIONS = 20_000    # `rulekit test`: as rulekit.testing.play_random
 
 
 def _add_autoplay(sub) -> None:
@@ -85,8 +89,24 @@ def _add_autoplay(sub) -> None:
     p.add_argument("--bots", default="random", help="comma-separated bots, one per seat or one for all")
     p.add_argument("--log", metavar="FILE", help="write the game's log (replayable with `rulekit run`)")
     p.add_argument("--quiet", action="store_true", help="print only the scoring")
-    p.add_argument("--max-actions", type=int, default=MAX_ACTIONS, metavar="N",
-                   help=f"stop a game that has not ended after N actions (default {MAX_ACTIONS})")
+    _add_max_actions(p)
+
+
+def _add_max_actions(p) -> None:
+    p.add_argument("--max-actions", type=_count, metavar="N",
+                   help="stop a game that has not ended after N actions, as stalled (default: 10 times the longest "
+                        "of 3 random games of the same content, at least 1000)")
+
+
+def _count(text: str) -> int:
+    """A whole number of at least 1 (else a usage error, exit 2)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not `{text}`") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected at least 1, not {value}")
+    return value
 
 
 def _add_simulate(sub) -> None:
@@ -107,6 +127,7 @@ def _add_simulate(sub) -> None:
     p.add_argument("--plot", metavar="FILE.png", help="draw win-rate and score charts (needs matplotlib)")
     p.add_argument("--compare", metavar="VARIANT",
                    help="also run base + VARIANT on the same seeds and report the differences")
+    _add_max_actions(p)
 
 
 def _add_diff(sub) -> None:
@@ -144,6 +165,7 @@ def _add_play(sub) -> None:
                    help="comma-separated bots: one for all, one per other seat, or one per seat")
     p.add_argument("--variant", action="append", default=[], metavar="NAME")
     p.add_argument("--seed", type=int, default=1)
+    _add_max_actions(p)
 
 
 def _add_render(sub) -> None:
@@ -166,12 +188,21 @@ def main(argv: list[str] | None = None) -> int:
     if not args.command:
         parser.print_help()
         return EXIT_USAGE
+    # control characters from content are shown as escapes, never sent to the terminal;
+    # `play` keeps its own colours on a terminal
+    keep_colour = args.command == "play" and sys.stdout.isatty()
+    with escaped_output(keep_colour):
+        return _run(args)
+
+
+def _run(args) -> int:
     try:
         return COMMANDS[args.command](args)
     except RulekitError as exc:
         print(exc.render())
         return exc.exit_code
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:    # Ctrl-C: files being written keep their old text (files.write_atomic)
+        print("interrupted", file=sys.stderr)
         return EXIT_USAGE
     except BrokenPipeError:
         return EXIT_OK
@@ -277,7 +308,7 @@ def cmd_test(args) -> int:
 
 
 def cmd_autoplay(args) -> int:
-    from .agents import make_agent, play_out
+    from .agents import action_cap, make_agent, play_out
     from .content import load_game
     from .engine import api
     from .engine.state import PLAYERS
@@ -291,7 +322,7 @@ def cmd_autoplay(args) -> int:
 
     def show(state, who, index):
         print(f"round {state.g.get('round')}: {PLAYERS[who]} {state.pending.labels[index]}")
-    play_out(state, agents, None if args.quiet else show, args.max_actions)
+    play_out(state, agents, None if args.quiet else show, args.max_actions or action_cap(game, state.n))
     if args.log:
         write_log(args.log, make_log(state, args.variant, args.seed, None))
     _print_scores(state)
@@ -309,17 +340,21 @@ def _print_scores(state) -> None:
 
 
 def cmd_schema(args) -> int:
-    import shutil
-
     from .schema import schemas_dir
-    os.makedirs(args.out, exist_ok=True)
+    if os.path.exists(args.out) and not os.path.isdir(args.out):
+        raise UsageError(f"cannot write the schemas to `{args.out}`: it is a file, not a folder")
+    try:
+        os.makedirs(args.out, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"cannot make the folder `{args.out}`: {exc.strerror or exc}") from None
     src = schemas_dir()
     written = 0
     for name in sorted(os.listdir(src)):
         if name.endswith(".schema.json"):
             target = os.path.join(args.out, name)
             if os.path.abspath(target) != os.path.abspath(os.path.join(src, name)):
-                shutil.copyfile(os.path.join(src, name), target)
+                with open(os.path.join(src, name), encoding="utf-8") as handle:
+                    write_text(target, handle.read())
             written += 1
     print(f"{written} schemas in {args.out}")
     return EXIT_OK
@@ -339,11 +374,15 @@ def cmd_simulate(args) -> int:
     from . import simulate as sim
     if args.games < 1 or args.jobs < 1:
         raise UsageError("--games and --jobs must be at least 1")
+    for path in (args.out, args.plot):
+        if path:
+            check_writable(path)     # before the games are played, not after
     bots = [b.strip() for b in args.bots.split(",") if b.strip()] or ["random"]
 
     def batch(variants):
         return _with_progress(args.games, lambda tick: sim.run_batch(
-            args.game, tuple(variants), args.players, args.games, args.seed, bots, args.jobs, args.backend, tick))
+            args.game, tuple(variants), args.players, args.games, args.seed, bots, args.jobs, args.backend, tick,
+            args.max_actions))
     records = batch(args.variant)
     summary = sim.summarise(records)
     extra = None
@@ -360,11 +399,7 @@ def cmd_simulate(args) -> int:
     else:
         text = _simulate_table(args, summary, extra)
     if args.out:
-        try:
-            with open(args.out, "w", encoding="utf-8") as handle:
-                handle.write(text + ("" if text.endswith("\n") else "\n"))
-        except OSError as exc:
-            raise UsageError(f"cannot write `{args.out}`: {exc.strerror or exc}") from None
+        write_text(args.out, text + ("" if text.endswith("\n") else "\n"))
     else:
         print(text.rstrip("\n"))
     return EXIT_OK
@@ -430,24 +465,10 @@ def cmd_compile(args) -> int:
     if not args.out:
         sys.stdout.write(text)
         return EXIT_OK
-    _write_text(args.out, text)
+    write_text(args.out, text, make_folder=True)
     label = game.title + (f" + {', '.join(game.variants)}" if game.variants else "")
     print(f"wrote {args.out}: the generated code of {printable(label)} ({text.count(chr(10))} lines)")
     return EXIT_OK
-
-
-def _write_text(path: str, text: str) -> None:
-    """Write ``text`` to ``path``, creating its folder; any failure is a usage error (exit 2)."""
-    folder = os.path.dirname(path)
-    try:
-        if folder:
-            if os.path.exists(folder) and not os.path.isdir(folder):
-                raise UsageError(f"cannot write `{path}`: `{folder}` is a file, not a folder")
-            os.makedirs(folder, exist_ok=True)
-        with open(path, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-    except OSError as exc:
-        raise UsageError(f"cannot write `{path}`: {exc.strerror or exc}") from None
 
 
 COMMANDS = {"diff": cmd_diff, "compile": cmd_compile, "simulate": cmd_simulate, "validate": cmd_validate,

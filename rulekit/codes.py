@@ -121,6 +121,9 @@ CODES: dict[str, str] = {
     "RK5014": "a `score:` step that failed (another score, or the game not scored yet)",
     "RK5015": "an `over:` step that failed",
     "RK5016": "a `rulekit test` check that failed: an invariant broken in a random game, a changed transcript",
+    "RK5020": "a log of a format version this rulekit does not read (a newer rulekit wrote it)",
+    "RK5021": "a log cut short: its closing `action_count` is missing or does not match its actions",
+    "RK5022": "a pin for a zone the game does not have",
     # RK60xx: saved states
     "RK6001": "saved-state data that `rulekit.engine.serialize.from_dict` cannot read (or a state it cannot save)",
     # RK9999: internal

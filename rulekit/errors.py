@@ -78,6 +78,10 @@ class Diagnostic:
         return data
 
 
+EXCERPT = 160   # characters of a source line a diagnostic quotes (a window around the caret)
+_UNPRINTABLE = {c: "\ufffd" for c in [*range(0x20), *range(0x7F, 0xA0), 0x2028, 0x2029]}
+
+
 def _excerpt(span: Span) -> list[str]:
     text = source_line(span.path, span.line)
     if text is None:
@@ -86,8 +90,20 @@ def _excerpt(span: Span) -> list[str]:
     width = 1
     if span.end_line == span.line and span.end_column and span.end_column > span.column:
         width = span.end_column - span.column
-    text = text.replace("\t", " ")
-    return [f"{gutter} |", f"{span.line} | {text}", f"{gutter} | {' ' * (span.column - 1)}{'^' * width}"]
+    text, column = _window(text.replace("\t", " ").translate(_UNPRINTABLE), span.column)
+    width = max(1, min(width, len(text) - column + 1))
+    return [f"{gutter} |", f"{span.line} | {text}", f"{gutter} | {' ' * (column - 1)}{'^' * width}"]
+
+
+def _window(text: str, column: int) -> tuple[str, int]:
+    """At most ``EXCERPT`` characters of a line around ``column`` (a 4 MB line is not
+    printed whole), marked ``...`` where cut; returns (text, the column in it)."""
+    if len(text) <= EXCERPT:
+        return text, column
+    start = max(0, min(column - 1 - EXCERPT // 2, len(text) - EXCERPT))
+    head = "..." if start else ""
+    tail = "..." if start + EXCERPT < len(text) else ""
+    return head + text[start:start + EXCERPT] + tail, column - start + len(head)
 
 
 class RulekitError(Exception):

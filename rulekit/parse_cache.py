@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""Parsed effect-language texts, kept between loads.
+"""Parsed effect-language texts (and the parser's tables), kept between loads.
 
 Parsing the effect-language texts is most of the time a game takes to load (lark's
 LALR parser in pure Python), and the texts rarely change between two loads. So a
@@ -8,31 +8,50 @@ stands in its file (spans in the tree point there) -- in memory for the process,
 in one small file per game folder under the user's cache folder for the next process
 (``$RULEKIT_CACHE_DIR``, else ``$XDG_CACHE_HOME/rulekit``, else ``~/.cache/rulekit``;
 ``RULEKIT_CACHE_DIR=off`` keeps nothing on disk). One file per game, holding only that
-game's texts, because reading a tree back costs time too: a file of every text ever
-parsed would be slower to read than the texts are to parse.
+game's texts, because reading a tree back costs time too.
 
-The cache can only be right or absent: file names carry a hash of the grammar and of
-the modules that build trees, a text that fails to parse is never kept (its error is
-reported afresh), and an unreadable or foreign file is ignored and replaced.
+A cache must never run code nor change the rules, whoever wrote its files:
+
+- files are JSON data (no pickle): a tree is rebuilt only from the AST node classes;
+- each file is signed with a key kept in the folder (HMAC-SHA256), so a file that was
+  altered, cut short or written by anything else is ignored and written afresh;
+- the folder is made 0700 and used only if the current user owns it and no one else
+  may write to it (otherwise nothing is read from or written to it).
+
+A text that fails to parse is never kept (its error is reported afresh), and file names
+carry a hash of the grammar and of the modules that build trees.
 """
 from __future__ import annotations
 
 import contextlib
 import hashlib
+import hmac
+import json
 import os
-import pickle
+import stat
 import tempfile
 from pathlib import Path
 
-_MAX_ENTRIES = 2_000    # texts one game's file keeps; past this it keeps only the last load's
-_memory: dict = {}      # every tree this process parsed or read
+import attrs
+
+from .dsl import ast
+from .files import write_atomic
+from .source import Span
+
+_MAX_ENTRIES = 2_000       # texts one game's file keeps; past this it keeps only the last load's
+_MAX_FILE = 64 * 1024 * 1024   # a bigger cache file is not read
+_MAGIC = b"rulekit-cache 1 "
+_memory: dict = {}         # every tree this process parsed or read
 _scope: dict = {"file": None, "disk": None, "used": None, "new": False}
+_NODES = {cls.__name__: cls for cls in vars(ast).values()
+          if isinstance(cls, type) and issubclass(cls, ast.Node) and cls is not ast.Node}
+_FIELDS = {name: len(attrs.fields(cls)) - 1 for name, cls in _NODES.items()}   # all but the span
 
 
 def _version() -> str:
     here = Path(__file__).parent
     digest = hashlib.sha256()
-    for part in ("dsl/grammar.lark", "dsl/parser.py", "dsl/ast.py", "source.py"):
+    for part in ("dsl/grammar.lark", "dsl/parser.py", "dsl/ast.py", "source.py", "parse_cache.py"):
         digest.update((here / part).read_bytes())
     return digest.hexdigest()[:16]
 
@@ -48,20 +67,125 @@ def cache_folder() -> Path | None:
     return Path(folder)
 
 
+def _mine(info: os.stat_result) -> bool:
+    """Owned by this user and writable by no one else."""
+    owner = not hasattr(os, "getuid") or info.st_uid == os.getuid()
+    return owner and not info.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+
+
+def private_folder() -> Path | None:
+    """The cache folder, made (0700) if missing; None when off, or when another user owns
+    it or may write to it (then the cache is not used at all)."""
+    folder = cache_folder()
+    if folder is None:
+        return None
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        link, info = os.lstat(folder), os.stat(folder)
+    except OSError:
+        return None
+    if not (stat.S_ISDIR(info.st_mode) and _mine(info) and _mine(link)):
+        return None
+    return folder
+
+
+def _key(folder: Path) -> bytes | None:
+    """The folder's signing key (32 random bytes in ``key``, 0600), made on first use."""
+    path = folder / "key"
+    for _attempt in range(2):
+        try:
+            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        except FileNotFoundError:
+            _new_key(folder, path)
+            continue
+        except OSError:
+            return None
+        with os.fdopen(fd, "rb") as handle:
+            info = os.fstat(handle.fileno())
+            secret = handle.read(33)
+        private = _mine(info) and not info.st_mode & 0o077
+        return secret if private and len(secret) == 32 else None
+    return None
+
+
+def _new_key(folder: Path, path: Path) -> None:
+    """Write a fresh key without ever replacing one (two processes may race here)."""
+    try:
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".key-")
+    except OSError:
+        return
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(os.urandom(32))
+        os.link(tmp, path)
+    except OSError:
+        pass   # another process made it first (or no hard links): read whatever is there
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+
+
+def _sign(key: bytes, body: bytes) -> bytes:
+    return hmac.new(key, body, hashlib.sha256).hexdigest().encode("ascii")
+
+
+def read_data(name: str):
+    """The JSON data of the cache file ``name`` if it is there and carries this folder's
+    signature; None otherwise (absent, altered, cut short, foreign, cache off)."""
+    folder = private_folder()
+    key = _key(folder) if folder is not None else None
+    if key is None:
+        return None
+    try:
+        with open(folder / name, "rb") as handle:
+            if os.fstat(handle.fileno()).st_size > _MAX_FILE:
+                return None
+            blob = handle.read()
+    except OSError:
+        return None
+    head, _, body = blob.partition(b"\n")
+    if not head.startswith(_MAGIC) or not hmac.compare_digest(head[len(_MAGIC):], _sign(key, body)):
+        return None
+    try:
+        return json.loads(body)
+    except (ValueError, RecursionError):
+        return None
+
+
+def write_data(name: str, data) -> None:
+    """Sign and write ``data`` as the cache file ``name``, atomically (best effort: a
+    read-only home or a full disk only costs the next process a parse)."""
+    folder = private_folder()
+    key = _key(folder) if folder is not None else None
+    if key is None:
+        return
+    try:
+        body = json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode("utf-8", "surrogatepass")
+    except (ValueError, TypeError, RecursionError):
+        return
+    with contextlib.suppress(OSError):
+        write_atomic(folder / name, _MAGIC + _sign(key, body) + b"\n" + body, mode=0o600, durable=False)
+
+
 def cache_file(game_folder: str) -> Path | None:
     """The cache file of one game folder (None when the cache is off)."""
     folder = cache_folder()
     if folder is None:
         return None
-    where = hashlib.sha256(os.path.abspath(game_folder).encode("utf-8", "surrogatepass")).hexdigest()[:16]
-    return folder / f"parsed-{_VERSION}-{where}.pickle"
+    return folder / _file_name(game_folder)
+
+
+def _file_name(game_folder: str) -> str:
+    where = hashlib.sha256(os.path.realpath(game_folder).encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    return f"parsed-{_VERSION}-{where}.json"
 
 
 @contextlib.contextmanager
 def game(game_folder: str):
     """Parse the texts of one game load: read from, then written to, its cache file."""
     outer = dict(_scope)
-    _scope.update(file=cache_file(game_folder), disk=None, used={}, new=False)
+    name = _file_name(game_folder) if cache_folder() is not None else None
+    _scope.update(file=name, disk=None, used={}, new=False)
     try:
         yield
     finally:
@@ -69,34 +193,81 @@ def game(game_folder: str):
         _scope.update(outer)
 
 
-def _read(path: Path | None) -> dict:
-    if path is None:
-        return {}
+# ------------------------------------------------------------------ trees as data
+def _plain(value):
+    """A key as JSON data (attrs values by their fields), for an exact text of it."""
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    if attrs.has(type(value)):
+        return [type(value).__name__] + [_plain(getattr(value, f.name)) for f in attrs.fields(type(value))]
+    return value
+
+
+def _key_text(key: tuple) -> str:
+    return json.dumps(_plain(key), separators=(",", ":"), ensure_ascii=False)
+
+
+def _encode(value, paths: dict):
+    """A tree as JSON data: a node is an object, a tuple a list, a span a list with its
+    path numbered in ``paths``."""
+    if isinstance(value, ast.Node):
+        span = value.span
+        where = paths.setdefault(span.path, len(paths))
+        fields = [_encode(getattr(value, f.name), paths) for f in attrs.fields(type(value)) if f.name != "span"]
+        return {"n": type(value).__name__, "s": [where, span.line, span.column, span.end_line, span.end_column],
+                "f": fields}
+    if isinstance(value, tuple):
+        return [_encode(v, paths) for v in value]
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    raise TypeError(f"not a tree value: {type(value).__name__}")
+
+
+def _decode(value, paths: list):
+    """The tree ``_encode`` wrote; a node only of the AST's own classes."""
+    if isinstance(value, dict):
+        name, (where, line, column, end_line, end_column), fields = value["n"], value["s"], value["f"]
+        if len(fields) != _FIELDS[name]:
+            raise ValueError(f"{name} with {len(fields)} fields")
+        span = Span(paths[where], line, column, end_line, end_column)
+        return _NODES[name](*[_decode(f, paths) for f in fields], span=span)
+    if isinstance(value, list):
+        return tuple(_decode(v, paths) for v in value)
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    raise ValueError(f"not a tree value: {type(value).__name__}")
+
+
+def _read(name: str | None) -> dict:
+    data = read_data(name) if name is not None else None
     try:
-        with open(path, "rb") as handle:
-            data = pickle.load(handle)
-    except Exception:  # absent, unreadable, truncated or written by something else: start over
+        if not (isinstance(data, dict) and data.get("version") == _VERSION):
+            return {}
+        paths = [p for p in data["paths"] if isinstance(p, str)]
+        return {k: _decode(tree, paths) for k, tree in data["trees"] if isinstance(k, str)}
+    except Exception:  # signed by us, so only a rulekit of another make: start over
         return {}
-    if not (isinstance(data, dict) and data.get("version") == _VERSION and isinstance(data.get("trees"), dict)):
-        return {}
-    return data["trees"]
 
 
 def parsed(key: tuple, parse):
     """The tree for ``key``: from memory, the game's cache file, or ``parse()`` (then kept)."""
-    if _scope["file"] is not None and _scope["disk"] is None:
-        _scope["disk"] = _read(_scope["file"])
-    disk = _scope["disk"] or {}
     tree = _memory.get(key)
+    name = _scope["file"]
+    if name is None:       # outside a game's load, or the cache is off
+        if tree is None:
+            tree = _memory[key] = parse()
+        return tree
+    if _scope["disk"] is None:
+        _scope["disk"] = _read(name)
+    disk, text = _scope["disk"], _key_text(key)
     if tree is None:
-        tree = disk.get(key)
+        tree = disk.get(text)
         if tree is None:
             tree = parse()
         _memory[key] = tree
-    if _scope["used"] is not None:
-        _scope["used"][key] = tree
-        if key not in disk:
-            _scope["new"] = True
+    _scope["used"][text] = tree
+    if text not in disk:
+        _scope["new"] = True
     return tree
 
 
@@ -106,26 +277,19 @@ def forget() -> None:
 
 
 def _save() -> None:
-    """Write the game's file when a text was new to it (best effort: a read-only home or a
-    full disk only costs the next process a parse)."""
-    path = _scope["file"]
-    if path is None or not _scope["new"]:
+    """Write the game's file when a text was new to it."""
+    name = _scope["file"]
+    if name is None or not _scope["new"]:
         return
     disk = _scope["disk"] or {}
     trees = dict(disk) if len(disk) + len(_scope["used"]) <= _MAX_ENTRIES else {}
     trees.update(_scope["used"])
+    paths: dict = {}
     try:
-        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".parsed-")
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                pickle.dump({"version": _VERSION, "trees": trees}, handle, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(tmp, path)   # atomic: a reader sees the old file or the new one
-        except BaseException:
-            os.unlink(tmp)
-            raise
-    except (OSError, pickle.PicklingError, RecursionError):
-        pass
+        entries = [[k, _encode(tree, paths)] for k, tree in trees.items()]
+    except (TypeError, RecursionError):
+        return
+    write_data(name, {"version": _VERSION, "paths": list(paths), "trees": entries})
 
 
 _VERSION = _version()

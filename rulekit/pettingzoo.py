@@ -61,6 +61,12 @@ total minus the mean of all totals. ``terminations`` become true for every agent
 game over; with ``max_steps`` a game still running after that many actions is
 truncated (reward 0). A ``reset()`` without a seed plays the next seed (the first
 reset uses ``seed``, or 0).
+
+Actions and seeds are whole numbers (``int`` or numpy's): ``step(1.7)``, ``step("0")``
+or ``reset(seed=1.5)`` raise TypeError rather than being rounded or parsed; ``step``
+before ``reset`` or after every agent is done raises RuntimeError saying so. Steps
+cost the same late in a long episode as early on (an action's checkpoint does not
+copy the game's history).
 """
 from __future__ import annotations
 
@@ -269,7 +275,7 @@ class raw_env(AECEnv):
     # -- lifecycle -------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None):
         if seed is not None:
-            self._next_seed = int(seed)
+            self._next_seed = _whole(seed, "a seed")
         self.game_seed = self._next_seed
         self._next_seed += 1
         self.state_ = api.new_game(self.game, self.n, self.game_seed)
@@ -310,12 +316,16 @@ class raw_env(AECEnv):
         return api.legal_actions(self.state_)[:self.max_actions]
 
     def step(self, action):
+        if self.state_ is None:
+            raise RuntimeError("step() before reset(): call reset() to start a game")
+        if not self.agents:
+            raise RuntimeError("the game is over and every agent is done: call reset() to play another")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
         s = self.state_
-        index = int(action)
+        index = _whole(action, "an action")
         if not 0 <= index < min(len(s.pending.choices), self.max_actions):
             raise ValueError(f"action {index} is not legal for {agent}: {len(s.pending.labels)} legal actions "
                              f"({', '.join(s.pending.labels[:10])}{', ...' if len(s.pending.labels) > 10 else ''})")
@@ -361,6 +371,15 @@ class raw_env(AECEnv):
 
     def close(self):
         self.state_ = None
+
+
+def _whole(value, what: str) -> int:
+    """``value`` as an int; a float, text or bool is refused rather than rounded or parsed."""
+    if isinstance(value, np.ndarray) and value.shape == ():
+        value = value.item()
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{what} must be a whole number (int), not {value!r} ({type(value).__name__})")
+    return int(value)
 
 
 def _describe(picture: dict) -> str:

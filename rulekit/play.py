@@ -32,11 +32,11 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from .agents import make_agent
+from .agents import action_cap, make_agent, stalled
 from .engine import api
 from .engine.state import PLAYERS
 from .engine.view import HIDDEN, view
-from .errors import EXIT_OK, EXIT_USAGE, IllegalAction, RulekitError, UsageError
+from .errors import EXIT_CONTENT, EXIT_OK, EXIT_USAGE, IllegalAction, RulekitError, UsageError
 from .report import score_table, show_value, winners_line
 from .script import make_log, pins_from, write_log
 
@@ -71,8 +71,9 @@ class Session:
     rebuild the state from its log."""
 
     def __init__(self, game, players, seat, bots: str, variants, seed: int, console: Console,
-                 reader, pins_spec=None, position=None):
+                 reader, pins_spec=None, position=None, max_actions: int | None = None):
         self.console = console
+        self.max_actions = max_actions
         self.read_line = reader
         self.bot_specs = [b.strip() for b in (bots or "random").split(",") if b.strip()] or ["random"]
         self.start(game, players, seat, tuple(variants), seed, pins_spec, position, [])
@@ -133,6 +134,10 @@ class Session:
             s = self.state
             who = s.pending.player
             if who != self.seat:
+                cap = self.max_actions or action_cap(self.game, self.n)
+                if len(s.actions) >= cap:      # the bots alone would go on for ever
+                    self.say(stalled(s, cap).render())
+                    return EXIT_CONTENT
                 index = self.agents[who].choose(s)
                 label = s.pending.labels[index]
                 self.say(f"  {PLAYERS[who]}: {label}")
@@ -395,7 +400,7 @@ def _stdin_reader(console: Console, interactive: bool):
 
 
 def play(game_name: str, players=None, seat="1", bots: str = "random", variants=(), seed: int = 1,
-         stdin_is_tty: bool | None = None) -> int:
+         stdin_is_tty: bool | None = None, max_actions: int | None = None) -> int:
     from .content import load_game
     interactive = sys.stdin.isatty() if stdin_is_tty is None else stdin_is_tty
     console = Console(highlight=False) if interactive and sys.stdout.isatty() else \
@@ -403,9 +408,10 @@ def play(game_name: str, players=None, seat="1", bots: str = "random", variants=
     game = load_game(game_name, tuple(variants))
     n = game.default_players if players is None else players
     session = Session(game, players, _parse_seat(seat, n), bots, variants, seed, console,
-                      _stdin_reader(console, interactive))
+                      _stdin_reader(console, interactive), max_actions=max_actions)
     return session.run()
 
 
 def cmd_play(args) -> int:
-    return play(args.game, args.players, args.seat, args.bots, tuple(args.variant), args.seed)
+    return play(args.game, args.players, args.seat, args.bots, tuple(args.variant), args.seed,
+                max_actions=args.max_actions)

@@ -57,6 +57,7 @@ from .engine.mutate import fmt
 from .engine.state import PLAYERS
 from .engine.view import HIDDEN, view
 from .errors import EXIT_OK, UsageError
+from .files import write_text
 from .report import show_value
 
 CHAR = 6.0          # width of one character of the 10px monospace font
@@ -635,11 +636,7 @@ def cmd_render(args) -> int:
         text = render_svg(start, viewer, args.full, _caption(at, total, actions, actors))
     else:
         text = render_html(game, start, actions, viewer, args.full, at)
-    try:
-        with open(out, "w", encoding="utf-8") as handle:
-            handle.write(text)
-    except OSError as exc:
-        raise UsageError(f"cannot write `{out}`: {exc.strerror or exc}") from None
+    write_text(out, text)
     if ext == ".svg":
         print(f"wrote {out}: the state after step {at} of {total}")
     else:

@@ -105,8 +105,7 @@ def _diagnostic(error, smap: SourceMap) -> Diagnostic:
         return Diagnostic("RK0123", f"expected {_article(expected)}, got {_json_type(error.instance)}",
                           smap.span(path), notes=(f"at {where}",))
     description = error.schema.get("description") if isinstance(error.schema, dict) else None
-    return Diagnostic("RK0124", _clean(error.message), smap.span(path),
-                      help=description, notes=(f"at {where}",))
+    return Diagnostic("RK0124", _message(error), smap.span(path), help=description, notes=(f"at {where}",))
 
 
 def _article(word: str) -> str:
@@ -129,6 +128,28 @@ def _json_type(value) -> str:
     return "a mapping"
 
 
-def _clean(message: str) -> str:
-    message = message.replace("'", "`")
-    return message[:200] + ("..." if len(message) > 200 else "")
+def _shown(value) -> str:
+    """A value as its YAML/JSON reader would write it (``null``, ``{"expect": null}``), not
+    as Python does (``None``, ``{'expect': None}``), cut to a readable length."""
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    return f"`{text[:60]}...`" if len(text) > 60 else f"`{text}`"
+
+
+_LIMITS = {"minimum": "below the minimum of {}", "maximum": "above the maximum of {}",
+           "exclusiveMinimum": "not above {}", "exclusiveMaximum": "not below {}",
+           "minLength": "shorter than {} characters", "maxLength": "longer than {} characters",
+           "minItems": "fewer than {} items", "maxItems": "more than {} items",
+           "minProperties": "fewer than {} keys", "maxProperties": "more than {} keys",
+           "pattern": "not of the form `{}`"}
+
+
+def _message(error) -> str:
+    """What a failing schema rule says, in the words of the file (no Python spellings)."""
+    shown = _shown(error.instance)
+    if error.validator in ("oneOf", "anyOf"):
+        return f"{shown} is none of the forms allowed here"
+    if error.validator in _LIMITS:
+        return f"{shown} is {_LIMITS[error.validator].format(error.validator_value)}"
+    if error.validator == "const":
+        return f"{shown} must be {_shown(error.validator_value)}"
+    return f"{shown} is not allowed here ({error.validator})"

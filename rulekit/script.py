@@ -42,11 +42,12 @@ from .engine.mutate import fmt
 from .engine.state import PLAYERS, State
 from .engine.view import view
 from .errors import DiagnosticReport, UsageError
+from .files import write_text
 from .loader import flatten, load_yaml
 from .source import Span, source_line
 from .steps import STEP_KINDS, ScriptError, Step, act, raise_all
 
-LOG_VERSION = 1
+LOG_VERSION = 2    # 2: a log ends with `action_count`, so a log cut short is refused
 
 
 @attrs.define
@@ -117,6 +118,7 @@ def make_log(state: State, variants, seed: int, pins_spec: dict | None, position
     log["actions"] = list(state.actions)
     if state.result is not None:
         log["result"] = state.result
+    log["action_count"] = len(state.actions)    # last: a log cut short has none (LOG_VERSION)
     return log
 
 
@@ -175,6 +177,7 @@ def _expr_fn(game, text: str, span: Span, names=()):
 def run_script(path: str, force: bool = False, game_override=None, record: bool = True) -> ScriptResult:
     """Play a script or log file; raises ScriptError / DiagnosticReport on failure."""
     data, smap = _load_script(path)
+    _check_log(data, smap)
     game, variants = _script_game_of(path, data, smap, game_override, force)
     seed = int(data.get("seed", 0))
     state = _start(game, data, smap, seed, record)
@@ -221,10 +224,12 @@ def _start(game, data: dict, smap, seed: int, record: bool) -> State:
     if "position" in data:
         position = game.compile_script(data["position"], smap.text(("position",)))
     try:
-        return api.new_game(game, data.get("players"), seed, pins_from(data.get("pins")), record=record,
-                            position=position)
+        state = api.new_game(game, data.get("players"), seed, pins_from(data.get("pins")), record=record,
+                             position=position)
     except UsageError as exc:   # a player count the game does not allow
         raise ScriptError(str(exc), smap.span(("players",)), "RK5010") from None
+    _check_pins(state, data, smap)
+    return state
 
 
 def _play(game, state: State, data: dict, smap):
@@ -342,12 +347,37 @@ def _normal(value):
 
 
 def write_log(path: str, log: dict) -> None:
-    """Write a game log (a script that replays the game) to ``path``."""
+    """Write a game log (a script that replays the game) to ``path``, atomically. Its last
+    line is ``action_count: N``: a log cut short is refused rather than replayed in part."""
     if os.path.isabs(log.get("game", "")):  # a game folder: name it relative to the log file
         log = dict(log, game=os.path.relpath(log["game"], os.path.dirname(os.path.abspath(path))))
-    try:
-        with open(path, "w", encoding="utf-8") as handle:
-            handle.write("# yaml-language-server: $schema=https://rulekit.dev/schemas/script.schema.json\n")
-            yaml.safe_dump(log, handle, sort_keys=False, allow_unicode=True)
-    except OSError as exc:
-        raise UsageError(f"cannot write `{path}`: {exc.strerror or exc}") from None
+    log = {k: v for k, v in log.items() if k != "action_count"}
+    log["action_count"] = len(log.get("actions") or ())
+    text = yaml.safe_dump(log, sort_keys=False, allow_unicode=True)
+    write_text(path, "# yaml-language-server: $schema=https://rulekit.dev/schemas/script.schema.json\n" + text)
+
+
+def _check_log(data: dict, smap) -> None:
+    """A log rulekit can read whole: a format version it knows, and (from version 2) as many
+    actions as its closing ``action_count`` says; unknown pins are refused on their line."""
+    version = data.get("rulekit_log")
+    if version is not None and not 1 <= version <= LOG_VERSION:
+        raise ScriptError(f"log format version {version} is not one this rulekit reads (1 to {LOG_VERSION}); "
+                          "was it written by a newer rulekit?", smap.span(("rulekit_log",)), "RK5020")
+    steps = [a for a in data.get("actions") or () if not (isinstance(a, dict) and a.keys() & {"expect", "checkpoint"})]
+    if "action_count" in data:
+        if data["action_count"] != len(steps):
+            raise ScriptError(f"this log says it holds {data['action_count']} actions but lists {len(steps)}: "
+                              "it was cut short or edited", smap.span(("action_count",)), "RK5021")
+    elif version is not None and version >= 2:
+        raise ScriptError(f"this log has no closing `action_count` line: it was cut short (after {len(steps)} "
+                          "actions), so it is not replayed", smap.span(("rulekit_log",)), "RK5021")
+
+
+def _check_pins(state: State, data: dict, smap) -> None:
+    """A shuffle pinned for a zone the game does not have would be ignored: refuse it."""
+    zones = {key.text for key in state.zones}
+    for zone in ((data.get("pins") or {}).get("shuffles") or {}):
+        if zone not in zones:
+            raise ScriptError(f"pinned shuffle for `{zone}`, which is no zone of {state.game.title}",
+                              smap.span(("pins", "shuffles", zone), key=True), "RK5022")

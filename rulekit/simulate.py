@@ -15,10 +15,11 @@ import math
 import os
 from concurrent.futures import ProcessPoolExecutor
 
-from .agents import MAX_ACTIONS, make_agent, play_out
+from .agents import action_cap, make_agent, play_out
 from .engine import api, rng
 from .engine.state import PLAYERS
 from .errors import UsageError
+from .files import write_atomic
 
 _GAMES: dict = {}
 
@@ -41,8 +42,9 @@ def _load(game_ref: str, variants: tuple):
     return _GAMES[key]
 
 
-def play_one(game_ref: str, variants: tuple, players: int | None, seed: int, bots: list[str], index: int) -> dict:
-    """One full bot game; a JSON-ready record of it."""
+def play_one(game_ref: str, variants: tuple, players: int | None, seed: int, bots: list[str], index: int,
+             cap: int | None = None) -> dict:
+    """One full bot game (stopped as stalled past ``cap`` actions); a JSON-ready record of it."""
     game = _load(game_ref, variants)
     s_seed = game_seed(seed, index)
     state = api.new_game(game, players, s_seed, record=False)
@@ -53,7 +55,7 @@ def play_one(game_ref: str, variants: tuple, players: int | None, seed: int, bot
     def count_verb(state, _who, index):
         verb = state.pending.label(index).split(" ", 1)[0]
         verbs[verb] = verbs.get(verb, 0) + 1
-    play_out(state, agents, count_verb, MAX_ACTIONS)
+    play_out(state, agents, count_verb, cap or action_cap(game, state.n))
     result = state.result
     return {
         "index": index, "seed": s_seed, "bots": seats,
@@ -64,36 +66,46 @@ def play_one(game_ref: str, variants: tuple, players: int | None, seed: int, bot
 
 
 def _chunk(args) -> list[dict]:
-    game_ref, variants, players, seed, bots, indices = args
-    return [play_one(game_ref, variants, players, seed, bots, i) for i in indices]
+    game_ref, variants, players, seed, bots, cap, indices = args
+    return [play_one(game_ref, variants, players, seed, bots, i, cap) for i in indices]
 
 
 def run_batch(game_ref: str, variants=(), players=None, games: int = 100, seed: int = 0,
-              bots=("random",), jobs: int = 1, backend: str = "local", progress=None) -> list[dict]:
-    """Play ``games`` games; returns their records in game order."""
+              bots=("random",), jobs: int = 1, backend: str = "local", progress=None,
+              max_actions: int | None = None) -> list[dict]:
+    """Play ``games`` games; returns their records in game order. A game past ``max_actions``
+    actions (default: ``agents.action_cap``) stops the batch as stalled (RK4012)."""
     variants = tuple(variants)
     bots = list(bots)
     for spec in bots:
         make_agent(spec, 0)  # a bad bot name is a usage error before any work
-    _load(game_ref, variants)
-    head = (game_ref, variants, players, seed, bots)
+    game = _load(game_ref, variants)
+    cap = max_actions or action_cap(game, game.default_players if players is None else players)
+    head = (game_ref, variants, players, seed, bots, cap)
     records: list[dict] = []
     if backend == "ray":
         records = _run_ray(head, games, progress, jobs)
-    elif jobs <= 1:
+    elif local_workers(jobs, games) <= 1:
         for chunk in _split(head, games, 1):
             done = _chunk(chunk)
             records.extend(done)
             if progress:
                 progress(len(done))
     else:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            for done in pool.map(_chunk, _split(head, games, jobs)):
+        workers = local_workers(jobs, games)
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            for done in pool.map(_chunk, _split(head, games, workers)):
                 records.extend(done)
                 if progress:
                     progress(len(done))
     records.sort(key=lambda r: r["index"])
     return records
+
+
+def local_workers(jobs: int, games: int) -> int:
+    """The local processes for ``--jobs``: no more than the games, nor than twice the cores
+    (``--jobs 1000`` would fork a thousand processes for no gain; records do not depend on it)."""
+    return max(1, min(jobs, games, 2 * (os.cpu_count() or 1)))
 
 
 def _split(head: tuple, games: int, workers: int) -> list:
@@ -326,9 +338,12 @@ def plot(summary: dict, path: str) -> None:
     scores.set_title("score by bot (mean and sd)")
     fig.suptitle(f"{summary['games']} games")
     fig.tight_layout()
+    picture = io.BytesIO()
     try:
-        fig.savefig(path, format="png")
-    except OSError as exc:
-        raise UsageError(f"cannot write the plot to {path}: {exc.strerror or exc}") from None
+        fig.savefig(picture, format="png")
     finally:
         plt.close(fig)
+    try:
+        write_atomic(path, picture.getvalue())
+    except OSError as exc:
+        raise UsageError(f"cannot write the plot to {path}: {exc.strerror or exc}") from None

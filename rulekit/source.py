@@ -7,6 +7,8 @@ the author at ``file:line:col``. Lines and columns are 1-based everywhere.
 """
 from __future__ import annotations
 
+import os
+
 import attrs
 
 
@@ -29,6 +31,8 @@ class Span:
 
 
 _TEXTS: dict[str, list[str]] = {}
+_READ_WHOLE = 1 << 20          # a file larger than this is read only up to the line quoted
+MAX_LINE_READ = 1 << 16        # characters of one line read to quote it
 
 
 def register_text(path: str, text: str) -> None:
@@ -37,9 +41,14 @@ def register_text(path: str, text: str) -> None:
 
 
 def source_line(path: str, line: int) -> str | None:
+    """Line ``line`` of a file, to quote. A large file is not read whole for it (a 1 GB
+    file refused for its size is quoted from its first line), and at most
+    ``MAX_LINE_READ`` characters of one line are read."""
     lines = _TEXTS.get(path)
     if lines is None:
         try:
+            if os.path.getsize(path) > _READ_WHOLE:
+                return _streamed_line(path, line)
             with open(path, encoding="utf-8") as handle:
                 lines = handle.read().splitlines()
         except (OSError, UnicodeDecodeError):
@@ -47,4 +56,18 @@ def source_line(path: str, line: int) -> str | None:
         _TEXTS[path] = lines
     if 1 <= line <= len(lines):
         return lines[line - 1]
+    return None
+
+
+def _streamed_line(path: str, line: int) -> str | None:
+    with open(path, encoding="utf-8", errors="replace") as handle:
+        number = 1
+        while number <= line:
+            part = handle.readline(MAX_LINE_READ)
+            if not part:
+                return None
+            if number == line:
+                return part.rstrip("\n")
+            if part.endswith("\n"):
+                number += 1          # else the rest of a long line follows
     return None

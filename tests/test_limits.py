@@ -144,16 +144,16 @@ flow:
 def test_a_game_that_never_ends_is_stopped_by_autoplay(capsys, write_game):
     folder = write_game(NEVER_ENDS)
     code, out = run(capsys, "autoplay", folder, "--quiet", "--max-actions", "300")
-    assert code == 1 and "error[RK4012]: the game has not ended after 300 actions" in out
+    assert code == 1 and "error[RK4012]: stalled: the game has not ended after 300 actions" in out
     assert f"game.yaml:{line_of(os.path.join(folder, 'game.yaml'), 'flow:')}:1" in out
 
 
 def test_a_game_that_never_ends_is_stopped_by_simulate(capsys, write_game, monkeypatch):
-    from rulekit import simulate
-    monkeypatch.setattr(simulate, "MAX_ACTIONS", 200)
+    from rulekit import agents
+    monkeypatch.setattr(agents, "MAX_ACTIONS", 200)       # random play never ends it: the cap is the most
     folder = write_game(NEVER_ENDS)
     code, out = run(capsys, "simulate", folder, "--games", "1", "--players", "1")
-    assert code == 1 and "error[RK4012]: the game has not ended after 200 actions" in out
+    assert code == 1 and "error[RK4012]: stalled: the game has not ended after 200 actions" in out
 
 
 def test_a_huge_range_is_refused_on_its_line_before_it_allocates(capsys, write_game):

@@ -210,3 +210,34 @@ def test_render_ansi(game):
     text = e.render()
     assert "round" in text and "p1:" in text
     e.close()
+
+
+@pytest.mark.parametrize("action", [1.7, "0", True, None, [0]])
+def test_an_action_that_is_not_a_whole_number_is_refused(game, action):
+    e = raw_env(game, seed=0)
+    e.reset()
+    with pytest.raises(TypeError, match="an action must be a whole number"):
+        e.step(action)
+    assert e.state_.actions == []
+    e.step(np.int64(0))                          # numpy's whole numbers are whole numbers
+    assert len(e.state_.actions) == 1
+
+
+def test_a_seed_that_is_not_a_whole_number_is_refused(game):
+    e = raw_env(game, seed=0)
+    with pytest.raises(TypeError, match="a seed must be a whole number"):
+        e.reset(seed=1.5)
+    e.reset(seed=np.int64(3))
+    assert e.game_seed == 3
+
+
+def test_step_after_the_end_says_so(game):
+    e = raw_env(game, seed=0, max_steps=3)
+    with pytest.raises(RuntimeError, match="before reset"):
+        e.step(0)
+    e.reset()
+    while e.agents:
+        agent = e.agent_selection
+        e.step(None if e.terminations[agent] or e.truncations[agent] else 0)
+    with pytest.raises(RuntimeError, match="game is over .* call reset"):
+        e.step(0)

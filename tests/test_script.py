@@ -178,7 +178,7 @@ def test_a_log_replays(tmp_path, capsys):
     log = write_log(tmp_path, AUCTION / "full_game.yaml")
     original = capsys.readouterr().out
     data = yaml.safe_load(open(log, encoding="utf-8"))
-    assert data["rulekit_log"] == 1
+    assert data["rulekit_log"] == 2 and data["action_count"] == len(data["actions"])
     assert not os.path.isabs(data["game"])               # the game is named relative to the log
     assert os.path.samefile(os.path.join(tmp_path, data["game"]), GAMES / "auction")
     assert data["actions"] == run_script(str(AUCTION / "full_game.yaml")).state.actions
@@ -349,6 +349,7 @@ def test_a_result_with_an_unfinished_replay_is_refused(tmp_path):
     log = write_log(tmp_path, AUCTION / "full_game.yaml")
     data = yaml.safe_load(open(log, encoding="utf-8"))
     data["actions"] = data["actions"][:3]
+    data["action_count"] = 3        # whole as a log, but its game has not ended
     with open(log, "w", encoding="utf-8") as handle:
         yaml.safe_dump(data, handle, sort_keys=False)
     err = script_error(log)

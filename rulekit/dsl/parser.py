@@ -8,14 +8,22 @@ nodes. DSL line/column pairs are mapped through the string's
 """
 from __future__ import annotations
 
+import contextlib
 import functools
+import hashlib
 import re
 from collections.abc import Callable
+from pathlib import Path
 
+import lark
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+from lark.grammar import Rule
 from lark.indenter import Indenter
+from lark.lark import _LOAD_ALLOWED_OPTIONS
+from lark.lexer import TerminalDef
 
+from .. import parse_cache
 from ..errors import Diagnostic, DiagnosticReport
 from ..source import Span
 from . import ast
@@ -33,13 +41,57 @@ class _Indenter(Indenter):
     tab_len = 8
 
 
+_LARK_OPTIONS = dict(parser="lalr", start=["start", "expr_start", "options_start"], propagate_positions=True,
+                     maybe_placeholders=True)
+
+
 @functools.cache
 def _lark() -> Lark:
-    # cache=True keeps lark's analysed LALR tables in the temp folder, keyed by the grammar's
-    # hash: building them takes longer than loading a whole game.
-    return Lark.open("grammar.lark", rel_to=__file__, parser="lalr", postlex=_Indenter(),
-                     start=["start", "expr_start", "options_start"], propagate_positions=True,
-                     maybe_placeholders=True, cache=True)
+    """The parser. Building its LALR tables takes longer than loading a whole game, so they
+    are kept as signed JSON data in rulekit's private cache folder (never lark's own
+    ``cache=True``: that unpickles a file of a predictable name in the shared temp folder).
+    The options lark does not save with its tables (``propagate_positions``) are given again."""
+    grammar = (Path(__file__).parent / "grammar.lark").read_text(encoding="utf-8")
+    name = "grammar-" + hashlib.sha256(f"{grammar}{lark.__version__}{_LARK_OPTIONS}".encode()).hexdigest()[:16] \
+        + ".json"
+    data = parse_cache.read_data(name)
+    if data is not None:
+        with contextlib.suppress(Exception):   # signed by us: only a lark of another make fails here
+            return Lark._load_from_dict(_untagged(data["data"]), _untagged(data["memo"]), postlex=_Indenter(),
+                                        **{k: v for k, v in _LARK_OPTIONS.items() if k in _LOAD_ALLOWED_OPTIONS})
+    parser = Lark(grammar, postlex=_Indenter(), **_LARK_OPTIONS)
+    with contextlib.suppress(Exception):   # a cache is best effort
+        tables, memo = parser.memo_serialize([TerminalDef, Rule])
+        tables["options"] = {k: v for k, v in tables["options"].items() if k not in _LOAD_ALLOWED_OPTIONS}
+        parse_cache.write_data(name, {"data": _tagged(tables), "memo": _tagged(memo)})
+    return parser
+
+
+def _tagged(value):
+    """lark's serialised tables as JSON data: tuples and dicts with other keys than text tagged."""
+    if isinstance(value, tuple):
+        return {"$t": [_tagged(v) for v in value]}
+    if isinstance(value, list):
+        return [_tagged(v) for v in value]
+    if isinstance(value, dict):
+        if all(isinstance(k, str) for k in value):
+            return {k: _tagged(v) for k, v in value.items()}
+        return {"$d": [[_tagged(k), _tagged(v)] for k, v in value.items()]}
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    raise TypeError(f"lark table value {type(value).__name__}")
+
+
+def _untagged(value):
+    if isinstance(value, list):
+        return [_untagged(v) for v in value]
+    if isinstance(value, dict):
+        if "$t" in value:
+            return tuple(_untagged(v) for v in value["$t"])
+        if "$d" in value:
+            return {_untagged(k): _untagged(v) for k, v in value["$d"]}
+        return {k: _untagged(v) for k, v in value.items()}
+    return value
 
 
 def _plain_locate(path: str) -> Locate:

@@ -4,7 +4,8 @@
 ``apply`` checks the action against the pending decision before anything
 changes, so an illegal action is refused with the state untouched. If content
 fails half-way through an action (a bound broken, a step limit hit), the state is
-restored from a clone taken before the action, so refusals are always atomic.
+restored from a checkpoint taken before the action (a clone sharing the history,
+which is cut back), so refusals are always atomic and a long replay stays linear.
 """
 from __future__ import annotations
 
@@ -67,7 +68,8 @@ def apply(s: State, action: str, atomic: bool = True, step_limit: int = vm.DEFAU
 
 def apply_index(s: State, index: int, atomic: bool = True, step_limit: int = vm.DEFAULT_STEP_LIMIT) -> None:
     """Apply the legal action at ``index`` of ``legal_actions(s)`` (fast path for bots)."""
-    backup = s.clone() if atomic else None
+    backup = s.checkpoint() if atomic else None
+    history = len(s.events), len(s.actions)
     if s.record:
         decision = s.pending
         label = decision.label(index)
@@ -80,4 +82,5 @@ def apply_index(s: State, index: int, atomic: bool = True, step_limit: int = vm.
     except ContentRuntimeError:
         if backup is not None:
             s.restore(backup)
+            del s.events[history[0]:], s.actions[history[1]:]   # shared with the checkpoint: cut back
         raise

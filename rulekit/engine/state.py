@@ -206,6 +206,20 @@ class State:
         new.budget = new.limit = 0
         return new
 
+    def checkpoint(self) -> State:
+        """A copy to undo one action with (``api.apply_index``): a clone that shares the
+        history lists (events, actions) instead of copying them, since an action only
+        appends to them; the caller cuts them back. So an atomic action costs the size of
+        the position, not of the whole game played so far."""
+        events, actions = self.events, self.actions
+        self.events = self.actions = []
+        try:
+            new = self.clone()
+        finally:
+            self.events, self.actions = events, actions
+        new.events, new.actions = events, actions
+        return new
+
     def restore(self, other: State) -> None:
         """Become ``other`` (used to undo a half-applied action)."""
         for slot in State.__slots__:
