@@ -196,6 +196,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _run(args) -> int:
+    from .engine import watchdog
+    watchdog.arm()          # one step of content computing for minutes is stopped on its line
     try:
         return COMMANDS[args.command](args)
     except RulekitError as exc:
@@ -212,6 +214,8 @@ def _run(args) -> int:
         print(f"internal error[RK9999]: {type(exc).__name__}: {exc}\n"
               "this is a bug in rulekit; set RULEKIT_DEBUG=1 for a traceback", file=sys.stderr)
         return EXIT_INTERNAL
+    finally:
+        watchdog.disarm()
 
 
 def cmd_validate(args) -> int:

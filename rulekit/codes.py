@@ -51,6 +51,7 @@ CODES: dict[str, str] = {
     "RK0218": "an incomplete expression in an expression field (an operator without its right side)",
     "RK0219": "nested too deeply (more than 100 levels), or too complex to compile",
     "RK0220": "an inconsistent dedent: a line's indentation matches no enclosing block",
+    "RK0221": "a written number of more than 1,000 digits",
     # RK030x-RK032x: names, calls and assignments in the effect language
     "RK0301": "unknown name",
     "RK0302": "a function, procedure or effect named without calling it",
@@ -104,6 +105,9 @@ CODES: dict[str, str] = {
     "RK4012": "a game that does not end within `--max-actions`",
     "RK4013": "a choice for someone who is not a player",
     "RK4014": "a `range` longer than 1,000,000 numbers",
+    "RK4015": "a value too large to build: a text or list of more than 1,000,000 elements, a number of more "
+              "than about 30,000 digits",
+    "RK4016": "one step of the rules computed for a minute of CPU time without reaching a decision",
     # RK50xx: scripts and logs
     "RK5001": "a script step failed (the default of script errors)",
     "RK5002": "the game's content changed since the log was made",
@@ -123,7 +127,7 @@ CODES: dict[str, str] = {
     "RK5016": "a `rulekit test` check that failed: an invariant broken in a random game, a changed transcript",
     "RK5020": "a log of a format version this rulekit does not read (a newer rulekit wrote it)",
     "RK5021": "a log cut short: its closing `action_count` is missing or does not match its actions",
-    "RK5022": "a pin for a zone the game does not have",
+    "RK5022": "a pin for a zone the game does not have, or for a random stream no `roll` draws from",
     # RK60xx: saved states
     "RK6001": "saved-state data that `rulekit.engine.serialize.from_dict` cannot read (or a state it cannot save)",
     # RK9999: internal

@@ -196,7 +196,7 @@ class ContentRuntimeError(RulekitError):
 # Python failures inside content code (a wrong kind of value, a missing key...) that become
 # content errors on the author's line (RK4000); anything else is a rulekit bug.
 RUNTIME_ERRORS = (KeyError, TypeError, ValueError, IndexError, ZeroDivisionError, AttributeError,
-                  RecursionError, UnboundLocalError)
+                  RecursionError, UnboundLocalError, MemoryError)
 
 
 def explain_failure(exc: Exception) -> str:
@@ -210,4 +210,6 @@ def explain_failure(exc: Exception) -> str:
         return "division by zero"
     if isinstance(exc, RecursionError):
         return "functions call each other too deeply (recursion?)"
+    if isinstance(exc, MemoryError):
+        return "the machine ran out of memory working this out (a value that grows without end?)"
     return f"cannot evaluate: {exc}"

@@ -164,6 +164,7 @@ class Game:
     static_memo: dict = attrs.Factory(dict)  # results of functions reading no state: name -> {(n, *args): value}
     search: dict = attrs.Factory(dict)      # how the `mcts` bot searches (`search:`; agents.SEARCH_DEFAULTS)
     program: Any = None                     # the generated module (dsl/codegen.Module): `rulekit compile`
+    roll_streams: frozenset | None = None   # the streams `roll` draws from (None: not known before running)
 
     def compiler_for_scripts(self) -> Compiler:
         """A compiler over this game's names (for expectations and position scripts): its
@@ -266,7 +267,8 @@ class _Builder:
             invariants=invariants, estimate=estimate, provenance=tuple(self._provenance()),
             sets=sets, members=members, vocab=vocab, warnings=warnings, bots=bots,
             memo_deps=memo_deps, memo_always=memo_always, static_memo=compiler.static_memo,
-            search=search, program=self.program)
+            search=search, program=self.program,
+            roll_streams=None if compiler.roll_streams is None else frozenset(compiler.roll_streams))
 
     def _sets(self, vocab: Vocabulary):
         """Returns (set -> member names, member -> static props); also the tables."""

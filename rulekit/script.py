@@ -41,7 +41,7 @@ from .engine import api
 from .engine.mutate import fmt
 from .engine.state import PLAYERS, State
 from .engine.view import view
-from .errors import DiagnosticReport, UsageError
+from .errors import DiagnosticReport, UsageError, suggestion_help
 from .files import write_text
 from .loader import flatten, load_yaml
 from .source import Span, source_line
@@ -375,9 +375,19 @@ def _check_log(data: dict, smap) -> None:
 
 
 def _check_pins(state: State, data: dict, smap) -> None:
-    """A shuffle pinned for a zone the game does not have would be ignored: refuse it."""
+    """A pin that nothing would ever draw (a zone the game does not have, a stream no `roll`
+    uses) would be ignored without a word: refuse it."""
+    pins = data.get("pins") or {}
     zones = {key.text for key in state.zones}
-    for zone in ((data.get("pins") or {}).get("shuffles") or {}):
+    for zone in (pins.get("shuffles") or {}):
         if zone not in zones:
             raise ScriptError(f"pinned shuffle for `{zone}`, which is no zone of {state.game.title}",
-                              smap.span(("pins", "shuffles", zone), key=True), "RK5022")
+                              smap.span(("pins", "shuffles", zone), key=True), "RK5022",
+                              help=suggestion_help(str(zone), zones))
+    streams = state.game.roll_streams
+    for stream in (pins.get("rolls") or {}):
+        if streams is not None and stream not in streams:
+            raise ScriptError(f"pinned rolls for stream `{stream}`, which no `roll` of {state.game.title} draws from",
+                              smap.span(("pins", "rolls", stream), key=True), "RK5022",
+                              help=suggestion_help(str(stream), streams) or
+                              f"its rolls use {', '.join(f'`{x}`' for x in sorted(streams)) or 'no stream'}")

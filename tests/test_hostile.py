@@ -414,3 +414,12 @@ def test_schema_errors_speak_yaml_not_python(tmp_path, capsys):
     assert code == 1 and "None" not in said and "'expect'" not in said
     assert "expected an object, got null" in said and "expected a string or object, got null" in said
     assert "`0` is below the minimum of 1" in said
+
+
+def test_pinned_rolls_for_a_stream_no_roll_draws_from_are_refused_on_their_line(tmp_path, capsys):
+    script = tmp_path / "s.yaml"
+    script.write_text("game: batavia\nplayers: 3\npins:\n  rolls:\n    dize: [3]\nactions: []\n", encoding="utf-8")
+    code, said = _run(capsys, "run", script)
+    assert code == 1 and "error[RK5022]" in said and "`dize`" in said and "s.yaml:5:" in said
+    assert "did you mean `dice`" in said
+    assert rulekit.load_game("batavia").roll_streams == {"dice"}

@@ -556,3 +556,54 @@ def test_includes_stay_in_the_game_folder(capsys, write_game, include):
     Path(folder).parent.joinpath("outside.yaml").write_text("tables: {a: {b: 1}}\n")
     code, out = run(capsys, "validate", folder, "--format", "concise")
     assert code == 1 and "game.yaml:5:11: error[RK0113]" in out and "outside the game's folder" in out
+
+
+@pytest.mark.parametrize("setup, statement, says", [
+    ('s = "ab"\nfor i in range(60):\n    s = s + s\n', "s = s + s", "a text of 1,048,576 characters"),
+    ("l = [1]\nfor i in range(60):\n    l = l + l\n", "l = l + l", "a list of 1,048,576 items"),
+    ('s = "ab"\nfor i in range(60):\n    s = s * 2\n', "s = s * 2", "a text of 1,048,576 characters"),
+    ("l = [0] * 1000000000\n", "l = [0] * 1000000000", "a list of 1,000,000,000 items"),
+    ("n = 3\nfor i in range(60):\n    n = n * n\n", "n = n * n", "digits is too large"),
+])
+def test_a_value_that_grows_without_end_stops_on_its_line(write_game, setup, statement, says):
+    """Runaway growth (RK4015) is refused where the value is built, before it eats the memory."""
+    body = textwrap.indent(setup + "x = 1\n", "    ")
+    folder = write_game(HEAD + f"setup: |\n{body}flow:\n  rounds: 1\n  phases:\n    - id: m\n      do: pass\n")
+    with pytest.raises(ContentRuntimeError) as info:
+        start(folder)
+    assert info.value.code == "RK4015" and says in str(info.value)
+    assert info.value.span.line == line_of(os.path.join(folder, "game.yaml"), statement)
+
+
+def test_sums_and_products_of_ordinary_values_still_work(write_game):
+    folder = write_game(HEAD + 'setup: |\n    t = "a" + "b"\n    l = [1] + [2] * 3\n'
+                        '    x = count(t + t) * 10 + count(l + l) + 7 * 6\n'
+                        "flow:\n  rounds: 1\n  phases:\n    - id: m\n      do: pass\n")
+    assert start(folder).g["x"] == 4 * 10 + 8 + 42
+
+
+def test_a_number_too_long_to_write_is_a_syntax_error(write_game):
+    folder = write_game(HEAD + "setup: |\n    x = 1" + "0" * 5000 + "\n"
+                        "flow:\n  rounds: 1\n  phases:\n    - id: m\n      do: pass\n")
+    with pytest.raises(DiagnosticReport) as info:
+        rulekit.load_game(folder)
+    assert [d.code for d in info.value.diagnostics] == ["RK0221"]
+    assert info.value.diagnostics[0].span.line == 6
+
+
+def test_one_step_computing_for_too_long_stops_on_its_line(write_game):
+    """A comprehension over a million times a million values never ends a statement, so the
+    step limit never sees it; the CPU-time watchdog the CLI arms stops it (RK4016)."""
+    from rulekit.engine import watchdog
+    folder = write_game(HEAD + "setup: |\n    x = count([a for a in range(1000000) for b in range(1000000)"
+                        " if a == b])\nflow:\n  rounds: 1\n  phases:\n    - id: m\n      do: pass\n")
+    game = rulekit.load_game(folder)
+    if not watchdog.arm(limit=1):
+        pytest.skip("no CPU-time timers on this platform")
+    try:
+        with pytest.raises(ContentRuntimeError) as info:
+            api.new_game(game, 1, 1)
+    finally:
+        watchdog.disarm()
+    assert info.value.code == "RK4016" and info.value.span.line == 6
+    assert watchdog.RUNS[0] % 2 == 0          # the run was left: nothing is watched now

@@ -139,6 +139,8 @@ class Compiler:
         self._reused: set = set()
         self._in_iterable = 0
         self._fn_kinds: dict = {}
+        self._fn_evident: dict = {}     # user function -> the evident kind of its body (_kind_of)
+        self.roll_streams: set | None = set()   # streams `roll` draws from (None: some only running tells)
         self._inline: dict = {}
         self.ns: dict = _namespace(vocab)
 
@@ -506,7 +508,20 @@ class Compiler:
     def x_BinOp(self, node, scope):
         if node.op not in ("+", "-", "*", "//", "%"):  # pragma: no cover - the grammar has no others
             raise NotImplementedError(node.op)
-        return f"({self.src(node.left, scope)} {node.op} {self.src(node.right, scope)})"
+        left, right = self.src(node.left, scope), self.src(node.right, scope)
+        if node.op in ("+", "*") and self._may_grow(node):      # engine/runtime.py: MAX_SIZE, MAX_BITS
+            return f"{'ADD' if node.op == '+' else 'MUL'}({left}, {right})"
+        return f"({left} {node.op} {right})"
+
+    def _may_grow(self, node) -> bool:
+        """Whether ``a + b`` or ``a * b`` could build a value far larger than its operands
+        (texts or lists joined with themselves, a product of large numbers): not when an
+        operand is a written constant, nor a sum of numbers."""
+        constant = (ast.Num, ast.Str, ast.Neg)
+        if node.op == "+":
+            return not (isinstance(node.left, constant) or isinstance(node.right, constant)
+                        or "number" in (self._kind_of(node.left), self._kind_of(node.right)))
+        return not (self._kind_of(node.left) == self._kind_of(node.right) == "number")
 
     def x_Compare(self, node, scope):
         a = self.src(node.left, scope)
@@ -705,6 +720,8 @@ class Compiler:
             given.add(key)
             kwargs[key] = compile_arg(value, scope)
         self._check_kinds(builtin, node, names)
+        if builtin.pins is not None:
+            self._note_stream(builtin, node, names)
         missing = [p for p in builtin.params if p not in given]
         if missing:
             self.error("RK0310", f"`{builtin.name}` is missing argument `{missing[0]}`", node.span,
@@ -715,6 +732,21 @@ class Compiler:
             if pname in kwargs:
                 positional.append(kwargs.pop(pname))
         return positional, kwargs
+
+    def _note_stream(self, builtin, node, names) -> None:
+        """Which random streams a script may pin (``roll_streams``; None once a stream is named
+        by a value only running can tell)."""
+        given = dict(zip(names, node.args))
+        given.update(node.kwargs)
+        arg = given.get(builtin.pins)
+        if arg is None:
+            stream = dict(builtin.optional).get(builtin.pins)
+        else:
+            stream = arg.value if isinstance(arg, ast.Str) else None
+        if stream is None:
+            self.roll_streams = None
+        elif self.roll_streams is not None:
+            self.roll_streams.add(stream)
 
     def _check_kinds(self, builtin, node, names):
         """Static type check of arguments whose kind is evident (literals, zones, lists)."""
@@ -767,8 +799,17 @@ class Compiler:
             return "zone"
         if isinstance(node, ast.Call) and node.func in REGISTRY:
             return REGISTRY[node.func].returns
+        if isinstance(node, ast.Call) and node.func in v.functions:
+            if node.func not in self._fn_evident:
+                self._fn_evident[node.func] = None      # a function asking about itself learns nothing
+                self._fn_evident[node.func] = self._kind_of(v.functions[node.func][1])
+            return self._fn_evident[node.func]
+        if isinstance(node, ast.BinOp) and self._kind_of(node.left) == self._kind_of(node.right) == "number":
+            return "number"
+        if isinstance(node, ast.IfExp):
+            then = self._kind_of(node.then)
+            return then if then == self._kind_of(node.orelse) else None
         return None
-
 
     def _user_function_call(self, node, scope):
         name = node.func
@@ -949,8 +990,6 @@ def _located_code(fn, span, name: str | None = None):
         fn.__code__ = fn.__code__.replace(co_filename=str(span.path), co_firstlineno=max(int(span.line), 1),
                                           co_name=name or f"line{span.line}")
     return fn
-
-
 
 
 def _namespace(vocab: Vocabulary) -> dict:

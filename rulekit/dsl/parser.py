@@ -254,6 +254,10 @@ class _ToAst(Transformer):
         return ast.Index(c[0], c[1], span=self._span(meta))
 
     def number(self, c):
+        if len(c[0]) > MAX_DIGITS:
+            raise DiagnosticReport([Diagnostic(
+                "RK0221", f"a number of {len(c[0]):,} digits is too long to write (at most {MAX_DIGITS:,})",
+                self._tok_span(c[0]), help="no rule needs such a number; is a digit key stuck?")])
         return ast.Num(int(c[0]), span=self._tok_span(c[0]))
 
     def string(self, c):
@@ -415,6 +419,9 @@ CATALOGUE_BY_CODE: dict[str, tuple[str, str, str | None]] = {}
 for _code, _message, _help, _start, _examples in CATALOGUE:
     CATALOGUE_EXAMPLES[_start][_code] = list(_examples)
     CATALOGUE_BY_CODE[_code] = (_code, _message, _help)
+
+
+MAX_DIGITS = 1000     # digits of a written number (Python reads at most 4,300)
 
 
 def _parse(text: str, locate: Locate, start: str):

@@ -42,6 +42,7 @@ class Builtin:
     form: str | None = None           # a faster form the compiler may write (count, sum, min, max,
                                       # any, all, first: compiler.Compiler._forms)
     names: str | None = None          # a literal argument must name one of these: "kinds" or "items"
+    pins: str | None = None           # the argument naming the random stream a script's `pins: rolls:` fixes
 
     @property
     def signature(self) -> str:
@@ -284,7 +285,7 @@ def _item(s, ident):
 
 @function("roll", ("sides",), (("stream", "dice"),),
           "a random whole number from 1 to sides, from a named random stream; logged", "n = roll(6)",
-          args={'sides': 'number', 'stream': 'text'}, returns="number", pure=False)
+          args={'sides': 'number', 'stream': 'text'}, returns="number", pure=False, pins="stream")
 def _roll(s, sides, stream="dice"):
     return mutate.roll(s, sides, stream)
 

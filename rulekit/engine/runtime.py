@@ -89,9 +89,44 @@ def limit_reached(s: State, name: str, span) -> None:
                               "(a loop that never ends?)", span, "RK4009")
 
 
+# How large a value content may build: a text or list of MAX_SIZE elements, a whole number of
+# MAX_BITS bits (about 30,000 digits). Beyond them a runaway rule (`s = s + s` in a loop) is
+# stopped on its line, in a moment, instead of eating the machine's memory.
+MAX_SIZE = 1_000_000
+MAX_BITS = 100_000
+
+
+def add(a, b):
+    """``a + b`` where both may be texts or lists (a constant or number operand is written plainly)."""
+    value = a + b
+    if (value.__class__ is str or value.__class__ is list) and len(value) > MAX_SIZE:
+        raise ContentRuntimeError(_too_long(value, len(value)), None, "RK4015")
+    return value
+
+
+def mul(a, b):
+    """``a * b``, refused before it is worked out when the result would be too large."""
+    if isinstance(a, int) and isinstance(b, int):
+        if a.bit_length() + b.bit_length() > MAX_BITS:
+            raise ContentRuntimeError(f"a whole number of about {(a.bit_length() + b.bit_length()) * 3 // 10:,} "
+                                      f"digits is too large (at most about {MAX_BITS * 3 // 10:,}; a runaway "
+                                      "product?)", None, "RK4015")
+    elif isinstance(b, int) and (a.__class__ is str or a.__class__ is list) and len(a) * b > MAX_SIZE:
+        raise ContentRuntimeError(_too_long(a, len(a) * b), None, "RK4015")
+    elif isinstance(a, int) and (b.__class__ is str or b.__class__ is list) and len(b) * a > MAX_SIZE:
+        raise ContentRuntimeError(_too_long(b, len(b) * a), None, "RK4015")
+    return a * b
+
+
+def _too_long(value, size: int) -> str:
+    what = "text" if value.__class__ is str else "list"
+    return f"a {what} of {size:,} {'characters' if what == 'text' else 'items'} is too long " \
+           f"(at most {MAX_SIZE:,}; a value that grows without end?)"
+
+
 def iterate(s: State, value) -> tuple:
     """What a `for` statement walks: a snapshot, so moving items while looping is safe."""
     return tuple(seq(s, value))
 
 
-NAMES = {"CALL": call, "RET": ret, "DECIDE": decide, "LIMIT": limit_reached, "ITER": iterate}
+NAMES = {"CALL": call, "RET": ret, "DECIDE": decide, "LIMIT": limit_reached, "ITER": iterate, "ADD": add, "MUL": mul}

@@ -20,6 +20,7 @@ from ..errors import RUNTIME_ERRORS, ContentRuntimeError, explain_failure
 from .library import EndGame
 from .runtime import LINE_SPANS, limit_reached
 from .state import Frame, State
+from .watchdog import RUNS
 
 DEFAULT_STEP_LIMIT = 2_000_000
 
@@ -29,6 +30,7 @@ def run(s: State, limit: int = DEFAULT_STEP_LIMIT) -> None:
     frames = s.frames
     s.limit = limit
     s.budget = limit
+    RUNS[0] += 1              # engine/watchdog.py: a run in progress
     try:
         while frames:
             f = frames[-1]
@@ -46,6 +48,7 @@ def run(s: State, limit: int = DEFAULT_STEP_LIMIT) -> None:
                 limit_reached(s, f.code.name, f.code.span)
         s.pending = None
     finally:
+        RUNS[0] += 1
         s.steps += limit - s.budget
 
 
