@@ -207,7 +207,7 @@ class Session:
         if content is None:
             self.say(f"no zone `{name}` (zones: {', '.join(_zone_names(picture))})")
             return
-        self.say(f"{name}: {_items(content, None)}")
+        self.say(f"{name}: {_items(content, None, states=picture['items'])}")
 
     def cmd_undo(self, _rest) -> str | None:
         mine = [i for i, who in enumerate(self.actors) if who == self.seat]
@@ -261,6 +261,7 @@ class Session:
         picture = view(s, self.seat)
         me = str(PLAYERS[self.seat])
         kinds = self.game.item_kind
+        states = picture["items"]
         head = f"round {picture.get('round')}"
         if picture.get("to_move"):
             head += f", {picture['to_move']} to act" + (" (you)" if picture["to_move"] == me else "")
@@ -272,9 +273,9 @@ class Session:
         table.add_column("items")
         for name, content in picture["zones"].items():
             if _is_family(content):
-                text = _family(content, kinds)
+                text = _family(content, kinds, states)
             else:
-                text = _items(content, SHORT, kinds)
+                text = _items(content, SHORT, kinds, states)
             table.add_row(name, Text(text))
         self._print(table)
         players = Table(box=None, pad_edge=False, padding=(0, 1), show_header=False)
@@ -284,7 +285,7 @@ class Session:
             parts = []
             for key, value in row.items():
                 if isinstance(value, (list, dict)):
-                    parts.append(f"{key}: {_items(value, None if p == me else SHORT, kinds)}")
+                    parts.append(f"{key}: {_items(value, None if p == me else SHORT, kinds, states)}")
                 else:
                     parts.append(f"{key}={_value(value)}")
             players.add_row(p + (" (you)" if p == me else ""), Text(" | ".join(parts)))
@@ -310,11 +311,11 @@ class Session:
                            else f"you placed {result['ranking'].index(you) + 1} of {self.state.n}")
 
 
-def _family(content: dict, kinds) -> str:
+def _family(content: dict, kinds, states: dict) -> str:
     """Non-empty members of a zone family; neighbours showing the same are grouped."""
     runs: list = []
     for key, sub in content.items():
-        text = _items(sub, SHORT, kinds) if _size(sub) else None
+        text = _items(sub, SHORT, kinds, states) if _size(sub) else None
         if runs and runs[-1][2] == text:
             runs[-1][1] = key
         else:
@@ -334,8 +335,19 @@ def _size(content) -> int:
 _value = show_value
 
 
-def _items(content, limit: int | None, kinds: dict | None = None) -> str:
-    """Items of a zone as text; past ``limit`` items, a count per component kind."""
+def _state(ident: str, states: dict | None) -> str:
+    """An item's id with its state in brackets, leaving out what is unset (false, 0, none,
+    empty) and ``face_up`` (a shown item of a face-up zone is face up)."""
+    parts = []
+    for prop, value in ((states or {}).get(ident) or {}).items():
+        if prop == "face_up" or value in (False, 0, None, "none", []):
+            continue
+        parts.append(prop if value is True else f"{prop} {_value(value)}")
+    return f"{ident} ({', '.join(parts)})" if parts else ident
+
+
+def _items(content, limit: int | None, kinds: dict | None = None, states: dict | None = None) -> str:
+    """Items of a zone as text (each with its set state); past ``limit`` items, a count per component kind."""
     if isinstance(content, dict):
         n = content.get("count", 0)
         return f"({n} hidden)" if n else "-"
@@ -352,7 +364,7 @@ def _items(content, limit: int | None, kinds: dict | None = None) -> str:
         if hidden:
             parts.append(f"{hidden} face down")
         return f"{len(content)} items ({', '.join(parts)})"
-    return ", ".join("(face down)" if x == HIDDEN else x for x in content)
+    return ", ".join("(face down)" if x == HIDDEN else _state(x, states) for x in content)
 
 
 def _zone_names(picture) -> list[str]:
