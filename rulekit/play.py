@@ -32,7 +32,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from .agents import make_agent
+from .agents import bot_list, deal_bots, make_agent
 from .engine import api
 from .engine.state import PLAYERS
 from .engine.view import HIDDEN, view
@@ -74,7 +74,7 @@ class Session:
                  reader, pins_spec=None, position=None):
         self.console = console
         self.read_line = reader
-        self.bot_specs = [b.strip() for b in (bots or "random").split(",") if b.strip()] or ["random"]
+        self.bot_specs = bot_list(bots)
         self.start(game, players, seat, tuple(variants), seed, pins_spec, position, [])
 
     # -- building states ---------------------------------------------------------
@@ -84,21 +84,13 @@ class Session:
             raise UsageError(f"{game.title} is for {game.min_players}-{game.max_players} players, not {n}")
         if not 0 <= seat < n:
             raise UsageError(f"seat p{seat + 1} is not at a {n}-player table")
-        specs = self.bot_specs
-        if len(specs) not in (1, n - 1, n):
-            raise UsageError(f"give one bot for all, one per other seat ({n - 1}) or one per seat ({n}), "
-                             f"not {len(specs)}")
+        self.seat_bots = deal_bots(self.bot_specs, n)
         self.game, self.n, self.seat, self.variants, self.seed = game, n, seat, variants, seed
         self.pins_spec, self.position = pins_spec, position
         self.replay(actions)
 
     def _bot_spec(self, who: int) -> str:
-        specs = self.bot_specs
-        if len(specs) == 1:
-            return specs[0]
-        if len(specs) == self.n:
-            return specs[who]
-        return specs[who if who < self.seat else who - 1]
+        return self.seat_bots[who]
 
     def replay(self, actions, bots=None) -> None:
         """Rebuild the state from the start with ``actions``. The bots are restored from
