@@ -37,6 +37,7 @@ from .engine import api
 from .engine.state import PLAYERS
 from .engine.view import HIDDEN, view
 from .errors import EXIT_OK, EXIT_USAGE, IllegalAction, RulekitError, UsageError
+from .render import internal_zones
 from .report import score_table, show_value, winners_line
 from .script import make_log, pins_from, write_log
 
@@ -263,7 +264,10 @@ class Session:
         table = Table(show_header=False, box=None, pad_edge=False, padding=(0, 1))
         table.add_column("zone", style="bold", no_wrap=True)
         table.add_column("items")
+        internal = internal_zones(self.game)
         for name, content in picture["zones"].items():
+            if name in internal:
+                continue
             if _is_family(content):
                 text = _family(content, kinds, states)
             else:
@@ -276,6 +280,8 @@ class Session:
         for p, row in picture["players"].items():
             parts = []
             for key, value in row.items():
+                if key in internal:
+                    continue
                 if isinstance(value, (list, dict)):
                     parts.append(f"{key}: {_items(value, None if p == me else SHORT, kinds, states)}")
                 else:

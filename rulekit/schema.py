@@ -17,7 +17,7 @@ import jsonschema
 from jsonschema.exceptions import best_match
 
 from .errors import Diagnostic, suggestion_help
-from .loader import LNode, SourceMap, flatten
+from .loader import LNode, SourceMap, flatten, layout_problems
 
 KINDS = ("game", "variant", "script")
 
@@ -74,6 +74,8 @@ def check_data(data, smap: SourceMap, kind: str) -> list[Diagnostic]:
     for place in sorted(by_place, key=lambda p: [str(x) for x in p]):
         error = best_match(by_place[place])
         out.append(_diagnostic(error, smap))
+    if kind == "game" and not out and isinstance(data, dict):
+        out.extend(layout_problems(data, smap))
     return out
 
 
