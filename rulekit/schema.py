@@ -75,6 +75,9 @@ def check_data(data, smap: SourceMap, kind: str) -> list[Diagnostic]:
         error = best_match(by_place[place])
         out.append(_diagnostic(error, smap))
     if kind == "game" and not out and isinstance(data, dict):
+        if "flow" not in data:      # the game schema asks it of game.yaml only when nothing is included
+            out.append(Diagnostic("RK0121", "`flow` is a required property", smap.span((), key=True),
+                                  notes=("at $",)))
         out.extend(layout_problems(data, smap))
     return out
 

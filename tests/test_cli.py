@@ -215,9 +215,9 @@ def test_autoplay_usage_errors(capsys, argv, fragment):
 
 def test_schema_writes_the_schemas(capsys, tmp_path):
     code, out, _ = run(capsys, "schema", "--out", str(tmp_path / "schemas"))
-    assert code == 0 and out.startswith("3 schemas in ")
+    assert code == 0 and out.startswith("4 schemas in ")
     written = sorted(os.listdir(tmp_path / "schemas"))
-    assert written == ["game.schema.json", "script.schema.json", "variant.schema.json"]
+    assert written == ["game-part.schema.json", "game.schema.json", "script.schema.json", "variant.schema.json"]
     json.loads((tmp_path / "schemas" / "game.schema.json").read_text())
 
 
