@@ -11,6 +11,7 @@ import argparse
 import io
 import json
 import os
+import re
 import sys
 
 from . import __version__
@@ -19,17 +20,68 @@ from .files import check_writable, write_text
 from .terminal import escaped_output
 
 
+class _Help(argparse.HelpFormatter):
+    """Help that states every option's default (when it has one worth saying)."""
+
+    def _get_help_string(self, action):
+        text = action.help or ""
+        default = action.default
+        unset = default is None or default is False or default == [] or default is argparse.SUPPRESS
+        if action.option_strings and not unset and "default" not in text:
+            text += " (default: %(default)s)"
+        return text
+
+
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("formatter_class", _Help)
+        super().__init__(*args, **kwargs)
+
     def error(self, message):
         self.print_usage(sys.stderr)
-        print(f"error[RK0001]: {message}", file=sys.stderr)
+        print(f"error[RK0001]: {message}{_did_you_mean(message)}", file=sys.stderr)
         sys.exit(EXIT_USAGE)
+
+    def options(self) -> list[str]:
+        return [o for a in self._actions for o in a.option_strings if o.startswith("--")]
+
+
+def _did_you_mean(message: str) -> str:
+    """A suggestion for argparse's "invalid choice" (a misspelt command or choice)."""
+    from .errors import suggestion_help
+    match = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
+    if not match:
+        return ""
+    hint = suggestion_help(match.group(1), re.findall(r"'([^']*)'", match.group(2)))
+    return f"; {hint}" if hint else ""
+
+
+def _parse(parser: _Parser, argv) -> argparse.Namespace:
+    """Parse, refusing unknown options with a suggestion from the command's own options."""
+    from .errors import suggestion_help
+    args, extras = parser.parse_known_args(argv)
+    if extras:
+        command = _SUBPARSERS.get(getattr(args, "command", None), parser)
+        flags = [x.partition("=")[0] for x in extras if x.startswith("-")]
+        hint = suggestion_help(flags[0], command.options()) if flags else None
+        command.error(f"unrecognized arguments: {' '.join(extras)}" + (f"; {hint}" if hint else ""))
+    return args
+
+
+_SUBPARSERS: dict = {}
+
+
+GAME_HELP = "a shipped game's name, a game folder or its game.yaml"
+VARIANT_HELP = "apply a variant overlay (a name from the game's variants/ or a path); repeatable"
+BOTS_HELP = ("comma-separated bots (random, greedy, mcts, mcts:N, mcts-crn, bot:NAME); seat k plays the k-th, "
+             "and a shorter list repeats round the table")
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="rulekit", description="Board-game rules as content: validate, run and play games.")
     parser.add_argument("--version", action="version", version=f"rulekit {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    _add_list(sub)
     _add_validate(sub)
     _add_run(sub)
     _add_test(sub)
@@ -40,22 +92,32 @@ def build_parser() -> argparse.ArgumentParser:
     _add_schema(sub)
     _add_play(sub)
     _add_render(sub)
+    _SUBPARSERS.update(sub.choices)
     return parser
+
+
+def _add_list(sub) -> None:
+    p = sub.add_parser("list", help="list the shipped games and the games in a folder",
+                       description="List the shipped games and every game folder in FOLDER and the folders "
+                                   "below it (two levels), with their player counts and variants.")
+    p.add_argument("folder", nargs="?", default=".", metavar="FOLDER", help="where to look for local games")
+    p.add_argument("--format", choices=["table", "json"], default="table", help="a table, or JSON for tools")
 
 
 def _add_validate(sub) -> None:
     p = sub.add_parser("validate", help="check a game's content (and variants)",
                        description="Load, schema-check and compile a game; print every diagnostic.")
-    p.add_argument("game", help="a game folder or the name of a shipped game")
-    p.add_argument("--variant", action="append", default=[], metavar="NAME", help="apply a variant overlay")
-    p.add_argument("--format", choices=["full", "concise", "json"], default="full")
+    p.add_argument("game", help=GAME_HELP)
+    p.add_argument("--variant", action="append", default=[], metavar="NAME", help=VARIANT_HELP)
+    p.add_argument("--format", choices=["full", "concise", "json"], default="full",
+                   help="full: like a compiler; concise: one line each; json: for tools")
     p.add_argument("--provenance", action="store_true", help="list values marked with a provenance")
 
 
 def _add_run(sub) -> None:
     p = sub.add_parser("run", help="play a script or replay a log",
                        description="Play a scripted game (or replay a log) and print its event log.")
-    p.add_argument("script")
+    p.add_argument("script", help="the script or log file")
     p.add_argument("--json", action="store_true", help="print the final state and log as JSON")
     p.add_argument("--force", action="store_true", help="replay a log even if the content changed")
     p.add_argument("--log", metavar="FILE", help="write the game's log (a replayable script) to FILE")
@@ -69,7 +131,7 @@ def _add_test(sub) -> None:
                                    "only if all pass. Writes nothing unless --update.")
     p.add_argument("game", metavar="GAME|FOLDER", help="a game (folder or shipped name), a folder of games or "
                                                        "a folder of scripts")
-    p.add_argument("--random", type=int, default=10, metavar="N", help="random games per player count (default 10)")
+    p.add_argument("--random", type=int, default=10, metavar="N", help="random games per player count")
     p.add_argument("--players", type=int, nargs="+", metavar="N", help="the player counts (default: all)")
     p.add_argument("--update", action="store_true", help="write each script's transcript beside it (NAME.transcript)")
     p.add_argument("--max-actions", type=_count, default=RANDOM_GAME_ACTIONS, metavar="N",
@@ -82,11 +144,11 @@ RANDOM_GAME_ACTIONS = 20_000    # `rulekit test`: as rulekit.testing.play_random
 def _add_autoplay(sub) -> None:
     p = sub.add_parser("autoplay", help="play one full game with bots and show the scoring",
                        description="Play one full game between bots and print the actions and the scoring.")
-    p.add_argument("game")
-    p.add_argument("--players", type=int)
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--variant", action="append", default=[], metavar="NAME")
-    p.add_argument("--bots", default="random", help="comma-separated bots, one per seat or one for all")
+    p.add_argument("game", help=GAME_HELP)
+    p.add_argument("--players", type=int, metavar="N", help="the player count (default: the game's)")
+    p.add_argument("--seed", type=int, default=1, metavar="S", help="the game's random seed")
+    p.add_argument("--variant", action="append", default=[], metavar="NAME", help=VARIANT_HELP)
+    p.add_argument("--bots", default="random", metavar="LIST", help=BOTS_HELP)
     p.add_argument("--log", metavar="FILE", help="write the game's log (replayable with `rulekit run`)")
     p.add_argument("--quiet", action="store_true", help="print only the scoring")
     _add_max_actions(p)
@@ -114,15 +176,15 @@ def _add_simulate(sub) -> None:
                        description="Play K full bot games (game i seeded from the seed and i) and report win "
                                    "rates by seat and by bot with 95% intervals, scores, game length and "
                                    "how often each action was taken.")
-    p.add_argument("game")
-    p.add_argument("--players", type=int)
-    p.add_argument("--games", type=int, default=100)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--bots", default="random", help="comma-separated bots (random, greedy, mcts:N); they rotate seats")
-    p.add_argument("--variant", action="append", default=[], metavar="NAME")
-    p.add_argument("--jobs", type=int, default=1, help="local worker processes")
-    p.add_argument("--backend", choices=["local", "ray"], default="local")
-    p.add_argument("--format", choices=["table", "json", "csv"], default="table")
+    p.add_argument("game", help=GAME_HELP)
+    p.add_argument("--players", type=int, metavar="N", help="the player count (default: the game's)")
+    p.add_argument("--games", type=int, default=100, metavar="K", help="how many games")
+    p.add_argument("--seed", type=int, default=0, metavar="S", help="the batch seed (game i is seeded from S and i)")
+    p.add_argument("--bots", default="random", metavar="LIST", help=BOTS_HELP + "; the list rotates one seat a game")
+    p.add_argument("--variant", action="append", default=[], metavar="NAME", help=VARIANT_HELP)
+    p.add_argument("--jobs", type=int, default=1, metavar="J", help="local worker processes")
+    p.add_argument("--backend", choices=["local", "ray"], default="local", help="where the games run")
+    p.add_argument("--format", choices=["table", "json", "csv"], default="table", help="the report's format")
     p.add_argument("--out", metavar="FILE", help="write the report to FILE instead of stdout")
     p.add_argument("--plot", metavar="FILE.png", help="draw win-rate and score charts (needs matplotlib)")
     p.add_argument("--compare", metavar="VARIANT",
@@ -133,9 +195,9 @@ def _add_simulate(sub) -> None:
 def _add_diff(sub) -> None:
     p = sub.add_parser("diff", help="show what a variant changes",
                        description="A readable rules diff between a game and the game with variants applied.")
-    p.add_argument("game")
-    p.add_argument("--variant", action="append", required=True, metavar="NAME")
-    p.add_argument("--format", choices=["text", "json"], default="text")
+    p.add_argument("game", help=GAME_HELP)
+    p.add_argument("--variant", action="append", required=True, metavar="NAME", help=VARIANT_HELP + " (required)")
+    p.add_argument("--format", choices=["text", "json"], default="text", help="text for people, json for tools")
 
 
 def _add_compile(sub) -> None:
@@ -143,14 +205,14 @@ def _add_compile(sub) -> None:
                        description="Print the Python module rulekit generates from a game's rules, with a "
                                    "header and a table of the names it uses that rulekit binds. It is for "
                                    "reading: it runs inside rulekit, not on its own.")
-    p.add_argument("game", help="a game folder or the name of a shipped game")
-    p.add_argument("--variant", action="append", default=[], metavar="NAME", help="apply a variant overlay")
+    p.add_argument("game", help=GAME_HELP)
+    p.add_argument("--variant", action="append", default=[], metavar="NAME", help=VARIANT_HELP)
     p.add_argument("--out", metavar="FILE", help="write the listing to FILE (folders created) instead of stdout")
 
 
 def _add_schema(sub) -> None:
     p = sub.add_parser("schema", help="write the JSON Schemas for editors")
-    p.add_argument("--out", default="schemas", help="folder to write them to")
+    p.add_argument("--out", default="schemas", metavar="DIR", help="folder to write them to (created if missing)")
 
 
 def _add_play(sub) -> None:
@@ -158,13 +220,12 @@ def _add_play(sub) -> None:
                        description="Play one seat against bots. Type an action's number or notation; "
                                    "`undo`, `save FILE`, `load FILE`, `show [ZONE]`, `help`, `quit`. "
                                    "Reads plain lines, so a pipe can drive it.")
-    p.add_argument("game")
-    p.add_argument("--players", type=int)
-    p.add_argument("--seat", default="1", metavar="K", help="your seat: 1..N or p1..pN (default 1)")
-    p.add_argument("--bots", default="random",
-                   help="comma-separated bots: one for all, one per other seat, or one per seat")
-    p.add_argument("--variant", action="append", default=[], metavar="NAME")
-    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("game", help=GAME_HELP)
+    p.add_argument("--players", type=int, metavar="N", help="the player count (default: the game's)")
+    p.add_argument("--seat", default="1", metavar="K", help="your seat: 1..N or p1..pN")
+    p.add_argument("--bots", default="random", metavar="LIST", help=BOTS_HELP + " (your seat's entry is unused)")
+    p.add_argument("--variant", action="append", default=[], metavar="NAME", help=VARIANT_HELP)
+    p.add_argument("--seed", type=int, default=1, metavar="S", help="the game's random seed")
     _add_max_actions(p)
 
 
@@ -172,7 +233,7 @@ def _add_render(sub) -> None:
     p = sub.add_parser("render", help="draw a game state (SVG) or a replay viewer (HTML) from a log",
                        description="Replay a log or script and draw the state after a step as SVG, "
                                    "or every step as a self-contained HTML replay viewer.")
-    p.add_argument("log", metavar="LOG_OR_SCRIPT")
+    p.add_argument("log", metavar="LOG_OR_SCRIPT", help="the log or script to replay")
     p.add_argument("-o", "--out", required=True, metavar="FILE", help="FILE.svg or FILE.html")
     p.add_argument("--at", type=int, metavar="STEP",
                    help="the state after STEP actions (SVG: default the end; HTML: the step shown "
@@ -184,7 +245,7 @@ def _add_render(sub) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = _parse(parser, argv)
     if not args.command:
         parser.print_help()
         return EXIT_USAGE
@@ -216,6 +277,64 @@ def _run(args) -> int:
         return EXIT_INTERNAL
     finally:
         watchdog.disarm()
+
+
+def _game_rows(folder: str) -> list[dict]:
+    """The shipped games, then every game folder in ``folder`` and two levels below it."""
+    from .content import shipped_games, shipped_games_dir
+    rows, seen = [], set()
+    for name in shipped_games():
+        rows.append(_game_row(os.path.join(shipped_games_dir(), name), name, "shipped"))
+        seen.add(os.path.realpath(os.path.join(shipped_games_dir(), name)))
+    if not os.path.isdir(folder):
+        raise UsageError(f"no folder `{folder}`")
+    for root, dirs, files in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if not d.startswith((".", "_")) and d != "node_modules")
+        if os.path.relpath(root, folder).count(os.sep) >= 2:
+            dirs[:] = []
+        if "game.yaml" in files and os.path.realpath(root) not in seen:
+            seen.add(os.path.realpath(root))
+            rows.append(_game_row(root, os.path.normpath(root), "local"))
+    return rows
+
+
+def _game_row(path: str, name: str, where: str) -> dict:
+    """What game.yaml says of a game (title, player counts) and its variant files, without compiling it."""
+    import yaml
+
+    from .content import variants_of
+    try:
+        with open(os.path.join(path, "game.yaml"), encoding="utf-8") as handle:
+            data = yaml.safe_load(handle)
+    except (OSError, yaml.YAMLError):
+        data = None
+    data = data if isinstance(data, dict) else {}
+    meta = data.get("meta") if isinstance(data.get("meta"), dict) else {}
+    players = data.get("players") if isinstance(data.get("players"), dict) else {}
+    try:
+        variants = variants_of(path)
+    except RulekitError:
+        variants = []
+    return {"game": name, "title": str(meta.get("title", "?")), "where": where,
+            "players": {k: players.get(k) for k in ("min", "max", "default")}, "variants": variants}
+
+
+def cmd_list(args) -> int:
+    rows = _game_rows(args.folder)
+    if args.format == "json":
+        print(json.dumps(rows, indent=2))
+        return EXIT_OK
+    table = [("game", "title", "players", "variants", "")]
+    for row in rows:
+        p = row["players"]
+        count = f"{p['min']}-{p['max']}" if p["min"] != p["max"] else str(p["min"])
+        if p["default"] is not None:
+            count += f" ({p['default']})"
+        table.append((row["game"], row["title"], count, ", ".join(row["variants"]) or "-", row["where"]))
+    widths = [max(len(r[i]) for r in table) for i in range(5)]
+    for r in table:
+        print("  ".join(cell.ljust(w) for cell, w in zip(r, widths)).rstrip())
+    return EXIT_OK
 
 
 def cmd_validate(args) -> int:
@@ -312,17 +431,15 @@ def cmd_test(args) -> int:
 
 
 def cmd_autoplay(args) -> int:
-    from .agents import action_cap, make_agent, play_out
+    from .agents import action_cap, bot_list, deal_bots, make_agent, play_out
     from .content import load_game
     from .engine import api
     from .engine.state import PLAYERS
     from .script import make_log, write_log
+    specs = bot_list(args.bots)
     game = load_game(args.game, tuple(args.variant))
     state = api.new_game(game, args.players, args.seed)
-    specs = [b.strip() for b in args.bots.split(",") if b.strip()] or ["random"]
-    if len(specs) not in (1, state.n):
-        raise UsageError(f"give one bot for all or one per seat ({state.n}), not {len(specs)}")
-    agents = [make_agent(specs[i % len(specs)], args.seed * 1000 + i) for i in range(state.n)]
+    agents = [make_agent(spec, args.seed * 1000 + i) for i, spec in enumerate(deal_bots(specs, state.n))]
 
     def show(state, who, index):
         print(f"round {state.g.get('round')}: {PLAYERS[who]} {state.pending.labels[index]}")
@@ -376,26 +493,33 @@ def cmd_render(args) -> int:
 
 def cmd_simulate(args) -> int:
     from . import simulate as sim
+    from .agents import bot_list
     if args.games < 1 or args.jobs < 1:
         raise UsageError("--games and --jobs must be at least 1")
     for path in (args.out, args.plot):
         if path:
             check_writable(path)     # before the games are played, not after
-    bots = [b.strip() for b in args.bots.split(",") if b.strip()] or ["random"]
+    bots = bot_list(args.bots)
 
-    def batch(variants):
-        return _with_progress(args.games, lambda tick: sim.run_batch(
+    def batch(variants, label):
+        return _with_progress(args.games, label, lambda tick: sim.run_batch(
             args.game, tuple(variants), args.players, args.games, args.seed, bots, args.jobs, args.backend, tick,
             args.max_actions))
-    records = batch(args.variant)
+    records = batch(args.variant, "games")
     summary = sim.summarise(records)
     extra = None
     if args.compare:
-        other = sim.summarise(batch(list(args.variant) + [args.compare]))
+        variant_records = batch(list(args.variant) + [args.compare], f"games + {args.compare}")
+        other = sim.summarise(variant_records)
         extra = {"compare": {"variant": args.compare, "variant_summary": other,
-                             "difference": sim.compare(summary, other)}}
+                             "difference": sim.compare(summary, other),
+                             "paired": sim.paired_differences(records, variant_records)}}
     if args.plot:
-        sim.plot(summary, args.plot)
+        players = len(records[0]["bots"])
+        sim.plot(summary, args.plot, f"{args.game}: {players} players, bots {','.join(bots)}, "
+                                     f"{summary['games']} games")
+        print(f"wrote {args.plot}: win rates by bot and by seat, scores by bot ({summary['games']} games)",
+              file=sys.stderr if not args.out and args.format != "table" else sys.stdout)
     if args.format == "json":
         text = sim.to_json(summary, records, extra)
     elif args.format == "csv":
@@ -409,12 +533,14 @@ def cmd_simulate(args) -> int:
     return EXIT_OK
 
 
-def _with_progress(total, work):
+def _with_progress(total, label, work):
+    """Run ``work(tick)`` with a progress bar on standard error whenever that is a terminal."""
     if not sys.stderr.isatty():
         return work(None)
+    from rich.console import Console
     from rich.progress import Progress
-    with Progress(transient=True) as progress:
-        task = progress.add_task("games", total=total)
+    with Progress(console=Console(stderr=True), transient=True) as progress:
+        task = progress.add_task(label, total=total)
         return work(lambda n: progress.advance(task, n))
 
 
@@ -444,11 +570,26 @@ def _simulate_table(args, summary, extra) -> str:
     top = list(summary["action_share"].items())[:12]
     console.print("actions: " + ", ".join(f"{v} {share:.1%}" for v, share in top))
     if extra:
-        diff = extra["compare"]["difference"]
-        console.print(f"compare {extra['compare']['variant']} - base: win rate by seat {diff['win_rate_by_seat']}, "
-                      f"mean score by bot {diff['score_by_bot']}, rounds {diff['rounds']:+}, "
-                      f"decisions {diff['decisions']:+}")
+        console.print(_compare_table(extra["compare"]["variant"], extra["compare"]["paired"]))
+        console.print("* the 95% interval of the difference (paired by seed, normal approximation) excludes 0")
     return console.export_text().rstrip()
+
+
+def _compare_table(variant: str, rows: list[dict]):
+    from rich.table import Table
+    table = Table(title=f"{variant} - base, game by game on the same seeds")
+    for col in ("figure", "base", variant, "difference", "95% interval", ""):
+        table.add_column(col, justify="left" if col == "figure" else "right")
+    for row in rows:
+        low_high = row["ci95"]
+        interval = f"{low_high[0]:+.3f} .. {low_high[1]:+.3f}" if low_high else "-"
+        table.add_row(row["figure"], _figure(row["base"]), _figure(row["variant"]), f"{row['difference']:+.3f}",
+                      interval, "*" if row["significant"] else "")
+    return table
+
+
+def _figure(value: float) -> str:
+    return f"{value:.3f}" if abs(value) < 10 else f"{value:.1f}"
 
 
 def cmd_diff(args) -> int:
@@ -475,9 +616,9 @@ def cmd_compile(args) -> int:
     return EXIT_OK
 
 
-COMMANDS = {"diff": cmd_diff, "compile": cmd_compile, "simulate": cmd_simulate, "validate": cmd_validate,
-            "run": cmd_run, "test": cmd_test, "autoplay": cmd_autoplay, "schema": cmd_schema, "play": cmd_play,
-            "render": cmd_render}
+COMMANDS = {"list": cmd_list, "diff": cmd_diff, "compile": cmd_compile, "simulate": cmd_simulate,
+            "validate": cmd_validate, "run": cmd_run, "test": cmd_test, "autoplay": cmd_autoplay,
+            "schema": cmd_schema, "play": cmd_play, "render": cmd_render}
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -487,3 +487,48 @@ def flatten(node: LNode, smap: SourceMap | None = None, path: tuple = ()) -> tup
         smap.texts[path] = TextOrigin(node.span, node.style, node.indent, node.raw,
                                       value if node.raw is not None else None)
     return value, smap
+
+
+# -- drawing hints ------------------------------------------------------------------------
+def layout_problems(data: dict, smap: SourceMap) -> list[Diagnostic]:
+    """Names in drawing hints (``render:``, a zone's ``layout:``) that the game does not define
+    (RK0125), each at its place: a misspelt hint would otherwise silently draw nothing."""
+    from .errors import suggestion_help
+    zones = dict(data.get("zones") or {})
+    pzones = dict((data.get("player") or {}).get("zones") or {})
+    variables = set(data.get("vars") or ()) | set((data.get("player") or {}).get("vars") or ()) | {"round"}
+    components = data.get("components") or {}
+    out: list[Diagnostic] = []
+
+    def unknown(path: tuple, what: str, name, known, of: str = "") -> None:
+        if name not in known:
+            out.append(Diagnostic("RK0125", f"unknown {what} `{name}`{of} in a drawing hint", smap.span(path),
+                                  help=suggestion_help(str(name), [str(k) for k in known])))
+    render = data.get("render") or {}
+    for key in ("hide", "order"):
+        for i, name in enumerate(render.get(key) or ()):
+            unknown(("render", key, i), "zone", name, set(zones) | set(pzones) | {"box"})
+    for key in ("label", "color_by", "player_color_by"):
+        for kind, prop in (render.get(key) or {}).items():
+            unknown(("render", key, kind), "component kind", kind, set(components))
+            if kind in components and "{" not in str(prop):
+                unknown(("render", key, kind), "property", prop, _kind_props(components[kind]), f" of `{kind}`")
+    for section, specs in ((("zones",), zones), (("player", "zones"), pzones)):
+        for name, spec in specs.items():
+            pawns = ((spec or {}).get("layout") or {}).get("pawns") if isinstance(spec, dict) else None
+            names = [pawns] if isinstance(pawns, str) else list(pawns or ())
+            for var in names:
+                where = section + (name, "layout", "pawns") + ((var,) if isinstance(pawns, dict) else ())
+                unknown(where, "variable", var, variables)
+    return out
+
+
+def _kind_props(spec) -> set:
+    """The properties a component kind's items may carry: props, generated keys, state, per-item keys."""
+    if not isinstance(spec, dict):
+        return set()
+    props = set(spec.get("props") or ()) | set(spec.get("generate") or ()) | set(spec.get("state") or ())
+    for item in spec.get("items") or ():
+        if isinstance(item, dict):
+            props |= set(item) - {"id"}
+    return props

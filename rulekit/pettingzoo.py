@@ -47,7 +47,9 @@ visibility is the same in every state:
    their count) followed by the number of *visible* items of each component kind;
 4. per relative seat, one slot per player variable (0 where the view hides it);
 5. per item of the game (in definition order): 1 + the index of the zone slot where
-   the observer sees it, or 0 when the view does not show it.
+   the observer sees it, or 0 when the view does not show it;
+6. per item whose kind declares ``state:`` (in definition order), one slot per state
+   property: its value while the view shows the item, else 0.
 
 Scalar values are encoded without hashing: numbers as themselves, booleans as 0/1,
 no value as 0, a seat as its relative seat + 1, a set member as 1 + its index in its
@@ -82,7 +84,7 @@ from .content import load_game
 from .engine import api
 from .engine.mutate import fmt
 from .engine.state import PLAYERS
-from .engine.view import HIDDEN, view
+from .engine.view import HIDDEN, state_props, view
 
 PROBE_GAMES = 6
 LIMIT = float(2 ** 24)
@@ -145,8 +147,10 @@ class ObservationEncoder:
             for name in game.pzones:
                 self.zone_slots.append((("player", name, rel), f"+{rel}.{name}"))
         self.width_per_zone = 1 + len(self.kinds)
+        kinds = state_props(game)
+        self.state_slots = [(ident, prop) for ident in game.items for prop in kinds.get(game.item_kind[ident], ())]
         self.size = (4 + len(self.gvars) + len(self.zone_slots) * self.width_per_zone
-                     + n * len(self.pvars) + len(self.item_index))
+                     + n * len(self.pvars) + len(self.item_index) + len(self.state_slots))
 
     def _value(self, value, me: int) -> float:
         if value is None or value == HIDDEN:
@@ -214,6 +218,12 @@ class ObservationEncoder:
             slot = where.get(ident)
             if slot is not None:
                 out[at + index] = slot + 1
+        at += len(self.item_index)
+        states = picture.get("items", {})
+        for index, (ident, prop) in enumerate(self.state_slots):
+            row = states.get(ident)
+            if row is not None:
+                out[at + index] = self._value(row.get(prop), me)
         np.clip(out, -LIMIT, LIMIT, out=out)
         return out
 

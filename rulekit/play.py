@@ -32,11 +32,12 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from .agents import action_cap, make_agent, stalled
+from .agents import action_cap, bot_list, deal_bots, make_agent, stalled
 from .engine import api
 from .engine.state import PLAYERS
 from .engine.view import HIDDEN, view
 from .errors import EXIT_CONTENT, EXIT_OK, EXIT_USAGE, IllegalAction, RulekitError, UsageError
+from .render import internal_zones
 from .report import score_table, show_value, winners_line
 from .script import make_log, pins_from, write_log
 
@@ -75,7 +76,7 @@ class Session:
         self.console = console
         self.max_actions = max_actions
         self.read_line = reader
-        self.bot_specs = [b.strip() for b in (bots or "random").split(",") if b.strip()] or ["random"]
+        self.bot_specs = bot_list(bots)
         self.start(game, players, seat, tuple(variants), seed, pins_spec, position, [])
 
     # -- building states ---------------------------------------------------------
@@ -85,21 +86,13 @@ class Session:
             raise UsageError(f"{game.title} is for {game.min_players}-{game.max_players} players, not {n}")
         if not 0 <= seat < n:
             raise UsageError(f"seat p{seat + 1} is not at a {n}-player table")
-        specs = self.bot_specs
-        if len(specs) not in (1, n - 1, n):
-            raise UsageError(f"give one bot for all, one per other seat ({n - 1}) or one per seat ({n}), "
-                             f"not {len(specs)}")
+        self.seat_bots = deal_bots(self.bot_specs, n)
         self.game, self.n, self.seat, self.variants, self.seed = game, n, seat, variants, seed
         self.pins_spec, self.position = pins_spec, position
         self.replay(actions)
 
     def _bot_spec(self, who: int) -> str:
-        specs = self.bot_specs
-        if len(specs) == 1:
-            return specs[0]
-        if len(specs) == self.n:
-            return specs[who]
-        return specs[who if who < self.seat else who - 1]
+        return self.seat_bots[who]
 
     def replay(self, actions, bots=None) -> None:
         """Rebuild the state from the start with ``actions``. The bots are restored from
@@ -212,7 +205,7 @@ class Session:
         if content is None:
             self.say(f"no zone `{name}` (zones: {', '.join(_zone_names(picture))})")
             return
-        self.say(f"{name}: {_items(content, None)}")
+        self.say(f"{name}: {_items(content, None, states=picture['items'])}")
 
     def cmd_undo(self, _rest) -> str | None:
         mine = [i for i, who in enumerate(self.actors) if who == self.seat]
@@ -266,6 +259,7 @@ class Session:
         picture = view(s, self.seat)
         me = str(PLAYERS[self.seat])
         kinds = self.game.item_kind
+        states = picture["items"]
         head = f"round {picture.get('round')}"
         if picture.get("to_move"):
             head += f", {picture['to_move']} to act" + (" (you)" if picture["to_move"] == me else "")
@@ -275,11 +269,14 @@ class Session:
         table = Table(show_header=False, box=None, pad_edge=False, padding=(0, 1))
         table.add_column("zone", style="bold", no_wrap=True)
         table.add_column("items")
+        internal = internal_zones(self.game)
         for name, content in picture["zones"].items():
+            if name in internal:
+                continue
             if _is_family(content):
-                text = _family(content, kinds)
+                text = _family(content, kinds, states)
             else:
-                text = _items(content, SHORT, kinds)
+                text = _items(content, SHORT, kinds, states)
             table.add_row(name, Text(text))
         self._print(table)
         players = Table(box=None, pad_edge=False, padding=(0, 1), show_header=False)
@@ -288,8 +285,10 @@ class Session:
         for p, row in picture["players"].items():
             parts = []
             for key, value in row.items():
+                if key in internal:
+                    continue
                 if isinstance(value, (list, dict)):
-                    parts.append(f"{key}: {_items(value, None if p == me else SHORT, kinds)}")
+                    parts.append(f"{key}: {_items(value, None if p == me else SHORT, kinds, states)}")
                 else:
                     parts.append(f"{key}={_value(value)}")
             players.add_row(p + (" (you)" if p == me else ""), Text(" | ".join(parts)))
@@ -315,11 +314,11 @@ class Session:
                            else f"you placed {result['ranking'].index(you) + 1} of {self.state.n}")
 
 
-def _family(content: dict, kinds) -> str:
+def _family(content: dict, kinds, states: dict) -> str:
     """Non-empty members of a zone family; neighbours showing the same are grouped."""
     runs: list = []
     for key, sub in content.items():
-        text = _items(sub, SHORT, kinds) if _size(sub) else None
+        text = _items(sub, SHORT, kinds, states) if _size(sub) else None
         if runs and runs[-1][2] == text:
             runs[-1][1] = key
         else:
@@ -339,8 +338,19 @@ def _size(content) -> int:
 _value = show_value
 
 
-def _items(content, limit: int | None, kinds: dict | None = None) -> str:
-    """Items of a zone as text; past ``limit`` items, a count per component kind."""
+def _state(ident: str, states: dict | None) -> str:
+    """An item's id with its state in brackets, leaving out what is unset (false, 0, none,
+    empty) and ``face_up`` (a shown item of a face-up zone is face up)."""
+    parts = []
+    for prop, value in ((states or {}).get(ident) or {}).items():
+        if prop == "face_up" or value in (False, 0, None, "none", []):
+            continue
+        parts.append(prop if value is True else f"{prop} {_value(value)}")
+    return f"{ident} ({', '.join(parts)})" if parts else ident
+
+
+def _items(content, limit: int | None, kinds: dict | None = None, states: dict | None = None) -> str:
+    """Items of a zone as text (each with its set state); past ``limit`` items, a count per component kind."""
     if isinstance(content, dict):
         n = content.get("count", 0)
         return f"({n} hidden)" if n else "-"
@@ -357,7 +367,7 @@ def _items(content, limit: int | None, kinds: dict | None = None) -> str:
         if hidden:
             parts.append(f"{hidden} face down")
         return f"{len(content)} items ({', '.join(parts)})"
-    return ", ".join("(face down)" if x == HIDDEN else x for x in content)
+    return ", ".join("(face down)" if x == HIDDEN else _state(x, states) for x in content)
 
 
 def _zone_names(picture) -> list[str]:

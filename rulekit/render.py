@@ -31,7 +31,12 @@ Game level, ``render:``
   ``color_by``       ``{kind: prop}``: colour a kind's items by that prop's value
   ``colors``         ``{kind or prop value: css colour}``
   ``player_colors``  css colours for p1, p2, ...
+  ``player_color_by`` ``{kind: prop}``: colour a kind's items in the colour of the player
+                     that prop names (a seat ``pK``, or the k-th member of a set: player k)
   ``player_columns`` player areas side by side (default 2)
+
+A label (``label:``) is a property name or a template such as ``"{company} {n}"`` over the
+item's properties and its visible state.
 
 Zone level, ``layout:`` in ``zones.NAME`` or ``player.zones.NAME``
   ``type``     ``grid`` | ``track`` | ``row`` | ``box`` | ``none`` (not drawn)
@@ -40,6 +45,13 @@ Zone level, ``layout:`` in ``zones.NAME`` or ``player.zones.NAME``
   ``per_row``  cells per line of a track or row (default: as many as fit)
   ``cell``     ``[width, height]`` of a cell or box in px
   ``rows``     lines of items a box has room for (default 3; 1 for hidden zones)
+  ``pawns``    on a family: variables whose value is one of its keys, drawn as pawns in
+               that cell: a player variable gives each player a pawn in their colour,
+               a global one a marker (a mapping gives its label: ``{flag_space: flag}``)
+
+A zone declared ``internal: true`` (bookkeeping of the rules, not a place on the table)
+is never drawn. The viewer's own zones never collapse to a count per kind: their
+labels shorten until every item fits.
 
 The HTML viewer embeds the SVG of the first shown step and, per step, the markup of
 the boxes that changed (JSON), with a little script to step through them (buttons,
@@ -79,6 +91,7 @@ text{font-family:'DejaVu Sans Mono',Menlo,Consolas,monospace;font-size:10px;fill
 .down{fill:#9a9a9a;stroke:#6b6b6b;stroke-width:.6}
 .hid{fill:#cfcfcf;stroke:#8a8a8a;stroke-width:.6;stroke-dasharray:3 2}
 .n{fill:#6b6250}
+.pawn{stroke:#222;stroke-width:1.2}
 """
 
 
@@ -129,16 +142,20 @@ class Skyline:
 class Renderer:
     """The layout of one game at one player count; draws views into it."""
 
-    def __init__(self, game, n: int):
+    def __init__(self, game, n: int, viewer: int | None = None):
         self.game = game
         self.n = n
+        self.viewer = viewer
         cfg = game.data.get("render") or {}
         self.cfg = cfg if isinstance(cfg, dict) else {}
         self.width = int(self.cfg.get("width", 1200))
         self.title = str(self.cfg.get("title", game.title))
-        self.hide = set(self.cfg.get("hide") or ()) | {"box"}
+        self.hide = set(self.cfg.get("hide") or ()) | {"box"} | internal_zones(game)
         self.labels = dict(self.cfg.get("label") or {})
         self.color_by = dict(self.cfg.get("color_by") or {})
+        self.player_color_by = dict(self.cfg.get("player_color_by") or {})
+        self.seat_of = {m: i for members in game.sets.values() for i, m in enumerate(members) if i < n}
+        self.seat_of.update({str(PLAYERS[i]): i for i in range(n)})
         self.colors = {str(k): str(v) for k, v in (self.cfg.get("colors") or {}).items()}
         pcolors = list(self.cfg.get("player_colors") or ())
         self.player_colors = [pcolors[i] if i < len(pcolors) else PLAYER_PALETTE[i % len(PLAYER_PALETTE)]
@@ -259,6 +276,20 @@ class Renderer:
         rows = max(1, int((h - 14) // (CHIP_H + GAP)))
         self._slot("items", x + 3, y + 13, w - 6, h - 15, ("family", name, label), rows)
 
+    def _pawns(self, picture: dict, name: str, key: str) -> list:
+        """Chips for the pawns a family's ``pawns:`` puts on its cell ``key``."""
+        pawns = self._layout(name).get("pawns") or ()
+        labels = pawns if isinstance(pawns, dict) else {v: None for v in ([pawns] if isinstance(pawns, str) else pawns)}
+        chips = []
+        for var, label in labels.items():
+            if var in self.game.pvars:
+                for i in range(self.n):
+                    if _show(picture["players"][str(PLAYERS[i])].get(var)) == key:
+                        chips.append((str(PLAYERS[i]), "pawn", self.player_colors[i], f"{PLAYERS[i]}: {var} {key}"))
+            elif _show(picture["vars"].get(var)) == key:
+                chips.append((str(label or var), "pawn", "#222222", f"{var} {key}"))
+        return chips
+
     def _box(self, sky, name, pick, layout, width, rows, caption, gap=10) -> None:
         w, h = self._box_size(layout, width, rows)
         x, y = sky.place(w, h, gap)
@@ -306,17 +337,25 @@ class Renderer:
             self._emit_box(x + pad + rx, y + head + ry, w, bh, z, ("player", z, i), layout, rows, z)
 
     # -- drawing -------------------------------------------------------------------
-    def _item_label(self, ident: str) -> str:
+    def _item_label(self, ident: str, states: dict | None = None) -> str:
         kind = self.game.item_kind.get(ident)
         prop = self.labels.get(kind)
-        if prop is not None:
-            value = self.game.items.get(ident, {}).get(prop)
-            if value is not None:
-                return fmt(value)
-        return ident
+        if prop is None:
+            return ident
+        props = dict(self.game.items.get(ident, {}))
+        props.update((states or {}).get(ident) or {})
+        if "{" in str(prop):
+            return _template(str(prop), props) or ident
+        value = props.get(prop)
+        return ident if value is None else fmt(value)
 
     def _item_color(self, ident: str) -> str:
         kind = self.game.item_kind.get(ident)
+        owner = self.player_color_by.get(kind)
+        if owner is not None:
+            seat = self.seat_of.get(fmt(self.game.items.get(ident, {}).get(owner)))
+            if seat is not None:
+                return self.player_colors[seat]
         prop = self.color_by.get(kind)
         if prop is not None:
             value = self.game.items.get(ident, {}).get(prop)
@@ -327,10 +366,10 @@ class Renderer:
                 return self.value_color[key]
         return self.kind_color.get(kind, "#eeeeee")
 
-    def _chips(self, slot: Slot, chips: list) -> str:
+    def _chips(self, slot: Slot, chips: list, maxc: int | None = None) -> str:
         """chips: (label, css class, fill or None, tooltip or None); flowed into the slot."""
         out = []
-        maxc = max(2, int((slot.w - 6) // CHAR))
+        maxc = max(2, int((slot.w - 6) // CHAR)) if maxc is None else maxc
         x, row = 0.0, 0
         placed = 0
         for label, cls, fill, tip in chips:
@@ -352,9 +391,9 @@ class Renderer:
             return None
         return "".join(out)
 
-    def _draw_items(self, slot: Slot, content) -> str:
+    def _draw_items(self, slot: Slot, content, states: dict | None = None, pawns: list = ()) -> str:
         if content is None:
-            return ""
+            return self._chips(slot, list(pawns)) or "" if pawns else ""
         if isinstance(content, dict):
             n = content.get("count", 0)
             if not n:
@@ -365,17 +404,25 @@ class Renderer:
             if ident == HIDDEN:
                 chips.append(("?", "down", None, "face down"))
             else:
-                chips.append((self._item_label(ident), "chip", self._item_color(ident), ident))
+                chips.append((self._item_label(ident, states), "chip", self._item_color(ident),
+                               _tooltip(ident, states)))
+        chips.extend(pawns)
         drawn = self._chips(slot, chips)
         if drawn is not None:
             return drawn
+        if self._own(slot):     # the viewer's own zone never collapses: shorter labels instead
+            for maxc in (10, 6, 4, 2):
+                drawn = self._chips(slot, chips, maxc)
+                if drawn is not None:
+                    return drawn
         groups: dict = {}
         for ident in content:
             kind = "face down" if ident == HIDDEN else self.game.item_kind.get(ident, "item")
             groups.setdefault(kind, []).append(ident)
         grouped = []
         for kind, members in groups.items():
-            fill = None if kind == "face down" else self.kind_color.get(kind)
+            fill = None if kind == "face down" else _common({self._item_color(i) for i in members},
+                                                            self.kind_color.get(kind))
             grouped.append((f"{kind} x{len(members)}", "down" if fill is None else "chip", fill,
                             ", ".join(members[:40])))
         drawn = self._chips(slot, grouped)
@@ -434,8 +481,13 @@ class Renderer:
                 me = "to act" if picture.get("to_move") == str(PLAYERS[pick[1]]) else ""
                 out[slot.id] = self._lines(slot, parts + ([me] if me else []))
             else:
-                out[slot.id] = self._draw_items(slot, _pick(picture, pick))
+                pawns = self._pawns(picture, pick[1], pick[2]) if pick[0] == "family" else ()
+                out[slot.id] = self._draw_items(slot, _pick(picture, pick), picture.get("items"), pawns)
         return out
+
+    def _own(self, slot: Slot) -> bool:
+        return self.viewer is not None and slot.pick is not None and slot.pick[0] == "player" \
+            and slot.pick[2] == self.viewer
 
     def svg(self, contents: dict, standalone: bool = True) -> str:
         head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{self.width}" height="{self.height:.0f}" '
@@ -450,6 +502,35 @@ class Renderer:
         if standalone:
             text = '<?xml version="1.0" encoding="UTF-8"?>\n' + text + "\n"
         return text
+
+
+def _common(colours: set, default):
+    """The one colour all members of a group share, else ``default``."""
+    return next(iter(colours)) if len(colours) == 1 else default
+
+
+def internal_zones(game) -> set:
+    """Zones (global or player) the content declares ``internal: true``."""
+    out = set()
+    for section in (game.data.get("zones"), (game.data.get("player") or {}).get("zones")):
+        for name, spec in (section or {}).items():
+            if isinstance(spec, dict) and spec.get("internal") is True:
+                out.add(name)
+    return out
+
+
+def _template(text: str, props: dict) -> str:
+    """``"{company} {n}"`` filled from an item's properties (unknown fields stay as written)."""
+    import re
+    return re.sub(r"\{(\w+)\}", lambda m: fmt(props[m.group(1)]) if m.group(1) in props else m.group(0), text)
+
+
+def _tooltip(ident: str, states: dict | None) -> str:
+    """An item's id and its visible state, for the chip's tooltip."""
+    state = (states or {}).get(ident)
+    if not state:
+        return ident
+    return ident + "\n" + ", ".join(f"{k} {_show(v)}" for k, v in state.items())
 
 
 def _dark(colour: str) -> bool:
@@ -519,13 +600,13 @@ def states(start, actions):
 
 def render_svg(state, viewer: int | None = None, full: bool = False, caption: str = "") -> str:
     """An SVG picture of ``state`` as ``viewer`` (a seat, or None for a spectator) sees it."""
-    r = Renderer(state.game, state.n)
+    r = Renderer(state.game, state.n, viewer)
     return r.svg(r.contents(view(state, viewer, full=full), caption))
 
 
 def render_html(game, start, actions, viewer: int | None = None, full: bool = False, at: int = 0) -> str:
     """A self-contained HTML replay viewer of a game, one frame per action."""
-    r = Renderer(game, start.n)
+    r = Renderer(game, start.n, viewer)
     total = len(actions)
     deltas, captions = [], []
     previous: dict = {}

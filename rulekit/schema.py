@@ -17,7 +17,7 @@ import jsonschema
 from jsonschema.exceptions import best_match
 
 from .errors import Diagnostic, suggestion_help
-from .loader import LNode, SourceMap, flatten
+from .loader import LNode, SourceMap, flatten, layout_problems
 
 KINDS = ("game", "variant", "script")
 
@@ -72,8 +72,18 @@ def check_data(data, smap: SourceMap, kind: str) -> list[Diagnostic]:
         by_place.setdefault(tuple(error.absolute_path), []).append(error)
     out = []
     for place in sorted(by_place, key=lambda p: [str(x) for x in p]):
-        error = best_match(by_place[place])
-        out.append(_diagnostic(error, smap))
+        errors = by_place[place]
+        chosen = [best_match(errors)]
+        for error in errors:    # an unknown key and a missing one at the same place are separate mistakes
+            if error.validator in ("additionalProperties", "required") and \
+                    all(error.message != other.message for other in chosen):
+                chosen.append(error)
+        out.extend(_diagnostic(error, smap) for error in chosen)
+    if kind == "game" and not out and isinstance(data, dict):
+        if "flow" not in data:      # the game schema asks it of game.yaml only when nothing is included
+            out.append(Diagnostic("RK0121", "`flow` is a required property", smap.span((), key=True),
+                                  notes=("at $",)))
+        out.extend(layout_problems(data, smap))
     return out
 
 

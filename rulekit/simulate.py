@@ -13,6 +13,7 @@ import io
 import json
 import math
 import os
+import warnings
 from concurrent.futures import ProcessPoolExecutor
 
 from .agents import action_cap, make_agent, play_out
@@ -123,13 +124,17 @@ def _run_ray(head: tuple, games: int, progress, jobs: int = 1) -> list[dict]:
     instance with ``jobs`` CPUs (every core when ``jobs`` is 1). A connection or
     instance made here is shut down again when the batch is done."""
     try:
-        import ray
-        import ray.exceptions
+        with warnings.catch_warnings():     # Ray's own deprecation notices are not part of a report
+            warnings.simplefilter("ignore")
+            import ray
+            import ray.exceptions
     except ImportError:
         raise UsageError("the Ray backend needs Ray: pip install 'rulekit[ray]'") from None
     started = not ray.is_initialized()
     if started:
-        _ray_init(ray, jobs)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            _ray_init(ray, jobs)
     try:
         cpus = int(ray.cluster_resources().get("CPU", 1))
         remote = ray.remote(_chunk)
@@ -169,7 +174,7 @@ def _ray_init(ray, jobs: int) -> None:
         options = {"address": address}
         where = f"the Ray cluster at `{address}` (RAY_ADDRESS)"
     try:
-        ray.init(log_to_driver=False, logging_level=logging.WARNING, **options)
+        ray.init(log_to_driver=False, logging_level=logging.ERROR, **options)
     except ImportError as exc:  # ray:// addresses need the Ray Client extra
         raise UsageError(f"cannot connect to {where}: {exc}; pip install 'ray[client]' for ray:// addresses") from None
     except Exception as exc:  # noqa: BLE001 - Ray raises ConnectionError, RuntimeError, ValueError...
@@ -294,6 +299,45 @@ def compare(base: dict, variant: dict) -> dict:
     return out
 
 
+def _per_game(record: dict) -> dict:
+    """The figures of one game that a comparison pairs: wins by seat and bot, scores by bot, length."""
+    share = 1 / len(record["winners"])
+    out: dict = {}
+    by_bot: dict = {}
+    for k, spec in enumerate(record["bots"]):
+        won = share if k in record["winners"] else 0.0
+        out[f"win rate {PLAYERS[k]}"] = won
+        by_bot.setdefault(spec, []).append((won, record["scores"][k]))
+    for spec, rows in sorted(by_bot.items()):
+        out[f"win rate {spec}"] = sum(w for w, _s in rows) / len(rows)
+    for spec, rows in sorted(by_bot.items()):
+        out[f"score {spec}"] = sum(sc for _w, sc in rows) / len(rows)
+    out["rounds"] = record["rounds"]
+    out["decisions"] = record["decisions"]
+    return out
+
+
+def paired_differences(base: list[dict], variant: list[dict], z: float = 1.96) -> list[dict]:
+    """Variant - base for each figure, paired game by game (same seed, same seats): the mean
+    difference with its 95% interval (normal approximation) and whether that excludes 0."""
+    pairs = [(_per_game(b), _per_game(v)) for b, v in zip(base, variant)]
+    names = list(pairs[0][0]) if pairs else []
+    rows = []
+    for name in names:
+        diffs = [v[name] - b[name] for b, v in pairs if name in b and name in v]
+        n = len(diffs)
+        mean = sum(diffs) / n
+        sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1)) if n > 1 else 0.0
+        half = z * sd / math.sqrt(n) if n > 1 else math.inf
+        low, high = mean - half, mean + half
+        rows.append({"figure": name, "base": round(sum(b[name] for b, _v in pairs) / len(pairs), 4),
+                     "variant": round(sum(v[name] for _b, v in pairs) / len(pairs), 4),
+                     "difference": round(mean, 4),
+                     "ci95": [round(low, 4), round(high, 4)] if n > 1 else None,
+                     "significant": n > 1 and (low > 0 or high < 0)})
+    return rows
+
+
 def to_csv(records: list[dict]) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
@@ -313,7 +357,7 @@ def to_json(summary: dict, records: list[dict], extra: dict | None = None) -> st
     return json.dumps(data, indent=2, sort_keys=True)
 
 
-def plot(summary: dict, path: str) -> None:
+def plot(summary: dict, path: str, title: str | None = None) -> None:
     """Win rates by bot and by seat (with their 95% intervals) and scores by bot, as one PNG."""
     try:
         import matplotlib
@@ -336,7 +380,7 @@ def plot(summary: dict, path: str) -> None:
     scores.bar(list(bots), [row["mean"] for row in bots.values()], yerr=[row["sd"] for row in bots.values()],
                capsize=4)
     scores.set_title("score by bot (mean and sd)")
-    fig.suptitle(f"{summary['games']} games")
+    fig.suptitle(title or f"{summary['games']} games")
     fig.tight_layout()
     picture = io.BytesIO()
     try:

@@ -204,7 +204,7 @@ def test_autoplay_content_error_names_the_line(capsys):
 @pytest.mark.parametrize("argv,fragment", [
     (["autoplay", AUCTION, "--players", "9"], "2-4 players, not 9"),
     (["autoplay", AUCTION, "--bots", "genius"], "unknown bot `genius`"),
-    (["autoplay", AUCTION, "--players", "3", "--bots", "random,random"], "one bot for all or one per seat"),
+    (["autoplay", AUCTION, "--players", "2", "--bots", "random,greedy,random"], "3 bots for 2 seats"),
 ])
 def test_autoplay_usage_errors(capsys, argv, fragment):
     code, out, err = run(capsys, *argv)
@@ -215,9 +215,9 @@ def test_autoplay_usage_errors(capsys, argv, fragment):
 
 def test_schema_writes_the_schemas(capsys, tmp_path):
     code, out, _ = run(capsys, "schema", "--out", str(tmp_path / "schemas"))
-    assert code == 0 and out.startswith("3 schemas in ")
+    assert code == 0 and out.startswith("4 schemas in ")
     written = sorted(os.listdir(tmp_path / "schemas"))
-    assert written == ["game.schema.json", "script.schema.json", "variant.schema.json"]
+    assert written == ["game-part.schema.json", "game.schema.json", "script.schema.json", "variant.schema.json"]
     json.loads((tmp_path / "schemas" / "game.schema.json").read_text())
 
 
@@ -332,3 +332,67 @@ def test_validate_checks_every_variant_file_of_the_folder(capsys, tmp_path):
     assert code == 1 and data["ok"] is False
     assert [(v["variant"], v["ok"]) for v in data["variant_files"]] == [("payday", True), ("rich", False)]
     assert data["variant_files"][1]["diagnostics"][0]["line"] == len(lines)
+
+
+def test_autoplay_deals_a_short_bot_list_round_the_table(capsys):
+    """One `--bots` rule everywhere: `random,greedy` is accepted by autoplay as by simulate."""
+    code, out, _ = run(capsys, "autoplay", AUCTION, "--players", "3", "--bots", "random,greedy", "--quiet")
+    assert code == 0 and "winner" in out
+
+
+# ------------------------------------------------------------------ did you mean, help, list
+
+def test_a_misspelt_command_gets_a_suggestion(capsys):
+    code, out, err = run(capsys, "valdate", AUCTION)
+    assert code == 2
+    assert "invalid choice: 'valdate'" in err and "did you mean `validate`?" in err
+
+
+def test_a_misspelt_flag_gets_a_suggestion_from_its_command(capsys):
+    code, out, err = run(capsys, "autoplay", AUCTION, "--sead", "3")
+    assert code == 2
+    assert "unrecognized arguments: --sead 3; did you mean `--seed`?" in err
+    assert err.startswith("usage: rulekit autoplay")
+
+
+def test_a_misspelt_choice_gets_a_suggestion(capsys):
+    code, _out, err = run(capsys, "validate", AUCTION, "--format", "consice")
+    assert code == 2 and "did you mean `concise`?" in err
+
+
+def test_every_option_has_help_and_says_its_default():
+    from rulekit.cli import _SUBPARSERS, build_parser
+    build_parser()
+    assert "list" in _SUBPARSERS
+    for name, parser in _SUBPARSERS.items():
+        text = parser.format_help()
+        for action in parser._actions:
+            if action.dest == "help":
+                continue
+            assert action.help, f"rulekit {name} {action.option_strings or action.dest} has no help text"
+            if action.option_strings and action.default is not None and action.default is not False \
+                    and action.default != []:
+                flat = " ".join(text.split())
+                assert f"default: {action.default}" in flat or f"default {action.default}" in flat, (name, action.dest)
+
+
+def test_list_names_the_shipped_and_local_games(capsys, tmp_path):
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "game.yaml").write_text("meta: {title: Mine}\nplayers: {min: 2, max: 5}\n")
+    code, out, _ = run(capsys, "list", str(tmp_path))
+    lines = out.splitlines()
+    assert code == 0 and lines[0].split() == ["game", "title", "players", "variants"]
+    batavia = next(line for line in lines if line.startswith("batavia "))
+    assert batavia.split() == ["batavia", "Batavia", "3-5", "(4)", "open-route", "shipped"]
+    assert any(line.startswith("goa ") and "pro" in line for line in lines)
+    mine = next(line for line in lines if "Mine" in line)
+    assert mine.split()[1:] == ["Mine", "2-5", "-", "local"]
+    code, out, _ = run(capsys, "list", str(tmp_path), "--format", "json")
+    rows = json.loads(out)
+    assert {r["game"] for r in rows if r["where"] == "shipped"} == {"batavia", "goa"}
+    assert [r["players"] for r in rows if r["title"] == "Mine"] == [{"min": 2, "max": 5, "default": None}]
+
+
+def test_list_of_a_missing_folder_is_a_usage_error(capsys, tmp_path):
+    code, out, _ = run(capsys, "list", str(tmp_path / "nowhere"))
+    assert code == 2 and "no folder" in out

@@ -14,6 +14,7 @@ pytest.importorskip("gymnasium")
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 from rulekit.content import load_game  # noqa: E402
+from rulekit.engine.view import state_props, view  # noqa: E402
 from rulekit.pettingzoo import ObservationEncoder, env, raw_env  # noqa: E402
 
 GAMES = ["batavia", "goa"]
@@ -176,9 +177,20 @@ def _owner_zone_swap(state, seat):
     return False
 
 
+def _tamper_unseen_item_state(state, seat):
+    """Change the state (but `face_up`, which decides what is seen) of every item seat's view does not show."""
+    shown = set(view(state, seat)["items"])
+    for kind, props in state_props(state.game).items():
+        for ident in state.game.kinds[kind]:
+            if ident not in shown:
+                for prop in props:
+                    if prop != "face_up":
+                        state.iprops[(ident, prop)] = 4321
+
+
 def test_nothing_hidden_reaches_an_observation(game):
     """Changing what p1 may not see (p2's owner-only variables and zones, the order of
-    hidden zones) leaves p1's observation unchanged, while p2's own does change."""
+    hidden zones, the state of items p1 cannot see) leaves p1's observation unchanged, while p2's own does change."""
     e = raw_env(game, seed=11)
     e.reset()
     rng = np.random.default_rng(0)
@@ -197,11 +209,28 @@ def test_nothing_hidden_reaches_an_observation(game):
             if game.zone_vis[zname] == "hidden":
                 e.state_.writable(zkey).reverse()
         swapped = _owner_zone_swap(e.state_, 1) or swapped
+        _tamper_unseen_item_state(e.state_, 0)
         assert np.array_equal(e.observe("p1")["observation"], before_p1)
         assert not np.array_equal(e.observe("p2")["observation"], before_p2)
         e.state_.restore(saved)
         e.step(int(rng.choice(np.flatnonzero(e.observe(e.agent_selection)["action_mask"]))))
     assert swapped, "the test never met an owner-only zone with items to swap"
+
+
+def test_observations_carry_item_state(game):
+    """The slots after the item locations hold the state of the items the observer sees."""
+    e = raw_env(game, seed=12)
+    e.reset()
+    for _ in range(40):
+        e.step(int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[0]))
+    enc = e.encoder
+    states = view(e.state_, 0)["items"]
+    assert enc.state_slots and states
+    obs = e.observe("p1")["observation"]
+    tail = obs[enc.size - len(enc.state_slots):]
+    for index, (ident, prop) in enumerate(enc.state_slots):
+        expected = enc._value(states[ident][prop], 0) if ident in states else 0.0
+        assert tail[index] == expected
 
 
 def test_render_ansi(game):

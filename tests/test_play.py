@@ -158,7 +158,7 @@ def test_input_ending_early_is_exit_2():
 
 def test_usage_errors():
     assert play("goa", "--seat", "7", lines=["quit"]).returncode == 2
-    assert play("goa", "--bots", "random,random", lines=["quit"]).returncode == 2
+    assert play("goa", "--bots", "random,random,random,random,random", lines=["quit"]).returncode == 2
     assert play("goa", "--bots", "genius", lines=["quit"]).returncode == 2
     assert play("no-such-game", lines=["quit"]).returncode in (1, 2)
 

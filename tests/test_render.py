@@ -16,7 +16,8 @@ from rulekit.agents import RandomAgent
 from rulekit.cli import main
 from rulekit.content import load_game
 from rulekit.engine import api
-from rulekit.render import Renderer, render_svg
+from rulekit.engine.view import view
+from rulekit.render import Renderer, internal_zones, render_svg
 from rulekit.script import make_log
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -56,7 +57,7 @@ def _tokens(root) -> set:
     for el in root.iter():
         if el.tag in (SVG + "text", SVG + "title") and el.text:
             out.add(el.text)
-            out.update(el.text.split(", "))
+            out.update(re.split(r", |\n", el.text))
     return out
 
 
@@ -79,8 +80,10 @@ def test_mid_game_svg_has_zones_players_and_items(logged, tmp_path, capsys):
     players = {g.get("data-player") for g in root.iter(SVG + "g") if g.get("data-player")}
     n = log["players"]
     assert players == {f"p{i + 1}" for i in range(n)}
+    internal = internal_zones(game)
+    assert not internal & zones
     for name in game.zones:
-        if name != "box":
+        if name != "box" and name not in internal:
             assert name in zones
     for name, fam in game.families.items():
         assert all(f"{name}[{key}]" in zones for key in map(str, fam.zones))
@@ -89,9 +92,9 @@ def test_mid_game_svg_has_zones_players_and_items(logged, tmp_path, capsys):
     # every item the spectator sees is drawn (as a chip or in a per-kind group's tooltip)
     state = _mid_state(game, log, step)
     tokens = _tokens(root)
-    from rulekit.engine.view import view
     picture = view(state)
-    visible = [i for z in picture["zones"].values() for i in (z if isinstance(z, list) else [])]
+    visible = [i for name, z in picture["zones"].items() if name not in internal
+               for i in (z if isinstance(z, list) else [])]
     assert visible and all(i in tokens for i in visible)
     assert f"step {step} of {len(log['actions'])}: " in " ".join(tokens)
 
@@ -275,3 +278,95 @@ def test_render_a_script_with_a_test_game(tmp_path, capsys):
     code, text = _render(capsys, os.path.join(script, scripts[0]), "-o", out)
     assert code == 0, text
     ET.parse(out)
+
+
+# ------------------------------------------------------------------ layout hints of the shipped games
+
+def _slot_text(renderer, picture, pick) -> str:
+    slot = next(s for s in renderer.slots if s.pick == pick)
+    return renderer.contents(picture)[slot.id]
+
+
+def test_batavia_draws_merchants_on_route_spaces_and_hidesinternal_zones(logged):
+    game, _path, log = logged
+    if game.name != "batavia":
+        pytest.skip("Batavia's route")
+    state = _mid_state(game, log, len(log["actions"]) // 2)
+    root = ET.fromstring(render_svg(state, 0))
+    zones = {g.get("data-zone") for g in root.iter(SVG + "g") if g.get("data-zone")}
+    assert {"tile_box", "staging", "returned", "crate_supply"} == internal_zones(game)
+    assert not {"tile_box", "staging", "returned", "crate_supply"} & zones
+    renderer = Renderer(game, state.n, 0)
+    picture = view(state, 0)
+    on_route = 0
+    for seat in range(state.n):
+        pos = state.p[seat]["pos"]
+        if 1 <= pos <= 35:
+            on_route += 1
+            cell = _slot_text(renderer, picture, ("family", "route", str(pos)))
+            assert 'class="pawn"' in cell and f">p{seat + 1}<" in cell
+            assert renderer.player_colors[seat] in cell
+    assert on_route, "nobody is on the route at this step"
+    pawns = [el for el in root.iter(SVG + "rect") if el.get("class") == "pawn"]
+    assert len(pawns) == on_route
+    # crates in their seat's colour, ships labelled by their company
+    crates = _slot_text(renderer, picture, ("player", "crates", 1))
+    assert renderer.player_colors[1] in crates
+
+
+def test_the_viewers_own_hand_never_collapses(logged):
+    game, _path, log = logged
+    state = _mid_state(game, log, len(log["actions"]) // 2)
+    renderer = Renderer(game, state.n, 0)
+    picture = view(state, 0)
+    for name in game.pzones:
+        items = picture["players"]["p1"][name]
+        if isinstance(items, list) and items:
+            drawn = _slot_text(renderer, picture, ("player", name, 0))
+            assert drawn.count('class="chip"') == len(items), name
+            assert " x" not in re.sub(r"<[^>]+>", " ", drawn), name
+
+
+def test_goa_draws_the_flag_once_on_its_space_and_the_development_levels(logged):
+    game, _path, log = logged
+    if game.name != "goa":
+        pytest.skip("Goa's flag and development board")
+    step = next(k for k in range(len(log["actions"])) if log["actions"][k].startswith("flag at"))
+    state = _mid_state(game, log, step + 1)
+    space = state.g["flag_space"]
+    root = ET.fromstring(render_svg(state))
+    texts = [el.text for el in root.iter(SVG + "text")]
+    assert texts.count("flag") == 1
+    renderer = Renderer(game, state.n)
+    assert ">flag<" in _slot_text(renderer, view(state), ("family", "grid", str(space)))
+    dev = re.sub(r"<[^>]+>", " ", _slot_text(renderer, view(state), ("player", "dev", 0)))
+    assert "ships 1" in dev and "colonists 1" in dev
+
+
+@pytest.mark.parametrize("hint,message", [
+    ("render: {hide: [stagin]}", "unknown zone `stagin` in a drawing hint"),
+    ("render: {label: {shp: company}}", "unknown component kind `shp` in a drawing hint"),
+    ("render: {color_by: {crate: seet}}", "unknown property `seet` of `crate` in a drawing hint"),
+])
+def test_unknown_names_in_drawing_hints_are_content_errors(tmp_path, capsys, hint, message):
+    import shutil
+
+    from rulekit.content import find_game
+    folder = tmp_path / "batavia"
+    shutil.copytree(find_game("batavia"), folder)
+    (folder / "bots.yaml").write_text((folder / "bots.yaml").read_text() + "\n" + hint + "\n")
+    code = main(["validate", str(folder), "--format", "concise"])
+    out = capsys.readouterr().out
+    assert code == 1 and "error[RK0125]" in out and message in out
+    assert re.search(r"bots\.yaml:\d+:\d+: error\[RK0125\]", out.replace(os.sep, "/"))
+
+
+def test_an_unknown_pawn_variable_is_a_content_error_at_its_line(write_game):
+    import rulekit
+    from rulekit.errors import DiagnosticReport
+    with pytest.raises(DiagnosticReport) as caught:
+        rulekit.load_game(write_game(LAID_OUT.replace("layout: {type: row, per_row: 3}",
+                                                      "layout: {type: row, per_row: 3, pawns: scroe}")))
+    (d,) = caught.value.diagnostics
+    assert d.code == "RK0125" and "unknown variable `scroe`" in d.message and d.help == "did you mean `score`?"
+    assert d.span.line > 1

@@ -93,6 +93,12 @@ def test_cli_json_csv_and_compare(capsys, tmp_path):
     assert data["summary"]["games"] == 3 and len(data["games"]) == 3
     assert data["compare"]["variant"] == "open-route"
     assert set(data["compare"]["difference"]) == {"win_rate_by_seat", "score_by_bot", "rounds", "decisions"}
+    paired = {row["figure"]: row for row in data["compare"]["paired"]}
+    assert {"win rate p1", "win rate random", "score random", "rounds", "decisions"} <= set(paired)
+    for row in paired.values():
+        low, high = row["ci95"]
+        assert low <= row["difference"] <= high
+        assert row["significant"] == (low > 0 or high < 0)
     capsys.readouterr()
     assert main(["simulate", "batavia", "--games", "2", "--players", "3", "--format", "csv"]) == 0
     rows = list(csv.reader(io.StringIO(capsys.readouterr().out)))
@@ -118,3 +124,39 @@ def test_ray_backend_matches_local_or_says_how_to_install(capsys):
     local = sim.run_batch("batavia", players=3, games=3, seed=2)
     remote = sim.run_batch("batavia", players=3, games=3, seed=2, backend="ray")
     assert local == remote
+
+
+def test_compare_prints_a_table_of_differences(capsys):
+    assert main(["simulate", "batavia", "--games", "3", "--players", "3", "--bots", "greedy",
+                 "--compare", "open-route"]) == 0
+    out = capsys.readouterr().out
+    assert "open-route - base, game by game on the same seeds" in out
+    assert "95% interval" in out and "excludes 0" in out
+    assert "{" not in out and "'" not in out                     # no Python reprs
+    row = next(line for line in out.splitlines() if "score greedy" in line)
+    assert " .. " in row
+
+
+def test_paired_differences_mark_a_clear_difference():
+    base = [{"bots": ["a", "b"], "winners": [0], "scores": [10, 5], "rounds": 5, "decisions": 50}] * 4
+    variant = [{"bots": ["a", "b"], "winners": [1], "scores": [4 + i, 9], "rounds": 5, "decisions": 50}
+               for i in range(4)]
+    rows = {r["figure"]: r for r in sim.paired_differences(base, variant)}
+    assert rows["win rate p1"]["difference"] == -1 and rows["win rate p1"]["significant"]
+    assert rows["score a"]["difference"] == -4.5 and rows["score a"]["significant"]
+    assert rows["rounds"]["difference"] == 0 and not rows["rounds"]["significant"]
+
+
+def test_plot_says_what_it_wrote_and_titles_the_figure(capsys, tmp_path, monkeypatch):
+    pytest.importorskip("matplotlib")
+    titles = []
+    real = sim.plot
+    monkeypatch.setattr(sim, "plot",
+                        lambda summary, path, title=None: (titles.append(title), real(summary, path, title)))
+    target = tmp_path / "rates.png"
+    assert main(["simulate", "batavia", "--games", "2", "--players", "3", "--bots", "random,greedy",
+                 "--plot", str(target)]) == 0
+    out = capsys.readouterr().out
+    assert f"wrote {target}: win rates by bot and by seat" in out
+    assert target.read_bytes()[:4] == b"\x89PNG"
+    assert titles == ["batavia: 3 players, bots random,greedy, 2 games"]

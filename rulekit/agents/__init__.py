@@ -412,6 +412,23 @@ def stalled(state, cap: int):
 AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "mcts": MCTSAgent, "mcts-crn": SharedWorldsMCTSAgent}
 
 
+def bot_list(text: str | None) -> list[str]:
+    """The bots of a ``--bots`` option (comma-separated; empty means ``random``), each name checked."""
+    specs = [b.strip() for b in (text or "").split(",") if b.strip()] or ["random"]
+    for spec in specs:
+        make_agent(spec, 0)
+    return specs
+
+
+def deal_bots(specs: list[str], n: int) -> list[str]:
+    """The ``--bots`` rule of every command: seat k plays ``specs[k % len(specs)]``, so a
+    shorter list repeats round the table; more bots than seats is a usage error."""
+    if len(specs) > n:
+        raise UsageError(f"{len(specs)} bots for {n} seats: give at most one per seat "
+                         "(a shorter list repeats round the table)")
+    return [specs[k % len(specs)] for k in range(n)]
+
+
 def make_agent(spec: str, seed: int):
     """An agent from its command-line name: ``random``, ``greedy``, ``mcts``, ``mcts:N``,
     ``mcts-crn``, ``mcts-crn:N`` or ``bot:NAME``."""

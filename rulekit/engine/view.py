@@ -7,13 +7,20 @@ spectator's view, and ``full=True`` is the omniscient one for debugging and logs
 Zones declare ``public``, ``owner``, ``hidden`` (count only) or ``face_up`` (each
 item shown only while its ``face_up`` state is true); variables ``public``,
 ``owner`` or ``hidden``.
+
+Item state (what components declare under ``state:``) follows its item: a view
+lists the state of exactly the items it shows by name, so a hidden or face-down
+item's state is as hidden as the item.
 """
 from __future__ import annotations
+
+import weakref
 
 from .mutate import fmt
 from .state import PLAYERS, State, ZoneKey
 
 HIDDEN = "?"
+_STATE_PROPS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def _jsonable(value):
@@ -67,12 +74,54 @@ def view(s: State, player: int | None = None, full: bool = False) -> dict:
             row[name] = _zone(s, keys[i], game.zone_vis[name], player, i, full)
         players[str(p)] = row
     out["players"] = players
+    out["items"] = _item_states(s, zones, players, full)
     if s.pending is not None:
         out["to_move"] = str(PLAYERS[s.pending.player])
         if full or player == s.pending.player:
             out["legal"] = list(s.pending.labels)
     if s.result is not None:
         out["result"] = s.result
+    return out
+
+
+def state_props(game) -> dict:
+    """Kind -> the state properties its components declare (``state:``), in order."""
+    props = _STATE_PROPS.get(game)
+    if props is None:
+        props = {kind: tuple(spec["state"]) for kind, spec in (game.data.get("components") or {}).items()
+                 if isinstance(spec, dict) and spec.get("state")}
+        _STATE_PROPS[game] = props
+    return props
+
+
+def _shown(content):
+    """The item ids a zone's picture names (a family's members included)."""
+    if isinstance(content, list):
+        for ident in content:
+            if ident != HIDDEN:
+                yield ident
+    elif isinstance(content, dict) and "count" not in content:
+        for sub in content.values():
+            yield from _shown(sub)
+
+
+def _item_states(s: State, zones: dict, players: dict, full: bool) -> dict:
+    """The state of every item this view shows by name (every item when ``full``)."""
+    game = s.game
+    kinds = state_props(game)
+    if not kinds:
+        return {}
+    if full:
+        idents = [i for kind in kinds for i in game.kinds[kind]]
+    else:
+        idents = [i for content in zones.values() for i in _shown(content)]
+        idents += [i for row in players.values() for content in row.values() for i in _shown(content)]
+    out = {}
+    defaults = game.prop_defaults
+    for ident in idents:
+        props = kinds.get(game.item_kind.get(ident))
+        if props:
+            out[ident] = {name: _jsonable(s.iprops.get((ident, name), defaults.get(name))) for name in props}
     return out
 
 
