@@ -12,14 +12,20 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 from importlib import resources
 
-from . import parse_cache, schema
+import attrs
+
+from . import parse_cache, schema, typed
 from .errors import Diagnostic, DiagnosticReport, UsageError, suggestion_help
-from .loader import LNode, flatten, load_yaml, merge
+from .loader import LNode, SourceMap, flatten, load_yaml, merge
 from .model import Game, build_game
+from .source import source_line
 
 ROOT_FILE = "game.yaml"
+_ID_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_"
+_HYPHENATED = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)+")
 
 
 def shipped_games_dir() -> str:
@@ -189,6 +195,7 @@ def load_game(name_or_path: str, variants: tuple | list = ()) -> Game:
 def _load_game(folder: str, variants) -> Game:
     files: list[str] = []
     tree = load_tree(folder, files)
+    base = typed_sections(tree)
     for variant in variants:
         path = variant_path(folder, variant)
         overlay = load_yaml(path)
@@ -203,9 +210,76 @@ def _load_game(folder: str, variants) -> Game:
     if problems:
         raise DiagnosticReport(problems)
     name = os.path.basename(os.path.abspath(folder))
-    game = build_game(data, smap, name, _display(folder), tuple(variants))
+    game = _build(data, smap, base, name, _display(folder), tuple(variants))
     game.files = file_hashes(folder, files)
     return game
+
+
+def _build(data: dict, smap: SourceMap, base: tuple, name: str, path: str, variants: tuple) -> Game:
+    """Build the game, then check the types of its values (see :mod:`typed`); the
+    diagnostics of both come out together, types last."""
+    built, kept = _without_set_annotations(data, smap)
+    try:
+        game = build_game(built, smap, name, path, variants)
+    except DiagnosticReport as report:
+        found = [_hint_quoted_id(d) for d in report.diagnostics]
+        found += typed.check(data, base, smap, typed.Vocab(typed.sets_of(data), None))
+        raise DiagnosticReport(found) from None
+    problems = typed.check(data, base, smap, typed.Vocab(game.sets, game.item_kind))
+    if problems:
+        raise DiagnosticReport([*problems, *game.warnings])
+    game.provenance = (*game.provenance, *kept)
+    return game
+
+
+def typed_sections(tree: LNode) -> tuple[dict, SourceMap]:
+    """The game's own parameters and variables as plain data with their source map
+    (before variants): the values types are inferred from, the declarations a variant keeps."""
+    out: dict = {}
+    smap = SourceMap()
+    for path in (("params",), ("vars",), ("player", "vars")):
+        node = tree
+        for key in path:
+            node = node.value.get(key) if isinstance(node.value, dict) else None
+            if node is None:
+                break
+        if node is not None:
+            target = out.setdefault("player", {}) if path[0] == "player" else out
+            target[path[-1]] = flatten(node, smap, path)[0]
+    return out, smap
+
+
+def _without_set_annotations(data: dict, smap) -> tuple[dict, list]:
+    """The content with the ``text:``/``provenance:``/``ruling:`` of sets in mapping form
+    taken out (the builder would take them for members), and the provenance entries they
+    carried, for ``rulekit validate --provenance``."""
+    sets = data.get("sets")
+    if not isinstance(sets, dict):
+        return data, []
+    clean, kept = {}, []
+    for name, spec in sets.items():
+        if isinstance(spec, dict) and any(k in spec for k in typed.ANNOTATIONS):
+            if "provenance" in spec:
+                kept.append((f"sets.{name}", spec["provenance"], spec.get("text", ""),
+                             smap.span(("sets", name, "provenance"))))
+            spec = {k: v for k, v in spec.items() if k not in typed.ANNOTATIONS}
+        clean[name] = spec
+    return {**data, "sets": clean}, kept
+
+
+_QUOTE_HINT = "an item id with `-` is one word only in quotes: write item(\"{0}\") or \"{0}\""
+
+
+def _hint_quoted_id(diagnostic: Diagnostic) -> Diagnostic:
+    """An unknown name that is the start of ``word-word`` in the source is most likely a
+    hyphenated item id written bare (``card-7`` reads as ``card - 7``): say so."""
+    if diagnostic.code != "RK0301" or diagnostic.span is None:
+        return diagnostic
+    text = source_line(diagnostic.span.path, diagnostic.span.line) or ""
+    match = _HYPHENATED.match(text, max(diagnostic.span.column - 1, 0))
+    if match is None or (match.start() > 0 and text[match.start() - 1] in _ID_CHARS):
+        return diagnostic
+    return attrs.evolve(diagnostic, help=_QUOTE_HINT.format(match.group(0)))
 
 
 def file_hashes(folder: str, paths: list) -> dict:

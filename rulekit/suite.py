@@ -96,11 +96,13 @@ def _validate(folder: str, variants: tuple, loaded: dict) -> str:
 
 def _random(game, players: int, options: Options) -> str:
     from .testing import random_game
+    from .typed import out_of_range
     if not game.min_players <= players <= game.max_players:
         raise UsageError(f"{game.title} is for {game.min_players}-{game.max_players} players, not {players}")
     total = 0
     for seed in range(options.random):
-        _state, actions, problem = random_game(game, players, seed, max_actions=options.max_actions)
+        state, actions, problem = random_game(game, players, seed, max_actions=options.max_actions)
+        problem = problem or "; ".join(f"{players}p: {bad}" for bad in out_of_range(game, state))
         if problem:
             raise CheckFailed(problem)
         total += actions

@@ -383,7 +383,7 @@ def test_list_names_the_shipped_and_local_games(capsys, tmp_path):
     lines = out.splitlines()
     assert code == 0 and lines[0].split() == ["game", "title", "players", "variants"]
     batavia = next(line for line in lines if line.startswith("batavia "))
-    assert batavia.split() == ["batavia", "Batavia", "3-5", "(4)", "open-route", "shipped"]
+    assert batavia.split() == ["batavia", "Batavia", "3-5", "(4)", "open-route,", "pirates-once", "shipped"]
     assert any(line.startswith("goa ") and "pro" in line for line in lines)
     mine = next(line for line in lines if "Mine" in line)
     assert mine.split()[1:] == ["Mine", "2-5", "-", "local"]

@@ -208,7 +208,7 @@ def test_an_unknown_game_is_the_same_usage_error_as_validate(capsys):
 def test_an_unknown_variant_is_a_usage_error(capsys):
     code, out, _ = run(capsys, "compile", "goa", "--variant", "pr")
     assert code == 2
-    assert out.startswith("error[RK0001]: no variant `pr` (known: pro)")
+    assert out.startswith("error[RK0001]: no variant `pr` (known: ") and "did you mean `pro`?" in out
 
 
 def test_content_errors_exit_1_and_write_nothing(capsys, tmp_path):

@@ -18,8 +18,11 @@ and checks them against the code:
 - every ``# from: PATH`` block quotes lines that exist in that file;
 - relative links and ``#anchors`` resolve.
 
-Output shown in the docs is not compared (content hashes and scores change with
-the content); exit codes are.
+The output a console block shows under a command of ``COMPARED`` (validate, diff,
+run, test) must be what the command prints: ``...`` stands for any lines (or any text within a line), runs of
+spaces and timings (``0.21s``) are not compared. Other commands' output (bots'
+games, renders), and a block marked ``console output=any`` (paths that depend on
+where rulekit is installed), are shown for the reader: only exit codes are checked.
 """
 from __future__ import annotations
 
@@ -225,8 +228,12 @@ def test_links_resolve(path):
 
 
 # ------------------------------------------------------------------ console blocks
-def console_commands(path: Path) -> list[tuple[int, list[str], int, str | None]]:
-    """(line, argv, expected exit code, stdin file) for each `$ rulekit` line of the console blocks."""
+COMPARED = {"validate", "diff", "run", "test"}
+
+
+def console_commands(path: Path) -> list[tuple[int, list[str], int, str | None, list[str], str]]:
+    """(line, argv, expected exit code, stdin file, documented output, the fence's info) for each `$ rulekit`
+    line of the console blocks."""
     out = []
     for block in fenced_blocks(path.read_text(encoding="utf-8")):
         if block.lang != "console":
@@ -238,15 +245,30 @@ def console_commands(path: Path) -> list[tuple[int, list[str], int, str | None]]
         if expected:
             assert len(commands) == 1, (
                 f"{_id(path)}:{block.line}: a block with exit={expected} must hold exactly one command")
-        for line, command in commands:
+        for k, (line, command) in enumerate(commands):
+            end = commands[k + 1][0] - block.line - 1 if k + 1 < len(commands) else len(block.lines)
+            shown = block.lines[line - block.line:end]
             argv = shlex.split(command[2:])
             assert argv[0] == "rulekit", (
                 f"{_id(path)}:{line}: console blocks may only run `rulekit` (use ```sh for other commands)")
             stdin = None
             if len(argv) >= 2 and argv[-2] == "<":  # `$ rulekit play ... < answers.txt`
                 stdin, argv = argv[-1], argv[:-2]
-            out.append((line, argv[1:], expected, stdin))
+            out.append((line, argv[1:], expected, stdin, shown, block.info))
     return out
+
+
+def _normal(line: str) -> str:
+    return " ".join(re.sub(r"\b\d+\.\d\ds\b", "#s", line).split())
+
+
+def output_matches(shown: list[str], printed: str) -> bool:
+    """Whether the documented lines are the printed ones, ``...`` standing for any lines."""
+    pattern = "\n".join(".*?" if line.strip() == "..." else re.escape(_normal(line)).replace(r"\.\.\.", ".*?")
+                        for line in shown)
+    pattern = pattern.replace("\n.*?\n", "(?:\n.*?)?\n").replace(".*?\n", "(?:.*?\n)?")
+    lines = "\n".join(_normal(line) for line in printed.rstrip("\n").splitlines())
+    return re.fullmatch(pattern, lines, re.S) is not None
 
 
 def documented_files(path: Path) -> dict[str, str]:
@@ -268,7 +290,7 @@ def test_console_blocks_run(path, tmp_path, monkeypatch, capsys):
         target.write_text(content, encoding="utf-8")
     monkeypatch.chdir(tmp_path)
     failures = []
-    for line, argv, expected, stdin in console_commands(path):
+    for line, argv, expected, stdin, shown, info in console_commands(path):
         if stdin is not None:
             monkeypatch.setattr(sys, "stdin", io.StringIO((tmp_path / stdin).read_text(encoding="utf-8")))
         try:
@@ -279,6 +301,11 @@ def test_console_blocks_run(path, tmp_path, monkeypatch, capsys):
         if code != expected:
             failures.append(f"{_id(path)}:{line}: `rulekit {shlex.join(argv)}` exited {code}, the docs say "
                             f"{expected}\n--- stdout\n{captured.out[-2000:]}--- stderr\n{captured.err[-2000:]}")
+        elif argv[0] in COMPARED and shown and "output=any" not in info and not output_matches(
+                shown, captured.out + captured.err):
+            failures.append(f"{_id(path)}:{line}: `rulekit {shlex.join(argv)}` printed other output than the docs "
+                            f"show\n--- docs\n" + "\n".join(shown) + f"\n--- printed\n{captured.out[-3000:]}"
+                            f"{captured.err[-1000:]}")
     assert not failures, "\n\n".join(failures)
 
 

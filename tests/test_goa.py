@@ -234,3 +234,13 @@ def test_random_games_with_the_pro_variant():
 def play_random(game, players: int, seed: int):
     """One random game, checking the invariants after every action; returns (state, actions)."""
     return _play_random(game, players, seed, check=broken_invariants, max_actions=MAX_ACTIONS)
+
+
+# ------------------------------------------------------------------ ruling scenarios
+
+@pytest.mark.parametrize("path", sorted(p for p in (GAME / "scenarios").glob("*.yaml")
+                                        if not p.name.startswith("full-game")), ids=lambda p: p.stem)
+def test_ruling_scenario_passes_and_keeps_the_invariants(path):
+    spec = yaml.safe_load(path.read_text(encoding="utf-8"))
+    assert spec.get("text"), "every scenario says which rule it shows"
+    assert broken_invariants(run_script(str(path)).state) == []

@@ -117,3 +117,14 @@ def test_a_shipped_game_passes_listing_every_script(capsys):
 def test_a_folder_without_games_or_scripts_is_a_usage_error(capsys, tmp_path):
     code, out, _ = run_cli(capsys, "test", str(tmp_path))
     assert code == 2 and "no game" in out
+
+
+def test_a_computed_parameter_out_of_its_range_fails_its_random_games(capsys, write_game):
+    folder = count_game(write_game)
+    game = Path(folder) / "game.yaml"
+    game.write_text(game.read_text().replace(
+        "  cap: {value: 12}", '  cap: {value: 12}\n  seats: {expr: "num_players * 2", type: int, max: 4}'))
+    code, out, _ = run_cli(capsys, "test", folder, "--random", "1")
+    assert code == 1
+    assert re.search(r"\nrandom g 2p x1 +ok ", out) and re.search(r"\nrandom g 3p x1 +FAIL ", out)
+    assert "error[RK5016]: 3p: parameter `seats` is 6, above its maximum 4" in out
