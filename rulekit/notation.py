@@ -13,6 +13,7 @@ import fnmatch
 import re
 
 from .dsl import ast
+from .engine.mutate import fmt
 from .errors import DiagnosticReport
 
 _TEMPLATES: dict = {}      # content hash -> templates: the scripts of one game load it again and again
@@ -107,3 +108,25 @@ def _overlap(a: tuple, b: tuple) -> bool:
                 x is ANY or y is ANY or x == y):
             todo.append((i + 1, j + 1))
     return False
+
+
+def render_event(event: tuple) -> str:
+    """One event as a transcript line (actions flush left, their effects indented)."""
+    kind = event[0]
+    if kind == "action":
+        return f"{event[1]}: {event[2]}"
+    if kind == "move":
+        return f"  move {event[1]}: {event[2]} -> {event[3]}"
+    if kind == "set":
+        return f"  {event[1]}: {fmt(event[2])} -> {fmt(event[3])}"
+    if kind == "prop":
+        return f"  {event[1]}.{event[2]} = {fmt(event[3])}"
+    if kind == "shuffle":
+        return f"  shuffle {event[1]} ({event[2]} items)"
+    if kind == "roll":
+        return f"  roll d{event[2]} ({event[1]}): {event[3]}"
+    if kind == "log":
+        return f"  # {event[1]}"
+    if kind == "start":
+        return f"start {event[1]} players={event[2]} seed={event[3]}"
+    return "  " + " ".join(fmt(x) for x in event)

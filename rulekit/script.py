@@ -44,6 +44,7 @@ from .engine.view import view
 from .errors import DiagnosticReport, UsageError, suggestion_help
 from .files import write_text
 from .loader import flatten, load_yaml
+from .notation import render_event
 from .source import Span, source_line
 from .steps import STEP_KINDS, ScriptError, Step, act, raise_all
 
@@ -56,27 +57,6 @@ class ScriptResult:
     transcript: list
     log: dict
     checkpoints: dict
-
-
-def render_event(event: tuple) -> str:
-    kind = event[0]
-    if kind == "action":
-        return f"{event[1]}: {event[2]}"
-    if kind == "move":
-        return f"  move {event[1]}: {event[2]} -> {event[3]}"
-    if kind == "set":
-        return f"  {event[1]}: {fmt(event[2])} -> {fmt(event[3])}"
-    if kind == "prop":
-        return f"  {event[1]}.{event[2]} = {fmt(event[3])}"
-    if kind == "shuffle":
-        return f"  shuffle {event[1]} ({event[2]} items)"
-    if kind == "roll":
-        return f"  roll d{event[2]} ({event[1]}): {event[3]}"
-    if kind == "log":
-        return f"  # {event[1]}"
-    if kind == "start":
-        return f"start {event[1]} players={event[2]} seed={event[3]}"
-    return "  " + " ".join(fmt(x) for x in event)
 
 
 def pins_from(spec: dict | None) -> dict:

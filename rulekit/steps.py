@@ -17,6 +17,7 @@ from .engine import api
 from .engine.mutate import fmt
 from .engine.state import PLAYERS, State
 from .errors import ContentRuntimeError, Diagnostic, IllegalAction, RulekitError, suggestion_help
+from .notation import render_event
 from .source import Span
 
 STEP_KINDS = ("expect", "checkpoint", "refuse", "legal", "score", "over")
@@ -142,7 +143,6 @@ def refuse(step: Step, spec) -> list:
 
 def accepted(step: Step, action: str, span, mark: int) -> ScriptError:
     """The failure of a refusal that was accepted, showing the state it reached."""
-    from .script import render_event
     state = step.state
     events = [render_event(e).strip() for e in state.events[mark:]]
     now = ("the game is over" if state.over else
