@@ -494,33 +494,44 @@ def layout_problems(data: dict, smap: SourceMap) -> list[Diagnostic]:
     """Names in drawing hints (``render:``, a zone's ``layout:``) that the game does not define
     (RK0125), each at its place: a misspelt hint would otherwise silently draw nothing."""
     from .errors import suggestion_help
-    zones = dict(data.get("zones") or {})
-    pzones = dict((data.get("player") or {}).get("zones") or {})
-    variables = set(data.get("vars") or ()) | set((data.get("player") or {}).get("vars") or ()) | {"round"}
-    components = data.get("components") or {}
     out: list[Diagnostic] = []
 
     def unknown(path: tuple, what: str, name, known, of: str = "") -> None:
         if name not in known:
             out.append(Diagnostic("RK0125", f"unknown {what} `{name}`{of} in a drawing hint", smap.span(path),
                                   help=suggestion_help(str(name), [str(k) for k in known])))
+    _check_render_hints(data, unknown)
+    _check_pawn_hints(data, unknown)
+    return out
+
+
+def _check_render_hints(data: dict, unknown) -> None:
+    """``render:``: the zones it hides or orders, the kinds and properties it labels and colours by."""
+    zones = set(data.get("zones") or {}) | set((data.get("player") or {}).get("zones") or {}) | {"box"}
+    components = data.get("components") or {}
     render = data.get("render") or {}
     for key in ("hide", "order"):
         for i, name in enumerate(render.get(key) or ()):
-            unknown(("render", key, i), "zone", name, set(zones) | set(pzones) | {"box"})
+            unknown(("render", key, i), "zone", name, zones)
     for key in ("label", "color_by", "player_color_by"):
         for kind, prop in (render.get(key) or {}).items():
             unknown(("render", key, kind), "component kind", kind, set(components))
             if kind in components and "{" not in str(prop):
                 unknown(("render", key, kind), "property", prop, _kind_props(components[kind]), f" of `{kind}`")
-    for section, specs in ((("zones",), zones), (("player", "zones"), pzones)):
+
+
+def _check_pawn_hints(data: dict, unknown) -> None:
+    """A zone's ``layout: {pawns: ...}``: the variables that place pawns on its spaces."""
+    player = data.get("player") or {}
+    variables = set(data.get("vars") or ()) | set(player.get("vars") or ()) | {"round"}
+    for section, specs in ((("zones",), dict(data.get("zones") or {})), (("player", "zones"),
+                                                                          dict(player.get("zones") or {}))):
         for name, spec in specs.items():
             pawns = ((spec or {}).get("layout") or {}).get("pawns") if isinstance(spec, dict) else None
             names = [pawns] if isinstance(pawns, str) else list(pawns or ())
             for var in names:
                 where = section + (name, "layout", "pawns") + ((var,) if isinstance(pawns, dict) else ())
                 unknown(where, "variable", var, variables)
-    return out
 
 
 def _kind_props(spec) -> set:

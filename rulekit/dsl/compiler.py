@@ -799,6 +799,11 @@ class Compiler:
             return "zone"
         if isinstance(node, ast.Call) and node.func in REGISTRY:
             return REGISTRY[node.func].returns
+        return self._composed_kind(node)
+
+    def _composed_kind(self, node):
+        """The evident kind of a user function's result, a sum of numbers or a conditional."""
+        v = self.v
         if isinstance(node, ast.Call) and node.func in v.functions:
             if node.func not in self._fn_evident:
                 self._fn_evident[node.func] = None      # a function asking about itself learns nothing
