@@ -72,7 +72,7 @@ CODES: dict[str, str] = {
     "RK0316": "`break` or `continue` outside a loop",
     "RK0317": "unknown option group",
     "RK0318": "a function that is not pure (calls an effect, e.g. rolls)",
-    "RK0319": "`items`/`item` with an unknown component kind or item id",
+    "RK0319": "`items`/`item`/`has` with an unknown component kind, item id or property",
     "RK0320": "effect-language text expected, something else given",
     "RK0321": "an argument of an evidently wrong kind (a number where a zone belongs)",
     # RK033x-RK034x: building the game (sets, items, zones, flow; warnings included)

@@ -570,18 +570,28 @@ class Compiler:
             self.error("RK0306", f"effect `{name}` changes the game and cannot be used as a value", node.span,
                        f"write it as a statement of its own: `{builtin.signature}`")
             return "None"
-        if builtin.names is not None and node.args and isinstance(node.args[0], ast.Str):
-            known = v.kinds if builtin.names == "kinds" else v.items
-            if known and node.args[0].value not in known:
-                what = "component kind" if builtin.names == "kinds" else "item"
-                self.error("RK0319", f"no {what} `{node.args[0].value}`", node.args[0].span,
-                           suggestion_help(node.args[0].value, known))
+        if builtin.names is not None:
+            self._check_named(builtin, node)
         fast = self._form(builtin, node, scope) if builtin.form is not None else None
         if fast is not None:
             return fast
         args, kwargs = self._bind(builtin, node, scope, self.src)
         listed = "".join(", " + a for a in args) + "".join(f", {k}={f}" for k, f in kwargs.items())
         return f"{self._k(builtin.impl, f'B_{name}')}(s{listed})"
+
+    def _check_named(self, builtin, node) -> None:
+        """A literal argument that must name a kind, an item or a property (``names=``) names
+        one the game has (RK0319, with "did you mean")."""
+        v = self.v
+        named = builtin.named or builtin.params[0]
+        position = builtin.params.index(named)
+        arg = node.args[position] if len(node.args) > position else dict(node.kwargs).get(named)
+        if not isinstance(arg, ast.Str):
+            return
+        known, what = {"kinds": (v.kinds, "component kind"), "items": (v.items, "item"),
+                       "props": (v.item_props | v.dynamic_props | v.member_props, "property")}[builtin.names]
+        if known and arg.value not in known:
+            self.error("RK0319", f"no {what} `{arg.value}`", arg.span, suggestion_help(arg.value, known))
 
     def _form(self, builtin, node, scope):
         """The faster form a built-in declares (``form=``), where its arguments allow it, else

@@ -41,7 +41,8 @@ class Builtin:
     pure: bool = True                 # False: each call draws randomness (never inside a function)
     form: str | None = None           # a faster form the compiler may write (count, sum, min, max,
                                       # any, all, first: compiler.Compiler._forms)
-    names: str | None = None          # a literal argument must name one of these: "kinds" or "items"
+    names: str | None = None          # a literal argument must name one of these: "kinds", "items", "props"
+    named: str | None = None          # ...that argument (the first one when not given)
     pins: str | None = None           # the argument naming the random stream a script's `pins: rolls:` fixes
 
     @property
@@ -273,6 +274,20 @@ def _items(s, kind):
 @function("kind_of", ("item",), (), "the component kind of an item", "kind_of(t) == \"tile\"")
 def _kind_of(s, item):
     return s.game.item_kind.get(item)
+
+
+@function("has", ("item", "prop"), (), "true if the item has the property: printed on it, or state its kind declares",
+          "t.worth if has(t, \"worth\") else 0",
+          args={'prop': 'text'}, returns="bool", names="props", named="prop")
+def _has(s, item, prop):
+    game = s.game
+    props = game.items.get(item) if item.__class__ is str else None
+    if props is not None:
+        return prop in props or prop in game.kind_state.get(game.item_kind[item], ())
+    if item.__class__ is str and item in game.members:
+        return prop in game.members[item]
+    raise ContentRuntimeError(f"`has` asks about {mutate.fmt(item)}, which is no item nor set member", None,
+                              "RK4002")
 
 
 @function("item", ("id",), (), "the item with this id", "item(\"goal\")",
