@@ -114,6 +114,7 @@ CODES: dict[str, str] = {
     "RK4015": "a value too large to build: a text or list of more than 1,000,000 elements, a number of more "
               "than about 30,000 digits",
     "RK4016": "one step of the rules computed for a minute of CPU time without reaching a decision",
+    "RK4017": "`**` with an exponent that is not a whole number of at least 0",
     # RK50xx: scripts and logs
     "RK5001": "a script step failed (the default of script errors)",
     "RK5002": "the game's content changed since the log was made",

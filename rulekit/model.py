@@ -13,6 +13,7 @@ import fnmatch
 import hashlib
 import json
 import re
+from fractions import Fraction
 from typing import Any
 
 import attrs
@@ -720,6 +721,11 @@ def _located(fn, span: Span, what: str, number: str | None = None):
                                       "RK4000") from None
         if number and not (isinstance(value, (int, float)) or (value is None and number == "points")):
             from .engine.mutate import fmt
+            if isinstance(value, Fraction) and number != "points":
+                return value
+            if isinstance(value, Fraction):
+                raise ContentRuntimeError(f"{what} must be a whole number, not {fmt(value)} (round it: `x // 1` "
+                                          "rounds down)", span, "RK4000")
             raise ContentRuntimeError(f"{what} must be a number, not {fmt(value)}", span, "RK4000")
         return value
     return run

@@ -131,3 +131,8 @@ def run_cli(capsys, *argv):
         code = exc.code
     out, err = capsys.readouterr()
     return code, out, err
+
+
+def logged(state) -> list[str]:
+    """The lines the game has logged so far (`log(...)` events)."""
+    return [e[1] for e in state.events if e[0] == "log"]

@@ -9,6 +9,8 @@ import rulekit
 from rulekit.engine import api
 from rulekit.errors import ContentRuntimeError, DiagnosticReport
 
+from conftest import logged
+
 GAME = """\
 meta: {title: Kinds}
 players: {min: 2, max: 2}
@@ -44,8 +46,7 @@ def game(write_game):
 
 def test_has_tells_which_items_carry_a_property(game):
     s = api.new_game(game, 2, 0)
-    logged = [e[1] for e in s.events if e[0] == "log"]
-    assert logged == ["worth 8", "state [true, true, true, false] used [false, false, true, true]",
+    assert logged(s) == ["worth 8", "state [true, true, true, false] used [false, false, true, true]",
                       "members true false"]
 
 

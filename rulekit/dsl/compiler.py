@@ -506,9 +506,11 @@ class Compiler:
         return out
 
     def x_BinOp(self, node, scope):
+        left, right = self.src(node.left, scope), self.src(node.right, scope)
+        if node.op in _CHECKED_OPS:     # exact or bounded: engine/runtime.py power, divide
+            return f"{_CHECKED_OPS[node.op]}({left}, {right})"
         if node.op not in ("+", "-", "*", "//", "%"):  # pragma: no cover - the grammar has no others
             raise NotImplementedError(node.op)
-        left, right = self.src(node.left, scope), self.src(node.right, scope)
         if node.op in ("+", "*") and self._may_grow(node):      # engine/runtime.py: MAX_SIZE, MAX_BITS
             return f"{'ADD' if node.op == '+' else 'MUL'}({left}, {right})"
         return f"({left} {node.op} {right})"
@@ -939,6 +941,7 @@ class Compiler:
 
 
 _MISSING = object()
+_CHECKED_OPS = {"**": "POW", "/": "DIV"}
 
 
 _PLAIN = re.compile(r"[A-Za-z_$][A-Za-z0-9_.$ -]*")
