@@ -75,6 +75,7 @@ CODES: dict[str, str] = {
     "RK0319": "`items`/`item`/`has` with an unknown component kind, item id or property",
     "RK0320": "effect-language text expected, something else given",
     "RK0321": "an argument of an evidently wrong kind (a number where a zone belongs)",
+    "RK0322": "`by KEY` given to what does not compare items by a key",
     # RK033x-RK034x: building the game (sets, items, zones, flow; warnings included)
     "RK0330": "a member of two sets",
     "RK0331": "two items share an id",

@@ -203,6 +203,7 @@ class Compiler:
                     inner.add(name)              # iterables are left alone (Python allows no `:=` there)
                 walk(node.elt, inner, True)
                 walk(node.cond, inner, True)
+                walk(node.by, inner, True)
                 note(node, bound, looped)
                 return
             if isinstance(node, ast.Call) and (node.func in self.v.functions or (
@@ -481,7 +482,7 @@ class Compiler:
     def x_Comp(self, node, scope):
         return f"[{self._generator(node, scope)}]"
 
-    def _generator(self, node, scope) -> str:
+    def _generator(self, node, scope, keyed: bool = False) -> str:
         """``elt for v in SEQ(s, xs) if cond``: the inside of a list or generator.
 
         A comprehension's variables are its own (as in Python) and live in Python
@@ -500,7 +501,13 @@ class Compiler:
             names = dict(names)
             names[name] = var
         inner = scope.bind_py(names, walkers)
-        out = f"{self.src(node.elt, inner)} " + " ".join(clauses)
+        elt = self.src(node.elt, inner)
+        if node.by is not None and not keyed:
+            self.error("RK0322", "`by` belongs to a generator argument of sorted, min, max or distinct",
+                       node.by.span)
+        elif keyed:
+            elt = f"({self.src(node.by, inner)}, {elt})"
+        out = f"{elt} " + " ".join(clauses)
         if node.cond is not None:
             out += f" if {self.src(node.cond, inner)}"
         return out
@@ -574,12 +581,26 @@ class Compiler:
             return "None"
         if builtin.names is not None:
             self._check_named(builtin, node)
+        if node.args and isinstance(node.args[0], ast.Comp) and node.args[0].by is not None:
+            return self._keyed(builtin, node, scope)
         fast = self._form(builtin, node, scope) if builtin.form is not None else None
         if fast is not None:
             return fast
         args, kwargs = self._bind(builtin, node, scope, self.src)
         listed = "".join(", " + a for a in args) + "".join(f", {k}={f}" for k, f in kwargs.items())
         return f"{self._k(builtin.impl, f'B_{name}')}(s{listed})"
+
+    def _keyed(self, builtin, node, scope) -> str:
+        """``f(x for x in xs by KEY)``: the built-in's ``by`` form, given (key, item) pairs."""
+        comp = node.args[0]
+        if builtin.by is None:
+            self.error("RK0322", f"`{builtin.name}` does not compare items by a key", comp.by.span,
+                       "`by` belongs to sorted, min, max and distinct (and to the options of a `choose`)")
+            return "None"
+        pairs = f"[{self._generator(comp, scope, keyed=True)}]"
+        args, kwargs = self._bind(builtin, node, scope, lambda n, sc: pairs if n is comp else self.src(n, sc))
+        listed = "".join(", " + a for a in args) + "".join(f", {k}={f}" for k, f in kwargs.items())
+        return f"{self._k(builtin.by, f'BY_{builtin.name}')}(s{listed})"
 
     def _check_named(self, builtin, node) -> None:
         """A literal argument that must name a kind, an item or a property (``names=``) names
@@ -1134,7 +1155,7 @@ def _free_names(node) -> frozenset:
         for name, coll in node.fors:
             out |= _free_names(coll) - bound
             bound.add(name)
-        out |= (_free_names(node.elt) | _free_names(node.cond)) - bound
+        out |= (_free_names(node.elt) | _free_names(node.cond) | _free_names(node.by)) - bound
         return frozenset(out)
     if isinstance(node, ast.Node):
         out = set()
