@@ -150,6 +150,7 @@ class Game:
     finish_pc: int
     scoring: tuple              # ((id, text, fn), ...)
     tiebreak: tuple             # (fn, ...)
+    eligible: Any               # (fn, span): whether `p` may win (`scoring.eligible`), or None
     invariants: tuple           # ((id, text, fn), ...)
     estimate: Any
     provenance: tuple           # ((path, kind, text, span), ...)
@@ -250,7 +251,7 @@ class _Builder:
         compiler, reads = self._compile_functions(vocab, functions_spec)
         params = self._params(compiler, params_spec)
         procs, main, finish_pc = self._program(compiler, procedures_spec, vocab)
-        scoring, tiebreak = self._scoring(compiler)
+        scoring, tiebreak, eligible = self._scoring(compiler)
         invariants = self._invariants(compiler)
         bots, search = self._bots(compiler)
         estimate = self._estimate(compiler)
@@ -266,7 +267,7 @@ class _Builder:
             gvars=gvars, gvis=gvis, gbounds=gbounds, pvars=pvars, pvis=pvis, pbounds=pbounds,
             zones=zones, zone_vis=zone_vis, families=families, pzones=pzones, capacity=capacity,
             params=params, procedures=procs, functions=compiler.functions_impl, main=main,
-            finish_pc=finish_pc, scoring=scoring, tiebreak=tiebreak,
+            finish_pc=finish_pc, scoring=scoring, tiebreak=tiebreak, eligible=eligible,
             invariants=invariants, estimate=estimate, provenance=tuple(self._provenance()),
             sets=sets, members=members, vocab=vocab, warnings=warnings, bots=bots,
             memo_deps=memo_deps, memo_always=memo_always, static_memo=compiler.static_memo,
@@ -492,7 +493,8 @@ class _Builder:
         return phases
 
     def _scoring(self, compiler: Compiler):
-        """Returns (((id, text, fn), ...) per category, (fn, ...) per tie-break)."""
+        """Returns (((id, text, fn), ...) per category, (fn, ...) per tie-break, (fn, span) of
+        `eligible` or None)."""
         scoring = []
         sc = self.data.get("scoring") or {}
         for i, cat in enumerate(sc.get("categories") or []):
@@ -507,7 +509,16 @@ class _Builder:
             if body:
                 tiebreak.append(_located(compiler.expr(body, _scope({"p"})), body.span,
                                          f"tie-break {i + 1}", "tiebreak"))
-        return tuple(scoring), tuple(tiebreak)
+        return tuple(scoring), tuple(tiebreak), self._eligible(compiler)
+
+    def _eligible(self, compiler: Compiler):
+        """``scoring.eligible``: whether ``p`` may win, or None (everyone may)."""
+        if "eligible" not in (self.data.get("scoring") or {}):
+            return None
+        body = self.parse(("scoring", "eligible"), "expr")
+        if body is None:
+            return None
+        return _located(compiler.expr(body, _scope({"p"})), body.span, "`eligible`"), body.span
 
     def _invariants(self, compiler: Compiler) -> tuple:
         invariants = []
