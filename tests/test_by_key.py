@@ -51,3 +51,41 @@ def test_by_where_nothing_compares_by_a_key_is_refused(write_game, expr):
         rulekit.load_game(write_game(text))
     found = [(d.code, d.span.line, d.span.column) for d in info.value.diagnostics if d.severity == "error"]
     assert found == [("RK0322", 11, 16 + expr.index(" by ") + 4)]
+
+
+OPTIONS = """\
+meta: {title: Groups}
+players: {min: 2, max: 2}
+components:
+  tile: {items: [{id: t1, kind: ship}, {id: t2, kind: ship}, {id: t3, kind: crate}, {id: t4, kind: ship}], start: row}
+zones:
+  row: {}
+player:
+  zones: {hand: {}}
+flow:
+  rounds: 2
+  phases:
+    - id: only
+      do: |
+        choose players[0]:
+            "take {t.kind}" for t in row if t != "t2" by t.kind:
+                move(t, to=players[0].hand)
+            "pass":
+                pass
+"""
+
+
+def test_options_grouped_by_a_key_are_one_option_per_key(write_game):
+    s = api.new_game(rulekit.load_game(write_game(OPTIONS)), 2, 0)
+    row = s.zones[s.game.zones["row"]]
+    ships = [t for t in row if t in ("t1", "t4")]        # t2 is left out by the condition
+    assert sorted(s.pending.labels) == ["pass", "take crate", "take ship"]
+    api.apply(s, "take ship")
+    assert list(s.zones[s.game.pzones["hand"][0]]) == ships[:1]
+    assert sorted(s.pending.labels) == ["pass", "take crate", "take ship"]      # the other ship stands for both
+
+
+def test_by_on_an_option_that_lists_nothing_is_refused(write_game):
+    with pytest.raises(DiagnosticReport) as info:
+        rulekit.load_game(write_game(OPTIONS.replace('"pass":', '"pass" by 1:')))
+    assert [(d.code, d.span.line) for d in info.value.diagnostics] == [("RK0322", 17)]

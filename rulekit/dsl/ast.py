@@ -183,6 +183,7 @@ class Option(Node):
     fors: tuple  # of (name, Expr)
     cond: Expr | None
     body: tuple
+    by: Expr | None = None  # `by KEY`: one option per key (the first of each)
 
 
 @attrs.frozen

@@ -1059,7 +1059,7 @@ def _namespace(vocab: Vocabulary) -> dict:
             "TALLY_TABLE": tally_table, "SEQ": seq, "FMT": mutate.fmt, "ITEMS": items, "GETITEM": getitem,
             "CONTAINS": contains, "TALLY": tally,
             "ANY": any, "ALL": all, "NEXT": next,
-            "SET_PROP": mutate.set_prop}
+            "SET_PROP": mutate.set_prop, "FIRST_OF_EACH": _first_of_each}
 
 
 def _name_of(node) -> str:
@@ -1086,6 +1086,7 @@ def read_names(body) -> set:
                 out.add(name)
                 walk(coll)
             walk(node.cond)
+            walk(node.by)
             walk(node.label)
             walk(node.body)
         elif isinstance(node, ast.Node):
@@ -1135,6 +1136,15 @@ def too_complex(exc: Exception) -> bool:
         return True
     text = str(exc)
     return isinstance(exc, SyntaxError) and ("too many" in text or "too deeply" in text or "nested" in text)
+
+
+def _first_of_each(pairs: list) -> list:
+    """The first value of each key of ``(key, value)`` pairs, in order (options grouped `by`)."""
+    firsts: dict = {}
+    for key, value in pairs:
+        if key not in firsts:
+            firsts[key] = value
+    return list(firsts.values())
 
 
 def _count_equal(s, items, value) -> int:

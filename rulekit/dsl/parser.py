@@ -213,8 +213,10 @@ class _ToAst(Transformer):
     def option(self, meta, c):
         label = self._string(c[0])
         fors = tuple(x for x in c[1:-1] if isinstance(x, tuple))
-        conds = [x for x in c[1:-1] if not isinstance(x, tuple) and x is not None]
-        return ast.Option(label, fors, conds[0] if conds else None, c[-1], span=self._span(meta))
+        keys = [x.key for x in c[1:-1] if isinstance(x, _By)]
+        conds = [x for x in c[1:-1] if not isinstance(x, (tuple, _By)) and x is not None]
+        return ast.Option(label, fors, conds[0] if conds else None, c[-1], keys[0] if keys else None,
+                          span=self._span(meta))
 
     def option_for(self, c):
         return (str(c[0]), c[1])
