@@ -72,9 +72,10 @@ CODES: dict[str, str] = {
     "RK0316": "`break` or `continue` outside a loop",
     "RK0317": "unknown option group",
     "RK0318": "a function that is not pure (calls an effect, e.g. rolls)",
-    "RK0319": "`items`/`item` with an unknown component kind or item id",
+    "RK0319": "`items`/`item`/`has` with an unknown component kind, item id or property",
     "RK0320": "effect-language text expected, something else given",
     "RK0321": "an argument of an evidently wrong kind (a number where a zone belongs)",
+    "RK0322": "`by KEY` given to what does not compare items by a key",
     # RK033x-RK034x: building the game (sets, items, zones, flow; warnings included)
     "RK0330": "a member of two sets",
     "RK0331": "two items share an id",
@@ -114,6 +115,8 @@ CODES: dict[str, str] = {
     "RK4015": "a value too large to build: a text or list of more than 1,000,000 elements, a number of more "
               "than about 30,000 digits",
     "RK4016": "one step of the rules computed for a minute of CPU time without reaching a decision",
+    "RK4017": "`**` with an exponent that is not a whole number of at least 0",
+    "RK4018": "no player may win: `scoring.eligible` is false for everyone",
     # RK50xx: scripts and logs
     "RK5001": "a script step failed (the default of script errors)",
     "RK5002": "the game's content changed since the log was made",

@@ -199,10 +199,12 @@ RUNTIME_ERRORS = (KeyError, TypeError, ValueError, IndexError, ZeroDivisionError
                   RecursionError, UnboundLocalError, MemoryError)
 
 
-def explain_failure(exc: Exception) -> str:
-    """What a Python failure inside content code means, in the author's words."""
+def explain_failure(exc: Exception, game=None) -> str:
+    """What a Python failure inside content code means, in the author's words (``game``: the
+    game it ran in, to name an item read for a property its kind does not have)."""
     if isinstance(exc, KeyError):
-        return f"`{exc.args[0]}` has no value here (read before it was set?)"
+        missing = _missing_property(exc, game) if game is not None else None
+        return missing or f"`{exc.args[0]}` has no value here (read before it was set?)"
     if isinstance(exc, UnboundLocalError):
         name = str(exc).split("'")[1] if "'" in str(exc) else "a local"
         return f"`{name[2:] if name.startswith('l_') else name}` has no value here (read before it was set?)"
@@ -213,3 +215,36 @@ def explain_failure(exc: Exception) -> str:
     if isinstance(exc, MemoryError):
         return "the machine ran out of memory working this out (a value that grows without end?)"
     return f"cannot evaluate: {exc}"
+
+
+def _missing_property(exc: KeyError, game) -> str | None:
+    """``x.prop`` read on an item (or set member) that lacks ``prop``: the message names it, its
+    kind and the property. Reads compile to plain lookups (nothing is checked on the way), so
+    the item is found afterwards, among the values the failing code held."""
+    prop = exc.args[0] if exc.args else None
+    items, members = game.items, game.members
+    if prop.__class__ is not str or not (any(prop in p for p in items.values())
+                                         or any(prop in p for p in members.values())):
+        return None
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    held = list(tb.tb_frame.f_locals.values()) if tb is not None else []
+    held += [v for env in held if env.__class__ is dict for v in env.values()]
+    lacking = sorted({v for v in held if v.__class__ is str and (v in items or v in members)
+                      and prop not in _props_of(v, items, members)})
+    having = sorted({game.item_kind[i] for i, p in items.items() if prop in p})
+    hint = f"give it a default under its kind's `props:`, or ask `has(x, \"{prop}\")` first"
+    if len(lacking) != 1:
+        return f"an item has no property `{prop}` (only {_kinds(having)} have it; {hint})"
+    what = f"kind `{game.item_kind[lacking[0]]}`" if lacking[0] in items else "a set member"
+    return f"`{lacking[0]}` ({what}) has no property `{prop}` (only {_kinds(having)} have it; {hint})"
+
+
+def _props_of(value: str, items: dict, members: dict):
+    props = items.get(value)
+    return props if props is not None else members.get(value, ())
+
+
+def _kinds(kinds: list) -> str:
+    return ", ".join(f"`{k}`" for k in kinds) + " items" if kinds else "some set members"

@@ -13,6 +13,7 @@ import fnmatch
 import hashlib
 import json
 import re
+from fractions import Fraction
 from typing import Any
 
 import attrs
@@ -149,6 +150,7 @@ class Game:
     finish_pc: int
     scoring: tuple              # ((id, text, fn), ...)
     tiebreak: tuple             # (fn, ...)
+    eligible: Any               # (fn, span): whether `p` may win (`scoring.eligible`), or None
     invariants: tuple           # ((id, text, fn), ...)
     estimate: Any
     provenance: tuple           # ((path, kind, text, span), ...)
@@ -165,6 +167,8 @@ class Game:
     search: dict = attrs.Factory(dict)      # how the `mcts` bot searches (`search:`; agents.SEARCH_DEFAULTS)
     program: Any = None                     # the generated module (dsl/codegen.Module): `rulekit compile`
     roll_streams: frozenset | None = None   # the streams `roll` draws from (None: not known before running)
+    kind_state: dict = attrs.Factory(dict)  # component kind -> the state properties it declares (`has`)
+    state_seed: dict = attrs.Factory(dict)  # (item, prop) -> its kind's own state default, where not the common one
 
     def compiler_for_scripts(self) -> Compiler:
         """A compiler over this game's names (for expectations and position scripts): its
@@ -247,7 +251,7 @@ class _Builder:
         compiler, reads = self._compile_functions(vocab, functions_spec)
         params = self._params(compiler, params_spec)
         procs, main, finish_pc = self._program(compiler, procedures_spec, vocab)
-        scoring, tiebreak = self._scoring(compiler)
+        scoring, tiebreak, eligible = self._scoring(compiler)
         invariants = self._invariants(compiler)
         bots, search = self._bots(compiler)
         estimate = self._estimate(compiler)
@@ -263,12 +267,13 @@ class _Builder:
             gvars=gvars, gvis=gvis, gbounds=gbounds, pvars=pvars, pvis=pvis, pbounds=pbounds,
             zones=zones, zone_vis=zone_vis, families=families, pzones=pzones, capacity=capacity,
             params=params, procedures=procs, functions=compiler.functions_impl, main=main,
-            finish_pc=finish_pc, scoring=scoring, tiebreak=tiebreak,
+            finish_pc=finish_pc, scoring=scoring, tiebreak=tiebreak, eligible=eligible,
             invariants=invariants, estimate=estimate, provenance=tuple(self._provenance()),
             sets=sets, members=members, vocab=vocab, warnings=warnings, bots=bots,
             memo_deps=memo_deps, memo_always=memo_always, static_memo=compiler.static_memo,
             search=search, program=self.program,
-            roll_streams=None if compiler.roll_streams is None else frozenset(compiler.roll_streams))
+            roll_streams=None if compiler.roll_streams is None else frozenset(compiler.roll_streams),
+            kind_state=self.kind_state, state_seed=self.state_seed)
 
     def _sets(self, vocab: Vocabulary):
         """Returns (set -> member names, member -> static props); also the tables."""
@@ -298,6 +303,7 @@ class _Builder:
         item_kind: dict[str, str] = {}
         item_start: dict[str, str] = {}
         prop_defaults: dict[str, Any] = {}
+        kind_state: dict[str, dict] = {}
         for kind, spec in (self.data.get("components") or {}).items():
             ids = []
             for ident, props in self._instances(kind, spec, sets):
@@ -310,12 +316,15 @@ class _Builder:
                 ids.append(ident)
                 vocab.item_props.update(props)
             kinds[kind] = tuple(ids)
-            for prop, default in (spec.get("state") or {}).items():
-                prop_defaults[prop] = _value(default)
-                vocab.dynamic_props.add(prop)
+            declared = {prop: _value(default) for prop, default in (spec.get("state") or {}).items()}
+            kind_state[kind] = declared
+            prop_defaults.update(declared)
+            vocab.dynamic_props.update(declared)
         vocab.items = items
         vocab.kinds = set(kinds)
         vocab.prop_defaults = prop_defaults
+        self.kind_state = {kind: frozenset(declared) for kind, declared in kind_state.items()}
+        self.state_seed = _state_seed(kind_state, kinds, prop_defaults)
         return items, kinds, item_kind, item_start, prop_defaults
 
     def _variables(self, vocab: Vocabulary):
@@ -484,7 +493,8 @@ class _Builder:
         return phases
 
     def _scoring(self, compiler: Compiler):
-        """Returns (((id, text, fn), ...) per category, (fn, ...) per tie-break)."""
+        """Returns (((id, text, fn), ...) per category, (fn, ...) per tie-break, (fn, span) of
+        `eligible` or None)."""
         scoring = []
         sc = self.data.get("scoring") or {}
         for i, cat in enumerate(sc.get("categories") or []):
@@ -499,7 +509,16 @@ class _Builder:
             if body:
                 tiebreak.append(_located(compiler.expr(body, _scope({"p"})), body.span,
                                          f"tie-break {i + 1}", "tiebreak"))
-        return tuple(scoring), tuple(tiebreak)
+        return tuple(scoring), tuple(tiebreak), self._eligible(compiler)
+
+    def _eligible(self, compiler: Compiler):
+        """``scoring.eligible``: whether ``p`` may win, or None (everyone may)."""
+        if "eligible" not in (self.data.get("scoring") or {}):
+            return None
+        body = self.parse(("scoring", "eligible"), "expr")
+        if body is None:
+            return None
+        return _located(compiler.expr(body, _scope({"p"})), body.span, "`eligible`"), body.span
 
     def _invariants(self, compiler: Compiler) -> tuple:
         invariants = []
@@ -671,6 +690,19 @@ def _value(v):
     return v
 
 
+def _state_seed(kind_state: dict, kinds: dict, prop_defaults: dict) -> dict:
+    """The state values a new game starts with: an item whose kind gives a state property
+    another default than the game-wide one (the last kind declaring it) holds its kind's
+    default from the start, so reading any state property stays one lookup."""
+    seed = {}
+    for kind, declared in kind_state.items():
+        for prop, default in declared.items():
+            common = prop_defaults[prop]
+            if default.__class__ is not common.__class__ or default != common:
+                seed.update(((ident, prop), default) for ident in kinds[kind])
+    return seed
+
+
 def _var_table(spec) -> tuple:
     """(initial values, visibility, bounds) of the variables a `vars:` section declares;
     a bare value is the initial value."""
@@ -696,9 +728,15 @@ def _located(fn, span: Span, what: str, number: str | None = None):
                 exc.span = span
             raise
         except RUNTIME_ERRORS as exc:
-            raise ContentRuntimeError(f"cannot compute {what}: {explain_failure(exc)}", span, "RK4000") from None
+            raise ContentRuntimeError(f"cannot compute {what}: {explain_failure(exc, s.game)}", span,
+                                      "RK4000") from None
         if number and not (isinstance(value, (int, float)) or (value is None and number == "points")):
             from .engine.mutate import fmt
+            if isinstance(value, Fraction) and number != "points":
+                return value
+            if isinstance(value, Fraction):
+                raise ContentRuntimeError(f"{what} must be a whole number, not {fmt(value)} (round it: `x // 1` "
+                                          "rounds down)", span, "RK4000")
             raise ContentRuntimeError(f"{what} must be a number, not {fmt(value)}", span, "RK4000")
         return value
     return run

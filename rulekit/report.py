@@ -27,10 +27,15 @@ def score_table(state, you: int | None = None):
     for c in cats:
         table.add_column(c, justify="right")
     table.add_column("total", justify="right", style="bold")
+    ties = len(state.game.tiebreak)
+    for i in range(ties):
+        table.add_column("tie-break" if ties == 1 else f"tie-break {i + 1}", justify="right", style="dim")
     for player in result["ranking"]:
         row = result["scores"][player]
-        name = player + (" (you)" if you is not None and player == str(PLAYERS[you]) else "")
-        table.add_row(name, *[str(row["breakdown"].get(c)) for c in cats], str(row["total"]))
+        name = player + (" (you)" if you is not None and player == str(PLAYERS[you]) else "") \
+            + (" (may not win)" if row.get("eligible") is False else "")
+        table.add_row(name, *[str(row["breakdown"].get(c)) for c in cats], str(row["total"]),
+                      *[show_value(v) for v in row["tiebreak"]])
     return table
 
 

@@ -131,3 +131,20 @@ def run_cli(capsys, *argv):
         code = exc.code
     out, err = capsys.readouterr()
     return code, out, err
+
+
+def logged(state) -> list[str]:
+    """The lines the game has logged so far (`log(...)` events)."""
+    return [e[1] for e in state.events if e[0] == "log"]
+
+
+def failure(game, players: int, action: str):
+    """The content error that playing ``action`` in a new game raises (the test fails if none)."""
+    import pytest
+
+    from rulekit.engine import api
+    from rulekit.errors import ContentRuntimeError
+    state = api.new_game(game, players, 0)
+    with pytest.raises(ContentRuntimeError) as info:
+        api.apply(state, action)
+    return info.value

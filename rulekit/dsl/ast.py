@@ -74,6 +74,7 @@ class Comp(Node):
     elt: Expr
     fors: tuple  # of (name, Expr)
     cond: Expr | None
+    by: Expr | None = None  # `by KEY` (a generator argument only): items are compared by KEY
 
 
 @attrs.frozen
@@ -182,6 +183,7 @@ class Option(Node):
     fors: tuple  # of (name, Expr)
     cond: Expr | None
     body: tuple
+    by: Expr | None = None  # `by KEY`: one option per key (the first of each)
 
 
 @attrs.frozen
@@ -227,7 +229,7 @@ def dump(node, indent: int = 0) -> str:
         if isinstance(value, Node) or (isinstance(value, tuple) and any(
                 isinstance(v, (Node, tuple)) for v in value)):
             nested.append((field.name, value))
-        else:
+        elif field.default is attrs.NOTHING or value != field.default:    # a clause left out is not shown
             simple.append(f"{field.name}={value!r}")
     head = f"{pad}{type(node).__name__}({', '.join(simple)})"
     lines = [head]

@@ -428,10 +428,14 @@ class _Writer:
                 else:
                     lines.append((3, f"if {cond}:", st.span))
                     lines.append((4, f"ch.append({item})", st.span))
+            elif opt.by is not None:
+                lines.append((3, f"ch += {self._grouped(opt, inner, target, values, clauses, cond)}", st.span))
             else:
                 fors = " ".join(f"for {var} in {src}" for var, src in clauses)
                 lines.append((3, f"ch += [({target}{values}) {fors}" + (f" if {cond}]" if cond is not None else "]"),
                               st.span))
+            if opt.by is not None and not clauses:
+                comp.error("RK0322", "`by` groups the options a `for` lists; this option lists none", opt.by.span)
             bodies.append((target, opt.body, scope))
         spec = comp._k(ChooseSpec(spec_keys, spec_labels, st.span), f"CHOOSE{here}")
         lines.append((3, f"return DECIDE(s, {comp.src(st.player, self.scope)}, ch, {spec})", st.span))
@@ -443,6 +447,14 @@ class _Writer:
             self.scope = saved
             self.goto(end)
         self.start(end)
+
+    def _grouped(self, opt, inner, target: int, values: str, clauses: list, cond) -> str:
+        """``"take {t.kind}" for t in row by t.kind``: one option per key, the first of each
+        (identical tiles are one move, not one per tile)."""
+        fors = " ".join(f"for {var} in {src}" for var, src in clauses)
+        key = self.comp.src(opt.by, inner)
+        pairs = f"[({key}, ({target}{values})) {fors}" + (f" if {cond}]" if cond is not None else "]")
+        return f"FIRST_OF_EACH({pairs})"
 
     def _share_heads(self, options, lines, span) -> None:
         """Options that walk the same call (`for t in kept(p, 'spy')` in four options) ask it

@@ -203,6 +203,7 @@ class Compiler:
                     inner.add(name)              # iterables are left alone (Python allows no `:=` there)
                 walk(node.elt, inner, True)
                 walk(node.cond, inner, True)
+                walk(node.by, inner, True)
                 note(node, bound, looped)
                 return
             if isinstance(node, ast.Call) and (node.func in self.v.functions or (
@@ -481,7 +482,7 @@ class Compiler:
     def x_Comp(self, node, scope):
         return f"[{self._generator(node, scope)}]"
 
-    def _generator(self, node, scope) -> str:
+    def _generator(self, node, scope, keyed: bool = False) -> str:
         """``elt for v in SEQ(s, xs) if cond``: the inside of a list or generator.
 
         A comprehension's variables are its own (as in Python) and live in Python
@@ -500,15 +501,23 @@ class Compiler:
             names = dict(names)
             names[name] = var
         inner = scope.bind_py(names, walkers)
-        out = f"{self.src(node.elt, inner)} " + " ".join(clauses)
+        elt = self.src(node.elt, inner)
+        if node.by is not None and not keyed:
+            self.error("RK0322", "`by` belongs to a generator argument of sorted, min, max or distinct",
+                       node.by.span)
+        elif keyed:
+            elt = f"({self.src(node.by, inner)}, {elt})"
+        out = f"{elt} " + " ".join(clauses)
         if node.cond is not None:
             out += f" if {self.src(node.cond, inner)}"
         return out
 
     def x_BinOp(self, node, scope):
+        left, right = self.src(node.left, scope), self.src(node.right, scope)
+        if node.op in _CHECKED_OPS:     # exact or bounded: engine/runtime.py power, divide
+            return f"{_CHECKED_OPS[node.op]}({left}, {right})"
         if node.op not in ("+", "-", "*", "//", "%"):  # pragma: no cover - the grammar has no others
             raise NotImplementedError(node.op)
-        left, right = self.src(node.left, scope), self.src(node.right, scope)
         if node.op in ("+", "*") and self._may_grow(node):      # engine/runtime.py: MAX_SIZE, MAX_BITS
             return f"{'ADD' if node.op == '+' else 'MUL'}({left}, {right})"
         return f"({left} {node.op} {right})"
@@ -570,18 +579,42 @@ class Compiler:
             self.error("RK0306", f"effect `{name}` changes the game and cannot be used as a value", node.span,
                        f"write it as a statement of its own: `{builtin.signature}`")
             return "None"
-        if builtin.names is not None and node.args and isinstance(node.args[0], ast.Str):
-            known = v.kinds if builtin.names == "kinds" else v.items
-            if known and node.args[0].value not in known:
-                what = "component kind" if builtin.names == "kinds" else "item"
-                self.error("RK0319", f"no {what} `{node.args[0].value}`", node.args[0].span,
-                           suggestion_help(node.args[0].value, known))
+        if builtin.names is not None:
+            self._check_named(builtin, node)
+        if node.args and isinstance(node.args[0], ast.Comp) and node.args[0].by is not None:
+            return self._keyed(builtin, node, scope)
         fast = self._form(builtin, node, scope) if builtin.form is not None else None
         if fast is not None:
             return fast
         args, kwargs = self._bind(builtin, node, scope, self.src)
         listed = "".join(", " + a for a in args) + "".join(f", {k}={f}" for k, f in kwargs.items())
         return f"{self._k(builtin.impl, f'B_{name}')}(s{listed})"
+
+    def _keyed(self, builtin, node, scope) -> str:
+        """``f(x for x in xs by KEY)``: the built-in's ``by`` form, given (key, item) pairs."""
+        comp = node.args[0]
+        if builtin.by is None:
+            self.error("RK0322", f"`{builtin.name}` does not compare items by a key", comp.by.span,
+                       "`by` belongs to sorted, min, max and distinct (and to the options of a `choose`)")
+            return "None"
+        pairs = f"[{self._generator(comp, scope, keyed=True)}]"
+        args, kwargs = self._bind(builtin, node, scope, lambda n, sc: pairs if n is comp else self.src(n, sc))
+        listed = "".join(", " + a for a in args) + "".join(f", {k}={f}" for k, f in kwargs.items())
+        return f"{self._k(builtin.by, f'BY_{builtin.name}')}(s{listed})"
+
+    def _check_named(self, builtin, node) -> None:
+        """A literal argument that must name a kind, an item or a property (``names=``) names
+        one the game has (RK0319, with "did you mean")."""
+        v = self.v
+        named = builtin.named or builtin.params[0]
+        position = builtin.params.index(named)
+        arg = node.args[position] if len(node.args) > position else dict(node.kwargs).get(named)
+        if not isinstance(arg, ast.Str):
+            return
+        known, what = {"kinds": (v.kinds, "component kind"), "items": (v.items, "item"),
+                       "props": (v.item_props | v.dynamic_props | v.member_props, "property")}[builtin.names]
+        if known and arg.value not in known:
+            self.error("RK0319", f"no {what} `{arg.value}`", arg.span, suggestion_help(arg.value, known))
 
     def _form(self, builtin, node, scope):
         """The faster form a built-in declares (``form=``), where its arguments allow it, else
@@ -934,6 +967,7 @@ class Compiler:
 
 
 _MISSING = object()
+_CHECKED_OPS = {"**": "POW", "/": "DIV"}
 
 
 _PLAIN = re.compile(r"[A-Za-z_$][A-Za-z0-9_.$ -]*")
@@ -1030,7 +1064,7 @@ def _namespace(vocab: Vocabulary) -> dict:
             "TALLY_TABLE": tally_table, "SEQ": seq, "FMT": mutate.fmt, "ITEMS": items, "GETITEM": getitem,
             "CONTAINS": contains, "TALLY": tally,
             "ANY": any, "ALL": all, "NEXT": next,
-            "SET_PROP": mutate.set_prop}
+            "SET_PROP": mutate.set_prop, "FIRST_OF_EACH": _first_of_each}
 
 
 def _name_of(node) -> str:
@@ -1057,6 +1091,7 @@ def read_names(body) -> set:
                 out.add(name)
                 walk(coll)
             walk(node.cond)
+            walk(node.by)
             walk(node.label)
             walk(node.body)
         elif isinstance(node, ast.Node):
@@ -1108,6 +1143,15 @@ def too_complex(exc: Exception) -> bool:
     return isinstance(exc, SyntaxError) and ("too many" in text or "too deeply" in text or "nested" in text)
 
 
+def _first_of_each(pairs: list) -> list:
+    """The first value of each key of ``(key, value)`` pairs, in order (options grouped `by`)."""
+    firsts: dict = {}
+    for key, value in pairs:
+        if key not in firsts:
+            firsts[key] = value
+    return list(firsts.values())
+
+
 def _count_equal(s, items, value) -> int:
     """How many of ``items`` (a list, or a zone, or whatever a comprehension walks) equal
     ``value``: ``list.count`` for a list, asked without a second call to see what it is."""
@@ -1126,7 +1170,7 @@ def _free_names(node) -> frozenset:
         for name, coll in node.fors:
             out |= _free_names(coll) - bound
             bound.add(name)
-        out |= (_free_names(node.elt) | _free_names(node.cond)) - bound
+        out |= (_free_names(node.elt) | _free_names(node.cond) | _free_names(node.by)) - bound
         return frozenset(out)
     if isinstance(node, ast.Node):
         out = set()

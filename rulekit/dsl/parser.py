@@ -100,6 +100,15 @@ def _plain_locate(path: str) -> Locate:
     return locate
 
 
+class _By:
+    """A ``by KEY`` clause on its way into its comprehension."""
+
+    __slots__ = ("key",)
+
+    def __init__(self, key):
+        self.key = key
+
+
 class _ToAst(Transformer):
     def __init__(self, locate: Locate):
         super().__init__()
@@ -204,8 +213,10 @@ class _ToAst(Transformer):
     def option(self, meta, c):
         label = self._string(c[0])
         fors = tuple(x for x in c[1:-1] if isinstance(x, tuple))
-        conds = [x for x in c[1:-1] if not isinstance(x, tuple) and x is not None]
-        return ast.Option(label, fors, conds[0] if conds else None, c[-1], span=self._span(meta))
+        keys = [x.key for x in c[1:-1] if isinstance(x, _By)]
+        conds = [x for x in c[1:-1] if not isinstance(x, (tuple, _By)) and x is not None]
+        return ast.Option(label, fors, conds[0] if conds else None, c[-1], keys[0] if keys else None,
+                          span=self._span(meta))
 
     def option_for(self, c):
         return (str(c[0]), c[1])
@@ -303,8 +314,12 @@ class _ToAst(Transformer):
 
     def _comp(self, meta, c):
         fors = tuple(x for x in c[1:] if isinstance(x, tuple))
-        conds = [x for x in c[1:] if not isinstance(x, tuple) and x is not None]
-        return ast.Comp(c[0], fors, conds[0] if conds else None, span=self._span(meta))
+        keys = [x.key for x in c[1:] if isinstance(x, _By)]
+        conds = [x for x in c[1:] if not isinstance(x, (tuple, _By)) and x is not None]
+        return ast.Comp(c[0], fors, conds[0] if conds else None, keys[0] if keys else None, span=self._span(meta))
+
+    def comp_by(self, c):
+        return _By(c[0])
 
     def comp_for(self, c):
         return (str(c[0]), c[1])

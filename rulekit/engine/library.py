@@ -41,8 +41,10 @@ class Builtin:
     pure: bool = True                 # False: each call draws randomness (never inside a function)
     form: str | None = None           # a faster form the compiler may write (count, sum, min, max,
                                       # any, all, first: compiler.Compiler._forms)
-    names: str | None = None          # a literal argument must name one of these: "kinds" or "items"
+    names: str | None = None          # a literal argument must name one of these: "kinds", "items", "props"
+    named: str | None = None          # ...that argument (the first one when not given)
     pins: str | None = None           # the argument naming the random stream a script's `pins: rolls:` fixes
+    by: Callable | None = None        # how it compares items `by KEY`: called with (key, item) pairs instead
 
     @property
     def signature(self) -> str:
@@ -82,6 +84,32 @@ def seq(s: State, value):
     return value
 
 
+# ------------------------------------------------------------------ compared by a key
+# `sorted(c for c in hand by c.value)`: the generator gives (key, item) pairs, and these
+# compare the keys only (stable: items with equal keys keep their order; the first wins).
+def _key(pair):
+    return pair[0]
+
+
+def _sorted_by(s, pairs):
+    return [item for _key_, item in sorted(pairs, key=_key)]
+
+
+def _min_by(s, pairs, default=None):
+    return min(pairs, key=_key)[1] if pairs else default
+
+
+def _max_by(s, pairs, default=None):
+    return max(pairs, key=_key)[1] if pairs else default
+
+
+def _distinct_by(s, pairs):
+    firsts: dict = {}
+    for key, item in pairs:
+        firsts.setdefault(key, item)
+    return list(firsts.values())
+
+
 # ------------------------------------------------------------------ functions
 @function("range", ("start",), (("stop", None),), "whole numbers from start up to stop - 1 (or 0..start-1)",
           "range(bid + 1, p.money + 1)",
@@ -111,7 +139,7 @@ def _sum(s, numbers):
 
 @function("min", ("numbers",), (("default", None),), "the smallest value, or default when empty",
           "min([a, b])",
-          args={'numbers': 'list'}, form="min")
+          args={'numbers': 'list'}, form="min", by=_min_by)
 def _min(s, numbers, default=None):
     items = seq(s, numbers)
     return min(items) if items else default
@@ -119,7 +147,7 @@ def _min(s, numbers, default=None):
 
 @function("max", ("numbers",), (("default", None),), "the largest value, or default when empty",
           "max([q.score for q in others(p)], default=0)",
-          args={'numbers': 'list'}, form="max")
+          args={'numbers': 'list'}, form="max", by=_max_by)
 def _max(s, numbers, default=None):
     items = seq(s, numbers)
     return max(items) if items else default
@@ -173,7 +201,7 @@ def _list(s, items):
 
 
 @function("sorted", ("items",), (), "the items in ascending order", "sorted(scores)",
-          args={'items': 'list'}, returns="list", gives="list")
+          args={'items': 'list'}, returns="list", gives="list", by=_sorted_by)
 def _sorted(s, items):
     return sorted(seq(s, items))
 
@@ -186,7 +214,7 @@ def _reversed(s, items):
 
 @function("distinct", ("items",), (), "the items without repeats, in first-seen order",
           "distinct(c.company for c in p.hand)",
-          args={'items': 'list'}, returns="list", gives="list")
+          args={'items': 'list'}, returns="list", gives="list", by=_distinct_by)
 def _distinct(s, items):
     return list(dict.fromkeys(seq(s, items)))
 
@@ -273,6 +301,20 @@ def _items(s, kind):
 @function("kind_of", ("item",), (), "the component kind of an item", "kind_of(t) == \"tile\"")
 def _kind_of(s, item):
     return s.game.item_kind.get(item)
+
+
+@function("has", ("item", "prop"), (), "true if the item has the property: printed on it, or state its kind declares",
+          "t.worth if has(t, \"worth\") else 0",
+          args={'prop': 'text'}, returns="bool", names="props", named="prop")
+def _has(s, item, prop):
+    game = s.game
+    props = game.items.get(item) if item.__class__ is str else None
+    if props is not None:
+        return prop in props or prop in game.kind_state.get(game.item_kind[item], ())
+    if item.__class__ is str and item in game.members:
+        return prop in game.members[item]
+    raise ContentRuntimeError(f"`has` asks about {mutate.fmt(item)}, which is no item nor set member", None,
+                              "RK4002")
 
 
 @function("item", ("id",), (), "the item with this id", "item(\"goal\")",

@@ -10,6 +10,8 @@ the author's line.
 """
 from __future__ import annotations
 
+from fractions import Fraction
+
 from ..errors import ContentRuntimeError
 from . import mutate
 from .library import seq
@@ -118,6 +120,34 @@ def mul(a, b):
     return a * b
 
 
+def power(a, b):
+    """``a ** b``: a whole exponent of at least 0 (``1 / a ** n`` says the rest), refused
+    before it is worked out when the result would be too large."""
+    if not isinstance(b, int) or b < 0:
+        raise ContentRuntimeError(f"the exponent of `**` must be a whole number of at least 0, got {mutate.fmt(b)}"
+                                  + (f" (for a fraction write `1 / x ** {-b}`)" if isinstance(b, int) else ""),
+                                  None, "RK4017")
+    if isinstance(a, int):
+        bits = a.bit_length() if not -1 <= a <= 1 else 0
+    elif isinstance(a, Fraction):
+        bits = max(a.numerator.bit_length(), a.denominator.bit_length())
+    else:
+        bits = 0                # not a number: Python refuses it (RK4000)
+    if bits * b > MAX_BITS:
+        raise ContentRuntimeError(f"a number of about {bits * b * 3 // 10:,} digits is too large (at most about "
+                                  f"{MAX_BITS * 3 // 10:,}; a runaway power?)", None, "RK4015")
+    return a ** b
+
+
+def divide(a, b):
+    """``a / b`` exactly: a whole quotient is a whole number, any other a fraction (``7/2``)."""
+    for value in (a, b):
+        if not isinstance(value, (int, Fraction)):
+            raise ContentRuntimeError(f"`/` divides numbers, not {mutate.fmt(value)}", None, "RK4002")
+    quotient = Fraction(a, b)
+    return quotient.numerator if quotient.denominator == 1 else quotient
+
+
 def _too_long(value, size: int) -> str:
     what = "text" if value.__class__ is str else "list"
     return f"a {what} of {size:,} {'characters' if what == 'text' else 'items'} is too long " \
@@ -129,4 +159,5 @@ def iterate(s: State, value) -> tuple:
     return tuple(seq(s, value))
 
 
-NAMES = {"CALL": call, "RET": ret, "DECIDE": decide, "LIMIT": limit_reached, "ITER": iterate, "ADD": add, "MUL": mul}
+NAMES = {"CALL": call, "RET": ret, "DECIDE": decide, "LIMIT": limit_reached, "ITER": iterate, "ADD": add, "MUL": mul,
+         "POW": power, "DIV": divide}

@@ -9,6 +9,8 @@ re-runs the ``choose`` the top frame stands on, which rebuilds it exactly. Cache
 """
 from __future__ import annotations
 
+from fractions import Fraction
+
 from ..errors import RulekitError
 from . import memo
 from .state import PLAYERS, Family, Frame, Player, State, ZoneKey
@@ -50,6 +52,8 @@ def _enc(value):
         return [_enc(v) for v in value]
     if isinstance(value, dict):
         return {"$d": [[_enc(k), _enc(v)] for k, v in value.items()]}
+    if type(value) is Fraction:
+        return {"$q": [value.numerator, value.denominator]}
     return value
 
 
@@ -67,6 +71,8 @@ def _dec(value, zones, game):
             return tuple(_dec(v, zones, game) for v in value["$t"])
         if "$d" in value:
             return {_dec(k, zones, game): _dec(v, zones, game) for k, v in value["$d"]}
+        if "$q" in value:
+            return Fraction(*value["$q"])
     return value
 
 

@@ -147,7 +147,7 @@ class Decision:
                     exc.span = self.spec.span
                 raise
             except RUNTIME_ERRORS as exc:      # on the line of the `choose`, as listing them would be
-                raise ContentRuntimeError(explain_failure(exc), self.spec.span, "RK4000") from None
+                raise ContentRuntimeError(explain_failure(exc, s.game), self.spec.span, "RK4000") from None
             if len(set(labels)) != len(labels):
                 _duplicate(labels, self.spec.span)
             self._labels = labels
@@ -256,7 +256,7 @@ class State:
         s.p = []
         s.zones = {}
         s.loc = {}
-        s.iprops = {}
+        s.iprops = dict(game.state_seed) if game.state_seed else {}
         s.rng = {}
         s.frames = []
         s.pending = None

@@ -42,7 +42,7 @@ def run(s: State, limit: int = DEFAULT_STEP_LIMIT) -> None:
                 frames[0].pc = s.game.finish_pc
                 continue
             except _FAILURES as exc:
-                raise _located(exc, f) from None
+                raise _located(exc, f, s.game) from None
             s.budget -= 1
             if s.budget < 0:
                 limit_reached(s, f.code.name, f.code.span)
@@ -55,7 +55,7 @@ def run(s: State, limit: int = DEFAULT_STEP_LIMIT) -> None:
 _FAILURES = (ContentRuntimeError,) + RUNTIME_ERRORS
 
 
-def _located(exc: Exception, f: Frame) -> ContentRuntimeError:
+def _located(exc: Exception, f: Frame, game) -> ContentRuntimeError:
     """A failure while running content, as a content error on the line of the content
     statement that failed (unless it already names a line of its own)."""
     if isinstance(exc, ContentRuntimeError) and exc.span is not None:
@@ -64,7 +64,7 @@ def _located(exc: Exception, f: Frame) -> ContentRuntimeError:
     if isinstance(exc, ContentRuntimeError):
         exc.span = span
         return exc
-    return ContentRuntimeError(explain_failure(exc), span, "RK4000")
+    return ContentRuntimeError(explain_failure(exc, game), span, "RK4000")
 
 
 def statement_span(tb):
