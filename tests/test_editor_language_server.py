@@ -25,7 +25,10 @@ PLANTED = {
                   "Property procedurez is not allowed"),
     "variant": ("games/goa/variants/pro.yaml", "procedurez:\n  turn: {do: pass}\n", "end",
                 "Property procedurez is not allowed"),
-    "script": ("games/batavia/scenarios/auction-payment.yaml", "  - expect: 3\n", "actions:", ""),
+    "script": ("games/batavia/scenarios/auction-payment.yaml", "  - expect: 3\n", "actions:",
+               "`expect:` takes a mapping"),
+    "script step": ("examples/for-sale/scenarios/three-player-game.yaml", "  - refuse: {actoin: pass}\n", "actions:",
+                    "`refuse:` takes the action that must be refused"),
 }
 
 
@@ -69,5 +72,5 @@ def test_a_planted_mistake_is_flagged_at_its_line(server, kind):
     copy = original.with_name(f"planted-{original.name}")     # beside the original: the modeline is relative
     found = server.diagnostics({copy.as_uri(): text})[copy.as_uri()]
     shown = _shown(copy, found)
-    assert [d["range"]["start"]["line"] + 1 for d in found] == [line], shown
-    assert fragment in found[0]["message"], shown
+    assert found and {d["range"]["start"]["line"] + 1 for d in found} == {line}, shown
+    assert all(fragment in d["message"] for d in found), shown
