@@ -8,6 +8,7 @@ to stdout; no traceback reaches a user unless RULEKIT_DEBUG is set.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import io
 import json
 import os
@@ -443,7 +444,14 @@ def cmd_autoplay(args) -> int:
 
     def show(state, who, index):
         print(f"round {state.g.get('round')}: {PLAYERS[who]} {state.pending.labels[index]}")
-    play_out(state, agents, None if args.quiet else show, args.max_actions or action_cap(game, state.n))
+    printing = not args.quiet
+    with _stderr_progress("autoplay", None, quiet_stdout=args.quiet) as update:
+        def each(state, who, index):
+            if printing:
+                show(state, who, index)
+            if update:
+                update(0, f"autoplay: round {state.g.get('round')}, {len(state.actions) + 1} actions")
+        play_out(state, agents, each if printing or update else None, args.max_actions or action_cap(game, state.n))
     if args.log:
         write_log(args.log, make_log(state, args.variant, args.seed, None))
     _print_scores(state)
@@ -535,13 +543,26 @@ def cmd_simulate(args) -> int:
 
 def _with_progress(total, label, work):
     """Run ``work(tick)`` with a progress bar on standard error whenever that is a terminal."""
-    if not sys.stderr.isatty():
-        return work(None)
+    with _stderr_progress(label, total) as update:
+        return work(update and (lambda n: update(n)))
+
+
+@contextlib.contextmanager
+def _stderr_progress(label: str, total: int | None, quiet_stdout: bool = True):
+    """A transient progress display on standard error while it is a terminal, so that it
+    never mixes with a report on standard output or in a file. Yields ``update(advance,
+    text)``, or None when there is nothing to show: standard error is not a terminal, or
+    standard output is one that already shows every step (``quiet_stdout`` false)."""
+    if not sys.stderr.isatty() or (not quiet_stdout and sys.stdout.isatty()):
+        yield None
+        return
     from rich.console import Console
-    from rich.progress import Progress
-    with Progress(console=Console(stderr=True), transient=True) as progress:
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+    columns = () if total else (SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn())
+    with Progress(*columns, console=Console(stderr=True), transient=True, redirect_stdout=False,
+                  redirect_stderr=False) as progress:
         task = progress.add_task(label, total=total)
-        return work(lambda n: progress.advance(task, n))
+        yield lambda advance=0, text=None: progress.update(task, advance=advance, description=text or label)
 
 
 def _simulate_table(args, summary, extra) -> str:
@@ -569,10 +590,22 @@ def _simulate_table(args, summary, extra) -> str:
                   f"decisions: mean {d['mean']} (min {d['min']}, max {d['max']})")
     top = list(summary["action_share"].items())[:12]
     console.print("actions: " + ", ".join(f"{v} {share:.1%}" for v, share in top))
+    if summary["stalled"]:
+        console.print(_stalled_line(summary))
     if extra:
-        console.print(_compare_table(extra["compare"]["variant"], extra["compare"]["paired"]))
+        compared = extra["compare"]
+        console.print(_compare_table(compared["variant"], compared["paired"]))
         console.print("* the 95% interval of the difference (paired by seed, normal approximation) excludes 0")
+        if compared["variant_summary"]["stalled"]:
+            console.print(_stalled_line(compared["variant_summary"], f" with {compared['variant']}"))
+        if summary["stalled"] or compared["variant_summary"]["stalled"]:
+            console.print("a seed on which either game stalled is left out of the differences")
     return console.export_text().rstrip()
+
+
+def _stalled_line(summary: dict, where: str = "") -> str:
+    return (f"stalled{where}: {summary['stalled']} of {summary['games']} games hit the action cap (--max-actions); "
+            "win rates, scores and lengths leave them out")
 
 
 def _compare_table(variant: str, rows: list[dict]):

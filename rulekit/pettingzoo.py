@@ -28,9 +28,12 @@ legal actions (``rulekit.legal_actions``, in the order the content lists them).
   the probes met. Should a decision ever offer more than ``K`` actions, only the first
   ``K`` are offered in the mask (a warning says so once) and the game goes on.
 
-The observation is a dict ``{"observation": float32 vector, "action_mask": int8 vector
-of length K}``; the mask has a 1 for every legal index of the agent to act and is all
-zeros for the others.
+The observation is a dict of two NumPy arrays, ``{"observation": float32 array of shape
+(size,), "action_mask": int8 array of shape (K,)}``; the mask has a 1 for every legal
+index of the agent to act and is all zeros for the others. ``observation_labels`` names
+every slot of the vector (``round``, ``var.NAME``, ``ZONE.count``, ``seat+1.NAME``,
+``item.ID.zone``...) and ``explain(vector)`` gives its non-zero slots by name;
+docs/rl.md shows the layout on a game.
 
 **Observations** are computed only from ``rulekit.engine.view.view(state, agent)``,
 the per-player picture derived from the visibility the content declares, so nothing
@@ -152,6 +155,20 @@ class ObservationEncoder:
         self.size = (4 + len(self.gvars) + len(self.zone_slots) * self.width_per_zone
                      + n * len(self.pvars) + len(self.item_index) + len(self.state_slots))
 
+    def zone_labels(self) -> list[str]:
+        """The zone slots in order: an item's location slot holds 1 + an index of this list."""
+        return [_seat_label(label) for _pick, label in self.zone_slots]
+
+    def labels(self) -> list[str]:
+        """One name per slot of the vector, in order (the layout of the module docstring)."""
+        out = ["round", "over", "to_move", "my_turn", *(f"var.{name}" for name in self.gvars)]
+        for zone in self.zone_labels():
+            out += [f"{zone}.count", *(f"{zone}.{kind}" for kind in self.kinds)]
+        out += [f"seat+{rel}.{name}" for rel in range(self.n) for name in self.pvars]
+        out += [f"item.{ident}.zone" for ident in self.item_index]
+        out += [f"item.{ident}.{prop}" for ident, prop in self.state_slots]
+        return out
+
     def _value(self, value, me: int) -> float:
         if value is None or value == HIDDEN:
             return 0.0
@@ -261,6 +278,7 @@ class raw_env(AECEnv):
             raise ValueError("max_actions must be at least 1")
         self.max_actions = int(max_actions)
         self.encoder = ObservationEncoder(game, n)
+        self.observation_labels = self.encoder.labels()
         self.possible_agents = [str(PLAYERS[i]) for i in range(n)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
         obs_space = spaces.Dict({
@@ -320,6 +338,10 @@ class raw_env(AECEnv):
                               f"{self.max_actions}; only the first {self.max_actions} are in the mask", stacklevel=1)
             mask[:min(len(legal), self.max_actions)] = 1
         return {"observation": self.encoder.encode(picture, me), "action_mask": mask}
+
+    def explain(self, observation) -> dict[str, float]:
+        """The non-zero slots of an observation vector by their labels, for reading one."""
+        return {label: float(value) for label, value in zip(self.observation_labels, observation) if value}
 
     def legal_actions(self) -> list[str]:
         """The notation of the current legal actions (index i is action i)."""
@@ -381,6 +403,11 @@ class raw_env(AECEnv):
 
     def close(self):
         self.state_ = None
+
+
+def _seat_label(label: str) -> str:
+    """``+1.hand`` (a player zone of the seat after the observer) as ``seat+1.hand``."""
+    return "seat" + label if label.startswith("+") else label
 
 
 def _whole(value, what: str) -> int:

@@ -161,7 +161,7 @@ class Renderer:
         self.player_colors = [pcolors[i] if i < len(pcolors) else PLAYER_PALETTE[i % len(PLAYER_PALETTE)]
                               for i in range(n)]
         self.kind_color = {k: self.colors.get(k, PALETTE[i % len(PALETTE)]) for i, k in enumerate(game.kinds)}
-        self.value_color: dict = {}
+        self.value_color = self._value_colors()
         longest = max((len(self._item_label(i)) for i in game.items), default=8)
         self.cell_w = max(70, min(160, longest * CHAR + 14))
         self.static: list[str] = []
@@ -349,6 +349,18 @@ class Renderer:
         value = props.get(prop)
         return ident if value is None else fmt(value)
 
+    def _value_colors(self) -> dict:
+        """``color_by`` values -> colours, dealt in the order of the items' definitions, so an
+        item has the same colour in every picture of the game (an SVG of one state, each step
+        of the replay viewer) whatever the items drawn before it."""
+        out: dict = {}
+        for ident, props in self.game.items.items():
+            prop = self.color_by.get(self.game.item_kind.get(ident))
+            value = None if prop is None else props.get(prop)
+            if value is not None and fmt(value) not in out:
+                out[fmt(value)] = self.colors.get(fmt(value), PALETTE[len(out) % len(PALETTE)])
+        return out
+
     def _item_color(self, ident: str) -> str:
         kind = self.game.item_kind.get(ident)
         owner = self.player_color_by.get(kind)
@@ -360,10 +372,7 @@ class Renderer:
         if prop is not None:
             value = self.game.items.get(ident, {}).get(prop)
             if value is not None:
-                key = fmt(value)
-                if key not in self.value_color:
-                    self.value_color[key] = self.colors.get(key, PALETTE[len(self.value_color) % len(PALETTE)])
-                return self.value_color[key]
+                return self.value_color[fmt(value)]
         return self.kind_color.get(kind, "#eeeeee")
 
     def _chips(self, slot: Slot, chips: list, maxc: int | None = None) -> str:

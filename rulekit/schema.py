@@ -90,6 +90,7 @@ def check_data(data, smap: SourceMap, kind: str) -> list[Diagnostic]:
 def _diagnostic(error, smap: SourceMap) -> Diagnostic:
     path = tuple(error.absolute_path)
     where = error.json_path
+    expects = _expects(error)
     if error.validator == "additionalProperties":
         allowed = list((error.schema.get("properties") or {}).keys())
         extra = [k for k in (error.instance or {}) if k not in allowed]
@@ -99,23 +100,29 @@ def _diagnostic(error, smap: SourceMap) -> Diagnostic:
             extra = [k for k in extra if not any(re.search(p, k) for p in patterns)]
         key = extra[0] if extra else "?"
         return Diagnostic("RK0120", f"unknown key `{key}`", smap.span(path + (key,), key=True),
-                          help=suggestion_help(key, allowed) or
+                          help=suggestion_help(key, allowed) or expects or
                           (f"allowed here: {', '.join(sorted(allowed))}" if allowed else None),
                           notes=(f"at {where}",))
     if error.validator == "required":
-        return Diagnostic("RK0121", error.message.replace("'", "`"), smap.span(path, key=True),
+        return Diagnostic("RK0121", error.message.replace("'", "`"), smap.span(path, key=True), help=expects,
                           notes=(f"at {where}",))
     if error.validator == "enum":
         options = [str(o) for o in error.validator_value]
         return Diagnostic("RK0122", f"`{error.instance}` is not one of {', '.join(options)}", smap.span(path),
-                          help=suggestion_help(str(error.instance), options), notes=(f"at {where}",))
+                          help=suggestion_help(str(error.instance), options) or expects, notes=(f"at {where}",))
     if error.validator == "type":
         expected = error.validator_value
         expected = " or ".join(expected) if isinstance(expected, list) else expected
         return Diagnostic("RK0123", f"expected {_article(expected)}, got {_json_type(error.instance)}",
-                          smap.span(path), notes=(f"at {where}",))
+                          smap.span(path), help=expects, notes=(f"at {where}",))
     description = error.schema.get("description") if isinstance(error.schema, dict) else None
-    return Diagnostic("RK0124", _message(error), smap.span(path), help=description, notes=(f"at {where}",))
+    return Diagnostic("RK0124", _message(error), smap.span(path), help=expects or description, notes=(f"at {where}",))
+
+
+def _expects(error) -> str | None:
+    """What the schema says belongs at the failing place (its ``errorMessage``, the keyword
+    yaml-language-server shows in editors), so that rulekit and the editor say the same."""
+    return error.schema.get("errorMessage") if isinstance(error.schema, dict) else None
 
 
 def _article(word: str) -> str:

@@ -19,10 +19,11 @@ from concurrent.futures import ProcessPoolExecutor
 from .agents import action_cap, make_agent, play_out
 from .engine import api, rng
 from .engine.state import PLAYERS
-from .errors import UsageError
+from .errors import ContentRuntimeError, UsageError
 from .files import write_atomic
 
 _GAMES: dict = {}
+STALLED = "RK4012"      # the code of a game stopped at its action cap (agents.stalled)
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -45,7 +46,9 @@ def _load(game_ref: str, variants: tuple):
 
 def play_one(game_ref: str, variants: tuple, players: int | None, seed: int, bots: list[str], index: int,
              cap: int | None = None) -> dict:
-    """One full bot game (stopped as stalled past ``cap`` actions); a JSON-ready record of it."""
+    """One full bot game; a JSON-ready record of it. A game still running after ``cap``
+    actions is recorded as stalled (with no scores nor winners) rather than stopping the
+    batch: bots that stall a game are one of the things a batch measures."""
     game = _load(game_ref, variants)
     s_seed = game_seed(seed, index)
     state = api.new_game(game, players, s_seed, record=False)
@@ -56,14 +59,19 @@ def play_one(game_ref: str, variants: tuple, players: int | None, seed: int, bot
     def count_verb(state, _who, index):
         verb = state.pending.label(index).split(" ", 1)[0]
         verbs[verb] = verbs.get(verb, 0) + 1
-    play_out(state, agents, count_verb, cap or action_cap(game, state.n))
-    result = state.result
-    return {
-        "index": index, "seed": s_seed, "bots": seats,
-        "scores": [result["scores"][str(PLAYERS[k])]["total"] for k in range(state.n)],
-        "winners": [int(w[1:]) - 1 for w in result["winners"]],
-        "rounds": state.g.get("round"), "decisions": len(state.actions), "actions": verbs,
-    }
+    record = {"index": index, "seed": s_seed, "bots": seats}
+    try:
+        play_out(state, agents, count_verb, cap or action_cap(game, state.n))
+    except ContentRuntimeError as exc:
+        if exc.code != STALLED:
+            raise
+        record.update(stalled=True, scores=[], winners=[], error=str(exc))
+    else:
+        result = state.result
+        record.update(stalled=False, scores=[result["scores"][str(PLAYERS[k])]["total"] for k in range(state.n)],
+                      winners=[int(w[1:]) - 1 for w in result["winners"]])
+    record.update(rounds=state.g.get("round"), decisions=len(state.actions), actions=verbs)
+    return record
 
 
 def _chunk(args) -> list[dict]:
@@ -75,7 +83,8 @@ def run_batch(game_ref: str, variants=(), players=None, games: int = 100, seed: 
               bots=("random",), jobs: int = 1, backend: str = "local", progress=None,
               max_actions: int | None = None) -> list[dict]:
     """Play ``games`` games; returns their records in game order. A game past ``max_actions``
-    actions (default: ``agents.action_cap``) stops the batch as stalled (RK4012)."""
+    actions (default: ``agents.action_cap``) is recorded as stalled; when every game stalls
+    there is nothing to report, and the first one's RK4012 is raised."""
     variants = tuple(variants)
     bots = list(bots)
     for spec in bots:
@@ -100,6 +109,8 @@ def run_batch(game_ref: str, variants=(), players=None, games: int = 100, seed: 
                 if progress:
                     progress(len(done))
     records.sort(key=lambda r: r["index"])
+    if records and all(r.get("stalled") for r in records):
+        raise ContentRuntimeError(records[0]["error"], game.source_map.span(("flow",), key=True), STALLED)
     return records
 
 
@@ -244,11 +255,14 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float, float]:
 
 
 def summarise(records: list[dict]) -> dict:
+    """The batch's figures. Stalled games count in ``games``, ``stalled`` and the action
+    shares, but in no win rate, score or length: they have no result."""
     n_games = len(records)
+    finished = [r for r in records if not r.get("stalled")]
     seats: dict[int, list] = {}
     bots: dict[str, list] = {}
     scores: dict[str, list] = {}
-    for r in records:
+    for r in finished:
         share = 1 / len(r["winners"])
         for k, spec in enumerate(r["bots"]):
             won = share if k in r["winners"] else 0.0
@@ -273,11 +287,12 @@ def summarise(records: list[dict]) -> dict:
         return {"mean": round(mean, 2), "sd": round(sd, 2), "min": min(values), "max": max(values)}
     return {
         "games": n_games,
+        "stalled": n_games - len(finished),
         "win_rate_by_seat": {str(PLAYERS[k]): _rate(*v) for k, v in sorted(seats.items())},
         "win_rate_by_bot": {b: _rate(*v) for b, v in sorted(bots.items())},
         "score_by_bot": {b: stats(v) for b, v in sorted(scores.items())},
-        "rounds": stats([r["rounds"] for r in records]),
-        "decisions": stats([r["decisions"] for r in records]),
+        "rounds": stats([r["rounds"] for r in finished]),
+        "decisions": stats([r["decisions"] for r in finished]),
         "action_share": {v: round(c / total_actions, 4) for v, c in sorted(actions.items(), key=lambda kv: -kv[1])},
     }
 
@@ -320,7 +335,8 @@ def _per_game(record: dict) -> dict:
 def paired_differences(base: list[dict], variant: list[dict], z: float = 1.96) -> list[dict]:
     """Variant - base for each figure, paired game by game (same seed, same seats): the mean
     difference with its 95% interval (normal approximation) and whether that excludes 0."""
-    pairs = [(_per_game(b), _per_game(v)) for b, v in zip(base, variant)]
+    pairs = [(_per_game(b), _per_game(v)) for b, v in zip(base, variant)
+             if not b.get("stalled") and not v.get("stalled")]    # a stalled game has no figures to pair
     names = list(pairs[0][0]) if pairs else []
     rows = []
     for name in names:
@@ -343,10 +359,13 @@ def to_csv(records: list[dict]) -> str:
     writer = csv.writer(out, lineterminator="\n")
     width = max(len(r["bots"]) for r in records) if records else 0
     writer.writerow(["game", "seed", "rounds", "decisions", "winners"]
-                    + [f"bot_p{k + 1}" for k in range(width)] + [f"score_p{k + 1}" for k in range(width)])
+                    + [f"bot_p{k + 1}" for k in range(width)] + [f"score_p{k + 1}" for k in range(width)]
+                    + ["stalled"])
     for r in records:
+        scores = r["scores"] or [""] * len(r["bots"])      # a stalled game has no scores
         writer.writerow([r["index"], r["seed"], r["rounds"], r["decisions"],
-                         " ".join(f"p{w + 1}" for w in r["winners"])] + r["bots"] + r["scores"])
+                         " ".join(f"p{w + 1}" for w in r["winners"])] + r["bots"] + scores
+                        + [int(bool(r.get("stalled")))])
     return out.getvalue()
 
 

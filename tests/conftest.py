@@ -148,3 +148,32 @@ def failure(game, players: int, action: str):
     with pytest.raises(ContentRuntimeError) as info:
         api.apply(state, action)
     return info.value
+
+
+# A game random play ends within a few actions, but that a bot that always waits never ends.
+STALLS = """\
+meta: {title: Stalls}
+players: {min: 2, max: 2, default: 2}
+vars:
+  done: false
+flow:
+  end_after_round_if: "done"
+  phases:
+    - id: turn
+      do: |
+        for p in players:
+            choose p:
+                "wait":
+                    pass
+                "end":
+                    done = true
+scoring:
+  categories:
+    - id: none
+      points: "0"
+bots:
+  waiter:
+    text: "never ends the game"
+    rules:
+      - prefer: "wait"
+"""

@@ -2,8 +2,10 @@
 """The `rulekit` command, called in-process through `rulekit.cli.main`."""
 from __future__ import annotations
 
+import io
 import json
 import os
+import sys
 
 import pytest
 import yaml
@@ -190,6 +192,30 @@ def test_autoplay_is_deterministic_and_quiet_prints_only_the_scores(capsys):
     assert first == second and first[0] == 0
     code, out, _ = run(capsys, "autoplay", str(GAMES / "hidden"), "--seed", "9", "--quiet")
     assert code == 0 and "round 1:" not in out and "final scoring" in out
+
+
+class _Terminal(io.StringIO):
+    """Standard error as a terminal would be: progress displays draw on it."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("bots", ["random", "mcts:3"])
+def test_autoplay_shows_its_progress_on_stderr_when_that_is_a_terminal(capsys, monkeypatch, tmp_path, bots):
+    """A slow bot game is not silent: a terminal on stderr shows the round and the actions so far,
+    and a report on stdout gets none of it."""
+    log = tmp_path / "game.log.yaml"
+    screen = _Terminal()
+    monkeypatch.setattr("sys.stderr", screen)
+    code, out, _ = run(capsys, "autoplay", AUCTION, "--players", "3", "--seed", "4", "--bots", bots,
+                       "--quiet", "--log", str(log))
+    actions = yaml.safe_load(log.read_text(encoding="utf-8"))["action_count"]
+    assert code == 0 and "final scoring" in out and "\x1b" not in out
+    assert "autoplay: round " in screen.getvalue() and f", {actions} actions" in screen.getvalue()
+    monkeypatch.setattr("sys.stderr", io.StringIO())        # not a terminal: nothing is drawn
+    code, _out, err = run(capsys, "autoplay", AUCTION, "--players", "3", "--seed", "4", "--quiet")
+    assert code == 0 and "actions" not in err and "actions" not in sys.stderr.getvalue()
 
 
 def test_autoplay_content_error_names_the_line(capsys):

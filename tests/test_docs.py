@@ -14,6 +14,7 @@ and checks them against the code:
   must exit 0, or N when the fence says ``console exit=N``. Fenced blocks whose
   first line is ``# file: PATH`` are written into that folder first, so a
   documented script or game is also the one the commands run;
+- every ``pycon`` block runs as a doctest, the blocks of a page as one session;
 - every ``rulekit`` block (effect-language examples) parses;
 - every ``# from: PATH`` block quotes lines that exist in that file;
 - relative links and ``#anchors`` resolve.
@@ -26,6 +27,7 @@ where rulekit is installed), are shown for the reader: only exit codes are check
 """
 from __future__ import annotations
 
+import doctest
 import io
 import re
 import shlex
@@ -282,12 +284,16 @@ def documented_files(path: Path) -> dict[str, str]:
     return files
 
 
-@pytest.mark.parametrize("path", [p for p in doc_files() if console_commands(p)], ids=_id)
-def test_console_blocks_run(path, tmp_path, monkeypatch, capsys):
+def write_documented_files(path: Path, folder: Path) -> None:
     for name, content in documented_files(path).items():
-        target = tmp_path / name
+        target = folder / name
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(content, encoding="utf-8")
+
+
+@pytest.mark.parametrize("path", [p for p in doc_files() if console_commands(p)], ids=_id)
+def test_console_blocks_run(path, tmp_path, monkeypatch, capsys):
+    write_documented_files(path, tmp_path)
     monkeypatch.chdir(tmp_path)
     failures = []
     for line, argv, expected, stdin, shown, info in console_commands(path):
@@ -314,3 +320,26 @@ def test_readme_quick_start():
     for command in ("python -m pip install -e . && rulekit autoplay goa",
                     "python -m pip install -e '.[dev]' && python -m pytest"):
         assert command in readme, f"README.md must show the quick-start command `{command}`"
+
+
+# ------------------------------------------------------------------ Python sessions
+def python_sessions(path: Path) -> list[Block]:
+    return [block for block in fenced_blocks(path.read_text(encoding="utf-8")) if block.lang == "pycon"]
+
+
+@pytest.mark.parametrize("path", [p for p in doc_files() if python_sessions(p)], ids=_id)
+def test_python_sessions_run(path, tmp_path, monkeypatch):
+    """Every ``pycon`` block runs as a doctest and must print what it shows (``...`` for any
+    text, spacing ignored). The blocks of one page are one session, in a scratch folder
+    holding the page's ``# file:`` blocks."""
+    write_documented_files(path, tmp_path)
+    monkeypatch.chdir(tmp_path)
+    parser = doctest.DocTestParser()
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    session: dict = {"__name__": "__docs__"}
+    report: list[str] = []
+    for block in python_sessions(path):
+        test = parser.get_doctest("\n".join(block.lines), session, f"{_id(path)}:{block.line}", str(path), block.line)
+        runner.run(test, out=report.append, clear_globs=False)
+        session = test.globs    # a DocTest copies what it is given: the next block goes on from this one's names
+    assert runner.failures == 0, "".join(report)

@@ -20,6 +20,8 @@ from rulekit.agents import RandomAgent
 from rulekit.engine import api
 from rulekit.errors import ContentRuntimeError
 
+from conftest import STALLS
+
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = ROOT / "games"
 
@@ -297,32 +299,6 @@ def test_a_refused_action_still_leaves_the_history_as_it_was(load):
     assert s.actions == actions + ["add 2"]
 
 
-STALLS = """\
-meta: {title: Stalls}
-players: {min: 2, max: 2, default: 2}
-vars:
-  done: false
-flow:
-  end_after_round_if: "done"
-  phases:
-    - id: turn
-      do: |
-        for p in players:
-            choose p:
-                "wait":
-                    pass
-                "end":
-                    done = true
-scoring:
-  categories:
-    - id: none
-      points: "0"
-bots:
-  waiter:
-    text: "never ends the game"
-    rules:
-      - prefer: "wait"
-"""
 
 
 def test_bots_that_stall_a_game_stop_at_a_default_cap(write_game, capsys):

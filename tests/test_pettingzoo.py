@@ -217,12 +217,18 @@ def test_nothing_hidden_reaches_an_observation(game):
     assert swapped, "the test never met an owner-only zone with items to swap"
 
 
+def _after_first_actions(game, seed: int, steps: int):
+    """An environment whose game has played the first legal action ``steps`` times."""
+    e = raw_env(game, seed=seed)
+    e.reset()
+    for _ in range(steps):
+        e.step(int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[0]))
+    return e
+
+
 def test_observations_carry_item_state(game):
     """The slots after the item locations hold the state of the items the observer sees."""
-    e = raw_env(game, seed=12)
-    e.reset()
-    for _ in range(40):
-        e.step(int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[0]))
+    e = _after_first_actions(game, seed=12, steps=40)
     enc = e.encoder
     states = view(e.state_, 0)["items"]
     assert enc.state_slots and states
@@ -270,3 +276,25 @@ def test_step_after_the_end_says_so(game):
         e.step(None if e.terminations[agent] or e.truncations[agent] else 0)
     with pytest.raises(RuntimeError, match="game is over .* call reset"):
         e.step(0)
+
+
+def test_every_slot_has_a_label_that_says_what_it_holds(game):
+    """``observation_labels`` names each slot once; read by label, the vector agrees with the view."""
+    e = _after_first_actions(game, seed=4, steps=30)
+    labels = e.observation_labels
+    assert len(labels) == e.encoder.size == len(set(labels))
+    obs = e.observe("p2")["observation"]
+    slot = dict(zip(labels, obs))
+    picture = view(e.state_, 1)
+    assert slot["round"] == picture["round"] and slot["my_turn"] == float(e.state_.pending.player == 1)
+    for name in game.pvars:     # seat+0 is the observer (p2), seat+1 the next seat (p3)
+        assert slot[f"seat+0.{name}"] == e.encoder._value(picture["players"]["p2"][name], 1)
+        assert slot[f"seat+1.{name}"] == e.encoder._value(picture["players"]["p3"][name], 1)
+    zones = e.encoder.zone_labels()
+    for name in game.pzones:
+        shown = picture["players"]["p2"][name]
+        count = shown.get("count", 0) if isinstance(shown, dict) else len(shown)
+        assert slot[f"seat+0.{name}.count"] == count
+        for ident in ([] if isinstance(shown, dict) else shown):
+            assert zones[int(slot[f"item.{ident}.zone"]) - 1] == f"seat+0.{name}"
+    assert e.explain(obs) == {label: float(value) for label, value in slot.items() if value}

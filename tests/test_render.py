@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import xml.etree.ElementTree as ET
 
@@ -22,7 +23,6 @@ from rulekit.script import make_log
 
 SVG = "{http://www.w3.org/2000/svg}"
 GAMES = ["batavia", "goa"]
-CHROMIUM = "/usr/bin/chromium"
 
 
 def _random_log(game, seed: int, path) -> dict:
@@ -159,20 +159,73 @@ def test_html_viewer_steps_through_the_log(logged, tmp_path, capsys):
     assert os.path.getsize(out) < 3_000_000
 
 
-@pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="no /usr/bin/chromium")
+def _browser() -> str | None:
+    """A headless Chromium on PATH: the browser, or Debian's headless shell that .ci/run installs."""
+    return next((found for name in ("chromium", "chromium-headless-shell", "google-chrome", "chrome-headless-shell")
+                 if (found := shutil.which(name))), None)
+
+
+BROWSER = _browser()
+BOARD = (0xef, 0xe9, 0xdc)          # the drawing's own background (render.py), in the viewer as in an SVG
+
+
+def _headless(tmp_path, *args: str) -> str:
+    """What the headless browser prints for ``args``, with a profile folder of the test's own."""
+    return subprocess.run([BROWSER, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+                           f"--user-data-dir={tmp_path / 'profile'}", *args],
+                          capture_output=True, text=True, timeout=120).stdout
+
+
+def _screenshot(url: str, tmp_path, name: str):
+    """The page at ``url`` as the browser draws it, as an RGB image."""
+    from PIL import Image
+    shot = tmp_path / f"{name}.png"
+    _headless(tmp_path, f"--screenshot={shot}", "--window-size=1250,1800", url)
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    return Image.open(shot).convert("RGB")
+
+
+def _drawing(image):
+    """The part of a screenshot that the drawing covers: the rectangle of its background colour
+    that starts at the first pixel of that colour."""
+    width, height = image.size
+    pixels = image.load()
+    left, top = next((x, y) for y in range(height) for x in range(width) if pixels[x, y] == BOARD)
+    right = max(x for x in range(left, width) if pixels[x, top] == BOARD)
+    bottom = max(y for y in range(top, height) if pixels[left, y] == BOARD)
+    return image.crop((left, top, right + 1, bottom + 1))
+
+
+def _share_differing(one, other) -> float:
+    """The share of pixels two pictures do not have in common (1 when their sizes differ)."""
+    if one.size != other.size:
+        return 1.0
+    from PIL import ImageChops
+    changed = ImageChops.difference(one, other).convert("L").point(lambda v: 255 if v else 0).histogram()[255]
+    return changed / (one.size[0] * one.size[1])
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(BROWSER is None, reason="no headless Chromium on PATH (.ci/run installs chromium-headless-shell)")
 def test_html_viewer_in_headless_chromium(logged, tmp_path, capsys):
+    """What a browser shows: the viewer opened at a step draws the picture `render --at` draws
+    for that step (each seat in its colour), and a different one at step 0."""
+    pytest.importorskip("PIL")
     game, path, log = logged
     out = tmp_path / "replay.html"
     assert _render(capsys, path, "-o", out)[0] == 0
-    shot = tmp_path / "shot.png"
     step = len(log["actions"]) // 2
-    url = f"file://{out}#step={step}"
-    base = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-            f"--user-data-dir={tmp_path / 'profile'}"]
-    subprocess.run(base + [f"--screenshot={shot}", "--window-size=1250,900", url],
-                   capture_output=True, timeout=120)
-    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 10_000
-    dom = subprocess.run(base + ["--dump-dom", url], capture_output=True, text=True, timeout=120).stdout
+    svg = tmp_path / "step.svg"
+    assert _render(capsys, path, "--at", step, "-o", svg)[0] == 0
+    seen = _screenshot(f"file://{out}#step={step}", tmp_path, "viewer")
+    colours = seen.getcolors(seen.size[0] * seen.size[1])
+    for colour in Renderer(game, log["players"]).player_colors:
+        rgb = tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5))
+        assert sum(count for count, c in colours if c == rgb) > 1000, f"no seat drawn in {colour}"
+    drawing = _drawing(seen)
+    assert _share_differing(drawing, _drawing(_screenshot(f"file://{svg}", tmp_path, "svg"))) < 0.001
+    assert _share_differing(drawing, _drawing(_screenshot(f"file://{out}#step=0", tmp_path, "first"))) > 0.01
+    dom = _headless(tmp_path, "--dump-dom", f"file://{out}#step={step}")
     assert f'<span id="caption">step {step} of {len(log["actions"])}: ' in dom
 
 

@@ -282,6 +282,31 @@ def test_script_schema_bad_action_entry():
     assert diag.span.line == line_of(VALID_SCRIPT, "p2: pass")
 
 
+@pytest.mark.parametrize("step,code,says", [
+    ("- expect: 3", "RK0123", "`expect:` takes a mapping"),
+    ("- refuse: {actoin: pass}", "RK0121", "`refuse:` takes the action that must be refused"),
+    ("- refuse: [pass]", "RK0123", "`refuse:` takes the action that must be refused"),
+    ("- legal: 3", "RK0123", "`legal:` takes a list of action patterns"),
+    ("- score: {p1: many}", "RK0123", "a player's score is a total"),
+    ("- over: maybe", "RK0123", "`over:` takes true or false"),
+    ("- checkpoint: [a]", "RK0123", "`checkpoint:` takes a name"),
+    ("- p2: [pass]", "RK0123", "`pN:` takes the action that player plays"),
+    ("- bid 2: now", "RK0120", "a step is an action in notation"),
+    ("- 3", "RK0123", "a step is an action in notation"),
+])
+def test_a_step_of_the_wrong_shape_says_what_its_kind_takes(step, code, says):
+    """The help is the schema's ``errorMessage``: an editor shows the same words."""
+    text = VALID_SCRIPT.replace("- p2: pass", step)
+    diags = check(text, "script")
+    assert [(d.code, d.span.line) for d in diags if d.help and says in d.help] == [(code, line_of(text, step))], \
+        [d.concise() for d in diags]
+
+
+def test_a_misspelt_step_key_still_gets_did_you_mean():
+    diag = one(VALID_SCRIPT.replace("- p2: pass", "- refuse: {action: pass, becaus: RK3001}"), "script")
+    assert (diag.code, diag.help) == ("RK0120", "did you mean `because`?")
+
+
 def test_script_schema_requires_game():
     diag = one("actions: [pass]\n", "script")
     assert diag.code == "RK0121" and "`game`" in diag.message

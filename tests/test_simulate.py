@@ -11,6 +11,8 @@ import pytest
 from rulekit import simulate as sim
 from rulekit.cli import main
 
+from conftest import STALLS
+
 
 def test_jobs_do_not_change_the_results():
     one = sim.run_batch("batavia", players=3, games=6, seed=4, bots=["random", "greedy"], jobs=1)
@@ -160,3 +162,34 @@ def test_plot_says_what_it_wrote_and_titles_the_figure(capsys, tmp_path, monkeyp
     assert f"wrote {target}: win rates by bot and by seat" in out
     assert target.read_bytes()[:4] == b"\x89PNG"
     assert titles == ["batavia: 3 players, bots random,greedy, 2 games"]
+
+
+def test_a_game_that_hits_the_action_cap_is_a_stalled_row_not_the_end_of_the_batch(write_game, capsys):
+    """A bot that always waits stalls the games it opens (random play would end them): those
+    are recorded as stalled, counted in the report and left out of the figures."""
+    folder = write_game(STALLS, name="stalls")
+    records = sim.run_batch(folder, games=6, bots=["bot:waiter", "random"], max_actions=4)
+    stalled = [r for r in records if r["stalled"]]
+    assert 0 < len(stalled) < 6
+    assert all(r["scores"] == [] and r["winners"] == [] and r["decisions"] == 4 and "stalled" in r["error"]
+               for r in stalled)
+    summary = sim.summarise(records)
+    assert (summary["games"], summary["stalled"]) == (6, len(stalled))
+    assert summary["win_rate_by_seat"]["p1"]["games"] == 6 - len(stalled)
+    assert main(["simulate", folder, "--games", "6", "--bots", "bot:waiter,random", "--max-actions", "4"]) == 0
+    out = capsys.readouterr().out
+    assert f"stalled: {len(stalled)} of 6 games hit the action cap (--max-actions)" in out
+    assert main(["simulate", folder, "--games", "6", "--bots", "bot:waiter,random", "--max-actions", "4",
+                 "--format", "csv"]) == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert [row["stalled"] for row in rows] == [str(int(r["stalled"])) for r in records]
+    assert all(row["score_p1"] == "" for row in rows if row["stalled"] == "1")
+
+
+def test_a_stalled_seed_is_left_out_of_the_paired_differences():
+    finished = {"bots": ["a", "b"], "winners": [0], "scores": [10, 5], "rounds": 5, "decisions": 50}
+    stalled = {"bots": ["a", "b"], "winners": [], "scores": [], "rounds": 9, "decisions": 99, "stalled": True}
+    pairs = sim.paired_differences([finished, finished, stalled], [finished, stalled, finished])
+    rows = {r["figure"]: r for r in pairs}
+    assert rows["rounds"]["base"] == 5 and rows["rounds"]["ci95"] is None     # one pair is left
+    assert sim.paired_differences([stalled], [finished]) == []

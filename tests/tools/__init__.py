@@ -1,0 +1,2 @@
+# SPDX-License-Identifier: MIT
+"""Development tools the tests install for themselves (never needed to use rulekit)."""
