@@ -181,3 +181,14 @@ def test_loops_nested_deeper_than_python_allows_still_run(write_game):
     state = rulekit.new_game(game, 1)
     assert state.over and state.g["total"] == 8          # every pass of the innermost loop counted
     assert "def run_phase_m_" in game.program.source()                         # blocks, not Python loops
+
+
+def test_a_built_in_declared_inline_is_written_out_for_plain_variables(write_game):
+    """`seat(p)` and `text(p)` of a player are written in place (`inline=` on the built-in); any
+    other value still goes through the built-in, with the same results."""
+    game = _game(write_game, 'for p in players:\n    total = total + seat(p)\n'
+                 'k = 2\nlabel = text(players[1]) + text(k) + text(true)\ntotal = total + seat(k) + count(label)')
+    source = game.program.source()
+    assert source.count("is PLAYER") >= 3                   # seat(p), seat(k) and text(...) of a name
+    state = api.new_game(game, 2, 1)
+    assert state.g["total"] == (1 + 2) + 3 + len("p22true")

@@ -22,7 +22,7 @@ from ..engine import memo, mutate
 from ..engine.library import REGISTRY, seq
 from ..engine.runtime import NAMES as RUNTIME_NAMES
 from ..engine.scoring import score
-from ..engine.state import Family, ZoneKey
+from ..engine.state import SEAT_NAMES, Family, Player, ZoneKey
 from ..engine.tally import tally_count, tally_table
 from ..errors import ContentRuntimeError, Diagnostic, suggestion_help
 from ..source import Span
@@ -588,7 +588,10 @@ class Compiler:
             return fast
         args, kwargs = self._bind(builtin, node, scope, self.src)
         listed = "".join(", " + a for a in args) + "".join(f", {k}={f}" for k, f in kwargs.items())
-        return f"{self._k(builtin.impl, f'B_{name}')}(s{listed})"
+        call = f"{self._k(builtin.impl, f'B_{name}')}(s{listed})"
+        if builtin.inline is not None and not kwargs and args and all(_PLAIN.fullmatch(a) for a in args):
+            return builtin.inline.format(*args, call=call)      # each argument is read twice: plain names only
+        return call
 
     def _keyed(self, builtin, node, scope) -> str:
         """``f(x for x in xs by KEY)``: the built-in's ``by`` form, given (key, item) pairs."""
@@ -1062,7 +1065,7 @@ def _namespace(vocab: Vocabulary) -> dict:
             "MAX": max,
             "NOSPACE": nospace, "COUNT_EQUAL": _count_equal, "MOVE": mutate.move, "UNSET": _UNSET,
             "TALLY_TABLE": tally_table, "SEQ": seq, "FMT": mutate.fmt, "ITEMS": items, "GETITEM": getitem,
-            "CONTAINS": contains, "TALLY": tally,
+            "CONTAINS": contains, "TALLY": tally, "PLAYER": Player, "SEATS": SEAT_NAMES,
             "ANY": any, "ALL": all, "NEXT": next,
             "SET_PROP": mutate.set_prop, "FIRST_OF_EACH": _first_of_each}
 

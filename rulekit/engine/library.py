@@ -45,6 +45,8 @@ class Builtin:
     named: str | None = None          # ...that argument (the first one when not given)
     pins: str | None = None           # the argument naming the random stream a script's `pins: rolls:` fixes
     by: Callable | None = None        # how it compares items `by KEY`: called with (key, item) pairs instead
+    inline: str | None = None         # Python for a call whose arguments are plain variables ({0}, {1}...):
+                                      # the common case written out, falling back to the call ({call})
 
     @property
     def signature(self) -> str:
@@ -221,7 +223,7 @@ def _distinct(s, items):
 
 @function("text", ("value",), (), "the value as text, as notation prints it (players as p1, p2...)",
           "item(\"dev-\" + text(p) + \"-\" + column)",
-          returns="text")
+          returns="text", inline="(SEATS[{0}] if {0}.__class__ is PLAYER and 0 <= {0} < len(SEATS) else {call})")
 def _text(s, value):
     return mutate.fmt(value)
 
@@ -279,7 +281,7 @@ def _next_player(s, player, steps=1):
 
 
 @function("seat", ("player",), (), "the player's seat number, 1 for the first", "seat(p)",
-          returns="number")
+          returns="number", inline="({0} + 1 if {0}.__class__ is PLAYER else {call})")
 def _seat(s, player):
     return int(player) + 1
 
