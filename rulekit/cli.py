@@ -135,11 +135,9 @@ def _add_test(sub) -> None:
     p.add_argument("--random", type=int, default=10, metavar="N", help="random games per player count")
     p.add_argument("--players", type=int, nargs="+", metavar="N", help="the player counts (default: all)")
     p.add_argument("--update", action="store_true", help="write each script's transcript beside it (NAME.transcript)")
+    from .testing import RANDOM_GAME_ACTIONS
     p.add_argument("--max-actions", type=_count, default=RANDOM_GAME_ACTIONS, metavar="N",
                    help=f"a random game that has not ended after N actions fails (default {RANDOM_GAME_ACTIONS})")
-
-
-RANDOM_GAME_ACTIONS = 20_000    # `rulekit test`: as rulekit.testing.play_random
 
 
 def _add_autoplay(sub) -> None:

@@ -21,6 +21,7 @@ import yaml
 
 from .content import ROOT_FILE, find_game, load_game, variants_of
 from .errors import DiagnosticReport, RulekitError, UsageError
+from .testing import RANDOM_GAME_ACTIONS, random_game
 
 TRANSCRIPT = ".transcript"
 
@@ -38,7 +39,7 @@ class Options:
     random: int = 10
     players: tuple = ()
     update: bool = False
-    max_actions: int = 20_000
+    max_actions: int = RANDOM_GAME_ACTIONS
 
 
 def run_suite(target: str, options: Options, report: Callable[[Row], None] | None = None) -> list[Row]:
@@ -95,7 +96,6 @@ def _validate(folder: str, variants: tuple, loaded: dict) -> str:
 
 
 def _random(game, players: int, options: Options) -> str:
-    from .testing import random_game
     from .typed import out_of_range
     if not game.min_players <= players <= game.max_players:
         raise UsageError(f"{game.title} is for {game.min_players}-{game.max_players} players, not {players}")

@@ -37,7 +37,10 @@ def broken_invariants(state) -> list[str]:
     return bad
 
 
-def play_random(game, players: int, seed: int, check=broken_invariants, max_actions: int = 20_000):
+RANDOM_GAME_ACTIONS = 20_000   # a random game that has not ended after this many actions fails (`rulekit test`)
+
+
+def play_random(game, players: int, seed: int, check=broken_invariants, max_actions: int = RANDOM_GAME_ACTIONS):
     """One game of seeded random play, asserting ``check(state) == []`` after setup and after
     every action, and that the game ends within ``max_actions``. Returns (state, actions)."""
     state, actions, problem = random_game(game, players, seed, check, max_actions)
@@ -45,7 +48,7 @@ def play_random(game, players: int, seed: int, check=broken_invariants, max_acti
     return state, actions
 
 
-def random_game(game, players: int, seed: int, check=broken_invariants, max_actions: int = 20_000):
+def random_game(game, players: int, seed: int, check=broken_invariants, max_actions: int = RANDOM_GAME_ACTIONS):
     """One game of seeded random play, stopped at the first problem: ``check(state)`` not empty
     after setup or after an action, a content error, or no end within ``max_actions``. Returns (state, actions,
     the problem or None); the problem names the seed, the action and what broke."""

@@ -48,8 +48,8 @@ _LARK_OPTIONS = dict(parser="lalr", start=["start", "expr_start", "options_start
 @functools.cache
 def _lark() -> Lark:
     """The parser. Building its LALR tables takes longer than loading a whole game, so they
-    are kept as signed JSON data in rulekit's private cache folder (never lark's own
-    ``cache=True``: that unpickles a file of a predictable name in the shared temp folder).
+    are kept as signed JSON data in rulekit's private cache folder, never in lark's own cache
+    (a pickle of a predictable name in the shared temp folder, which anyone could plant).
     The options lark does not save with its tables (``propagate_positions``) are given again."""
     grammar = (Path(__file__).parent / "grammar.lark").read_text(encoding="utf-8")
     name = "grammar-" + hashlib.sha256(f"{grammar}{lark.__version__}{_LARK_OPTIONS}".encode()).hexdigest()[:16] \

@@ -68,8 +68,9 @@ def apply(s: State, action: str, atomic: bool = True, step_limit: int = vm.DEFAU
 
 def apply_index(s: State, index: int, atomic: bool = True, step_limit: int = vm.DEFAULT_STEP_LIMIT) -> None:
     """Apply the legal action at ``index`` of ``legal_actions(s)`` (fast path for bots)."""
-    backup = s.checkpoint() if atomic else None
-    history = len(s.events), len(s.actions)
+    backup = history = None
+    if atomic:
+        backup, history = s.checkpoint(), (len(s.events), len(s.actions))
     if s.record:
         decision = s.pending
         label = decision.label(index)

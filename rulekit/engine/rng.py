@@ -12,6 +12,7 @@ import hashlib
 
 MASK = (1 << 64) - 1
 GOLDEN = 0x9E3779B97F4A7C15
+MIX1, MIX2 = 0xBF58476D1CE4E5B9, 0x94D049BB133111EB    # SplitMix64's two multipliers
 
 
 def stream_seed(seed: int, name: str) -> int:
@@ -23,8 +24,8 @@ def next_u64(state: int) -> tuple[int, int]:
     """Advance a SplitMix64 state; returns (new_state, output)."""
     state = (state + GOLDEN) & MASK
     z = state
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+    z = ((z ^ (z >> 30)) * MIX1) & MASK
+    z = ((z ^ (z >> 27)) * MIX2) & MASK
     return state, z ^ (z >> 31)
 
 
@@ -40,8 +41,8 @@ def below(state: int, n: int) -> tuple[int, int]:
             _LIMITS[n] = limit
     while True:
         state = (state + GOLDEN) & MASK
-        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+        z = ((state ^ (state >> 30)) * MIX1) & MASK
+        z = ((z ^ (z >> 27)) * MIX2) & MASK
         z ^= z >> 31
         if z < limit:
             return state, z % n
