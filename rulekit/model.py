@@ -169,6 +169,7 @@ class Game:
     roll_streams: frozenset | None = None   # the streams `roll` draws from (None: not known before running)
     kind_state: dict = attrs.Factory(dict)  # component kind -> the state properties it declares (`has`)
     state_seed: dict = attrs.Factory(dict)  # (item, prop) -> its kind's own state default, where not the common one
+    prop_values: dict = attrs.Factory(dict)  # item property -> every value items have (none: an item without it)
 
     def compiler_for_scripts(self) -> Compiler:
         """A compiler over this game's names (for expectations and position scripts): its
@@ -273,7 +274,7 @@ class _Builder:
             memo_deps=memo_deps, memo_always=memo_always, static_memo=compiler.static_memo,
             search=search, program=self.program,
             roll_streams=None if compiler.roll_streams is None else frozenset(compiler.roll_streams),
-            kind_state=self.kind_state, state_seed=self.state_seed)
+            kind_state=self.kind_state, state_seed=self.state_seed, prop_values=_prop_values(items))
 
     def _sets(self, vocab: Vocabulary):
         """Returns (set -> member names, member -> static props); also the tables."""
@@ -796,3 +797,17 @@ def content_hash(data: dict) -> str:
 
 def build_game(data: dict, smap: SourceMap, name: str, path: str, variants: tuple = ()) -> Game:
     return _Builder(data, smap, name, path, variants).build()
+
+
+def _prop_values(items: dict) -> dict:
+    """Item property -> every value the items have, ``None`` for an item without it (a tally
+    starts with each at 0: engine/tally.py). A property with a value that cannot be a key
+    (a list) is left out."""
+    names = dict.fromkeys(prop for props in items.values() for prop in props)
+    out = {}
+    for prop in names:
+        try:
+            out[prop] = tuple(dict.fromkeys(props.get(prop) for props in items.values()))
+        except TypeError:
+            continue
+    return out

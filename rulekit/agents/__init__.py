@@ -115,6 +115,7 @@ class GreedyAgent:
             return 0
         me = s.pending.player
         base, self.state = determinize(s, me, self.state)
+        _estimates(base)    # worked out once here, its tallies and remembered results are shared by every trial
         best, best_index, ties = None, 0, 0
         for index in range(count):
             trial = base.clone()
