@@ -585,16 +585,13 @@ class _Builder:
     def _generated_instances(self, kind: str, spec: dict, sets: dict, base: dict):
         generate = spec.get("generate") or {}
         axes = []
-        for prop, set_name in generate.items():
-            if set_name not in sets:
-                self.error("RK0335", f"unknown set `{set_name}`", ("components", kind, "generate", prop),
-                           help=_suggest(set_name, sets))
+        count = copies = spec.get("copies", 1)
+        for prop, values in generate.items():
+            axis, size = self._generated_axis(kind, prop, values, sets)
+            if axis is None:
                 return
-            axes.append([(prop, m) for m in sets[set_name]])
-        copies = spec.get("copies", 1)
-        count = copies
-        for axis in axes:
-            count *= len(axis)
+            axes.append(axis)
+            count *= size
         if not self._budget("items_left", count, ("components", kind, "copies" if "copies" in spec else "generate"),
                             f"`{kind}` makes {count} items", MAX_ITEMS, "items"):
             return
@@ -609,11 +606,25 @@ class _Builder:
                 props = dict(base)
                 props.update(combo)
                 try:
-                    ident = template.format(n=n, kind=kind, **combo)
+                    ident = template.format_map({"n": n, "kind": kind, **combo})    # a property named `n` wins
                 except (KeyError, IndexError, ValueError) as exc:
                     self.error("RK0336", f"bad id template `{template}`: {exc}", ("components", kind, "id"))
                     return
                 yield ident, props
+
+    def _generated_axis(self, kind: str, prop: str, values, sets: dict):
+        """``(axis, size)`` of one `generate:` property: ``(prop, value)`` pairs, one per member of
+        a set or per number of ``{range: [low, high]}`` (numbered cards); ``(None, 0)`` after an
+        error. A range is listed only up to the item budget (its size tells the budget check)."""
+        if isinstance(values, dict):
+            low, high = values["range"]
+            size = max(0, high - low + 1)
+            return [(prop, n) for n in range(low, low + min(size, MAX_ITEMS + 1))], size
+        if values not in sets:
+            self.error("RK0335", f"unknown set `{values}`", ("components", kind, "generate", prop),
+                       help=_suggest(values, sets))
+            return None, 0
+        return [(prop, m) for m in sets[values]], len(sets[values])
 
     def _zone_keys(self, name: str, spec: dict, sets: dict):
         if "keys" in spec:
