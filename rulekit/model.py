@@ -169,6 +169,7 @@ class Game:
     roll_streams: frozenset | None = None   # the streams `roll` draws from (None: not known before running)
     kind_state: dict = attrs.Factory(dict)  # component kind -> the state properties it declares (`has`)
     state_seed: dict = attrs.Factory(dict)  # (item, prop) -> its kind's own state default, where not the common one
+    dealt_from: dict = attrs.Factory(dict)  # zone name -> (fn(s, {"p": owner}): the items it is dealt from, span)
 
     def compiler_for_scripts(self) -> Compiler:
         """A compiler over this game's names (for expectations and position scripts): its
@@ -255,6 +256,7 @@ class _Builder:
         invariants = self._invariants(compiler)
         bots, search = self._bots(compiler)
         estimate = self._estimate(compiler)
+        dealt_from = self._dealt_from(compiler)
         warnings = self._final_checks(compiler, procedures_spec)
         memo_deps, memo_always = memo_table(reads)
 
@@ -271,7 +273,7 @@ class _Builder:
             invariants=invariants, estimate=estimate, provenance=tuple(self._provenance()),
             sets=sets, members=members, vocab=vocab, warnings=warnings, bots=bots,
             memo_deps=memo_deps, memo_always=memo_always, static_memo=compiler.static_memo,
-            search=search, program=self.program,
+            search=search, program=self.program, dealt_from=dealt_from,
             roll_streams=None if compiler.roll_streams is None else frozenset(compiler.roll_streams),
             kind_state=self.kind_state, state_seed=self.state_seed)
 
@@ -549,6 +551,22 @@ class _Builder:
         if not body:
             return None
         return _located(compiler.expr(body, _scope({"p"})), body.span, "the estimate", "estimate")
+
+    def _dealt_from(self, compiler: Compiler) -> dict:
+        """``dealt_from:`` of each zone declaring it (global or player): what an observer knows
+        the zone holds, for the search bots' imagined deals (engine/determinize.py)."""
+        out = {}
+        d = self.data
+        for section, zones in (("zones", d.get("zones") or {}), ("player", (d.get("player") or {}).get("zones") or {})):
+            for name, spec in zones.items():
+                if not isinstance(spec, dict) or "dealt_from" not in spec:
+                    continue
+                path = ("zones", name, "dealt_from") if section == "zones" else ("player", "zones", name, "dealt_from")
+                body = self.parse(path, "expr")
+                if body is not None:
+                    out[name] = (_located(compiler.expr(body, _scope({"p"})), body.span, f"`dealt_from` of `{name}`"),
+                                 body.span)
+        return out
 
     def _final_checks(self, compiler: Compiler, procedures_spec: dict) -> tuple:
         """Compiler diagnostics come after the parse diagnostics; unused procedures can only

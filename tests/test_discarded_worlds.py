@@ -12,7 +12,8 @@ import rulekit
 from rulekit import simulate as sim
 from rulekit.agents import _impossible, make_agent, play_out
 from rulekit.engine import api
-from rulekit.errors import ContentRuntimeError
+from rulekit.engine.determinize import determinize
+from rulekit.errors import ContentRuntimeError, DiagnosticReport
 
 from conftest import GAMES, load_test_game, run_cli
 
@@ -91,3 +92,56 @@ def test_a_content_error_on_every_world_leaves_the_bot_choosing_at_random(write_
         bot = make_agent(spec, 1)
         index = bot.choose(s)
         assert 0 <= index < len(s.pending.choices) and bot.discarded >= least
+
+
+def _hands(world, owner):
+    return [item for key, items in world.zones.items() if key.name == "hand" and key.owner == owner for item in items]
+
+
+def test_a_hand_that_says_what_it_is_dealt_from_is_imagined_only_so():
+    free, known = load_test_game("redeal"), load_test_game("redeal", ("known",))
+    mixed = 0
+    for seed in range(20):
+        for game in (free, known):
+            s = api.new_game(game, 2, seed)
+            world, _ = determinize(s, 0, seed)
+            assert _hands(world, 0) == _hands(s, 0)              # the observer's own hand stays
+            colours = {item.split("-")[0] for item in _hands(world, 1)}
+            if game is known:
+                assert colours == {"blue"} and sorted(_hands(world, 1)) == sorted(_hands(s, 1))
+            else:
+                mixed += colours != {"blue"}
+    assert mixed > 5
+
+
+def test_worlds_dealt_as_declared_are_never_discarded():
+    game = load_test_game("redeal", ("known",))
+    for bot in ("greedy", "mcts:30", "mcts-crn:30"):
+        s = api.new_game(game, 2, 0)
+        agents = [make_agent(bot, k) for k in range(2)]
+        play_out(s, agents)
+        assert s.over and [agent.discarded for agent in agents] == [0, 0]
+
+
+@pytest.mark.parametrize(("dealt_from", "code", "line"), [
+    ('"[c for c in items(\'card\') if c.colour ==]"', "RK0201", 26),
+    ('"[c for c in items(\'card\') if c.colour == colour(p)]"', "RK0305", 26),
+    ("5", "RK0123", 26),
+])
+def test_a_bad_dealt_from_is_an_error_on_its_line(write_game, dealt_from, code, line):
+    text = (GAMES / "redeal" / "game.yaml").read_text().replace(
+        "    hand: {visibility: owner}", f"    hand: {{visibility: owner, dealt_from: {dealt_from}}}")
+    with pytest.raises(DiagnosticReport) as info:
+        rulekit.load_game(write_game(text))
+    found = [(d.code, d.span.line) for d in info.value.diagnostics if d.severity == "error"]
+    assert found[0] == (code, line)
+
+
+def test_a_dealt_from_that_gives_no_items_stops_on_its_line(write_game):
+    text = (GAMES / "redeal" / "game.yaml").read_text().replace(
+        "    hand: {visibility: owner}", "    hand: {visibility: owner, dealt_from: \"seat(p)\"}")
+    s = api.new_game(rulekit.load_game(write_game(text)), 2, 0)
+    with pytest.raises(ContentRuntimeError) as info:
+        determinize(s, 0, 1)
+    assert info.value.code == "RK4002" and "`dealt_from` of `hand` must give a list" in str(info.value)
+    assert info.value.span.line == 26
