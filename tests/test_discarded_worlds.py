@@ -81,17 +81,33 @@ def test_the_cpu_bound_of_a_step_is_never_a_discarded_world():
     assert not _impossible(ContentRuntimeError("a minute of CPU", None, "RK4016"))
 
 
-def test_a_content_error_on_every_world_leaves_the_bot_choosing_at_random(write_game):
-    """Where every option fails in every world (here: the estimate itself), a bot still picks
-    a legal option, and counts each world it threw away."""
+def test_an_error_the_real_game_shares_is_raised_not_discarded(write_game):
+    """Where every world fails and the real game fails the same way (the estimate itself
+    divides by zero), the error is the content's: the bot raises it on its line."""
     text = (GAMES / "redeal" / "game.yaml").read_text().replace('estimate: "p.points"',
                                                                'estimate: "p.points // (round - round)"')
     game = rulekit.load_game(write_game(text))
-    for spec, least in (("greedy", 4), ("mcts:12", 1)):
+    for spec in ("greedy", "mcts:12"):
         s = api.new_game(game, 2, 1)
-        bot = make_agent(spec, 1)
+        with pytest.raises(ContentRuntimeError) as info:
+            make_agent(spec, 1).choose(s)
+        assert "cannot compute the estimate: division by zero" in str(info.value)
+        assert info.value.span.line == text.splitlines().index('estimate: "p.points // (round - round)"') + 1
+
+
+def test_a_bot_that_learnt_nothing_from_its_worlds_picks_at_random():
+    """mcts:1 searches one world: where that world fails (and the real game does not), the
+    bot still picks a legal option."""
+    game = load_test_game("redeal")
+    failed = 0
+    for seed in range(12):
+        s = api.new_game(game, 2, seed)
+        api.apply_index(s, 0)
+        bot = make_agent("mcts:1", seed)
         index = bot.choose(s)
-        assert 0 <= index < len(s.pending.choices) and bot.discarded >= least
+        assert 0 <= index < len(s.pending.choices)
+        failed += bot.discarded
+    assert failed > 0
 
 
 def _hands(world, owner):

@@ -102,6 +102,15 @@ def _impossible(exc: ContentRuntimeError) -> bool:
 WORLD_ATTEMPTS = 4   # worlds a one-world bot samples before it judges on the last one as it can
 
 
+def _shared_failure(s, probe) -> None:
+    """Run ``probe`` on a copy of the real state ``s``: a content error it raises there is the
+    content's own, not an imagined world's, and stops the game as it did before worlds were
+    discarded. Only whether it fails is used, never what it finds, so nothing is peeked at."""
+    real = s.clone()
+    real.record = False
+    probe(real)
+
+
 class GreedyAgent:
     """One-step lookahead on the content's ``estimate`` (my estimate minus the best
     opponent's), on a redeterminised copy; ties broken at random.
@@ -131,7 +140,7 @@ class GreedyAgent:
         me = s.pending.player
         for attempt in range(WORLD_ATTEMPTS):
             base, self.state = determinize(s, me, self.state)
-            values = self._values(base, me, count, attempt == WORLD_ATTEMPTS - 1)
+            values = self._values(s, base, me, count, attempt == WORLD_ATTEMPTS - 1)
             if values is not None:
                 break
         if all(value is None for value in values):
@@ -150,26 +159,31 @@ class GreedyAgent:
                     best_index = index
         return best_index
 
-    def _values(self, base, me: int, count: int, last: bool) -> list | None:
+    def _values(self, s, base, me: int, count: int, last: bool) -> list | None:
         """Each option's lookahead value in the world ``base``; None if an option fails there
-        (the world is discarded), or on the ``last`` attempt None for each failing option."""
+        (the world is discarded), or on the ``last`` attempt None for each failing option
+        (unless it fails in the real game too: then that error is raised)."""
         values: list = []
         for index in range(count):
             trial = base.clone()
             trial.record = False
             try:
-                api.apply_index(trial, index, atomic=False)
-                values.append(_lookahead(trial, me, self.follow))
+                values.append(self._judge(trial, index, me))
             except ContentRuntimeError as exc:
                 if not _impossible(exc):
                     raise
                 if not last:
                     self.discarded += 1
                     return None
+                _shared_failure(s, lambda real, index=index: self._judge(real, index, me))
                 values.append(None)
         if last and None in values:
             self.discarded += 1
         return values
+
+    def _judge(self, trial, index: int, me: int) -> float:
+        api.apply_index(trial, index, atomic=False)
+        return _lookahead(trial, me, self.follow)
 
 
 class _Node:
@@ -289,8 +303,18 @@ class MCTSAgent:
             if child is not None and child.visits > best_visits:
                 best_index, best_visits = index, child.visits
         if best_visits <= 0:      # every world was discarded: nothing learnt, so at random
+            _shared_failure(s, lambda real: self._probe(real, score))
             self.state, best_index = rng.below(self.state, len(labels))
         return best_index
+
+    @staticmethod
+    def _probe(real, score) -> None:
+        """Play each root option once and score it (raises what the content raises there)."""
+        score(real)
+        for index in range(len(real.pending.choices)):
+            trial = real.clone()
+            api.apply_index(trial, index, atomic=False)
+            score(trial)
 
     def _discard(self, exc: ContentRuntimeError, s, me: int, iteration: int) -> None:
         """Forget an iteration whose world failed: undo the availability it counted and the
