@@ -313,6 +313,7 @@ class MCTSAgent:
         score(real)
         for index in range(len(real.pending.choices)):
             trial = real.clone()
+            trial.record = False
             api.apply_index(trial, index, atomic=False)
             score(trial)
 
@@ -362,13 +363,14 @@ class MCTSAgent:
                 trial.record = False
                 api.apply_index(trial, index, atomic=False)
                 margins.append(_lookahead(trial, me, 2))
+            labels = world.pending.labels
         except ContentRuntimeError as exc:     # a world the content cannot play: no prior
             if not _impossible(exc):
                 raise
             self.discarded += 1
             return
         mean = sum(margins) / len(margins)
-        for label, margin in zip(world.pending.labels, margins):
+        for label, margin in zip(labels, margins):
             child = root.children[label] = _Node(s.n)
             child.visits = child.available = self.prior
             child.reward[me] = self.prior * (0.5 + 0.5 * math.tanh((margin - mean) / scale))

@@ -57,7 +57,7 @@ def _sources(s: State, keys: set) -> dict:
         if value.__class__ is not list and value.__class__ is not ZoneKey:
             raise ContentRuntimeError(f"`dealt_from` of `{key.name}` must give a list of items or a zone, not "
                                       f"{mutate.fmt(value)}", span, "RK4002")
-        out[key] = set(seq(s, value))
+        out[key] = {item for item in seq(s, value) if item.__class__ is str}    # items are their ids
     return out
 
 
