@@ -590,6 +590,8 @@ def _simulate_table(args, summary, extra) -> str:
     console.print("actions: " + ", ".join(f"{v} {share:.1%}" for v, share in top))
     if summary["stalled"]:
         console.print(_stalled_line(summary))
+    if summary["discarded_worlds"]:
+        console.print(_discarded_line(summary))
     if extra:
         compared = extra["compare"]
         console.print(_compare_table(compared["variant"], compared["paired"]))
@@ -599,6 +601,11 @@ def _simulate_table(args, summary, extra) -> str:
         if summary["stalled"] or compared["variant_summary"]["stalled"]:
             console.print("a seed on which either game stalled is left out of the differences")
     return console.export_text().rstrip()
+
+
+def _discarded_line(summary: dict) -> str:
+    return (f"discarded worlds: {summary['discarded_worlds']} (hidden cards the search bots imagined that the "
+            "rules could not play)")
 
 
 def _stalled_line(summary: dict, where: str = "") -> str:

@@ -170,6 +170,7 @@ class Game:
     kind_state: dict = attrs.Factory(dict)  # component kind -> the state properties it declares (`has`)
     state_seed: dict = attrs.Factory(dict)  # (item, prop) -> its kind's own state default, where not the common one
     prop_values: dict = attrs.Factory(dict)  # item property -> every value items have (none: an item without it)
+    dealt_from: dict = attrs.Factory(dict)  # zone name -> (fn(s, {"p": owner}): the items it is dealt from, span)
 
     def compiler_for_scripts(self) -> Compiler:
         """A compiler over this game's names (for expectations and position scripts): its
@@ -256,6 +257,7 @@ class _Builder:
         invariants = self._invariants(compiler)
         bots, search = self._bots(compiler)
         estimate = self._estimate(compiler)
+        dealt_from = self._dealt_from(compiler)
         warnings = self._final_checks(compiler, procedures_spec)
         memo_deps, memo_always = memo_table(reads)
 
@@ -272,7 +274,7 @@ class _Builder:
             invariants=invariants, estimate=estimate, provenance=tuple(self._provenance()),
             sets=sets, members=members, vocab=vocab, warnings=warnings, bots=bots,
             memo_deps=memo_deps, memo_always=memo_always, static_memo=compiler.static_memo,
-            search=search, program=self.program,
+            search=search, program=self.program, dealt_from=dealt_from,
             roll_streams=None if compiler.roll_streams is None else frozenset(compiler.roll_streams),
             kind_state=self.kind_state, state_seed=self.state_seed, prop_values=_prop_values(items))
 
@@ -551,6 +553,22 @@ class _Builder:
             return None
         return _located(compiler.expr(body, _scope({"p"})), body.span, "the estimate", "estimate")
 
+    def _dealt_from(self, compiler: Compiler) -> dict:
+        """``dealt_from:`` of each zone declaring it (global or player): what an observer knows
+        the zone holds, for the search bots' imagined deals (engine/determinize.py)."""
+        out = {}
+        d = self.data
+        for section, zones in (("zones", d.get("zones") or {}), ("player", (d.get("player") or {}).get("zones") or {})):
+            for name, spec in zones.items():
+                if not isinstance(spec, dict) or "dealt_from" not in spec:
+                    continue
+                path = ("zones", name, "dealt_from") if section == "zones" else ("player", "zones", name, "dealt_from")
+                body = self.parse(path, "expr")
+                if body is not None:
+                    out[name] = (_located(compiler.expr(body, _scope({"p"})), body.span, f"`dealt_from` of `{name}`"),
+                                 body.span)
+        return out
+
     def _final_checks(self, compiler: Compiler, procedures_spec: dict) -> tuple:
         """Compiler diagnostics come after the parse diagnostics; unused procedures can only
         be told once everything is compiled. Raises on any error; returns the warnings."""
@@ -586,16 +604,13 @@ class _Builder:
     def _generated_instances(self, kind: str, spec: dict, sets: dict, base: dict):
         generate = spec.get("generate") or {}
         axes = []
-        for prop, set_name in generate.items():
-            if set_name not in sets:
-                self.error("RK0335", f"unknown set `{set_name}`", ("components", kind, "generate", prop),
-                           help=_suggest(set_name, sets))
+        count = copies = spec.get("copies", 1)
+        for prop, values in generate.items():
+            axis, size = self._generated_axis(kind, prop, values, sets)
+            if axis is None:
                 return
-            axes.append([(prop, m) for m in sets[set_name]])
-        copies = spec.get("copies", 1)
-        count = copies
-        for axis in axes:
-            count *= len(axis)
+            axes.append(axis)
+            count *= size
         if not self._budget("items_left", count, ("components", kind, "copies" if "copies" in spec else "generate"),
                             f"`{kind}` makes {count} items", MAX_ITEMS, "items"):
             return
@@ -610,11 +625,25 @@ class _Builder:
                 props = dict(base)
                 props.update(combo)
                 try:
-                    ident = template.format(n=n, kind=kind, **combo)
+                    ident = template.format_map({"n": n, "kind": kind, **combo})    # a property named `n` wins
                 except (KeyError, IndexError, ValueError) as exc:
                     self.error("RK0336", f"bad id template `{template}`: {exc}", ("components", kind, "id"))
                     return
                 yield ident, props
+
+    def _generated_axis(self, kind: str, prop: str, values, sets: dict):
+        """``(axis, size)`` of one `generate:` property: ``(prop, value)`` pairs, one per member of
+        a set or per number of ``{range: [low, high]}`` (numbered cards); ``(None, 0)`` after an
+        error. A range is listed only up to the item budget (its size tells the budget check)."""
+        if isinstance(values, dict):
+            low, high = values["range"]
+            size = max(0, high - low + 1)
+            return [(prop, n) for n in range(low, low + min(size, MAX_ITEMS + 1))], size
+        if values not in sets:
+            self.error("RK0335", f"unknown set `{values}`", ("components", kind, "generate", prop),
+                       help=_suggest(values, sets))
+            return None, 0
+        return [(prop, m) for m in sets[values]], len(sets[values])
 
     def _zone_keys(self, name: str, spec: dict, sets: dict):
         if "keys" in spec:

@@ -78,6 +78,13 @@ class Comp(Node):
 
 
 @attrs.frozen
+class Let(Node):
+    """``let NAME = value`` among a comprehension's or an option's ``for`` clauses: the
+    collection of a clause that binds NAME to the one value (``for NAME in [value]``)."""
+    value: Expr
+
+
+@attrs.frozen
 class BinOp(Node):
     op: str
     left: Expr
@@ -115,7 +122,7 @@ class IfExp(Node):
     orelse: Expr
 
 
-Expr = (Num | Str | Template | Const | Name | Attr | Index | Call | ListLit | Comp | BinOp | Compare
+Expr = (Num | Str | Template | Const | Name | Attr | Index | Call | ListLit | Comp | Let | BinOp | Compare
         | BoolOp | Not | Neg | IfExp)
 
 

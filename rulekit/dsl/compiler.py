@@ -307,7 +307,7 @@ class Compiler:
             if name in v.sets or name == "players":
                 return "list"
             return None
-        if isinstance(node, (ast.ListLit, ast.Comp)):
+        if isinstance(node, (ast.ListLit, ast.Comp, ast.Let)):
             return "list"
         if isinstance(node, ast.Attr) and node.name in v.pzones and not (
                 {node.name} & (v.pvars | v.item_props | v.dynamic_props | v.member_props)):
@@ -478,6 +478,9 @@ class Compiler:
 
     def x_ListLit(self, node, scope):
         return "[" + "".join(self.src(i, scope) + ", " for i in node.items) + "]"
+
+    def x_Let(self, node, scope):
+        return f"[{self.src(node.value, scope)}]"     # walked by its `for` clause: one value
 
     def x_Comp(self, node, scope):
         return f"[{self._generator(node, scope)}]"

@@ -328,6 +328,10 @@ class _ToAst(Transformer):
         return c[0]
 
     @v_args(meta=True)
+    def comp_let(self, meta, c):
+        return (str(c[0]), ast.Let(c[1], span=self._span(meta)))
+
+    @v_args(meta=True)
     def list_expr(self, meta, c):
         return ast.ListLit(tuple(x for x in c if x is not None), span=self._span(meta))
 
