@@ -27,6 +27,7 @@ from .dsl.reads import function_reads, memo_table
 from .engine.state import PLAYERS, Family, ZoneKey
 from .errors import RUNTIME_ERRORS, ContentRuntimeError, Diagnostic, DiagnosticReport, explain_failure
 from .loader import SourceMap
+from .narrate import compile_narration
 from .source import Span
 
 BUILTIN_CONSTANTS = ("players", "num_players")
@@ -169,6 +170,7 @@ class Game:
     roll_streams: frozenset | None = None   # the streams `roll` draws from (None: not known before running)
     kind_state: dict = attrs.Factory(dict)  # component kind -> the state properties it declares (`has`)
     state_seed: dict = attrs.Factory(dict)  # (item, prop) -> its kind's own state default, where not the common one
+    narration: Any = None                   # `narrate:` compiled (narrate.Narration): what printing a game says
 
     def compiler_for_scripts(self) -> Compiler:
         """A compiler over this game's names (for expectations and position scripts): its
@@ -255,6 +257,7 @@ class _Builder:
         invariants = self._invariants(compiler)
         bots, search = self._bots(compiler)
         estimate = self._estimate(compiler)
+        narration = compile_narration(self, compiler)
         warnings = self._final_checks(compiler, procedures_spec)
         memo_deps, memo_always = memo_table(reads)
 
@@ -273,7 +276,7 @@ class _Builder:
             memo_deps=memo_deps, memo_always=memo_always, static_memo=compiler.static_memo,
             search=search, program=self.program,
             roll_streams=None if compiler.roll_streams is None else frozenset(compiler.roll_streams),
-            kind_state=self.kind_state, state_seed=self.state_seed)
+            kind_state=self.kind_state, state_seed=self.state_seed, narration=narration)
 
     def _sets(self, vocab: Vocabulary):
         """Returns (set -> member names, member -> static props); also the tables."""
