@@ -227,6 +227,8 @@ def _add_play(sub) -> None:
     p.add_argument("--bots", default="random", metavar="LIST", help=BOTS_HELP + " (your seat's entry is unused)")
     p.add_argument("--variant", action="append", default=[], metavar="NAME", help=VARIANT_HELP)
     p.add_argument("--seed", type=int, default=1, metavar="S", help="the game's random seed")
+    p.add_argument("--verbose", action="store_true",
+                   help="show each action's raw events (what you may see) instead of what the game's `narrate:` says")
     _add_max_actions(p)
 
 

@@ -268,5 +268,13 @@ class Teller:
         self.mark = len(state.events)
         if self.verbose:
             from .notation import render_event
-            return [render_event(e).strip() for e in events if e[0] != "action"]
+            return [render_event(e).strip() for e in events if e[0] != "action" and self._seen(state, e)]
         return lines(state, [e for e in events if e[0] != "action"], self.actor, self.seat)
+
+    def _seen(self, state, event) -> bool:
+        if self.seat is None:
+            return True
+        if event[0] == "set":
+            who, _, name = event[1].rpartition(".")
+            return _var_seen(state.game, (name, _seat(who) if who else None), self.seat)
+        return _event_seen(state, event, self.seat)
