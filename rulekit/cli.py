@@ -444,7 +444,7 @@ def cmd_autoplay(args) -> int:
     state = api.new_game(game, args.players, args.seed)
     agents = [make_agent(spec, args.seed * 1000 + i) for i, spec in enumerate(deal_bots(specs, state.n))]
 
-    teller = Teller(state, args.verbose)
+    teller = Teller(args.verbose)
 
     def show(state, who, index):
         told = teller.since(state)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import attrs
 
 from .engine.state import PLAYERS, SEAT_NAMES
-from .errors import Diagnostic
+from .errors import Diagnostic, DiagnosticReport
 from .source import Span
 
 FIELDS = {
@@ -96,8 +96,8 @@ def _template(builder, compiler, path: tuple, text, fields: tuple):
         return Span(span.path, span.line, span.column + max(0, col - 2))
     try:
         node = parse_text(literal, locate, "expr")
-    except Exception as exc:             # DiagnosticReport: its diagnostics join the game's
-        builder.diagnostics.extend(getattr(exc, "diagnostics", ()))
+    except DiagnosticReport as report:      # a syntax error in a hole: on its line, with the game's
+        builder.diagnostics.extend(report.diagnostics)
         return None
     from .model import _located
     return _located(compiler.expr(node, _scope(fields)), node.span, "a `narrate:` template")
@@ -248,7 +248,7 @@ class Teller:
     ``pK label``), ``since`` after it (what its events say, or with ``verbose`` the raw
     events). ``seat``: tell only what that player may see."""
 
-    def __init__(self, state, verbose: bool = False, seat=None):
+    def __init__(self, verbose: bool = False, seat=None):
         self.verbose = verbose
         self.seat = seat
         self.mark = 0

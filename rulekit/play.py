@@ -162,7 +162,7 @@ class Session:
     def tell(self) -> None:
         """What happened since the last action (what the seat may see of it), indented."""
         if self.teller is None:         # a new or rebuilt game: tell from here on
-            self.teller = Teller(self.state, self.verbose, self.seat)
+            self.teller = Teller(self.verbose, self.seat)
             if self.state.actions:      # rebuilt (undo, load): what happened before was told
                 self.teller.mark = len(self.state.events)
                 return

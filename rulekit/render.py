@@ -212,17 +212,8 @@ class Renderer:
             if name not in self.hide and self._layout(name).get("type") != "none":
                 self._family(sky, name, inner)
         for name in singles:
-            layout = self._layout(name)
-            if name in self.hide or layout.get("type") == "none":
-                continue
-            board = self._board(layout)
-            if board is not None:
-                w, h = self._board_size(board)
-                x, y = sky.place(w, h)
-                self._emit_board(x, y, w, h, name, ("zone", name), layout, board)
-            else:
-                self._box(sky, name, ("zone", name), layout, 280,
-                          1 if game.zone_vis[name] == "hidden" else 3, caption=name)
+            if name not in self.hide and self._layout(name).get("type") != "none":
+                self._single(sky, name)
         y = sky.bottom + 6
         cols = max(1, int(self.cfg.get("player_columns", 2)))
         pw = (inner - (cols - 1) * 12) / cols
@@ -230,6 +221,18 @@ class Renderer:
         for i in range(self.n):
             self._player(psky, i, pw)
         self.height = psky.bottom + M
+
+    def _single(self, sky: Skyline, name: str) -> None:
+        """A global zone: a box, or a board (see :meth:`_board`)."""
+        layout = self._layout(name)
+        board = self._board(layout)
+        if board is not None:
+            w, h = self._board_size(board)
+            x, y = sky.place(w, h)
+            self._emit_board(x, y, w, h, name, ("zone", name), layout, board)
+        else:
+            self._box(sky, name, ("zone", name), layout, 280,
+                      1 if self.game.zone_vis[name] == "hidden" else 3, caption=name)
 
     def _family(self, sky: Skyline, name: str, inner: float) -> None:
         game = self.game

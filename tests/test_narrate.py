@@ -161,3 +161,23 @@ def test_play_shows_the_prompt_and_tells_only_what_the_seat_sees(capsys, monkeyp
     assert not any(line.startswith(("p2 draws", "p3 draws")) for line in told)     # their hands are theirs
     assert not any(line.startswith(("p2 pays", "p3 pays", "p2 gets", "p3 gets")) and "ducats" in line
                    for line in told)                                            # and so is their money
+
+
+def test_a_template_with_a_syntax_error_is_reported_on_its_line(tmp_path):
+    folder = _auction(tmp_path, '\nnarrate:\n  roll:\n    dice: "{actor} rolls {value +}"\n')
+    with pytest.raises(DiagnosticReport) as err:
+        load_game(str(folder))
+    (diag,) = err.value.diagnostics
+    lines = (folder / "game.yaml").read_text(encoding="utf-8").splitlines()
+    assert diag.code.startswith("RK02") and "dice:" in lines[diag.span.line - 1]
+
+
+def test_prompt_and_says_are_words_only_where_they_belong(tmp_path):
+    """`prompt` and `says` stay usable as names; a choose without them says nothing."""
+    rules = (GAMES / "auction" / "rules.yaml").read_text(encoding="utf-8")
+    names = "      says = 1\n      prompt = says + 1\n      bid = prompt - 2\n"
+    rules = rules.replace("      bid = 0\n", "      bid = 0\n" + names)
+    assert names in rules
+    folder = _auction(tmp_path, "", rules)
+    s = api.new_game(load_game(str(folder)), 3, 1)
+    assert s.pending.prompt() is None and s.pending.says(0) is None
