@@ -99,14 +99,18 @@ def test_templates_are_never_worked_out_unless_printed(capsys, tmp_path):
     assert code == 1
 
 
-def test_a_template_naming_an_unknown_field_is_an_error_on_its_line(tmp_path):
-    folder = _auction(tmp_path, '\nnarrate:\n  set:\n    money: "{player} pays {chnage}"\n')
+def _the_error(folder: Path):
+    """The one diagnostic loading ``folder`` gives, and the line of game.yaml it points at."""
     with pytest.raises(DiagnosticReport) as err:
         load_game(str(folder))
     (diag,) = err.value.diagnostics
-    lines = (folder / "game.yaml").read_text(encoding="utf-8").splitlines()
+    return diag, (folder / "game.yaml").read_text(encoding="utf-8").splitlines()[diag.span.line - 1]
+
+
+def test_a_template_naming_an_unknown_field_is_an_error_on_its_line(tmp_path):
+    diag, line = _the_error(_auction(tmp_path, '\nnarrate:\n  set:\n    money: "{player} pays {chnage}"\n'))
     assert diag.code == "RK0301" and diag.span.path.endswith("game.yaml")
-    assert lines[diag.span.line - 1][diag.span.column - 1:].startswith("chnage}")
+    assert line[diag.span.column - 1:].startswith("chnage}")
     assert "`change`" in diag.help                  # the fields of `set` are names there
 
 
@@ -117,13 +121,8 @@ def test_a_template_naming_an_unknown_field_is_an_error_on_its_line(tmp_path):
     ('  transfer:\n    starter: "{payer}"\n', "starter", None),
 ])
 def test_narrate_entries_for_what_the_game_lacks_are_rk0126(tmp_path, narration, name, suggestion):
-    folder = _auction(tmp_path, "\nnarrate:\n" + narration)
-    with pytest.raises(DiagnosticReport) as err:
-        load_game(str(folder))
-    (diag,) = err.value.diagnostics
-    assert diag.code == "RK0126" and f"`{name}`" in diag.message
-    lines = (folder / "game.yaml").read_text(encoding="utf-8").splitlines()
-    assert name in lines[diag.span.line - 1]
+    diag, line = _the_error(_auction(tmp_path, "\nnarrate:\n" + narration))
+    assert diag.code == "RK0126" and f"`{name}`" in diag.message and name in line
     if suggestion:
         assert f"`{suggestion}`" in diag.help
 
@@ -164,12 +163,8 @@ def test_play_shows_the_prompt_and_tells_only_what_the_seat_sees(capsys, monkeyp
 
 
 def test_a_template_with_a_syntax_error_is_reported_on_its_line(tmp_path):
-    folder = _auction(tmp_path, '\nnarrate:\n  roll:\n    dice: "{actor} rolls {value +}"\n')
-    with pytest.raises(DiagnosticReport) as err:
-        load_game(str(folder))
-    (diag,) = err.value.diagnostics
-    lines = (folder / "game.yaml").read_text(encoding="utf-8").splitlines()
-    assert diag.code.startswith("RK02") and "dice:" in lines[diag.span.line - 1]
+    diag, line = _the_error(_auction(tmp_path, '\nnarrate:\n  roll:\n    dice: "{actor} rolls {value +}"\n'))
+    assert diag.code.startswith("RK02") and "dice:" in line
 
 
 def test_prompt_and_says_are_words_only_where_they_belong(tmp_path):
