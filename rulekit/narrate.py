@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import attrs
 
+from . import parse_cache
 from .engine.state import PLAYERS, SEAT_NAMES
 from .errors import Diagnostic, DiagnosticReport
 from .source import Span
@@ -94,8 +95,9 @@ def _template(builder, compiler, path: tuple, text, fields: tuple):
         if origin is not None:
             return origin.locate(line, max(1, col - 1), end_line, None if end_col is None else max(1, end_col - 1))
         return Span(span.path, span.line, span.column + max(0, col - 2))
+    key = ("template", literal, origin) if origin is not None else ("template", literal, span.path, span.line)
     try:
-        node = parse_text(literal, locate, "expr")
+        node = parse_cache.parsed(key, lambda: parse_text(literal, locate, "expr"))
     except DiagnosticReport as report:      # a syntax error in a hole: on its line, with the game's
         builder.diagnostics.extend(report.diagnostics)
         return None

@@ -359,7 +359,7 @@ class Renderer:
         """A single zone with ``layout: {type: grid, row: P, col: Q, cols: [lo, hi]}`` is a
         board: a line per value of ``P`` (in the order of the items that have it), a cell per
         value of ``Q`` (``cols``, or the values items have), each item in the cell its two
-        properties name (``Q`` may be state: Goa's markers at their level). None: not a board."""
+        properties name (``Q`` may be state: markers at the level they reached). None: not a board."""
         if layout.get("type") != "grid" or not layout.get("row") or not layout.get("col"):
             return None
         rprop, cprop = layout["row"], layout["col"]
