@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+import rulekit
 from rulekit import narrate
 from rulekit.agents import make_agent, play_out
 from rulekit.cli import main
@@ -91,7 +92,7 @@ def test_templates_are_never_worked_out_unless_printed(capsys, tmp_path):
     assert len(records) == 4 and not any(r.get("stalled") for r in records)
     s = api.new_game(game, 3, 5)
     with pytest.raises(ContentRuntimeError) as err:
-        s.pending.prompt()
+        rulekit.prompt(s)
     assert err.value.code == "RK4000" and err.value.span.path.endswith("rules.yaml")
     with pytest.raises(ContentRuntimeError):
         s.pending.says(0)
@@ -175,4 +176,11 @@ def test_prompt_and_says_are_words_only_where_they_belong(tmp_path):
     assert names in rules
     folder = _auction(tmp_path, "", rules)
     s = api.new_game(load_game(str(folder)), 3, 1)
-    assert s.pending.prompt() is None and s.pending.says(0) is None
+    assert rulekit.prompt(s) is None and s.pending.says(0) is None
+
+
+def test_the_prompt_is_text_on_demand_for_the_one_deciding():
+    s = rulekit.new_game(rulekit.load_game("batavia"), 3, 7)
+    told = rulekit.prompt(s)
+    assert told.startswith("p1 auctions ") and " ship cards [" in told and "you have " in told
+    assert "still in: [p2, p3, p1]" in told or "high bid" in told
