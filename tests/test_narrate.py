@@ -184,3 +184,15 @@ def test_the_prompt_is_text_on_demand_for_the_one_deciding():
     told = rulekit.prompt(s)
     assert told.startswith("p1 auctions ") and " ship cards [" in told and "you have " in told
     assert "still in: [p2, p3, p1]" in told or "high bid" in told
+
+
+def test_play_verbose_shows_the_raw_events_the_seat_may_see(capsys, monkeypatch):
+    from rulekit import play
+    answers = iter(["1"] * 60 + ["quit"])
+    monkeypatch.setattr(play, "_stdin_reader", lambda console, interactive: lambda prompt: next(answers))
+    assert play.play("goa", 3, "1", "random", (), 2, stdin_is_tty=False, verbose=True) == 0
+    told = [line.strip() for line in capsys.readouterr().out.splitlines() if line.startswith("    ")]
+    assert any(line.startswith("move ") and " -> " in line for line in told)
+    assert any(line.startswith("p1.ducats: ") for line in told)                     # your money
+    assert not any(line.startswith(("p2.ducats", "p3.ducats")) for line in told)     # not theirs
+    assert not any(line.endswith(("-> p2.hand", "-> p3.hand")) for line in told)     # nor their cards
