@@ -150,6 +150,8 @@ def _add_autoplay(sub) -> None:
     p.add_argument("--bots", default="random", metavar="LIST", help=BOTS_HELP)
     p.add_argument("--log", metavar="FILE", help="write the game's log (replayable with `rulekit run`)")
     p.add_argument("--quiet", action="store_true", help="print only the scoring")
+    p.add_argument("--verbose", action="store_true",
+                   help="print each action's raw events instead of what the game's `narrate:` says of them")
     _add_max_actions(p)
 
 
@@ -225,6 +227,8 @@ def _add_play(sub) -> None:
     p.add_argument("--bots", default="random", metavar="LIST", help=BOTS_HELP + " (your seat's entry is unused)")
     p.add_argument("--variant", action="append", default=[], metavar="NAME", help=VARIANT_HELP)
     p.add_argument("--seed", type=int, default=1, metavar="S", help="the game's random seed")
+    p.add_argument("--verbose", action="store_true",
+                   help="show each action's raw events (what you may see) instead of what the game's `narrate:` says")
     _add_max_actions(p)
 
 
@@ -433,15 +437,21 @@ def cmd_autoplay(args) -> int:
     from .agents import action_cap, bot_list, deal_bots, make_agent, play_out
     from .content import load_game
     from .engine import api
-    from .engine.state import PLAYERS
+    from .narrate import Teller
     from .script import make_log, write_log
     specs = bot_list(args.bots)
     game = load_game(args.game, tuple(args.variant))
     state = api.new_game(game, args.players, args.seed)
     agents = [make_agent(spec, args.seed * 1000 + i) for i, spec in enumerate(deal_bots(specs, state.n))]
 
+    teller = Teller(args.verbose)
+
     def show(state, who, index):
-        print(f"round {state.g.get('round')}: {PLAYERS[who]} {state.pending.labels[index]}")
+        told = teller.since(state)
+        if told and not state.actions:
+            print("start:")
+        _print_told(told)
+        print(f"round {state.g.get('round')}: {teller.action(state, who, index)}")
     printing = not args.quiet
     with _stderr_progress("autoplay", None, quiet_stdout=args.quiet) as update:
         def each(state, who, index):
@@ -450,10 +460,17 @@ def cmd_autoplay(args) -> int:
             if update:
                 update(0, f"autoplay: round {state.g.get('round')}, {len(state.actions) + 1} actions")
         play_out(state, agents, each if printing or update else None, args.max_actions or action_cap(game, state.n))
+        if printing:
+            _print_told(teller.since(state))
     if args.log:
         write_log(args.log, make_log(state, args.variant, args.seed, None))
     _print_scores(state)
     return EXIT_OK
+
+
+def _print_told(told: list) -> None:
+    for line in told:
+        print(f"  {line}")
 
 
 def _print_scores(state) -> None:

@@ -38,6 +38,7 @@ CODES: dict[str, str] = {
     "RK0123": "a value of the wrong type",
     "RK0124": "a value the schema rejects otherwise (range, pattern, length...)",
     "RK0125": "a drawing hint (`render:`, a zone's `layout:`) naming an unknown zone, variable, kind or property",
+    "RK0126": "a `narrate:` template for a variable, property, zone or component kind the game does not define",
     # RK02xx: effect-language syntax (RK0210-RK0218: the catalogue in dsl/syntax_errors.py)
     "RK0200": "an unexpected character",
     "RK0201": "an unexpected token, or an unexpected end of script",

@@ -27,6 +27,7 @@ from .dsl.reads import function_reads, memo_table
 from .engine.state import PLAYERS, Family, ZoneKey
 from .errors import RUNTIME_ERRORS, ContentRuntimeError, Diagnostic, DiagnosticReport, explain_failure
 from .loader import SourceMap
+from .narrate import compile_narration
 from .source import Span
 
 BUILTIN_CONSTANTS = ("players", "num_players")
@@ -171,6 +172,7 @@ class Game:
     state_seed: dict = attrs.Factory(dict)  # (item, prop) -> its kind's own state default, where not the common one
     prop_values: dict = attrs.Factory(dict)  # item property -> every value items have (none: an item without it)
     dealt_from: dict = attrs.Factory(dict)  # zone name -> (fn(s, {"p": owner}): the items it is dealt from, span)
+    narration: Any = None                   # `narrate:` compiled (narrate.Narration): what printing a game says
 
     def compiler_for_scripts(self) -> Compiler:
         """A compiler over this game's names (for expectations and position scripts): its
@@ -258,6 +260,7 @@ class _Builder:
         bots, search = self._bots(compiler)
         estimate = self._estimate(compiler)
         dealt_from = self._dealt_from(compiler)
+        narration = compile_narration(self, compiler)
         warnings = self._final_checks(compiler, procedures_spec)
         memo_deps, memo_always = memo_table(reads)
 
@@ -276,7 +279,8 @@ class _Builder:
             memo_deps=memo_deps, memo_always=memo_always, static_memo=compiler.static_memo,
             search=search, program=self.program, dealt_from=dealt_from,
             roll_streams=None if compiler.roll_streams is None else frozenset(compiler.roll_streams),
-            kind_state=self.kind_state, state_seed=self.state_seed, prop_values=_prop_values(items))
+            kind_state=self.kind_state, state_seed=self.state_seed, prop_values=_prop_values(items),
+            narration=narration)
 
     def _sets(self, vocab: Vocabulary):
         """Returns (set -> member names, member -> static props); also the tables."""

@@ -191,6 +191,7 @@ class Option(Node):
     cond: Expr | None
     body: tuple
     by: Expr | None = None  # `by KEY`: one option per key (the first of each)
+    says: Str | Template | None = None  # `says "..."`: the narration of choosing it (written on demand)
 
 
 @attrs.frozen
@@ -204,6 +205,7 @@ class Include(Node):
 class Choose(Node):
     player: Expr
     options: tuple
+    prompt: Str | Template | None = None  # `, prompt "..."`: what the chooser is told (written on demand)
 
 
 Stmt = Assign | AugAssign | CallStmt | Pass | Break | Continue | Return | If | For | While | Choose

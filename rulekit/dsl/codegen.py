@@ -412,13 +412,15 @@ class _Writer:
             options.append((opt, self.scope, names, clauses, keys, walkers))
         self._share_heads(options, lines, st.span)
         lines.append((3, "ch = []", st.span))
-        spec_keys, spec_labels = {}, {}
+        spec_keys, spec_labels, spec_says = {}, {}, {}
         bodies = []
         for opt, scope, names, clauses, keys, walkers in options:
             target = self.reserve()
             inner = scope.bind_py(names, walkers)
             spec_keys[target] = tuple(keys)
             spec_labels[target] = self._label_fn(opt, inner, names)
+            if opt.says is not None:
+                spec_says[target] = self._label_fn(opt, inner, names, opt.says)
             values = "".join(f", {names[n]}" for n in names)
             cond = comp.src(opt.cond, inner) if opt.cond is not None else None
             if not clauses:
@@ -437,7 +439,10 @@ class _Writer:
             if opt.by is not None and not clauses:
                 comp.error("RK0322", "`by` groups the options a `for` lists; this option lists none", opt.by.span)
             bodies.append((target, opt.body, scope))
-        spec = comp._k(ChooseSpec(spec_keys, spec_labels, st.span), f"CHOOSE{here}")
+        prompt = None
+        if st.prompt is not None:
+            prompt = self._label_fn(st, self.scope, {}, st.prompt)
+        spec = comp._k(ChooseSpec(spec_keys, spec_labels, st.span, spec_says, prompt), f"CHOOSE{here}")
         lines.append((3, f"return DECIDE(s, {comp.src(st.player, self.scope)}, ch, {spec})", st.span))
         for target, body, scope in bodies:
             self.start(target)
@@ -473,13 +478,14 @@ class _Writer:
                     lines.append((3, f"{shared[src]} = {src}", span))
                 clauses[0] = (clauses[0][0], shared[src])
 
-    def _label_fn(self, opt, inner: _Scope, names: dict):
-        """``fn(s, e, *values)``: an option's notation, formatted only when someone asks (or
-        the text itself, for an option whose notation never changes)."""
-        if isinstance(opt.label, ast.Str):
-            return opt.label.value
+    def _label_fn(self, opt, inner: _Scope, names: dict, text=None):
+        """``fn(s, e, *values)``: an option's notation (or ``text``: its `says`, a choose's
+        `prompt`), formatted only when someone asks (or the text itself, when it never changes)."""
+        text = opt.label if text is None else text
+        if isinstance(text, ast.Str):
+            return text.value
         params = ["s", "e"] + [names[n] for n in names]
-        return self.comp._define(tuple(params), f"return {self.comp.src(opt.label, inner)}", opt.span,
+        return self.comp._define(tuple(params), f"return {self.comp.src(text, inner)}", opt.span,
                                  "label", "shorten the option's text")
 
     def _option_fors(self, fors, scope, key, names, clauses, keys, walkers):

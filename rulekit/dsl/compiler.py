@@ -1099,6 +1099,7 @@ def read_names(body) -> set:
             walk(node.cond)
             walk(node.by)
             walk(node.label)
+            walk(node.says)
             walk(node.body)
         elif isinstance(node, ast.Node):
             for field in attrs.fields(type(node)):

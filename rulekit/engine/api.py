@@ -55,6 +55,12 @@ def legal_actions(s: State) -> list[str]:
     return [] if s.pending is None else list(s.pending.labels)
 
 
+def prompt(s: State) -> str | None:
+    """What the pending decision tells the one deciding (its `choose ..., prompt`), or None;
+    written now, on demand: bots never ask."""
+    return None if s.pending is None else s.pending.prompt()
+
+
 def apply(s: State, action: str, atomic: bool = True, step_limit: int = vm.DEFAULT_STEP_LIMIT) -> None:
     """Apply one action in notation. Raises IllegalAction (state unchanged)."""
     if s.over or s.pending is None:
