@@ -117,6 +117,7 @@ CODES: dict[str, str] = {
     "RK4016": "one step of the rules computed for a minute of CPU time without reaching a decision",
     "RK4017": "`**` with an exponent that is not a whole number of at least 0",
     "RK4018": "no player may win: `scoring.eligible` is false for everyone",
+    "RK4019": "an `assert` whose test is false (its message is shown)",
     # RK50xx: scripts and logs
     "RK5001": "a script step failed (the default of script errors)",
     "RK5002": "the game's content changed since the log was made",

@@ -154,10 +154,16 @@ def _too_long(value, size: int) -> str:
            f"(at most {MAX_SIZE:,}; a value that grows without end?)"
 
 
+def assert_failed(message) -> None:
+    """An ``assert`` whose test is false: the game stops on its line (the VM adds the span)."""
+    raise ContentRuntimeError(message if message.__class__ is str else mutate.fmt(message), None, "RK4019")
+
+
 def iterate(s: State, value) -> tuple:
     """What a `for` statement walks: a snapshot, so moving items while looping is safe."""
     return tuple(seq(s, value))
 
 
 NAMES = {"CALL": call, "RET": ret, "DECIDE": decide, "LIMIT": limit_reached, "ITER": iterate, "ADD": add, "MUL": mul,
-         "POW": power, "DIV": divide}
+         "POW": power, "DIV": divide,
+         "ASSERT": assert_failed}
