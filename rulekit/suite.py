@@ -115,11 +115,16 @@ class CheckFailed(RulekitError):
     code = "RK5016"
 
 
-def check_script(path: str, update: bool = False) -> str:
-    """Run a script and compare its transcript with the stored one, if any (``update`` writes it)."""
+def transcript_text(path: str) -> tuple[list, str]:
+    """Run a script: (its transcript lines, the text a stored transcript or snapshot holds)."""
     from .script import run_script
     lines = run_script(path).transcript
-    text = "\n".join(lines) + "\n"
+    return lines, "\n".join(lines) + "\n"
+
+
+def check_script(path: str, update: bool = False) -> str:
+    """Run a script and compare its transcript with the stored one, if any (``update`` writes it)."""
+    lines, text = transcript_text(path)
     stored = os.path.splitext(path)[0] + TRANSCRIPT
     if update:
         if _read(stored) != text:
