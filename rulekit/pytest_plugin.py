@@ -69,7 +69,7 @@ class ScriptItem(pytest.Item):
         if session is None:
             check_script(os.fspath(self.path))
             return
-        _lines, text = transcript_text(os.fspath(self.path))
+        _result, text = transcript_text(os.fspath(self.path))
         _compare_with_snapshot(self, session, text)
 
     def repr_failure(self, excinfo, style=None):

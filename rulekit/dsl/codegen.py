@@ -413,12 +413,13 @@ class _Writer:
             options.append((opt, self.scope, names, clauses, keys, walkers))
         self._share_heads(options, lines, st.span)
         lines.append((3, "ch = []", st.span))
-        spec_keys, spec_labels = {}, {}
+        spec_keys, spec_labels, spec_spans = {}, {}, {}
         bodies = []
         for opt, scope, names, clauses, keys, walkers in options:
             target = self.reserve()
             inner = scope.bind_py(names, walkers)
             spec_keys[target] = tuple(keys)
+            spec_spans[target] = opt.span
             spec_labels[target] = self._label_fn(opt, inner, names)
             values = "".join(f", {names[n]}" for n in names)
             cond = comp.src(opt.cond, inner) if opt.cond is not None else None
@@ -438,7 +439,7 @@ class _Writer:
             if opt.by is not None and not clauses:
                 comp.error("RK0322", "`by` groups the options a `for` lists; this option lists none", opt.by.span)
             bodies.append((target, opt.body, scope))
-        spec = comp._k(ChooseSpec(spec_keys, spec_labels, st.span), f"CHOOSE{here}")
+        spec = comp._k(ChooseSpec(spec_keys, spec_labels, st.span, spec_spans), f"CHOOSE{here}")
         lines.append((3, f"return DECIDE(s, {comp.src(st.player, self.scope)}, ch, {spec})", st.span))
         for target, body, scope in bodies:
             self.start(target)

@@ -142,6 +142,7 @@ class Compiler:
         self._fn_evident: dict = {}     # user function -> the evident kind of its body (_kind_of)
         self.roll_streams: set | None = set()   # streams `roll` draws from (None: some only running tells)
         self._inline: dict = {}
+        self.inlined_at: dict = {}       # function name -> spans of the calls written in place (coverage.py)
         self.ns: dict = _namespace(vocab)
 
     # ------------------------------------------------------------ diagnostics
@@ -863,6 +864,7 @@ class Compiler:
         sources = [self.src(a, scope) for a in node.args]
         if self._inlinable(name) and all(_SIMPLE.fullmatch(a) for a in sources):
             # a body as cheap as a memo lookup is written in place of the call
+            self.inlined_at.setdefault(name, []).append(node.span)
             inner = _Scope(set(params)).bind_py(dict(zip(params, sources)))
             saved, self._reuse = self._reuse, None      # its nodes are its own, not the caller's
             try:

@@ -45,12 +45,13 @@ class ChooseSpec:
     """What a ``choose`` needs after its options are listed: for each option's target block,
     the env keys its chosen values bind and how its notation is written."""
 
-    __slots__ = ("keys", "labels", "span")
+    __slots__ = ("keys", "labels", "span", "options")
 
-    def __init__(self, keys: dict, labels: dict, span):
+    def __init__(self, keys: dict, labels: dict, span, options: dict | None = None):
         self.keys = keys        # target pc -> tuple of env keys
         self.labels = labels    # target pc -> fn(s, env, *values) -> notation
         self.span = span
+        self.options = options or {}    # target pc -> the option's span (for `rulekit test --coverage`)
 
 
 def call(s: State, code: Code, env: dict, ret) -> bool:
