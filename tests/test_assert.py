@@ -108,7 +108,8 @@ def test_deciding_is_not_allowed_in_a_function(write_game):
     text = GAME.replace("procedures:", "functions:\n  asking:\n    expr: \"deciding()\"\nprocedures:")
     with pytest.raises(DiagnosticReport) as info:
         load_game(write_game(text))
-    assert "RK0318" in info.value.render()
+    assert "RK0318" in info.value.render() and "call it in a procedure, an invariant or an expectation" in \
+        info.value.render()
 
 
 def test_batavia_pirates_below_threshold_holds_in_play_and_not_in_the_other_reading():

@@ -910,7 +910,8 @@ class Compiler:
         impure = _find_impure(body, self.v)
         if impure is not None:
             self.error("RK0318", f"function `{name}` calls `{impure.func}`; functions must be pure", impure.span,
-                       "draw random numbers in a procedure and pass the result in")
+                       "draw random numbers in a procedure and pass the result in"
+                       if REGISTRY[impure.func].pins else "call it in a procedure, an invariant or an expectation")
         names = {p: self._var(p) for p in params}
         scope = _Scope(set(params)).bind_py(names)
         source, reused = self._with_reuse(body, scope, set(names.values()))
