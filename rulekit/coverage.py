@@ -105,7 +105,7 @@ class Report:
     statements: dict = attrs.Factory(dict)    # content path -> {line: ran?}
     options: dict = attrs.Factory(dict)       # (path, line, column) -> chosen?
     kinds: dict = attrs.Factory(dict)         # component kind -> (items exercised, items)
-    names: dict = attrs.Factory(dict)         # content path -> how it is shown: `batavia/rules.yaml`
+    names: dict = attrs.Factory(dict)         # content path -> how it is shown: `mygame/rules.yaml`
 
 
 def report(tracer: Tracer) -> Report:

@@ -169,8 +169,7 @@ def run_script(path: str, force: bool = False, game_override=None, record: bool 
     except ContentRuntimeError as exc:
         if getattr(exc, "pin", None) is None:
             raise
-        raise ScriptError(f"{exc} (a `pins: top:` item must lie in its zone when the zone is shuffled)",
-                          smap.span(("pins",) + exc.pin), "RK5023") from None
+        raise ScriptError(str(exc), smap.span(("pins",) + exc.pin), "RK5023") from None
     _check_result(state, data, smap)
     if state.result is not None:
         transcript.append("result: " + json.dumps(state.result, sort_keys=True))
