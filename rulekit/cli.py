@@ -135,6 +135,10 @@ def _add_test(sub) -> None:
     p.add_argument("--random", type=int, default=10, metavar="N", help="random games per player count")
     p.add_argument("--players", type=int, nargs="+", metavar="N", help="the player counts (default: all)")
     p.add_argument("--update", action="store_true", help="write each script's transcript beside it (NAME.transcript)")
+    p.add_argument("--coverage", action="store_true",
+                   help="report which content lines, options and components the scripts exercised")
+    p.add_argument("--annotate", metavar="DIR", help="with --coverage: write each content file to DIR as NAME.cover, "
+                                                     "its lines marked ran (>) or never ran (!)")
     from .testing import RANDOM_GAME_ACTIONS
     p.add_argument("--max-actions", type=_count, default=RANDOM_GAME_ACTIONS, metavar="N",
                    help=f"a random game that has not ended after N actions fails (default {RANDOM_GAME_ACTIONS})")
@@ -428,9 +432,25 @@ def cmd_test(args) -> int:
     if args.random < 0:
         raise UsageError("--random must be 0 or more")
     options = Options(args.random, tuple(args.players or ()), args.update, args.max_actions)
-    rows = run_suite(args.game, options)
+    tracer = None
+    if args.coverage or args.annotate:
+        from .coverage import Tracer
+        tracer = Tracer()
+    rows = run_suite(args.game, options, tracer=tracer)
     print(table(rows))
+    if tracer is not None:
+        _coverage(tracer, args.annotate)
     return EXIT_OK if all(row.ok for row in rows) else EXIT_CONTENT
+
+
+def _coverage(tracer, folder: str | None) -> None:
+    """`rulekit test --coverage`: the summary, and with --annotate the marked content files."""
+    from .coverage import annotate, report, summary
+    rep = report(tracer)
+    print(summary(rep))
+    if folder:
+        written = annotate(rep, folder)
+        print(f"\nwrote {len(written)} annotated file{'s' if len(written) != 1 else ''} to {folder}")
 
 
 def cmd_autoplay(args) -> int:

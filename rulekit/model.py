@@ -528,13 +528,19 @@ class _Builder:
         return _located(compiler.expr(body, _scope({"p"})), body.span, "`eligible`"), body.span
 
     def _invariants(self, compiler: Compiler) -> tuple:
+        """((id, text, fn), ...): ``fn(s, e)`` is true when the invariant holds, or when its
+        ``when:`` does not (the invariant is not asked then)."""
         invariants = []
         for i, inv in enumerate(self.data.get("invariants") or []):
             body = self.parse(("invariants", i, "expr"), "expr")
             if body:
                 iid = inv.get("id", f"invariant{i + 1}")
-                invariants.append((iid, inv.get("text", ""),
-                                   _located(compiler.expr(body, _scope()), body.span, f"invariant `{iid}`")))
+                fn = _located(compiler.expr(body, _scope()), body.span, f"invariant `{iid}`")
+                when = self.parse(("invariants", i, "when"), "expr") if "when" in inv else None
+                if when is not None:
+                    fn = _when(_located(compiler.expr(when, _scope()), when.span, f"the `when` of invariant `{iid}`"),
+                               fn)
+                invariants.append((iid, inv.get("text", ""), fn))
         return tuple(invariants)
 
     def _bots(self, compiler: Compiler):
@@ -773,6 +779,13 @@ def _located(fn, span: Span, what: str, number: str | None = None):
                                           "rounds down)", span, "RK4000")
             raise ContentRuntimeError(f"{what} must be a number, not {fmt(value)}", span, "RK4000")
         return value
+    return run
+
+
+def _when(condition, check):
+    """An invariant with a ``when:``: it holds wherever its condition does not."""
+    def run(s, e):
+        return not condition(s, e) or check(s, e)
     return run
 
 

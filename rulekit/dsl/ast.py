@@ -166,6 +166,13 @@ class Return(Node):
 
 
 @attrs.frozen
+class Assert(Node):
+    """``assert test, "message"``: the game fails on this line (RK4019) when ``test`` is false."""
+    test: Expr
+    message: Expr | None
+
+
+@attrs.frozen
 class If(Node):
     branches: tuple  # of (cond, body)
     orelse: tuple
@@ -208,7 +215,7 @@ class Choose(Node):
     prompt: Str | Template | None = None  # `, prompt "..."`: what the chooser is told (written on demand)
 
 
-Stmt = Assign | AugAssign | CallStmt | Pass | Break | Continue | Return | If | For | While | Choose
+Stmt = Assign | AugAssign | CallStmt | Pass | Break | Continue | Return | Assert | If | For | While | Choose
 
 
 def walk(node):

@@ -25,6 +25,7 @@ import zlib
 from ..engine.library import REGISTRY
 from ..engine.runtime import LINE_SPANS, ChooseSpec, Code
 from ..errors import Diagnostic, DiagnosticReport, suggestion_help
+from ..source import source_line
 from . import ast
 from .compiler import (
     Compiler,
@@ -412,12 +413,13 @@ class _Writer:
             options.append((opt, self.scope, names, clauses, keys, walkers))
         self._share_heads(options, lines, st.span)
         lines.append((3, "ch = []", st.span))
-        spec_keys, spec_labels, spec_says = {}, {}, {}
+        spec_keys, spec_labels, spec_says, spec_spans = {}, {}, {}, {}
         bodies = []
         for opt, scope, names, clauses, keys, walkers in options:
             target = self.reserve()
             inner = scope.bind_py(names, walkers)
             spec_keys[target] = tuple(keys)
+            spec_spans[target] = opt.span
             spec_labels[target] = self._label_fn(opt, inner, names)
             if opt.says is not None:
                 spec_says[target] = self._label_fn(opt, inner, names, opt.says)
@@ -442,7 +444,7 @@ class _Writer:
         prompt = None
         if st.prompt is not None:
             prompt = self._label_fn(st, self.scope, {}, st.prompt)
-        spec = comp._k(ChooseSpec(spec_keys, spec_labels, st.span, spec_says, prompt), f"CHOOSE{here}")
+        spec = comp._k(ChooseSpec(spec_keys, spec_labels, st.span, spec_says, prompt, spec_spans), f"CHOOSE{here}")
         lines.append((3, f"return DECIDE(s, {comp.src(st.player, self.scope)}, ch, {spec})", st.span))
         for target, body, scope in bodies:
             self.start(target)
@@ -645,6 +647,14 @@ class _Writer:
         else:
             out.append((ind, f"return {value}", st.span))
 
+    def s_Assert(self, st, ind, out):
+        """``assert test, message``: the game fails on this line (RK4019) when the test is false."""
+        comp = self.comp
+        message = comp.src(st.message, self.scope) if st.message is not None else \
+            comp._k(f"assertion failed: `{_span_text(st.test.span) or 'assert'}`")
+        out.append((ind, f"if not {comp.src(st.test, self.scope)}:", st.span))
+        out.append((ind + 1, f"ASSERT({message})", st.span))
+
     def s_If(self, st, ind, out):
         first = True
         for cond_node, body in st.branches:
@@ -769,6 +779,14 @@ def _always_true(node) -> bool:
 def _where(span) -> str:
     """A content place as a comment in generated code names it."""
     return f"{span.path}:{span.line}" if span is not None and span.path else "generated"
+
+
+def _span_text(span) -> str | None:
+    """The content text a one-line span covers (an assertion's test, for its default message)."""
+    if span is None or span.end_line not in (None, span.line) or span.end_column is None:
+        return None
+    line = source_line(span.path, span.line)
+    return line[span.column - 1:span.end_column - 1].strip() or None if line else None
 
 
 def _argument(call, index: int, keyword: str):

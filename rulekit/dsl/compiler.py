@@ -142,6 +142,7 @@ class Compiler:
         self._fn_evident: dict = {}     # user function -> the evident kind of its body (_kind_of)
         self.roll_streams: set | None = set()   # streams `roll` draws from (None: some only running tells)
         self._inline: dict = {}
+        self.inlined_at: dict = {}       # function name -> spans of the calls written in place (coverage.py)
         self.ns: dict = _namespace(vocab)
 
     # ------------------------------------------------------------ diagnostics
@@ -866,6 +867,7 @@ class Compiler:
         sources = [self.src(a, scope) for a in node.args]
         if self._inlinable(name) and all(_SIMPLE.fullmatch(a) for a in sources):
             # a body as cheap as a memo lookup is written in place of the call
+            self.inlined_at.setdefault(name, []).append(node.span)
             inner = _Scope(set(params)).bind_py(dict(zip(params, sources)))
             saved, self._reuse = self._reuse, None      # its nodes are its own, not the caller's
             try:
@@ -911,7 +913,8 @@ class Compiler:
         impure = _find_impure(body, self.v)
         if impure is not None:
             self.error("RK0318", f"function `{name}` calls `{impure.func}`; functions must be pure", impure.span,
-                       "draw random numbers in a procedure and pass the result in")
+                       "draw random numbers in a procedure and pass the result in"
+                       if REGISTRY[impure.func].pins else "call it in a procedure, an invariant or an expectation")
         names = {p: self._var(p) for p in params}
         scope = _Scope(set(params)).bind_py(names)
         source, reused = self._with_reuse(body, scope, set(names.values()))

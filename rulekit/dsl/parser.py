@@ -177,6 +177,10 @@ class _ToAst(Transformer):
         return ast.Return(c[0] if c else None, span=self._span(meta))
 
     @v_args(meta=True)
+    def assert_stmt(self, meta, c):
+        return ast.Assert(c[0], c[1] if len(c) > 1 else None, span=self._span(meta))
+
+    @v_args(meta=True)
     def attr_target(self, meta, c):
         return ast.Attr(c[0], str(c[1]), span=self._span(meta))
 

@@ -365,6 +365,15 @@ def _roll(s, sides, stream="dice"):
     return mutate.roll(s, sides, stream)
 
 
+@function("deciding", (), (), "the name of the procedure whose `choose` the game waits at, or none (for invariants "
+          "and expectations: while rules run, nothing is pending)", "deciding() == \"auction\"",
+          returns="text", pure=False)
+def _deciding(s):
+    if s.pending is None or not s.frames:
+        return None
+    return s.frames[-1].code.name
+
+
 # -------------------------------------------------------------------- effects
 @effect("move", ("item", "to"), (("at", "top"),), "move one item from wherever it lies to a zone",
         "move(card, to=p.played)",

@@ -148,10 +148,26 @@ def shuffle(s: State, zone: ZoneKey, stream: str, span=None) -> None:
         s.rng[stream] = state
         s.zones[zone] = order
         s.owned.add(zone)
+    on_top = s.pins.pop(f"top:{zone.text}", None) if s.pins else None
+    if on_top:
+        s.zones[zone] = _pinned_on_top(s.zones[zone], on_top, zone, span)
     if s.memo:
         memo.forget(s, ("zone", zone.name))
     if s.record:
         s.events.append(("shuffle", zone.text, len(items)))
+
+
+def _pinned_on_top(order: list, on_top: list, zone: ZoneKey, span) -> list:
+    """A script's partial pin (``pins: top:``): these items are drawn first, the first listed
+    first; the rest keep the order the shuffle gave them (so the random streams are untouched)."""
+    missing = [x for x in on_top if x not in order]
+    if missing:
+        exc = ContentRuntimeError(f"pinned on top of `{zone}`: `{missing[0]}` is not in `{zone}` when it is "
+                                  "shuffled", span, "RK4006")
+        exc.pin = ("top", zone.text, on_top.index(missing[0]))     # script.py names the script's line
+        raise exc
+    chosen = set(on_top)
+    return [x for x in order if x not in chosen] + on_top[::-1]
 
 
 def roll(s: State, sides: int, stream: str, span=None) -> int:
