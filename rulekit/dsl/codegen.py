@@ -434,10 +434,14 @@ class _Writer:
                     lines.append((4, f"ch.append({item})", st.span))
             elif opt.by is not None:
                 lines.append((3, f"ch += {self._grouped(opt, inner, target, values, clauses, cond)}", st.span))
-            else:
-                fors = " ".join(f"for {var} in {src}" for var, src in clauses)
-                lines.append((3, f"ch += [({target}{values}) {fors}" + (f" if {cond}]" if cond is not None else "]"),
-                              st.span))
+            else:       # plain loops: most lists of options are short or empty, where a comprehension costs more
+                for depth, (var, src) in enumerate(clauses):
+                    lines.append((3 + depth, f"for {var} in {src}:", st.span))
+                depth = 3 + len(clauses)
+                if cond is not None:
+                    lines.append((depth, f"if {cond}:", st.span))
+                    depth += 1
+                lines.append((depth, f"ch.append(({target}{values}))", st.span))
             if opt.by is not None and not clauses:
                 comp.error("RK0322", "`by` groups the options a `for` lists; this option lists none", opt.by.span)
             bodies.append((target, opt.body, scope))

@@ -880,16 +880,11 @@ class Compiler:
     def _inlinable(self, name: str) -> bool:
         """A function whose body is a few steps with no loop (no comprehension left after
         tallies, no call of another content function): calling it through the memo costs
-        more than working it out. A function of the board alone (remembered per game) is
-        written in place only if it calls nothing at all: a built-in's call (`item(...)`)
-        costs more than looking its remembered result up."""
+        more than working it out."""
         known = self._inline.get(name)
         if known is None:
             body = self.v.functions[name][1]
-            known = _size(body) <= 40 and _cheap(body, self.v)
-            if known and name in self.static_memo:
-                known = not _calls(body)
-            self._inline[name] = known
+            known = self._inline[name] = _size(body) <= 40 and _cheap(body, self.v)
         return known
 
     def _memoised(self, name: str, arity: int) -> str:
@@ -1034,17 +1029,6 @@ def _cheap(node, v: Vocabulary) -> bool:
     if isinstance(node, tuple):
         return all(_cheap(x, v) for x in node)
     return True
-
-
-def _calls(node) -> bool:
-    """Whether ``node`` calls a function (a built-in or the content's)."""
-    if isinstance(node, ast.Call):
-        return True
-    if isinstance(node, ast.Node):
-        return any(_calls(getattr(node, f.name)) for f in attrs.fields(type(node)) if f.name != "span")
-    if isinstance(node, tuple):
-        return any(_calls(x) for x in node)
-    return False
 
 
 def _located_code(fn, span, name: str | None = None):
