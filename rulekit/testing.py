@@ -22,7 +22,11 @@ from .script import run_script
 
 def transcript(path: str, views: bool = True) -> dict:
     """Play the script at ``path``; returns {"lines", "checkpoints", "result"}."""
-    result = run_script(path)
+    return transcript_of(run_script(path), views)
+
+
+def transcript_of(result, views: bool = True) -> dict:
+    """``transcript`` of a script already played (a ScriptResult), to keep its state too."""
     out = {"lines": list(result.transcript), "result": result.state.result}
     if views:
         out["checkpoints"] = result.checkpoints
