@@ -168,4 +168,5 @@ def stored_snapshot_differs(path: str, text: str) -> str | None:
     if stored.data == now:
         return None
     diff = difflib.unified_diff(str(stored.data).splitlines(), now.splitlines(), where, "now", lineterm="", n=1)
-    return "the transcript differs from its snapshot:\n" + "\n".join(list(diff)[:80])
+    return (f"the transcript differs from its snapshot (`pytest {path} --snapshot-update` accepts it once "
+            "read):\n" + "\n".join(list(diff)[:80]))
