@@ -120,11 +120,12 @@ def _compare_with_snapshot(item: ScriptItem, session, text: str) -> None:
                       "read):\n" + "\n".join(list(diff)[:80]))
 
 
-def snapshot_text(path: str) -> tuple:
+def snapshot_text(path: str, game=None) -> tuple:
     """Play a script: (its ScriptResult, the text its snapshot holds): the transcript, or for a
-    script that checks nothing on the way, its start line, digest and result."""
+    script that checks nothing on the way, its start line, digest and result. ``game``: the
+    script's game already loaded (with its variants), for suites that play many scripts."""
     from .suite import transcript_text
-    result, text = transcript_text(path)
+    result, text = transcript_text(path, game=game)
     if _checks_something(path):
         return result, text
     return result, recorded_game_text(result)

@@ -23,6 +23,7 @@ import os
 from pathlib import Path
 
 import pytest
+import yaml
 
 import rulekit
 from rulekit.agents import make_agent, play_out
@@ -47,8 +48,10 @@ def scenario_paths() -> list[Path]:
 
 @functools.cache
 def played(path: Path):
-    """A script played once per session, its result checked against the snapshot beside it."""
-    result, text = snapshot_text(str(path))
+    """A script played once per session (on the game loaded once), its result checked against
+    the snapshot beside it."""
+    variants = yaml.safe_load(path.read_text(encoding="utf-8")).get("variants") or ()
+    result, text = snapshot_text(str(path), _load(variants))
     return result, stored_snapshot_differs(str(path), text)
 
 
@@ -93,7 +96,6 @@ def test_the_game_has_invariants_and_every_rule_item_has_text():
 
 @pytest.mark.parametrize("path", scenario_paths(), ids=lambda p: p.stem)
 def test_scenario_passes(path):
-    import yaml
     spec = yaml.safe_load(path.read_text(encoding="utf-8"))
     assert spec.get("text"), "every scenario says which rule it shows"
     result, differs = played(path)

@@ -64,8 +64,10 @@ def _load(variants=()):
 
 @functools.cache
 def played(path: Path):
-    """A script played once per session, its result checked against the snapshot beside it."""
-    result, text = snapshot_text(str(path))
+    """A script played once per session (on the game loaded once), its result checked against
+    the snapshot beside it."""
+    variants = yaml.safe_load(path.read_text(encoding="utf-8")).get("variants") or ()
+    result, text = snapshot_text(str(path), _load(variants))
     return result, stored_snapshot_differs(str(path), text)
 
 
