@@ -324,7 +324,8 @@ class raw_env(AECEnv):
         s = self.state_
         if s.pending is None:
             return self.agents[0] if self.agents else self.possible_agents[0]
-        return self.possible_agents[s.pending.player]
+        [seat] = api.current_players(s)
+        return self.possible_agents[seat]
 
     def observe(self, agent):
         me = self.agent_name_mapping[agent]

@@ -114,7 +114,7 @@ class Session:
         self.actors: list[int] = []
         self.teller = None
         for action in actions:
-            who = self.state.pending.player
+            [who] = api.current_players(self.state)
             if who != self.seat and bots is None:
                 self.agents[who].choose(self.state)   # keep the bot's own stream in step
             api.apply(self.state, action)
@@ -129,7 +129,7 @@ class Session:
         while not self.state.over:
             s = self.state
             self.tell()
-            who = s.pending.player
+            [who] = api.current_players(s)
             if who != self.seat:
                 cap = self.max_actions or action_cap(self.game, self.n)
                 if len(s.actions) >= cap:      # the bots alone would go on for ever
@@ -310,7 +310,7 @@ class Session:
             players.add_row(p + (" (you)" if p == me else ""), Text(" | ".join(parts)))
         self._print(players)
         legal = picture.get("legal") or []
-        prompt = s.pending.prompt() if s.pending is not None and s.pending.player == self.seat else None
+        prompt = api.prompt(s) if self.seat in api.current_players(s) else None
         if prompt:
             self.say(prompt)
         out.print(f"Your legal actions ({len(legal)}):", style="bold")

@@ -10,7 +10,12 @@ one item; it fails with the script's own diagnostic (file:line and the caret), a
 the diff when its transcript no longer matches: with syrupy installed (and its plugin
 loaded), the transcript is a syrupy snapshot, ``__snapshots__/NAME.ambr`` beside the
 script, written by ``pytest --snapshot-update`` as for any snapshot test; without it, the
-``NAME.transcript`` that ``rulekit test --update`` writes, when there is one.
+``NAME.transcript`` that ``rulekit test --update`` writes, when there is one. A script that
+checks nothing on the way (no ``expect``, ``legal``, ``refuse``, ``score`` or ``over`` step: a
+game recorded from bots) is snapshotted as its start line, a digest of its events and actions
+and its result, not its whole transcript: a change still fails, and the snapshot says what
+matters. ``stored_snapshot_differs`` lets a project's own tests, which play the scripts anyway,
+check the same snapshots without running each script twice.
 """
 from __future__ import annotations
 
@@ -24,6 +29,7 @@ from .content import ROOT_FILE
 from .errors import RulekitError
 
 _ROOTS = pytest.StashKey[tuple]()
+CHECK_STEPS = frozenset({"expect", "legal", "refuse", "score", "over"})
 
 
 def pytest_addoption(parser) -> None:
@@ -64,12 +70,12 @@ class ScriptItem(pytest.Item):
     """One script: it passes when every step and expectation holds."""
 
     def runtest(self) -> None:
-        from .suite import check_script, transcript_text
+        from .suite import check_script
         session = getattr(self.config, "_syrupy", None)
         if session is None:
             check_script(os.fspath(self.path))
             return
-        _result, text = transcript_text(os.fspath(self.path))
+        _result, text = snapshot_text(os.fspath(self.path))
         _compare_with_snapshot(self, session, text)
 
     def repr_failure(self, excinfo, style=None):
@@ -112,3 +118,56 @@ def _compare_with_snapshot(item: ScriptItem, session, text: str) -> None:
                                 where, "now", lineterm="", n=1)
     raise CheckFailed("the transcript differs from its snapshot (`pytest --snapshot-update` accepts it once "
                       "read):\n" + "\n".join(list(diff)[:80]))
+
+
+def snapshot_text(path: str, game=None) -> tuple:
+    """Play a script: (its ScriptResult, the text its snapshot holds): the transcript, or for a
+    script that checks nothing on the way, its start line, digest and result. ``game``: the
+    script's game already loaded (with its variants), for suites that play many scripts."""
+    from .suite import transcript_text
+    result, text = transcript_text(path, game=game)
+    if _checks_something(path):
+        return result, text
+    return result, recorded_game_text(result)
+
+
+def _checks_something(path: str) -> bool:
+    import yaml
+    with open(path, encoding="utf-8") as handle:
+        data = yaml.safe_load(handle)
+    steps = data.get("actions") if isinstance(data, dict) else None
+    return any(isinstance(step, dict) and CHECK_STEPS & set(step) for step in steps or ())
+
+
+def recorded_game_text(result) -> str:
+    """A whole recorded game as a snapshot keeps: how it started, a digest, how it ended."""
+    from .testing import events_digest
+    digest = events_digest(result.state)
+    lines = [result.transcript[0] if result.transcript else "",
+             f"{digest['actions']} actions, {digest['events']} events, sha256 {digest['sha256']}"]
+    lines += [line for line in result.transcript if line.startswith("result: ")]
+    return "\n".join(lines) + "\n"
+
+
+def _location(path: str) -> tuple[str, str]:
+    folder, name = os.path.split(os.path.abspath(path))
+    stem = os.path.splitext(name)[0]
+    return os.path.join(folder, "__snapshots__", f"{stem}.ambr"), stem
+
+
+def stored_snapshot_differs(path: str, text: str) -> str | None:
+    """What is wrong with the syrupy snapshot stored beside script ``path`` for ``text`` (the
+    second value of ``snapshot_text``): None when it matches, else a message with the diff."""
+    from syrupy.extensions.amber import AmberSnapshotExtension
+    from syrupy.extensions.amber.serializer import AmberDataSerializer
+    location, name = _location(path)
+    where = os.path.join("__snapshots__", os.path.basename(location))
+    stored = AmberDataSerializer.read_file(location).get(name) if os.path.isfile(location) else None
+    if stored is None:
+        return f"no snapshot {where} beside {path} yet: `pytest {path} --snapshot-update` writes it"
+    now = AmberSnapshotExtension().serialize(text)
+    if stored.data == now:
+        return None
+    diff = difflib.unified_diff(str(stored.data).splitlines(), now.splitlines(), where, "now", lineterm="", n=1)
+    return (f"the transcript differs from its snapshot (`pytest {path} --snapshot-update` accepts it once "
+            "read):\n" + "\n".join(list(diff)[:80]))

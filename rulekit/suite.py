@@ -117,15 +117,16 @@ class CheckFailed(RulekitError):
     code = "RK5016"
 
 
-def transcript_text(path: str, tracer=None) -> tuple:
+def transcript_text(path: str, tracer=None, game=None) -> tuple:
     """Run a script: (its ScriptResult, the text a stored transcript or snapshot holds); with
-    ``tracer`` (coverage.Tracer), what it exercised is recorded."""
+    ``tracer`` (coverage.Tracer), what it exercised is recorded; ``game``, the script's game
+    already loaded (with the script's variants), saves loading it again."""
     from .script import run_script
     if tracer is None:
-        result = run_script(path)
+        result = run_script(path, game_override=game)
     else:
         with tracer:
-            result = run_script(path)
+            result = run_script(path, game_override=game)
         tracer.note_game(result.state)
     return result, "\n".join(result.transcript) + "\n"
 

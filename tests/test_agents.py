@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import rulekit
-from rulekit.agents import GreedyAgent, MCTSAgent, RandomAgent, make_agent
+from rulekit.agents import GreedyAgent, MCTSAgent, RandomAgent, make_agent, play_out
 from rulekit.engine import api
 from rulekit.engine.determinize import determinize, hidden_slots
 from rulekit.engine.state import PLAYERS
@@ -174,3 +174,13 @@ def test_the_rollout_bot_plays_the_rollouts(tmp_path, monkeypatch):
     bot.choose(s)
     assert asked and set(asked) == {"trader"} and len(asked) <= 5 * 6
     assert len(asked) >= 5 * 6 - 6          # only a game that ends stops a rollout early
+
+
+def test_current_players_lists_the_seat_to_move_and_none_once_the_game_is_over(batavia):
+    state = rulekit.new_game(batavia, 3, 7)
+    assert rulekit.current_players(state) == [state.pending.player] == [1]
+    seats = []
+    agents = [RandomAgent(i) for i in range(3)]
+    play_out(state, agents, lambda s, who, index: seats.append((who, rulekit.current_players(s))))
+    assert all(now == [who] for who, now in seats) and len(seats) == len(state.actions)
+    assert state.over and rulekit.current_players(state) == []

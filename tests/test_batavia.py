@@ -2,42 +2,57 @@
 """Batavia as content: the rulings scenarios, one scripted full game per player count,
 and random games that must keep the game's invariants.
 
-- Every ``games/batavia/scenarios/*.yaml`` must pass (its expectations hold) and end in
-  a state that keeps every invariant; the rulings scripts also say what is *not* allowed
-  (``refuse:``, ``legal:``), so each checks its ruling when run alone.
+- Every ``games/batavia/scenarios/*.yaml`` must pass (its expectations hold), end in
+  a state that keeps every invariant and match the syrupy snapshot beside it that
+  ``pytest games/batavia`` checks (``rulekit.pytest_plugin``; each script is played once
+  here); the rulings scripts also say what is *not* allowed (``refuse:``, ``legal:``), so
+  each checks its ruling when run alone.
 - ``full-game-{3,4,5}p.yaml`` were made by the seeded random bot (the same games as
-  ``rulekit autoplay batavia --players N --seed N``); their transcripts and final scores
-  are syrupy snapshots. ``BATAVIA_REGENERATE=1 pytest tests/test_batavia.py -k full_game
+  ``rulekit autoplay batavia --players N --seed N``); a digest of their events and actions
+  and their final scores are syrupy snapshots. ``BATAVIA_REGENERATE=1 pytest tests/test_batavia.py -k full_game
   --snapshot-update`` writes them again after a rules change (review the diff).
-- Random games: N per player count (60, or ``RULEKIT_LONG``, e.g. 1000) with uniformly
+- Random games: N per player count (60, or ``RULEKIT_LONG``, e.g. 1000; marked slow), 3 in
+  the default run, with uniformly
   random legal actions; after every action every invariant holds and no player variable
   is negative; every game ends and has winners.
 """
 from __future__ import annotations
 
+import functools
 import os
 from pathlib import Path
 
 import pytest
+import yaml
 
 import rulekit
 from rulekit.agents import make_agent, play_out
 from rulekit.cli import main
 from rulekit.engine import api
 from rulekit.engine.state import PLAYERS
-from rulekit.script import run_script
-from rulekit.testing import broken_invariants
+from rulekit.pytest_plugin import snapshot_text, stored_snapshot_differs
+from rulekit.testing import broken_invariants, events_digest
 from rulekit.testing import play_random as _play_random
 
 GAME = Path(__file__).resolve().parent.parent / "games" / "batavia"
 SCENARIOS = GAME / "scenarios"
 FULL_GAMES = {3: 3, 4: 4, 5: 5}          # players -> seed
 RANDOM_GAMES = int(os.environ.get("RULEKIT_LONG") or 60)
+QUICK_GAMES = 3                          # per player count in the default run; the slow run plays RANDOM_GAMES
 MAX_ACTIONS = 5000                       # a random game takes about 200-400
 
 
 def scenario_paths() -> list[Path]:
     return sorted(SCENARIOS.glob("*.yaml"))
+
+
+@functools.cache
+def played(path: Path):
+    """A script played once per session (on the game loaded once), its result checked against
+    the snapshot beside it."""
+    variants = yaml.safe_load(path.read_text(encoding="utf-8")).get("variants") or ()
+    result, text = snapshot_text(str(path), _load(variants))
+    return result, stored_snapshot_differs(str(path), text)
 
 
 def _load(variants=()):
@@ -81,12 +96,12 @@ def test_the_game_has_invariants_and_every_rule_item_has_text():
 
 @pytest.mark.parametrize("path", scenario_paths(), ids=lambda p: p.stem)
 def test_scenario_passes(path):
-    import yaml
     spec = yaml.safe_load(path.read_text(encoding="utf-8"))
     assert spec.get("text"), "every scenario says which rule it shows"
-    result = run_script(str(path))
+    result, differs = played(path)
     assert result.transcript
     assert broken_invariants(result.state) == []
+    assert differs is None, differs
 
 
 def test_there_is_a_scenario_for_every_ruling():
@@ -103,13 +118,13 @@ def test_the_ruling_scripts_say_what_is_not_allowed():
 
 
 def test_only_the_player_to_move_sees_the_legal_actions():
-    views = run_script(str(SCENARIOS / "majority-tie.yaml")).checkpoints["p2-tied"]
+    views = played(SCENARIOS / "majority-tie.yaml")[0].checkpoints["p2-tied"]
     assert views["p2"]["legal"] == ["play danish"]
     assert all("legal" not in v for p, v in views.items() if p != "p2")
 
 
 def test_face_down_tiles_are_hidden_from_everyone():
-    result = run_script(str(SCENARIOS / "reveal.yaml"))
+    result = played(SCENARIOS / "reveal.yaml")[0]
     for player_view in result.checkpoints["after-reveals"].values():
         route = player_view["zones"]["route"]
         assert route["16"] == ["english-silk"]
@@ -118,7 +133,7 @@ def test_face_down_tiles_are_hidden_from_everyone():
 
 
 def test_the_goal_scenario_ends_the_game():
-    state = run_script(str(SCENARIOS / "goal-restriction.yaml")).state
+    state = played(SCENARIOS / "goal-restriction.yaml")[0].state
     assert state.over
     assert state.g["round"] == 1
     # Everybody holds 15 bonds: all tie for the most, 2 gold each.
@@ -143,7 +158,7 @@ def write_full_game(path: Path, players: int, seed: int) -> None:
         "text: >-",
         f"  A whole {players}-player game, every decision taken by the seeded random bot: auctions,",
         "  draws, plays, moves, cash-ins, pirate attacks, the goal tile and the final scoring. Its",
-        "  transcript and scores are snapshots in tests/__snapshots__/test_batavia.ambr.",
+        "  digest and scores are snapshots in tests/__snapshots__/test_batavia.ambr.",
         "game: ..",
         f"players: {players}",
         f"seed: {seed}",
@@ -157,32 +172,53 @@ def test_full_game(players, snapshot):
     path = SCENARIOS / f"full-game-{players}p.yaml"
     if os.environ.get("BATAVIA_REGENERATE"):
         write_full_game(path, players, FULL_GAMES[players])
-    result = run_script(str(path))
+        played.cache_clear()
+    result, differs = played(path)
     state = result.state
     assert state.over and state.result["winners"]
     assert broken_invariants(state) == []
-    assert result.transcript == snapshot(name="transcript")
+    assert differs is None, differs
+    assert events_digest(state) == snapshot(name="digest")
     assert state.result == snapshot(name="scores")
 
 
 # ------------------------------------------------------------------ random games
 
 
-@pytest.mark.parametrize("players", [3, 4, 5])
-def test_random_games_keep_the_invariants(players):
+def random_games_keep_the_invariants(players: int, seeds: range) -> None:
     game = _load()
-    for seed in range(RANDOM_GAMES):
+    for seed in seeds:
         state, _ = play_random(game, players, seed)
         assert state.result["winners"], f"seed {seed}: no winner"
         assert state.g["goal_taken"]
         assert state.result["ranking"][0] in state.result["winners"]
 
 
-def test_random_games_with_the_open_route():
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_random_games_keep_the_invariants(players):
+    random_games_keep_the_invariants(players, range(QUICK_GAMES))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_many_random_games_keep_the_invariants(players):
+    random_games_keep_the_invariants(players, range(QUICK_GAMES, RANDOM_GAMES))
+
+
+def random_games_with_the_open_route(seeds: range) -> None:
     game = _load(("open-route",))
-    for seed in range(max(RANDOM_GAMES // 6, 5)):
+    for seed in seeds:
         state, _ = play_random(game, 3 + seed % 3, seed)
         assert state.result["winners"]
+
+
+def test_random_games_with_the_open_route():
+    random_games_with_the_open_route(range(QUICK_GAMES))
+
+
+@pytest.mark.slow
+def test_many_random_games_with_the_open_route():
+    random_games_with_the_open_route(range(QUICK_GAMES, max(RANDOM_GAMES // 6, 5)))
 
 
 def play_random(game, players: int, seed: int):

@@ -8,7 +8,8 @@ byte in another process with another PYTHONHASHSEED.
 
 Every game checks its invariants after every action; one game in ten (and the first) also
 does the deep checks (refusals, save/reload, clone, replay). RULEKIT_CONFORMANCE=N sets the number
-of games per game and player count (default 200; the long run is N=3334, about 10,000 per game).
+of games per game and player count (default 200; the long run is N=3334, about 10,000 per game):
+the default run plays the first 20 of them (two deep), the test marked slow the rest.
 """
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ from rulekit.engine.serialize import from_dict, to_dict
 from rulekit.errors import IllegalAction
 
 GAMES_PER_COUNT = int(os.environ.get("RULEKIT_CONFORMANCE", "200"))
+QUICK_GAMES = 20
 DEEP_EVERY = 10
 MAX_DECISIONS = 20_000
 
@@ -42,7 +44,7 @@ def _all_games():
 
 def _cases():
     for name in _all_games():
-        game = rulekit.load_game(name)
+        game = _game(name)
         for n in range(game.min_players, game.max_players + 1):
             yield pytest.param(name, n, id=f"{os.path.basename(name)}-{n}p")
 
@@ -72,8 +74,18 @@ def _play_to_end(s, r):
 
 @pytest.mark.parametrize("name,n", list(_cases()))
 def test_random_play_conforms(name, n):
-    game = _game(name)
-    for seed in range(GAMES_PER_COUNT):
+    conforms(_game(name), n, range(min(QUICK_GAMES, GAMES_PER_COUNT)))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name,n", list(_cases()))
+def test_long_random_play_conforms(name, n):
+    conforms(_game(name), n, range(QUICK_GAMES, GAMES_PER_COUNT))
+
+
+def conforms(game, n: int, seeds: range) -> None:
+    """Random games of ``game`` for ``n`` players, one per seed, with the checks above."""
+    for seed in seeds:
         deep = seed % DEEP_EVERY == 0
         s = api.new_game(game, n, seed, record=deep)
         r = rng.stream_seed(seed, "conformance")

@@ -13,7 +13,7 @@ import pytest
 
 from tools.yaml_language_server import LanguageServer, installed
 
-pytestmark = pytest.mark.editor
+pytestmark = [pytest.mark.editor, pytest.mark.slow]
 
 ROOT = Path(__file__).resolve().parents[1]
 

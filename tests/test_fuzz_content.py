@@ -18,7 +18,7 @@ still validate must also play: ``rulekit autoplay`` ends the game or stops with 
 runtime error on a line of the game.
 
 The examples are derandomised; ``RULEKIT_FUZZ_EXAMPLES`` sets how many each test
-tries (default 60)::
+tries (default 12; 60 in the slow step of ``.ci/run``; ``tests/strategies.py``)::
 
     RULEKIT_FUZZ_EXAMPLES=2000 python -m pytest tests/test_fuzz_content.py
 """
@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import contextlib
 import copy
-import io
 import json
 import os
 import re
@@ -35,16 +34,12 @@ from pathlib import Path
 
 import pytest
 import yaml
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
-from rulekit.cli import main
+from strategies import FUZZ, Styled, cli, dump, get, misspelled, paths_of
 
 ROOT = Path(__file__).resolve().parents[1]
-EXAMPLES = int(os.environ.get("RULEKIT_FUZZ_EXAMPLES", "60"))
-FUZZ = settings(derandomize=True, max_examples=EXAMPLES, deadline=None, database=None,
-                phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink],
-                suppress_health_check=list(HealthCheck))
 
 SOURCES = {
     "batavia": ROOT / "games" / "batavia",
@@ -104,16 +99,6 @@ def games(tmp_path_factory) -> dict[str, Game]:
 
 
 # ------------------------------------------------------------------ running and checking
-
-def cli(*argv) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            code = main([str(a) for a in argv])
-        except SystemExit as exc:   # argparse
-            code = exc.code
-    return code, out.getvalue(), err.getvalue()
-
 
 LOCATION = re.compile(r"^(?P<path>.+?):(?P<line>\d+):(?P<column>\d+)$")
 
@@ -263,72 +248,6 @@ UNKNOWN_KEYS = ["extra", "Do", "params ", "provenance", "text", "ruling", "id", 
                 "copies", "generate", "items", "start", "state", "keys", "range", "rounds", "phases",
                 "finish", "categories", "tiebreak", "meta", "players", "flow", "min", "max", "initial",
                 "$schema", "render", "layout", "option_groups", "options"]
-
-
-class Styled(str):
-    """A string dumped in a chosen YAML style (the dumper falls back when it cannot)."""
-
-    style: str | None = None
-
-
-class _Dumper(yaml.SafeDumper):
-    pass
-
-
-def _represent_str(dumper, value):
-    style = getattr(value, "style", None)
-    if style is None and "\n" in value:
-        style = "|"
-    return dumper.represent_scalar("tag:yaml.org,2002:str", str(value), style=style)
-
-
-_Dumper.add_representer(str, _represent_str)
-_Dumper.add_representer(Styled, _represent_str)
-
-
-def dump(data, draw) -> bytes:
-    flow = draw(st.sampled_from([False, None]), label="flow style")
-    text = yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, default_flow_style=flow,
-                     width=draw(st.sampled_from([80, 10**6]), label="width"))
-    return text.encode("utf-8", errors="surrogatepass")
-
-
-def paths_of(node, path=()):
-    yield path
-    if isinstance(node, dict):
-        for key, value in node.items():
-            yield from paths_of(value, path + (key,))
-    elif isinstance(node, list):
-        for i, value in enumerate(node):
-            yield from paths_of(value, path + (i,))
-
-
-def get(node, path):
-    for key in path:
-        node = node[key]
-    return node
-
-
-@st.composite
-def misspelled(draw, word: str) -> str:
-    word = str(word)
-    kind = draw(st.sampled_from(["insert", "delete", "swap", "case", "plural", "space", "replace"]), label="typo")
-    i = draw(st.integers(0, max(0, len(word) - 1)), label="at")
-    letter = draw(st.sampled_from("aeiouxyz_-. 1é"), label="letter")
-    if kind == "insert":
-        return word[:i] + letter + word[i:]
-    if kind == "delete":
-        return word[:i] + word[i + 1:]
-    if kind == "swap" and len(word) > 1:
-        i = min(i, len(word) - 2)
-        return word[:i] + word[i + 1] + word[i] + word[i + 2:]
-    if kind == "case":
-        return word.swapcase()
-    if kind == "plural":
-        return word + "s"
-    if kind == "space":
-        return word + " "
-    return word[:i] + letter + word[i + 1:]
 
 
 def _rename(parent: dict, old, new) -> dict:

@@ -13,40 +13,24 @@ extra actions, wrong players, broken expectations and positions, tampered
 ``content_hash`` and ``result``, bad pins, truncated and damaged files.
 
 The examples are derandomised; ``RULEKIT_FUZZ_EXAMPLES`` sets how many each test
-tries (default 60).
+tries (default 12; 60 in the slow step of ``.ci/run``; ``tests/strategies.py``).
 """
 from __future__ import annotations
 
-import contextlib
 import copy
-import io
 import os
 import re
 from pathlib import Path
 
 import pytest
 import yaml
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
-from rulekit.cli import main
+from strategies import FUZZ, cli, dump, get, misspelled, paths_of
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = ROOT / "tests" / "games"
-EXAMPLES = int(os.environ.get("RULEKIT_FUZZ_EXAMPLES", "60"))
-FUZZ = settings(derandomize=True, max_examples=EXAMPLES, deadline=None, database=None,
-                phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink],
-                suppress_health_check=list(HealthCheck))
-
-
-def cli(*argv) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            code = main([str(a) for a in argv])
-        except SystemExit as exc:   # argparse
-            code = exc.code
-    return code, out.getvalue(), err.getvalue()
 
 
 # ------------------------------------------------------------------ the valid starting points
@@ -156,44 +140,6 @@ POSITIONS = ["pass", "x = 1", "round = 99", "end_game()", "x = (", "p1.money = 3
              "while true:\n    x = 1", "nosuch()", "move(nosuch, to=nowhere)", "\tx = 1", "1 // 0", "x = 1 // 0",
              "choose players[0]:\n    \"a\":\n        pass", "return 3", "break", "log(\"{1 // 0}\")",
              "for i in range(3):\n    pass", "x = [y for y in z]", "\x00", "if true:\nx = 1"]
-
-
-def paths_of(node, path=()):
-    yield path
-    if isinstance(node, dict):
-        for key, value in node.items():
-            yield from paths_of(value, path + (key,))
-    elif isinstance(node, list):
-        for i, value in enumerate(node):
-            yield from paths_of(value, path + (i,))
-
-
-def get(node, path):
-    for key in path:
-        node = node[key]
-    return node
-
-
-@st.composite
-def misspelled(draw, word) -> str:
-    word = str(word)
-    i = draw(st.integers(0, max(0, len(word) - 1)), label="at")
-    kind = draw(st.sampled_from(["insert", "delete", "case", "plural", "replace"]), label="typo")
-    if kind == "insert":
-        return word[:i] + "x" + word[i:]
-    if kind == "delete":
-        return word[:i] + word[i + 1:]
-    if kind == "case":
-        return word.swapcase()
-    if kind == "plural":
-        return word + "s"
-    return word[:i] + "é" + word[i + 1:]
-
-
-def dump(data, draw) -> bytes:
-    text = yaml.safe_dump(data, sort_keys=False, allow_unicode=True,
-                          default_flow_style=draw(st.sampled_from([False, None]), label="flow"))
-    return text.encode("utf-8", errors="surrogatepass")
 
 
 @st.composite

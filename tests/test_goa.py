@@ -7,18 +7,22 @@ one scripted full game per player count, and random games that must keep the inv
   ``refuse:`` and ``legal:`` steps (e.g. a bid above one's money), so each script checks its
   ruling when run alone.
 - ``examples/goa-example-round.yaml``: the rulebook's "Példaforduló" (round 1, 4 players);
-  its transcript is a syrupy snapshot.
+  its transcript (``rulekit.testing.transcript``) is a syrupy snapshot.
 - ``games/goa/scenarios/full-game-{2,3,4}p.yaml`` were made by the seeded random bot (the
-  games of ``rulekit autoplay goa --players N --seed N``); transcripts and final scores are
-  snapshots. ``GOA_REGENERATE=1 pytest tests/test_goa.py -k full_game --snapshot-update``
+  games of ``rulekit autoplay goa --players N --seed N``); a digest of their events and actions
+  and the final scores are snapshots. ``GOA_REGENERATE=1 pytest tests/test_goa.py -k full_game --snapshot-update``
   writes them again after a rules change (review the diff).
-- Random games: 40 per player count (``RULEKIT_LONG=1000`` for the long run) with
-  uniformly random legal actions; after every action every declared invariant holds, no
+- Every FAQ and ruling script's transcript (a full game's digest and result) is the syrupy
+  snapshot beside it that ``pytest games/goa`` checks (``rulekit.pytest_plugin``); the tests here
+  play each script once and compare with the same snapshot.
+- Random games: 40 per player count (``RULEKIT_LONG=1000`` for the long run; marked slow), 3 per
+  count in the default run, with uniformly random legal actions; after every action every declared invariant holds, no
   player variable is negative and the 54 tiles, 30 expedition cards and 18 colony tiles
   are all somewhere exactly once; every game ends after round 8.
 """
 from __future__ import annotations
 
+import functools
 import os
 import re
 from pathlib import Path
@@ -31,10 +35,11 @@ from rulekit.agents import make_agent, play_out
 from rulekit.cli import main
 from rulekit.engine import api
 from rulekit.engine.state import PLAYERS
+from rulekit.pytest_plugin import snapshot_text, stored_snapshot_differs
 from rulekit.script import run_script
 from rulekit.testing import broken_invariants as declared_invariants
+from rulekit.testing import events_digest, transcript_of
 from rulekit.testing import play_random as _play_random
-from rulekit.testing import transcript
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME = ROOT / "games" / "goa"
@@ -43,6 +48,7 @@ SCENARIOS = GAME / "scenarios"
 EXAMPLE = ROOT / "examples" / "goa-example-round.yaml"
 FULL_GAMES = {2: 2, 3: 3, 4: 4}          # players -> seed
 RANDOM_GAMES = int(os.environ.get("RULEKIT_LONG") or 40)
+QUICK_GAMES = 3                          # per player count in the default run; the slow run plays RANDOM_GAMES
 MAX_ACTIONS = 5000                       # a random game takes about 250-600
 COUNTS = {"tile_a": 27, "tile_b": 27, "expedition": 30, "colony": 18, "action_card": 10}
 
@@ -54,6 +60,15 @@ def _load(variants=()):
     if key not in _GAMES:
         _GAMES[key] = rulekit.load_game(str(GAME), key)
     return _GAMES[key]
+
+
+@functools.cache
+def played(path: Path):
+    """A script played once per session (on the game loaded once), its result checked against
+    the snapshot beside it."""
+    variants = yaml.safe_load(path.read_text(encoding="utf-8")).get("variants") or ()
+    result, text = snapshot_text(str(path), _load(variants))
+    return result, stored_snapshot_differs(str(path), text)
 
 
 def broken_invariants(state) -> list[str]:
@@ -130,9 +145,10 @@ def test_faq_scenario_passes(path):
     assert spec["text"].startswith(f"FAQ {number}. \"Kérdés:"), "every FAQ scenario quotes its question"
     assert "Válasz:" in spec["text"], "... and its answer"
     assert any(isinstance(step, dict) and "expect" in step for step in spec["actions"])
-    result = run_script(str(path))
+    result, differs = played(path)
     assert result.transcript
     assert broken_invariants(result.state) == []
+    assert differs is None, differs
 
 
 # The FAQ answers that say what is *not* allowed: their scripts say it too, with `refuse:` and
@@ -151,7 +167,7 @@ def test_the_faq_scripts_say_what_is_not_allowed():
 
 
 def test_f2_the_turned_cards_stay_out_of_the_deck_until_it_runs_out():
-    state = run_script(str(FAQ / "f2-start-cards-discarded.yaml")).state
+    state = played(FAQ / "f2-start-cards-discarded.yaml")[0].state
     turned = ["exp-ducats5-1", "exp-ducats5-2", "exp-spices2-2"]
     assert [str(state.loc[c]) for c in turned] == ["expedition_discard"] * 3
     deck = state.zones[state.game.zones["expedition_deck"]]
@@ -161,8 +177,8 @@ def test_f2_the_turned_cards_stay_out_of_the_deck_until_it_runs_out():
 # ------------------------------------------------------------------ the example round
 
 def test_example_round(snapshot):
-    record = transcript(str(EXAMPLE))
-    state = run_script(str(EXAMPLE)).state
+    result = run_script(str(EXAMPLE))
+    record, state = transcript_of(result), result.state
     assert state.g["round"] == 2 and str(state.g["flag_holder"]) == "p4"
     # The round ends with blue (p4) about to place the flag for round 2.
     views = record["checkpoints"]["round-2"]
@@ -189,7 +205,7 @@ def write_full_game(path: Path, players: int, seed: int) -> None:
         "text: >-",
         f"  A whole {players}-player game, every decision taken by the seeded random bot: marker placement,",
         "  auctions, the three actions and the additional actions of 8 rounds (part A and part B), and the",
-        "  final scoring. Its transcript and scores are snapshots in tests/__snapshots__/test_goa.ambr.",
+        "  final scoring. A digest of it and its scores are snapshots in tests/__snapshots__/test_goa.ambr.",
         "game: ..",
         f"players: {players}",
         f"seed: {seed}",
@@ -203,32 +219,53 @@ def test_full_game(players, snapshot):
     path = SCENARIOS / f"full-game-{players}p.yaml"
     if os.environ.get("GOA_REGENERATE"):
         write_full_game(path, players, FULL_GAMES[players])
-    result = run_script(str(path))
+        played.cache_clear()
+    result, differs = played(path)
     state = result.state
     assert state.over and state.g["round"] == 8 and state.result["winners"]
     assert broken_invariants(state) == []
-    assert result.transcript == snapshot(name="transcript")
+    assert differs is None, differs
+    assert events_digest(state) == snapshot(name="digest")
     assert state.result == snapshot(name="scores")
 
 
 # ------------------------------------------------------------------ random games
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
-def test_random_games_keep_the_invariants(players):
+def random_games_keep_the_invariants(players: int, seeds: range) -> None:
     game = _load()
-    for seed in range(RANDOM_GAMES):
+    for seed in seeds:
         state, _ = play_random(game, players, seed)
         assert state.over and state.g["round"] == 8, f"seed {seed}: ended in round {state.g['round']}"
         assert state.result["winners"], f"seed {seed}: no winner"
         assert state.result["ranking"][0] in state.result["winners"]
 
 
-def test_random_games_with_the_pro_variant():
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_games_keep_the_invariants(players):
+    random_games_keep_the_invariants(players, range(QUICK_GAMES))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_many_random_games_keep_the_invariants(players):
+    random_games_keep_the_invariants(players, range(QUICK_GAMES, RANDOM_GAMES))
+
+
+def random_games_with_the_pro_variant(seeds: range) -> None:
     game = _load(("pro",))
-    for seed in range(max(RANDOM_GAMES // 8, 5)):
+    for seed in seeds:
         state, _ = play_random(game, 2 + seed % 3, seed)
         assert state.over and state.g["round"] == 8
+
+
+def test_random_games_with_the_pro_variant():
+    random_games_with_the_pro_variant(range(QUICK_GAMES))
+
+
+@pytest.mark.slow
+def test_many_random_games_with_the_pro_variant():
+    random_games_with_the_pro_variant(range(QUICK_GAMES, max(RANDOM_GAMES // 8, 5)))
 
 
 def play_random(game, players: int, seed: int):
@@ -243,4 +280,6 @@ def play_random(game, players: int, seed: int):
 def test_ruling_scenario_passes_and_keeps_the_invariants(path):
     spec = yaml.safe_load(path.read_text(encoding="utf-8"))
     assert spec.get("text"), "every scenario says which rule it shows"
-    assert broken_invariants(run_script(str(path)).state) == []
+    result, differs = played(path)
+    assert broken_invariants(result.state) == []
+    assert differs is None, differs

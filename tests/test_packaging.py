@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: MIT
-"""The shipped games and schemas travel with the wheel, and are found by name there."""
+"""The shipped games and schemas travel with the wheel, and are found by name there.
+
+Building a wheel takes a while: marked slow, run by the second step of ``.ci/run``."""
 from __future__ import annotations
 
 import os
@@ -9,6 +11,7 @@ import zipfile
 
 import pytest
 
+pytestmark = pytest.mark.slow
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 

@@ -3,6 +3,7 @@
 its syrupy snapshot (or, without syrupy, with the transcript `rulekit test --update` stores)."""
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -92,3 +93,25 @@ def test_with_syrupy_a_failing_script_still_shows_its_diagnostic(pytester):
     result.assert_outcomes(passed=1, failed=1)
     assert "error[RK5012]: expected `bid 1` to be refused, but it was accepted" in result.stdout.str()
     assert snapshot_files(folder) == ["scenarios/__snapshots__/opens.ambr"]
+
+
+RECORDED = "game: ..\nplayers: 3\nseed: 7\npins: {rolls: {dice: [2, 3]}}\nactions:\n  - p1: bid 1\n"
+
+
+def test_a_script_that_checks_nothing_is_kept_as_a_digest_and_tests_can_check_it(pytester):
+    from rulekit.pytest_plugin import snapshot_text, stored_snapshot_differs
+    folder = game_copy(pytester)
+    (folder / "scenarios" / "refused.yaml").unlink()
+    opens = folder / "scenarios" / "opens.yaml"
+    opens.write_text(RECORDED)
+    assert "no snapshot __snapshots__/opens.ambr" in stored_snapshot_differs(str(opens), "")
+    pytester.runpytest(*PLUGIN, "--snapshot-update", str(folder)).assert_outcomes(passed=1)
+    stored = (folder / "scenarios" / "__snapshots__" / "opens.ambr").read_text()
+    lines = stored.split("\n")
+    assert lines[3] == "  start auction players=3 seed=7"
+    assert re.fullmatch(r"  1 actions, \d+ events, sha256 [0-9a-f]{64}", lines[4]), stored
+    assert "bid 1" not in stored
+    _result, text = snapshot_text(str(opens))
+    assert stored_snapshot_differs(str(opens), text) is None
+    changed = stored_snapshot_differs(str(opens), text.replace("seed=7", "seed=8"))
+    assert "the transcript differs from its snapshot" in changed and "+start auction players=3 seed=8" in changed

@@ -206,6 +206,7 @@ def _share_differing(one, other) -> float:
 
 
 @pytest.mark.browser
+@pytest.mark.slow
 @pytest.mark.skipif(BROWSER is None, reason="no headless Chromium on PATH (.ci/run installs chromium-headless-shell)")
 def test_html_viewer_in_headless_chromium(logged, tmp_path, capsys):
     """What a browser shows: the viewer opened at a step draws the picture `render --at` draws

@@ -116,6 +116,7 @@ def test_cli_table_and_usage_errors(capsys):
     assert main(["simulate", "batavia", "--games", "0"]) == 2
 
 
+@pytest.mark.slow
 def test_ray_backend_matches_local_or_says_how_to_install(capsys):
     try:
         import ray  # noqa: F401

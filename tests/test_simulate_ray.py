@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 """`--backend ray`: the same batch on a (local) Ray instance gives the same records.
 
-Ray is in the `dev` extra, so CI runs these; without Ray they are skipped. Each test
+Ray is in the `dev` extra, so CI runs these (marked slow: its second step); without Ray they are skipped. Each test
 keeps the batch small: starting Ray costs a few seconds, the games a little more.
 """
 from __future__ import annotations
@@ -10,6 +10,7 @@ import json
 
 import pytest
 
+pytestmark = pytest.mark.slow     # Ray start-ups: the slow step of .ci/run
 ray = pytest.importorskip("ray")
 
 from rulekit import simulate as sim  # noqa: E402

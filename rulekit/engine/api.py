@@ -55,6 +55,12 @@ def legal_actions(s: State) -> list[str]:
     return [] if s.pending is None else list(s.pending.labels)
 
 
+def current_players(s: State) -> list[int]:
+    """The seats to move now, as a list: one seat while decisions are taken one at a time,
+    more once several players may decide together; empty when the game is over."""
+    return [] if s.pending is None else [s.pending.player]
+
+
 def prompt(s: State) -> str | None:
     """What the pending decision tells the one deciding (its `choose ..., prompt`), or None;
     written now, on demand: bots never ask."""
