@@ -114,6 +114,9 @@ BUILTIN_VARS = ("round",)
 VISIBILITY = ("public", "owner", "hidden", "face_up")
 
 
+ESTIMATE = "$estimate"    # the estimate among the functions (engine/memo.py remembers it)
+
+
 @attrs.define(eq=False)
 class Game:
     """A compiled game. Treat as read-only: shared by every state of the game."""
@@ -403,6 +406,10 @@ class _Builder:
         procedures_spec = self.data.get("procedures") or {}
         for name, spec in procedures_spec.items():
             vocab.procedures[name] = tuple(spec.get("params") or ())
+        if self.data.get("estimate"):
+            body = self.parse(("estimate",), "expr")
+            if body:      # a function of `p` like any other (ESTIMATE: a name content cannot write)
+                vocab.functions[ESTIMATE] = (("p",), body)
 
         for name, spec in (self.data.get("option_groups") or {}).items():
             options = self.parse(("option_groups", name, "options"), "options")
@@ -416,6 +423,8 @@ class _Builder:
         compiler = Compiler(vocab, {n: {} for n, r in reads.items() if r == frozenset()})
         for name in functions_spec:
             compiler.compile_function(name)
+        if ESTIMATE in vocab.functions:
+            compiler.compile_function(ESTIMATE)
         return compiler, reads
 
     def _params(self, compiler: Compiler, params_spec: dict) -> dict:
@@ -556,12 +565,14 @@ class _Builder:
         return bots, {k: v for k, v in search.items() if k not in ("text", "provenance", "ruling")}
 
     def _estimate(self, compiler: Compiler):
-        if "estimate" not in self.data:
+        """The estimate is compiled as a function of ``p``, so that it is remembered like one:
+        a greedy or search bot judges many copies of one state that differ in a move or two,
+        and a copy whose moves did not touch what the estimate reads asks the memo, not the rules."""
+        if ESTIMATE not in compiler.v.functions:
             return None
-        body = self.parse(("estimate",), "expr")
-        if not body:
-            return None
-        return _located(compiler.expr(body, _scope({"p"})), body.span, "the estimate", "estimate")
+        caller = compiler.call_function(ESTIMATE)
+        return _located(lambda s, env: caller(s, env["p"]), compiler.v.functions[ESTIMATE][1].span, "the estimate",
+                        "estimate")
 
     def _dealt_from(self, compiler: Compiler) -> dict:
         """``dealt_from:`` of each zone declaring it (global or player): what an observer knows
