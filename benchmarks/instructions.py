@@ -3,14 +3,17 @@
 """Instructions per random game, counted by callgrind (printed, never asserted).
 
     python benchmarks/instructions.py [--batavia 20 --goa 8]
+    python benchmarks/instructions.py --greedy --batavia 1 --goa 1
 
 Counted instructions do not move with the load of a shared machine the way CPU time does,
 so two engine versions compare from separate runs, days apart. Each figure is the count of
 a process that plays N random games minus that of one that plays none (loading and
 compiling the game), divided by N. The memo's trials are switched off (every function
 called directly): they are timed, and timing under valgrind costs far more than it does
-natively, so counts with them on would misstate the engine. Needs valgrind (Debian's
-package); takes about a minute.
+natively, so counts with them on would misstate the engine. With ``--greedy`` the games are
+greedy bots' and every memory is kept instead (greedy's clones share what they remember,
+which is what the memo is for). Needs valgrind (Debian's package); takes about a minute
+(random) or a few minutes (one greedy game of each).
 """
 from __future__ import annotations
 
@@ -27,20 +30,23 @@ PLAY = r"""
 import sys
 sys.path.insert(0, sys.argv[1])
 from rulekit.engine import memo
-memo.TRIAL_CALLS, memo.KEEP_RATE = 1, 2.0    # every function called directly (see the docstring)
+name, players, games, how = sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
+# random: every function called directly; greedy: every memory kept (see the docstring)
+memo.TRIAL_CALLS, memo.KEEP_RATE = (1, 2.0) if how == "random" else (1, 0.0)
 sys.path.insert(0, sys.argv[1] + "/benchmarks")
-from bench_random import play    # the random playout every benchmark uses
+from bench_random import play, play_greedy    # the playouts every benchmark uses
+if how == "greedy":
+    play = play_greedy
 from rulekit.content import load_game
-name, players, games = sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 game = load_game(name)
 for seed in range(games):
     play(game, players, seed)
 """
 
 
-def count(name: str, players: int, games: int) -> int:
+def count(name: str, players: int, games: int, how: str = "random") -> int:
     command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, "-c", PLAY,
-               os.path.dirname(HERE), name, str(players), str(games)]
+               os.path.dirname(HERE), name, str(players), str(games), how]
     # both runs parse the content afresh: a parse cache filled by one run only would skew the difference
     env = dict(os.environ, RULEKIT_CACHE_DIR="off")
     err = subprocess.run(command, capture_output=True, text=True, check=False, env=env).stderr
@@ -54,12 +60,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--batavia", type=int, default=20, help="Batavia games (5 players)")
     parser.add_argument("--goa", type=int, default=8, help="Goa games (4 players)")
+    parser.add_argument("--greedy", action="store_true",
+                        help="greedy games (every seat greedy, every memory kept) instead of random ones; "
+                             "about two minutes a game under valgrind: give --batavia 1 --goa 1")
     args = parser.parse_args()
     if shutil.which("valgrind") is None:
         raise SystemExit("valgrind is not installed (Debian: apt install valgrind)")
+    how = "greedy" if args.greedy else "random"
     for name, players, games in (("batavia", 5, args.batavia), ("goa", 4, args.goa)):
-        per_game = (count(name, players, games) - count(name, players, 0)) / games
-        print(f"{name:8s} {players}p  {per_game / 1e6:7.2f} M instructions per random game ({games} games)")
+        if games <= 0:
+            continue
+        per_game = (count(name, players, games, how) - count(name, players, 0, how)) / games
+        print(f"{name:8s} {players}p  {per_game / 1e6:7.2f} M instructions per {how} game ({games} games)")
 
 
 if __name__ == "__main__":
