@@ -34,7 +34,8 @@ from rich.text import Text
 
 from .agents import action_cap, bot_list, deal_bots, make_agent, stalled
 from .engine import api
-from .engine.state import PLAYERS
+from .engine.simultaneous import split
+from .engine.state import PLAYERS, Decision
 from .engine.view import HIDDEN, view
 from .errors import EXIT_CONTENT, EXIT_OK, EXIT_USAGE, IllegalAction, RulekitError, UsageError
 from .render import internal_zones
@@ -111,7 +112,8 @@ class Session:
             self.snapshots: dict[int, list] = {}
         self.actors: list[int] = []
         for action in actions:
-            who = self.state.pending.player
+            named, _ = split(str(action))       # `p2: bid 5`: one of several deciding at once
+            who = self.state.pending.player if named is None else named
             if who != self.seat and bots is None:
                 self.agents[who].choose(self.state)   # keep the bot's own stream in step
             api.apply(self.state, action)
@@ -133,7 +135,8 @@ class Session:
                     return EXIT_CONTENT
                 index = self.agents[who].choose(s)
                 label = s.pending.labels[index]
-                self.say(f"  {PLAYERS[who]}: {label}")
+                secret = s.pending.__class__ is not Decision     # a choose_all: shown when all have chosen
+                self.say(f"  {PLAYERS[who]} has chosen" if secret else f"  {PLAYERS[who]}: {label}")
                 api.apply_index(s, index)
                 self.actors.append(who)
                 shown = True
