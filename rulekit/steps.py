@@ -185,15 +185,13 @@ def legal(step: Step, spec) -> list:
     if failures:    # a pattern that can match nothing would pass vacuously
         return failures
     player = spec.get("player")
-    deciding = [str(q) for q in api.current_players(step.state)]
-    at_once = simultaneous(step.state) and str(player) in deciding
-    labels = api.legal_actions(step.state, str(player)) if at_once else step.legal()
+    labels, wrong = _legal_of(step, player)
     shown = ("legal now: " + (", ".join(labels[:40]) or "none"),)
 
     def fail(message, span):
         failures.append(ScriptError(message, span, "RK5013", notes=shown))
-    if player is not None and str(player) != who_acts(step.state) and not at_once:
-        fail(f"expected {player} to act, but it is {', '.join(deciding) or who_acts(step.state)}", where("player"))
+    if wrong:
+        fail(wrong, where("player"))
     for k, pattern in enumerate(spec.get("includes") or ()):
         if not _matching(labels, pattern):
             fail(f"no legal action matches `{pattern}`", where("includes", k))
@@ -211,6 +209,18 @@ def legal(step: Step, spec) -> list:
             if not _matching(labels, pattern):
                 fail(f"listed but not legal: `{pattern}`", where("exactly", k))
     return failures
+
+
+def _legal_of(step: Step, player) -> tuple:
+    """(the legal actions a ``legal:`` step checks, the failure of its ``player:`` or None): in a
+    simultaneous decision, those of ``player`` when they are still to choose."""
+    state = step.state
+    deciding = [str(q) for q in api.current_players(state)]
+    if player is not None and simultaneous(state) and str(player) in deciding:
+        return api.legal_actions(state, str(player)), None
+    if player is not None and str(player) != who_acts(state):
+        return step.legal(), f"expected {player} to act, but it is {', '.join(deciding) or who_acts(state)}"
+    return step.legal(), None
 
 
 def _matching(labels: list, pattern: str) -> list:
