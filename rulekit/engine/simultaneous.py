@@ -215,8 +215,11 @@ def focused(s, action: str, player=None) -> tuple:
     if seat in decision.players:
         return decision.focus(seat), action
     who = str(PLAYERS[seat]) if 0 <= seat < len(PLAYERS) else f"p{seat + 1}"
+    if not isinstance(decision, Simultaneous):
+        raise IllegalAction(action, list(decision.labels), f"it is {PLAYERS[decision.player]}'s decision, "
+                            f"not {who}'s", player=who)
     still = ", ".join(str(q) for q in decision.players)
-    if isinstance(decision, Simultaneous) and seat in s.frames[-1].env.get(decision.sim.who, ()):
+    if seat in s.frames[-1].env.get(decision.sim.who, ()):
         reason = f"{who} has already chosen in this simultaneous decision (still to choose: {still})"
     else:
         reason = f"{who} is not deciding now (to choose: {still})"
