@@ -17,7 +17,7 @@ import math
 
 from ..engine import api, rng
 from ..engine.determinize import determinize
-from ..engine.state import PLAYERS
+from ..engine.state import PLAYERS, Decision
 from ..errors import UsageError, suggestion_help
 
 
@@ -120,6 +120,8 @@ class GreedyAgent:
             trial = base.clone()
             trial.record = False
             api.apply_index(trial, index, atomic=False)
+            if trial.pending is not None and trial.pending.__class__ is not Decision:
+                self.state = _others_decide(trial, me, self.state)
             value = _lookahead(trial, me, self.follow)
             if best is None or value > best:
                 best, best_index, ties = value, index, 1
@@ -129,6 +131,17 @@ class GreedyAgent:
                 if pick == 0:
                     best_index = index
         return best_index
+
+
+def _others_decide(trial, me: int, state: int) -> int:
+    """After my pick in a simultaneous decision (``choose_all``), the others' picks are unknown
+    (the imagined world forgot them): they pick at random there, so the decision's outcome, not
+    only my half of it, is judged. Returns the random stream's state."""
+    sim = trial.pending.sim
+    while trial.pending is not None and getattr(trial.pending, "sim", None) is sim and me not in trial.pending.players:
+        state, index = rng.below(state, len(trial.pending.choices))
+        api.apply_index(trial, index, atomic=False)
+    return state
 
 
 class _Node:

@@ -473,7 +473,8 @@ class _Writer:
         self.cur.append((4, f"pc = {end}", None))
         self.cur.append((3, "continue", None))
         self.start(record)
-        self.cur.append((3, f"SIM_RECORD(f, {ref})", st.span))
+        self.cur.append((3, f"if SIM_RECORD(s, f, {ref}):", st.span))     # the others still to choose
+        self.cur.append((4, "return True", None))
         self.goto(ask)
         self.start(end)
 

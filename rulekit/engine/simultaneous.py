@@ -13,7 +13,8 @@ choose (the first listed, unless someone asks for another with :meth:`Simultaneo
 ``decision.player`` and ``choices`` are that player's, so bots, ``apply_index`` and every
 tool that knows one player to move work unchanged, player after player. A pick does not run
 its option; it is recorded (the option is wrapped as ``(record block, (player, option))``),
-and the statement asks the others again. ``decision.players`` lists everyone still to choose.
+and the others are asked again, with the options listed before (nothing changes until all
+have chosen). ``decision.players`` lists everyone still to choose.
 """
 from __future__ import annotations
 
@@ -64,9 +65,9 @@ class Simultaneous(Decision):
     __slots__ = ("lists", "sim")
 
     def __init__(self, lists: tuple, focus: int, sim: SimSpec, state):
-        player, options = lists[focus]
-        super().__init__(player, [(sim.record, (player, c)) for c in options], sim.outer, state)
-        self.lists = lists        # ((player, options), ...): everyone still to choose, in listed order
+        player, choices = lists[focus]
+        super().__init__(player, choices, sim.outer, state)
+        self.lists = lists        # ((player, wrapped options), ...): everyone still to choose, in listed order
         self.sim = sim
 
     @property
@@ -135,13 +136,15 @@ def collect(s, f, sim: SimSpec, player, choices: list, spec) -> bool:
     if not choices:
         raise ContentRuntimeError(f"no option of this choice is legal for {mutate.fmt(player)}", sim.span, "RK4010")
     env = f.env
-    listed = env[sim.listed] + ((PLAYERS[player], tuple(choices)),)
+    player = PLAYERS[player]
+    listed = env[sim.listed] + ((player, tuple([(sim.record, (player, c)) for c in choices])),)
     pending = env[sim.pending]
     if len(listed) < len(pending):
         env[sim.listed] = listed
         env[sim.name] = pending[len(listed)]
         return False
-    del env[sim.listed], env[sim.pending]
+    env[sim.listed] = listed          # kept: nothing changes before all have chosen (see record)
+    del env[sim.pending]
     f.pc = sim.ask        # a saved game waiting here lists everyone's options again from the start
     s.pending = Simultaneous(listed, 0, sim, s)
     if s.record:          # a recorded game writes (and checks, RK4011) everyone's notation at once
@@ -150,10 +153,21 @@ def collect(s, f, sim: SimSpec, player, choices: list, spec) -> bool:
     return True
 
 
-def record(f, sim: SimSpec) -> None:
-    """Keep a pick, unseen, until everyone has chosen."""
+def record(s, f, sim: SimSpec) -> bool:
+    """Keep a pick, unseen, until everyone has chosen. Nothing has changed since the options were
+    listed, so the others are asked again with the same options (True: stopped at the decision);
+    False once everyone has chosen."""
     env = f.env
-    env[sim.picks] = env[sim.picks] + (env.pop(sim.pick),)
+    pick = env.pop(sim.pick)
+    env[sim.picks] = env[sim.picks] + (pick,)
+    rest = tuple(entry for entry in env[sim.listed] if entry[0] != pick[0])
+    if not rest:
+        del env[sim.listed]
+        return False
+    env[sim.listed] = rest
+    f.pc = sim.ask
+    s.pending = Simultaneous(rest, 0, sim, s)
+    return True
 
 
 def next_pick(f, sim: SimSpec):
