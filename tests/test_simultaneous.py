@@ -204,3 +204,13 @@ def test_play_announces_a_bots_secret_pick_without_its_option():
     assert "  p3 has chosen" in out and "  p1 has chosen" in out       # the sale: a choose_all
     assert not any(line.startswith(("  p1: sell", "  p3: sell")) for line in out.splitlines())
     assert "  p2: sell" in out                                          # the human's own pick is echoed
+
+
+def test_greedy_judges_a_pick_by_the_decisions_outcome(game):
+    s = api.new_game(game, 3, 1, record=False)
+    api.apply(s, "p2: bid 4")                    # p2's real pick: the lookahead must not see it
+    world, _ = determinize(s, 0, 3)
+    api.apply_index(world, 5, atomic=False)      # p1 bids 5 there
+    agents._others_decide(world, 0, 11)          # the others pick at random: the bodies have run
+    assert world.g["round"] == 2 and api.current_players(world) == [0, 1, 2]
+    assert world.p[0]["wins"] == 1                # 5 is the most anyone can bid; p1 listed first
