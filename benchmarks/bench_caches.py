@@ -2,10 +2,11 @@
 # SPDX-License-Identifier: MIT
 """What each cache of the engine buys, side by side in one run (printed, never asserted).
 
-    python benchmarks/bench_caches.py [--rounds 3] [--games-batavia 60 --games-goa 30]
+    python benchmarks/bench_caches.py [--rounds 3] [--games-batavia 60 --games-goa 30] [--play greedy]
 
-Random play (the loop of bench_random.py; CPU time, best of the rounds, each setting in a
-fresh process, settings taking turns) with each cache of engine/memo.py and
+Random play (the loop of bench_random.py, or with ``--play greedy`` its greedy games; CPU
+time, best of the rounds, each setting in a fresh process, settings taking turns) with each
+cache of engine/memo.py and
 engine/tally.py switched off in turn:
 
 - ``as shipped``: static memory per game, per-state memory kept where its trial shows it
@@ -31,7 +32,7 @@ SETTINGS = tuple(os.environ.get("BENCH_SETTINGS", "|".join(SETTINGS)).split("|")
 WORKER = r'''
 import json, sys, time
 sys.path.insert(0, sys.argv[1])
-setting, name, players, games = sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
+setting, name, players, games, how = sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5]), sys.argv[6]
 from rulekit.engine import memo
 from rulekit.dsl import compiler
 if setting == "memo always":
@@ -48,7 +49,8 @@ elif setting == "no static memo":
 elif setting == "no tallies":
     compiler._tally_parts = lambda arg, v: None
 sys.path.insert(0, sys.argv[1] + "/benchmarks")
-from bench_random import play
+from bench_random import play, play_greedy
+play = play_greedy if how == "greedy" else play
 from rulekit.content import load_game
 game = load_game(name)
 t0 = time.process_time()
@@ -62,6 +64,8 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--games-batavia", type=int, default=60)
     ap.add_argument("--games-goa", type=int, default=30)
+    ap.add_argument("--play", choices=("random", "greedy"), default="random",
+                    help="random playouts, or every seat played by the greedy bot (use fewer games: about 1 s each)")
     args = ap.parse_args()
     jobs = (("batavia", 5, args.games_batavia), ("goa", 4, args.games_goa))
     best: dict = {}
@@ -71,13 +75,13 @@ def main() -> None:
         order = SETTINGS[round_ % len(SETTINGS):] + SETTINGS[:round_ % len(SETTINGS)]
         for setting in order:
             for name, players, games in jobs:
-                out = subprocess.run([sys.executable, "-c", WORKER, repo, setting, name, str(players), str(games)],
-                                     capture_output=True, text=True, check=True).stdout
+                command = [sys.executable, "-c", WORKER, repo, setting, name, str(players), str(games), args.play]
+                out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
                 got = json.loads(out)
                 key = (setting, name)
                 best[key] = max(best.get(key, 0.0), got["rate"])
                 decisions.setdefault(name, set()).add(got["decisions"])
-    print(f"Best of {args.rounds} rounds, random play, games/s (CPU time):\n")
+    print(f"Best of {args.rounds} rounds, {args.play} play, games/s (CPU time):\n")
     print("| setting | Batavia 5p | Goa 4p |")
     print("|---|---|---|")
     for setting in SETTINGS:

@@ -135,6 +135,10 @@ def _add_test(sub) -> None:
     p.add_argument("--random", type=int, default=10, metavar="N", help="random games per player count")
     p.add_argument("--players", type=int, nargs="+", metavar="N", help="the player counts (default: all)")
     p.add_argument("--update", action="store_true", help="write each script's transcript beside it (NAME.transcript)")
+    p.add_argument("--coverage", action="store_true",
+                   help="report which content lines, options and components the scripts exercised")
+    p.add_argument("--annotate", metavar="DIR", help="with --coverage: write each content file to DIR as NAME.cover, "
+                                                     "its lines marked ran (>) or never ran (!)")
     from .testing import RANDOM_GAME_ACTIONS
     p.add_argument("--max-actions", type=_count, default=RANDOM_GAME_ACTIONS, metavar="N",
                    help=f"a random game that has not ended after N actions fails (default {RANDOM_GAME_ACTIONS})")
@@ -150,6 +154,8 @@ def _add_autoplay(sub) -> None:
     p.add_argument("--bots", default="random", metavar="LIST", help=BOTS_HELP)
     p.add_argument("--log", metavar="FILE", help="write the game's log (replayable with `rulekit run`)")
     p.add_argument("--quiet", action="store_true", help="print only the scoring")
+    p.add_argument("--verbose", action="store_true",
+                   help="print each action's raw events instead of what the game's `narrate:` says of them")
     _add_max_actions(p)
 
 
@@ -225,6 +231,8 @@ def _add_play(sub) -> None:
     p.add_argument("--bots", default="random", metavar="LIST", help=BOTS_HELP + " (your seat's entry is unused)")
     p.add_argument("--variant", action="append", default=[], metavar="NAME", help=VARIANT_HELP)
     p.add_argument("--seed", type=int, default=1, metavar="S", help="the game's random seed")
+    p.add_argument("--verbose", action="store_true",
+                   help="show each action's raw events (what you may see) instead of what the game's `narrate:` says")
     _add_max_actions(p)
 
 
@@ -424,24 +432,46 @@ def cmd_test(args) -> int:
     if args.random < 0:
         raise UsageError("--random must be 0 or more")
     options = Options(args.random, tuple(args.players or ()), args.update, args.max_actions)
-    rows = run_suite(args.game, options)
+    tracer = None
+    if args.coverage or args.annotate:
+        from .coverage import Tracer
+        tracer = Tracer()
+    rows = run_suite(args.game, options, tracer=tracer)
     print(table(rows))
+    if tracer is not None:
+        _coverage(tracer, args.annotate)
     return EXIT_OK if all(row.ok for row in rows) else EXIT_CONTENT
+
+
+def _coverage(tracer, folder: str | None) -> None:
+    """`rulekit test --coverage`: the summary, and with --annotate the marked content files."""
+    from .coverage import annotate, report, summary
+    rep = report(tracer)
+    print(summary(rep))
+    if folder:
+        written = annotate(rep, folder)
+        print(f"\nwrote {len(written)} annotated file{'s' if len(written) != 1 else ''} to {folder}")
 
 
 def cmd_autoplay(args) -> int:
     from .agents import action_cap, bot_list, deal_bots, make_agent, play_out
     from .content import load_game
     from .engine import api
-    from .engine.state import PLAYERS
+    from .narrate import Teller
     from .script import make_log, write_log
     specs = bot_list(args.bots)
     game = load_game(args.game, tuple(args.variant))
     state = api.new_game(game, args.players, args.seed)
     agents = [make_agent(spec, args.seed * 1000 + i) for i, spec in enumerate(deal_bots(specs, state.n))]
 
+    teller = Teller(args.verbose)
+
     def show(state, who, index):
-        print(f"round {state.g.get('round')}: {PLAYERS[who]} {state.pending.labels[index]}")
+        told = teller.since(state)
+        if told and not state.actions:
+            print("start:")
+        _print_told(told)
+        print(f"round {state.g.get('round')}: {teller.action(state, who, index)}")
     printing = not args.quiet
     with _stderr_progress("autoplay", None, quiet_stdout=args.quiet) as update:
         def each(state, who, index):
@@ -450,10 +480,17 @@ def cmd_autoplay(args) -> int:
             if update:
                 update(0, f"autoplay: round {state.g.get('round')}, {len(state.actions) + 1} actions")
         play_out(state, agents, each if printing or update else None, args.max_actions or action_cap(game, state.n))
+        if printing:
+            _print_told(teller.since(state))
     if args.log:
         write_log(args.log, make_log(state, args.variant, args.seed, None))
     _print_scores(state)
     return EXIT_OK
+
+
+def _print_told(told: list) -> None:
+    for line in told:
+        print(f"  {line}")
 
 
 def _print_scores(state) -> None:
@@ -590,6 +627,8 @@ def _simulate_table(args, summary, extra) -> str:
     console.print("actions: " + ", ".join(f"{v} {share:.1%}" for v, share in top))
     if summary["stalled"]:
         console.print(_stalled_line(summary))
+    if summary["discarded_worlds"]:
+        console.print(_discarded_line(summary))
     if extra:
         compared = extra["compare"]
         console.print(_compare_table(compared["variant"], compared["paired"]))
@@ -599,6 +638,11 @@ def _simulate_table(args, summary, extra) -> str:
         if summary["stalled"] or compared["variant_summary"]["stalled"]:
             console.print("a seed on which either game stalled is left out of the differences")
     return console.export_text().rstrip()
+
+
+def _discarded_line(summary: dict) -> str:
+    return (f"discarded worlds: {summary['discarded_worlds']} (hidden cards the search bots imagined that the "
+            "rules could not play)")
 
 
 def _stalled_line(summary: dict, where: str = "") -> str:

@@ -38,6 +38,7 @@ CODES: dict[str, str] = {
     "RK0123": "a value of the wrong type",
     "RK0124": "a value the schema rejects otherwise (range, pattern, length...)",
     "RK0125": "a drawing hint (`render:`, a zone's `layout:`) naming an unknown zone, variable, kind or property",
+    "RK0126": "a `narrate:` template for a variable, property, zone or component kind the game does not define",
     # RK02xx: effect-language syntax (RK0210-RK0218: the catalogue in dsl/syntax_errors.py)
     "RK0200": "an unexpected character",
     "RK0201": "an unexpected token, or an unexpected end of script",
@@ -119,6 +120,7 @@ CODES: dict[str, str] = {
     "RK4016": "one step of the rules computed for a minute of CPU time without reaching a decision",
     "RK4017": "`**` with an exponent that is not a whole number of at least 0",
     "RK4018": "no player may win: `scoring.eligible` is false for everyone",
+    "RK4019": "an `assert` whose test is false (its message is shown)",
     # RK50xx: scripts and logs
     "RK5001": "a script step failed (the default of script errors)",
     "RK5002": "the game's content changed since the log was made",
@@ -139,6 +141,8 @@ CODES: dict[str, str] = {
     "RK5020": "a log of a format version this rulekit does not read (a newer rulekit wrote it)",
     "RK5021": "a log cut short: its closing `action_count` is missing or does not match its actions",
     "RK5022": "a pin for a zone the game does not have, or for a random stream no `roll` draws from",
+    "RK5023": "a `pins: top:` item that is no item of the game, is listed twice, or is not in its zone when it is "
+              "shuffled",
     # RK60xx: saved states
     "RK6001": "saved-state data that `rulekit.engine.serialize.from_dict` cannot read (or a state it cannot save)",
     # RK9999: internal

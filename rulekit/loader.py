@@ -502,6 +502,7 @@ def layout_problems(data: dict, smap: SourceMap) -> list[Diagnostic]:
                                   help=suggestion_help(str(name), [str(k) for k in known])))
     _check_render_hints(data, unknown)
     _check_pawn_hints(data, unknown)
+    _check_board_hints(data, unknown)
     return out
 
 
@@ -532,6 +533,24 @@ def _check_pawn_hints(data: dict, unknown) -> None:
             for var in names:
                 where = section + (name, "layout", "pawns") + ((var,) if isinstance(pawns, dict) else ())
                 unknown(where, "variable", var, variables)
+
+
+def _check_board_hints(data: dict, unknown) -> None:
+    """A single zone drawn as a grid (``layout: {type: grid, row: P, col: Q}``): P and Q are
+    properties some component kind's items carry."""
+    props = set()
+    for spec in (data.get("components") or {}).values():
+        props |= _kind_props(spec)
+    player = data.get("player") or {}
+    for section, specs in ((("zones",), dict(data.get("zones") or {})), (("player", "zones"),
+                                                                          dict(player.get("zones") or {}))):
+        for name, spec in specs.items():
+            layout = (spec or {}).get("layout") if isinstance(spec, dict) else None
+            if not isinstance(layout, dict) or layout.get("type") != "grid" or "keys" in spec or "range" in spec:
+                continue
+            for key in ("row", "col"):
+                if key in layout:
+                    unknown(section + (name, "layout", key), "property", layout[key], props)
 
 
 def _kind_props(spec) -> set:

@@ -27,6 +27,7 @@ from .dsl.reads import function_reads, memo_table
 from .engine.state import PLAYERS, Family, ZoneKey
 from .errors import RUNTIME_ERRORS, ContentRuntimeError, Diagnostic, DiagnosticReport, explain_failure
 from .loader import SourceMap
+from .narrate import compile_narration
 from .source import Span
 
 BUILTIN_CONSTANTS = ("players", "num_players")
@@ -169,6 +170,9 @@ class Game:
     roll_streams: frozenset | None = None   # the streams `roll` draws from (None: not known before running)
     kind_state: dict = attrs.Factory(dict)  # component kind -> the state properties it declares (`has`)
     state_seed: dict = attrs.Factory(dict)  # (item, prop) -> its kind's own state default, where not the common one
+    prop_values: dict = attrs.Factory(dict)  # item property -> every value items have (none: an item without it)
+    dealt_from: dict = attrs.Factory(dict)  # zone name -> (fn(s, {"p": owner}): the items it is dealt from, span)
+    narration: Any = None                   # `narrate:` compiled (narrate.Narration): what printing a game says
 
     def compiler_for_scripts(self) -> Compiler:
         """A compiler over this game's names (for expectations and position scripts): its
@@ -255,6 +259,8 @@ class _Builder:
         invariants = self._invariants(compiler)
         bots, search = self._bots(compiler)
         estimate = self._estimate(compiler)
+        dealt_from = self._dealt_from(compiler)
+        narration = compile_narration(self, compiler)
         warnings = self._final_checks(compiler, procedures_spec)
         memo_deps, memo_always = memo_table(reads)
 
@@ -271,9 +277,10 @@ class _Builder:
             invariants=invariants, estimate=estimate, provenance=tuple(self._provenance()),
             sets=sets, members=members, vocab=vocab, warnings=warnings, bots=bots,
             memo_deps=memo_deps, memo_always=memo_always, static_memo=compiler.static_memo,
-            search=search, program=self.program,
+            search=search, program=self.program, dealt_from=dealt_from,
             roll_streams=None if compiler.roll_streams is None else frozenset(compiler.roll_streams),
-            kind_state=self.kind_state, state_seed=self.state_seed)
+            kind_state=self.kind_state, state_seed=self.state_seed, prop_values=_prop_values(items),
+            narration=narration)
 
     def _sets(self, vocab: Vocabulary):
         """Returns (set -> member names, member -> static props); also the tables."""
@@ -521,13 +528,19 @@ class _Builder:
         return _located(compiler.expr(body, _scope({"p"})), body.span, "`eligible`"), body.span
 
     def _invariants(self, compiler: Compiler) -> tuple:
+        """((id, text, fn), ...): ``fn(s, e)`` is true when the invariant holds, or when its
+        ``when:`` does not (the invariant is not asked then)."""
         invariants = []
         for i, inv in enumerate(self.data.get("invariants") or []):
             body = self.parse(("invariants", i, "expr"), "expr")
             if body:
                 iid = inv.get("id", f"invariant{i + 1}")
-                invariants.append((iid, inv.get("text", ""),
-                                   _located(compiler.expr(body, _scope()), body.span, f"invariant `{iid}`")))
+                fn = _located(compiler.expr(body, _scope()), body.span, f"invariant `{iid}`")
+                when = self.parse(("invariants", i, "when"), "expr") if "when" in inv else None
+                if when is not None:
+                    fn = _when(_located(compiler.expr(when, _scope()), when.span, f"the `when` of invariant `{iid}`"),
+                               fn)
+                invariants.append((iid, inv.get("text", ""), fn))
         return tuple(invariants)
 
     def _bots(self, compiler: Compiler):
@@ -549,6 +562,22 @@ class _Builder:
         if not body:
             return None
         return _located(compiler.expr(body, _scope({"p"})), body.span, "the estimate", "estimate")
+
+    def _dealt_from(self, compiler: Compiler) -> dict:
+        """``dealt_from:`` of each zone declaring it (global or player): what an observer knows
+        the zone holds, for the search bots' imagined deals (engine/determinize.py)."""
+        out = {}
+        d = self.data
+        for section, zones in (("zones", d.get("zones") or {}), ("player", (d.get("player") or {}).get("zones") or {})):
+            for name, spec in zones.items():
+                if not isinstance(spec, dict) or "dealt_from" not in spec:
+                    continue
+                path = ("zones", name, "dealt_from") if section == "zones" else ("player", "zones", name, "dealt_from")
+                body = self.parse(path, "expr")
+                if body is not None:
+                    out[name] = (_located(compiler.expr(body, _scope({"p"})), body.span, f"`dealt_from` of `{name}`"),
+                                 body.span)
+        return out
 
     def _final_checks(self, compiler: Compiler, procedures_spec: dict) -> tuple:
         """Compiler diagnostics come after the parse diagnostics; unused procedures can only
@@ -585,16 +614,13 @@ class _Builder:
     def _generated_instances(self, kind: str, spec: dict, sets: dict, base: dict):
         generate = spec.get("generate") or {}
         axes = []
-        for prop, set_name in generate.items():
-            if set_name not in sets:
-                self.error("RK0335", f"unknown set `{set_name}`", ("components", kind, "generate", prop),
-                           help=_suggest(set_name, sets))
+        count = copies = spec.get("copies", 1)
+        for prop, values in generate.items():
+            axis, size = self._generated_axis(kind, prop, values, sets)
+            if axis is None:
                 return
-            axes.append([(prop, m) for m in sets[set_name]])
-        copies = spec.get("copies", 1)
-        count = copies
-        for axis in axes:
-            count *= len(axis)
+            axes.append(axis)
+            count *= size
         if not self._budget("items_left", count, ("components", kind, "copies" if "copies" in spec else "generate"),
                             f"`{kind}` makes {count} items", MAX_ITEMS, "items"):
             return
@@ -609,11 +635,25 @@ class _Builder:
                 props = dict(base)
                 props.update(combo)
                 try:
-                    ident = template.format(n=n, kind=kind, **combo)
+                    ident = template.format_map({"n": n, "kind": kind, **combo})    # a property named `n` wins
                 except (KeyError, IndexError, ValueError) as exc:
                     self.error("RK0336", f"bad id template `{template}`: {exc}", ("components", kind, "id"))
                     return
                 yield ident, props
+
+    def _generated_axis(self, kind: str, prop: str, values, sets: dict):
+        """``(axis, size)`` of one `generate:` property: ``(prop, value)`` pairs, one per member of
+        a set or per number of ``{range: [low, high]}`` (numbered cards); ``(None, 0)`` after an
+        error. A range is listed only up to the item budget (its size tells the budget check)."""
+        if isinstance(values, dict):
+            low, high = values["range"]
+            size = max(0, high - low + 1)
+            return [(prop, n) for n in range(low, low + min(size, MAX_ITEMS + 1))], size
+        if values not in sets:
+            self.error("RK0335", f"unknown set `{values}`", ("components", kind, "generate", prop),
+                       help=_suggest(values, sets))
+            return None, 0
+        return [(prop, m) for m in sets[values]], len(sets[values])
 
     def _zone_keys(self, name: str, spec: dict, sets: dict):
         if "keys" in spec:
@@ -742,6 +782,13 @@ def _located(fn, span: Span, what: str, number: str | None = None):
     return run
 
 
+def _when(condition, check):
+    """An invariant with a ``when:``: it holds wherever its condition does not."""
+    def run(s, e):
+        return not condition(s, e) or check(s, e)
+    return run
+
+
 def _compile_bots(builder, compiler) -> dict:
     """Bots of the content as {name: [(condition fn or None, compiled pattern, text)]}."""
     out = {}
@@ -796,3 +843,17 @@ def content_hash(data: dict) -> str:
 
 def build_game(data: dict, smap: SourceMap, name: str, path: str, variants: tuple = ()) -> Game:
     return _Builder(data, smap, name, path, variants).build()
+
+
+def _prop_values(items: dict) -> dict:
+    """Item property -> every value the items have, ``None`` for an item without it (a tally
+    starts with each at 0: engine/tally.py). A property with a value that cannot be a key
+    (a list) is left out."""
+    names = dict.fromkeys(prop for props in items.values() for prop in props)
+    out = {}
+    for prop in names:
+        try:
+            out[prop] = tuple(dict.fromkeys(props.get(prop) for props in items.values()))
+        except TypeError:
+            continue
+    return out

@@ -35,9 +35,10 @@ from rich.text import Text
 from .agents import action_cap, bot_list, deal_bots, make_agent, stalled
 from .engine import api
 from .engine.simultaneous import split
-from .engine.state import PLAYERS, Decision
+from .engine.state import PLAYERS
 from .engine.view import HIDDEN, view
 from .errors import EXIT_CONTENT, EXIT_OK, EXIT_USAGE, IllegalAction, RulekitError, UsageError
+from .narrate import Teller
 from .render import internal_zones
 from .report import score_table, show_value, winners_line
 from .script import make_log, pins_from, write_log
@@ -73,8 +74,9 @@ class Session:
     rebuild the state from its log."""
 
     def __init__(self, game, players, seat, bots: str, variants, seed: int, console: Console,
-                 reader, pins_spec=None, position=None, max_actions: int | None = None):
+                 reader, pins_spec=None, position=None, max_actions: int | None = None, verbose: bool = False):
         self.console = console
+        self.verbose = verbose
         self.max_actions = max_actions
         self.read_line = reader
         self.bot_specs = bot_list(bots)
@@ -111,6 +113,7 @@ class Session:
                            for i in range(self.n)]
             self.snapshots: dict[int, list] = {}
         self.actors: list[int] = []
+        self.teller = None
         for action in actions:
             named, _ = split(str(action))       # `p2: bid 5`: one of several deciding at once
             who = self.state.pending.player if named is None else named
@@ -127,6 +130,7 @@ class Session:
         shown = True
         while not self.state.over:
             s = self.state
+            self.tell()
             who = s.pending.player
             if who != self.seat:
                 cap = self.max_actions or action_cap(self.game, self.n)
@@ -134,9 +138,7 @@ class Session:
                     self.say(stalled(s, cap).render())
                     return EXIT_CONTENT
                 index = self.agents[who].choose(s)
-                label = s.pending.labels[index]
-                secret = s.pending.__class__ is not Decision     # a choose_all: shown when all have chosen
-                self.say(f"  {PLAYERS[who]} has chosen" if secret else f"  {PLAYERS[who]}: {label}")
+                self.say(f"  {self.teller.action(s, who, index)}")
                 api.apply_index(s, index)
                 self.actors.append(who)
                 shown = True
@@ -155,8 +157,19 @@ class Session:
                 return EXIT_OK
             if outcome == "moved":
                 shown = True
+        self.tell()
         self.show_scores()
         return EXIT_OK
+
+    def tell(self) -> None:
+        """What happened since the last action (what the seat may see of it), indented."""
+        if self.teller is None:         # a new or rebuilt game: tell from here on
+            self.teller = Teller(self.verbose, self.seat)
+            if self.state.actions:      # rebuilt (undo, load): what happened before was told
+                self.teller.mark = len(self.state.events)
+                return
+        for line in self.teller.since(self.state):
+            self.say(f"    {line}")
 
     def handle(self, line: str) -> str | None:
         """Act on one line of input; returns "moved" when the state changed."""
@@ -178,13 +191,15 @@ class Session:
                 self.say(f"there is no action {number}: choose 1-{len(legal)} (or type help)")
                 return None
             line = legal[number - 1]
+        index = s.pending.index(line)
+        told = self.teller.action(s, self.seat, index) if index is not None else None
         try:
             api.apply(s, line)
         except IllegalAction as exc:
             self.say(exc.render())
             return None
         self.actors.append(self.seat)
-        self.say(f"  {PLAYERS[self.seat]}: {line}")
+        self.say(f"  {told or PLAYERS[self.seat]}")
         return "moved"
 
     def say(self, text: str) -> None:
@@ -297,6 +312,9 @@ class Session:
             players.add_row(p + (" (you)" if p == me else ""), Text(" | ".join(parts)))
         self._print(players)
         legal = picture.get("legal") or []
+        prompt = s.pending.prompt() if s.pending is not None and s.pending.player == self.seat else None
+        if prompt:
+            self.say(prompt)
         out.print(f"Your legal actions ({len(legal)}):", style="bold")
         width = max(len(str(len(legal))) + 2 + len(label) for label in legal) if legal else 1
         cells = [Text(f"{i:>{len(str(len(legal)))}}  {label}") for i, label in enumerate(legal, 1)]
@@ -413,7 +431,7 @@ def _stdin_reader(console: Console, interactive: bool):
 
 
 def play(game_name: str, players=None, seat="1", bots: str = "random", variants=(), seed: int = 1,
-         stdin_is_tty: bool | None = None, max_actions: int | None = None) -> int:
+         stdin_is_tty: bool | None = None, max_actions: int | None = None, verbose: bool = False) -> int:
     from .content import load_game
     interactive = sys.stdin.isatty() if stdin_is_tty is None else stdin_is_tty
     console = Console(highlight=False) if interactive and sys.stdout.isatty() else \
@@ -421,10 +439,10 @@ def play(game_name: str, players=None, seat="1", bots: str = "random", variants=
     game = load_game(game_name, tuple(variants))
     n = game.default_players if players is None else players
     session = Session(game, players, _parse_seat(seat, n), bots, variants, seed, console,
-                      _stdin_reader(console, interactive), max_actions=max_actions)
+                      _stdin_reader(console, interactive), max_actions=max_actions, verbose=verbose)
     return session.run()
 
 
 def cmd_play(args) -> int:
     return play(args.game, args.players, args.seat, args.bots, tuple(args.variant), args.seed,
-                max_actions=args.max_actions)
+                max_actions=args.max_actions, verbose=args.verbose)

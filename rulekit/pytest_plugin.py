@@ -7,11 +7,14 @@ at a game folder (one with ``game.yaml``) or at the script itself, or when ``--r
 is given: a project's own test run (``pytest`` over ``tests/``) is not slowed down, and
 the deliberately failing scripts of a test suite are not run as tests. Each script is
 one item; it fails with the script's own diagnostic (file:line and the caret), and with
-the diff when a transcript stored beside it (``NAME.transcript``, written by
-``rulekit test --update``) no longer matches.
+the diff when its transcript no longer matches: with syrupy installed (and its plugin
+loaded), the transcript is a syrupy snapshot, ``__snapshots__/NAME.ambr`` beside the
+script, written by ``pytest --snapshot-update`` as for any snapshot test; without it, the
+``NAME.transcript`` that ``rulekit test --update`` writes, when there is one.
 """
 from __future__ import annotations
 
+import difflib
 import os
 from pathlib import Path
 
@@ -61,8 +64,13 @@ class ScriptItem(pytest.Item):
     """One script: it passes when every step and expectation holds."""
 
     def runtest(self) -> None:
-        from .suite import check_script
-        check_script(os.fspath(self.path))
+        from .suite import check_script, transcript_text
+        session = getattr(self.config, "_syrupy", None)
+        if session is None:
+            check_script(os.fspath(self.path))
+            return
+        _result, text = transcript_text(os.fspath(self.path))
+        _compare_with_snapshot(self, session, text)
 
     def repr_failure(self, excinfo, style=None):
         if isinstance(excinfo.value, RulekitError):
@@ -71,3 +79,36 @@ class ScriptItem(pytest.Item):
 
     def reportinfo(self):
         return self.path, None, f"rulekit script {self.path.name}"
+
+
+def _compare_with_snapshot(item: ScriptItem, session, text: str) -> None:
+    """The transcript against the script's syrupy snapshot (``--snapshot-update`` writes it)."""
+    from syrupy.assertion import SnapshotAssertion
+    from syrupy.extensions.amber import AmberSnapshotExtension
+    from syrupy.location import PyTestLocation
+
+    from .suite import CheckFailed
+
+    def script():
+        """The script, as syrupy names a test: by its module and function."""
+    script.__name__ = item.name
+    script.__module__ = item.path.stem
+    item.obj = script
+    option = item.config.option
+    snapshot = SnapshotAssertion(update_snapshots=option.update_snapshots,
+                                 update_new_snapshots_only=getattr(option, "update_new_snapshots_only", False),
+                                 extension_class=AmberSnapshotExtension, test_location=PyTestLocation(item),
+                                 session=session)
+    if snapshot == text:
+        return
+    result = snapshot.executions[snapshot.num_executions - 1]
+    where = os.path.join("__snapshots__", f"{item.path.stem}.ambr")
+    if result.exception is not None and result.recalled_data is not None:
+        raise CheckFailed(f"the snapshot {where} cannot be read: {result.exception}")
+    if result.recalled_data is None:
+        raise CheckFailed(f"no snapshot of this script's transcript yet: `pytest --snapshot-update` writes it "
+                          f"({where} beside the script); read it, then commit it")
+    diff = difflib.unified_diff(str(result.recalled_data).splitlines(), str(result.asserted_data).splitlines(),
+                                where, "now", lineterm="", n=1)
+    raise CheckFailed("the transcript differs from its snapshot (`pytest --snapshot-update` accepts it once "
+                      "read):\n" + "\n".join(list(diff)[:80]))

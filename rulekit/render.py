@@ -41,7 +41,9 @@ item's properties and its visible state.
 Zone level, ``layout:`` in ``zones.NAME`` or ``player.zones.NAME``
   ``type``     ``grid`` | ``track`` | ``row`` | ``box`` | ``none`` (not drawn)
   ``label``    the caption (default: the zone's name)
-  ``row``, ``col``  the member props that place a grid cell (default ``row``, ``col``)
+  ``row``, ``col``  the member props that place a grid cell (default ``row``, ``col``); on a
+               single zone with ``type: grid``, the item props (``col`` may be state) that
+               place each item on a board of lines and cells (``cols: [lo, hi]``: the cells)
   ``per_row``  cells per line of a track or row (default: as many as fit)
   ``cell``     ``[width, height]`` of a cell or box in px
   ``rows``     lines of items a box has room for (default 3; 1 for hidden zones)
@@ -166,6 +168,7 @@ class Renderer:
         self.cell_w = max(70, min(160, longest * CHAR + 14))
         self.static: list[str] = []
         self.slots: list[Slot] = []
+        self._first_cell: dict = {}      # a board's zone -> its first cell (where a hidden count shows)
         self._build()
 
     # -- configuration -------------------------------------------------------------
@@ -210,8 +213,7 @@ class Renderer:
                 self._family(sky, name, inner)
         for name in singles:
             if name not in self.hide and self._layout(name).get("type") != "none":
-                self._box(sky, name, ("zone", name), self._layout(name), 280,
-                          1 if game.zone_vis[name] == "hidden" else 3, caption=name)
+                self._single(sky, name)
         y = sky.bottom + 6
         cols = max(1, int(self.cfg.get("player_columns", 2)))
         pw = (inner - (cols - 1) * 12) / cols
@@ -219,6 +221,18 @@ class Renderer:
         for i in range(self.n):
             self._player(psky, i, pw)
         self.height = psky.bottom + M
+
+    def _single(self, sky: Skyline, name: str) -> None:
+        """A global zone: a box, or a board (see :meth:`_board`)."""
+        layout = self._layout(name)
+        board = self._board(layout)
+        if board is not None:
+            w, h = self._board_size(board)
+            x, y = sky.place(w, h)
+            self._emit_board(x, y, w, h, name, ("zone", name), layout, board)
+        else:
+            self._box(sky, name, ("zone", name), layout, 280,
+                      1 if self.game.zone_vis[name] == "hidden" else 3, caption=name)
 
     def _family(self, sky: Skyline, name: str, inner: float) -> None:
         game = self.game
@@ -321,9 +335,10 @@ class Renderer:
         for z in zones:
             layout = self._layout(z, True)
             rows = 1 if game.zone_vis[z] == "hidden" else 2
-            w, h = self._box_size(layout, bw, rows)
+            board = self._board(layout)
+            w, h = self._board_size(board) if board is not None else self._box_size(layout, bw, rows)
             rx, ry = inner.place(w, h, gap)
-            boxes.append((z, layout, rows, rx, ry, w, h))
+            boxes.append((z, layout, rows, rx, ry, w, h, board))
         h = head + max(0, inner.bottom - gap) + pad
         x, y = sky.place(pw, h, 12)
         color = self.player_colors[i]
@@ -333,8 +348,78 @@ class Renderer:
                            f'y="{y:.0f}" width="{pw:.0f}" height="20" rx="6" fill="{_esc(color)}"/>'
                            f'<text class="cap" x="{x + 8:.0f}" y="{y + 14:.0f}" style="fill:#fff">{p}</text></g>')
         self._slot("pvars", x + 8, y + 22, pw - 16, 13 * vlines, ("pvars", i), vlines)
-        for z, layout, rows, rx, ry, w, bh in boxes:
-            self._emit_box(x + pad + rx, y + head + ry, w, bh, z, ("player", z, i), layout, rows, z)
+        for z, layout, rows, rx, ry, w, bh, board in boxes:
+            if board is not None:
+                self._emit_board(x + pad + rx, y + head + ry, w, bh, z, ("player", z, i), layout, board)
+            else:
+                self._emit_box(x + pad + rx, y + head + ry, w, bh, z, ("player", z, i), layout, rows, z)
+
+    # -- boards: one zone's items placed by two of their properties ---------------------------
+    def _board(self, layout: dict):
+        """A single zone with ``layout: {type: grid, row: P, col: Q, cols: [lo, hi]}`` is a
+        board: a line per value of ``P`` (in the order of the items that have it), a cell per
+        value of ``Q`` (``cols``, or the values items have), each item in the cell its two
+        properties name (``Q`` may be state: markers at the level they reached). None: not a board."""
+        if layout.get("type") != "grid" or not layout.get("row") or not layout.get("col"):
+            return None
+        rprop, cprop = layout["row"], layout["col"]
+        rows = []
+        for props in self.game.items.values():
+            value = props.get(rprop)
+            if value is not None and value not in rows:
+                rows.append(value)
+        span = layout.get("cols")
+        if span:
+            cols = list(range(int(span[0]), int(span[1]) + 1))
+        else:
+            cols = sorted({p[cprop] for p in self.game.items.values() if _num(p.get(cprop))})
+        if not rows or not cols:
+            return None
+        cw, ch = layout.get("cell") or (30, CHIP_H + 4)
+        head = max(len(fmt(r)) for r in rows) * CHAR + 14
+        return rprop, cprop, rows, cols, float(cw), float(ch), head
+
+    def _board_size(self, board) -> tuple:
+        _r, _c, rows, cols, cw, ch, head = board
+        return head + len(cols) * (cw + 2) + 8, CAPTION + 13 + len(rows) * (ch + 2) + 6
+
+    def _emit_board(self, x, y, w, h, name, pick, layout, board) -> None:
+        rprop, cprop, rows, cols, cw, ch, head = board
+        zone = name if pick[0] == "zone" else f"{PLAYERS[pick[2]]}.{name}"
+        parts = [f'<g class="zone board" data-zone="{_esc(zone)}"><rect class="box" x="{x:.0f}" y="{y:.0f}" '
+                 f'width="{w:.0f}" height="{h:.0f}" rx="4"/><text class="cap" x="{x + 6:.0f}" y="{y + 12:.0f}">'
+                 f'{_esc(layout.get("label", name))}</text>']
+        top = y + CAPTION + 13
+        for j, col in enumerate(cols):
+            cx = x + head + j * (cw + 2) + 3
+            parts.append(f'<text class="n" x="{cx:.0f}" y="{top - 3:.0f}">{_esc(fmt(col))}</text>')
+        for k, row in enumerate(rows):
+            cy = top + k * (ch + 2)
+            parts.append(f'<text x="{x + 6:.0f}" y="{cy + ch - 6:.0f}">{_esc(fmt(row))}</text>')
+            for j, col in enumerate(cols):
+                cx = x + head + j * (cw + 2)
+                parts.append(f'<rect class="cell" x="{cx:.0f}" y="{cy:.0f}" width="{cw:.0f}" '
+                             f'height="{ch:.0f}" rx="2"/>')
+                self._slot("items", cx + 1, cy + 2, cw - 2, ch - 2, ("cell", pick, rprop, row, cprop, col))
+        parts.append("</g>")
+        self.static.append("".join(parts))
+
+    def _cell_items(self, picture: dict, pick) -> list | dict | None:
+        """The items of a board's zone that lie in one of its cells (a hidden zone: its count, in
+        the first cell only)."""
+        _k, zone_pick, rprop, row, cprop, col = pick
+        content = _pick(picture, zone_pick)
+        if isinstance(content, dict):
+            first = self._first_cell.setdefault(zone_pick, pick)
+            return content if first == pick else None
+        states = picture.get("items") or {}
+        out = []
+        for ident in content or ():
+            props = dict(self.game.items.get(ident, {}))
+            props.update(states.get(ident) or {})
+            if props.get(rprop) == row and props.get(cprop) == col:
+                out.append(ident)
+        return out
 
     # -- drawing -------------------------------------------------------------------
     def _item_label(self, ident: str, states: dict | None = None) -> str:
@@ -489,6 +574,8 @@ class Renderer:
                 parts = [f"{k} {_show(v)}" for k, v in row.items() if not isinstance(v, (list, dict))]
                 me = "to act" if picture.get("to_move") == str(PLAYERS[pick[1]]) else ""
                 out[slot.id] = self._lines(slot, parts + ([me] if me else []))
+            elif pick[0] == "cell":
+                out[slot.id] = self._draw_items(slot, self._cell_items(picture, pick), picture.get("items"))
             else:
                 pawns = self._pawns(picture, pick[1], pick[2]) if pick[0] == "family" else ()
                 out[slot.id] = self._draw_items(slot, _pick(picture, pick), picture.get("items"), pawns)

@@ -10,6 +10,7 @@ A script is YAML (schema ``schemas/script.schema.json``)::
     pins:                    # optional pinned chance
       rolls: {dice: [3, 5]}  # stream -> values, used in order
       shuffles: {deck: [[card-red-1, ...]]}   # zone -> full orders, in order
+      top: {bag: [card-7, card-2]}    # zone -> its next draws after its next shuffle
     position: |              # optional: statements run right after setup
       p1.money = 3
     actions:
@@ -41,7 +42,7 @@ from .engine import api
 from .engine.mutate import fmt
 from .engine.state import PLAYERS, State
 from .engine.view import view
-from .errors import DiagnosticReport, UsageError, suggestion_help
+from .errors import ContentRuntimeError, DiagnosticReport, UsageError, suggestion_help
 from .files import write_text
 from .loader import flatten, load_yaml
 from .notation import render_event
@@ -65,6 +66,8 @@ def pins_from(spec: dict | None) -> dict:
         pins[f"roll:{stream}"] = list(values)
     for zone, orders in ((spec or {}).get("shuffles") or {}).items():
         pins[f"shuffle:{zone}"] = [list(o) for o in orders]
+    for zone, first in ((spec or {}).get("top") or {}).items():
+        pins[f"top:{zone}"] = list(first)
     return pins
 
 
@@ -160,8 +163,13 @@ def run_script(path: str, force: bool = False, game_override=None, record: bool 
     _check_log(data, smap)
     game, variants = _script_game_of(path, data, smap, game_override, force)
     seed = int(data.get("seed", 0))
-    state = _start(game, data, smap, seed, record)
-    transcript, checkpoints = _play(game, state, data, smap)
+    try:
+        state = _start(game, data, smap, seed, record)
+        transcript, checkpoints = _play(game, state, data, smap)
+    except ContentRuntimeError as exc:
+        if getattr(exc, "pin", None) is None:
+            raise
+        raise ScriptError(str(exc), smap.span(("pins",) + exc.pin), "RK5023") from None
     _check_result(state, data, smap)
     if state.result is not None:
         transcript.append("result: " + json.dumps(state.result, sort_keys=True))
@@ -200,6 +208,8 @@ def _script_game_of(path: str, data: dict, smap, game_override, force: bool):
 
 def _start(game, data: dict, smap, seed: int, record: bool) -> State:
     """The state at its first decision: after setup and the script's ``position:``."""
+    for zone, first in ((data.get("pins") or {}).get("top") or {}).items():
+        _check_top(game, zone, first, smap)       # before setup, which may shuffle the zone
     position = None
     if "position" in data:
         position = game.compile_script(data["position"], smap.text(("position",)))
@@ -364,6 +374,11 @@ def _check_pins(state: State, data: dict, smap) -> None:
             raise ScriptError(f"pinned shuffle for `{zone}`, which is no zone of {state.game.title}",
                               smap.span(("pins", "shuffles", zone), key=True), "RK5022",
                               help=suggestion_help(str(zone), zones))
+    for zone in (pins.get("top") or {}):
+        if zone not in zones:
+            raise ScriptError(f"pinned on top of `{zone}`, which is no zone of {state.game.title}",
+                              smap.span(("pins", "top", zone), key=True), "RK5022",
+                              help=suggestion_help(str(zone), zones))
     streams = state.game.roll_streams
     for stream in (pins.get("rolls") or {}):
         if streams is not None and stream not in streams:
@@ -371,3 +386,16 @@ def _check_pins(state: State, data: dict, smap) -> None:
                               smap.span(("pins", "rolls", stream), key=True), "RK5022",
                               help=suggestion_help(str(stream), streams) or
                               f"its rolls use {', '.join(f'`{x}`' for x in sorted(streams)) or 'no stream'}")
+
+
+def _check_top(game, zone: str, first: list, smap) -> None:
+    """The items of a partial pin: items of the game, each named once."""
+    seen: set = set()
+    for i, ident in enumerate(first):
+        where = smap.span(("pins", "top", zone, i))
+        if ident not in game.items:
+            raise ScriptError(f"pinned on top of `{zone}`: `{ident}` is no item of {game.title}", where, "RK5023",
+                              help=suggestion_help(str(ident), game.items))
+        if ident in seen:
+            raise ScriptError(f"pinned on top of `{zone}`: `{ident}` is listed twice", where, "RK5023")
+        seen.add(ident)

@@ -70,7 +70,8 @@ def play_one(game_ref: str, variants: tuple, players: int | None, seed: int, bot
         result = state.result
         record.update(stalled=False, scores=[result["scores"][str(PLAYERS[k])]["total"] for k in range(state.n)],
                       winners=[int(w[1:]) - 1 for w in result["winners"]])
-    record.update(rounds=state.g.get("round"), decisions=len(state.actions), actions=verbs)
+    record.update(rounds=state.g.get("round"), decisions=len(state.actions), actions=verbs,
+                  discarded_worlds=sum(getattr(agent, "discarded", 0) for agent in agents))
     return record
 
 
@@ -294,6 +295,7 @@ def summarise(records: list[dict]) -> dict:
         "rounds": stats([r["rounds"] for r in finished]),
         "decisions": stats([r["decisions"] for r in finished]),
         "action_share": {v: round(c / total_actions, 4) for v, c in sorted(actions.items(), key=lambda kv: -kv[1])},
+        "discarded_worlds": sum(r.get("discarded_worlds", 0) for r in records),
     }
 
 
@@ -360,12 +362,12 @@ def to_csv(records: list[dict]) -> str:
     width = max(len(r["bots"]) for r in records) if records else 0
     writer.writerow(["game", "seed", "rounds", "decisions", "winners"]
                     + [f"bot_p{k + 1}" for k in range(width)] + [f"score_p{k + 1}" for k in range(width)]
-                    + ["stalled"])
+                    + ["discarded_worlds", "stalled"])
     for r in records:
         scores = r["scores"] or [""] * len(r["bots"])      # a stalled game has no scores
         writer.writerow([r["index"], r["seed"], r["rounds"], r["decisions"],
                          " ".join(f"p{w + 1}" for w in r["winners"])] + r["bots"] + scores
-                        + [int(bool(r.get("stalled")))])
+                        + [r.get("discarded_worlds", 0), int(bool(r.get("stalled")))])
     return out.getvalue()
 
 

@@ -42,9 +42,11 @@ class Options:
     max_actions: int = RANDOM_GAME_ACTIONS
 
 
-def run_suite(target: str, options: Options, report: Callable[[Row], None] | None = None) -> list[Row]:
+def run_suite(target: str, options: Options, report: Callable[[Row], None] | None = None,
+              tracer=None) -> list[Row]:
     """Every check of a game (a name or a folder), of every game below a folder, or of a
-    folder of scripts; ``report`` sees each row as soon as it is done."""
+    folder of scripts; ``report`` sees each row as soon as it is done; ``tracer``
+    (coverage.Tracer) records what the scripts exercise."""
     rows: list[Row] = []
 
     def add(row: Row) -> None:
@@ -57,7 +59,7 @@ def run_suite(target: str, options: Options, report: Callable[[Row], None] | Non
         base = os.path.dirname(os.path.abspath(folder))
         for path in scripts_in(folder):
             name = os.path.relpath(os.path.abspath(path), base).replace(os.sep, "/")
-            add(_timed(name, lambda path=path: check_script(path, options.update)))
+            add(_timed(name, lambda path=path: check_script(path, options.update, tracer)))
     return rows
 
 
@@ -115,11 +117,23 @@ class CheckFailed(RulekitError):
     code = "RK5016"
 
 
-def check_script(path: str, update: bool = False) -> str:
-    """Run a script and compare its transcript with the stored one, if any (``update`` writes it)."""
+def transcript_text(path: str, tracer=None) -> tuple:
+    """Run a script: (its ScriptResult, the text a stored transcript or snapshot holds); with
+    ``tracer`` (coverage.Tracer), what it exercised is recorded."""
     from .script import run_script
-    lines = run_script(path).transcript
-    text = "\n".join(lines) + "\n"
+    if tracer is None:
+        result = run_script(path)
+    else:
+        with tracer:
+            result = run_script(path)
+        tracer.note_game(result.state)
+    return result, "\n".join(result.transcript) + "\n"
+
+
+def check_script(path: str, update: bool = False, tracer=None) -> str:
+    """Run a script and compare its transcript with the stored one, if any (``update`` writes it)."""
+    result, text = transcript_text(path, tracer)
+    lines = result.transcript
     stored = os.path.splitext(path)[0] + TRANSCRIPT
     if update:
         if _read(stored) != text:

@@ -9,6 +9,8 @@ games), so that each engine feature is pinned by content written for it:
 - ``counter``  loops with ``break``/``continue`` inside options, nested choosing
                procedures, ``end_game()``, ``end_after_round_if`` and a counter minimum;
 - ``hidden``   per-player zones and variables of every visibility, shuffles;
+- ``subsets``  a subset choice (11-card hands, 2,048 options), numbered `generate`, `let`;
+- ``redeal``   hands a free redeal gets wrong: search bots' discarded worlds, `dealt_from:`;
 - ``broken/*`` one content mistake per folder, for the diagnostics tests.
 """
 from __future__ import annotations

@@ -181,7 +181,9 @@ def test_run_log_to_an_unwritable_place(capsys, tmp_path):
 def test_autoplay_plays_to_the_end(capsys):
     code, out, _ = run(capsys, "autoplay", AUCTION, "--players", "3", "--seed", "4")
     assert code == 0
-    assert out.splitlines()[0].startswith("round 1: p1 ")
+    lines = out.splitlines()
+    assert lines[:2] == ["start:", "  round 1: 2 gems up for auction"]      # the content's log, before any action
+    assert lines[2].startswith("round 1: p1 ")
     assert "Tiny Auction: final scoring" in out
     assert "winner: " in out or "shared victory: " in out
 

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: MIT
-"""The pytest plugin: `pytest GAME_FOLDER` collects the game's scripts as test items."""
+"""The pytest plugin: `pytest GAME_FOLDER` collects the game's scripts as test items, each compared with
+its syrupy snapshot (or, without syrupy, with the transcript `rulekit test --update` stores)."""
 from __future__ import annotations
 
 import shutil
@@ -17,6 +18,7 @@ FAILING = "game: ..\nplayers: 3\nseed: 7\npins: {rolls: {dice: [2, 3]}}\nactions
 
 # The plugin by hand (`-p`), its entry point (if rulekit is installed) blocked so it is not loaded twice.
 PLUGIN = ("-p", "no:rulekit", "-p", "rulekit.pytest_plugin", "-p", "no:cacheprovider")
+NO_SYRUPY = (*PLUGIN, "-p", "no:syrupy")
 
 
 def game_copy(pytester) -> Path:
@@ -30,7 +32,7 @@ def game_copy(pytester) -> Path:
 
 def test_a_game_folder_collects_its_scripts(pytester):
     folder = game_copy(pytester)
-    result = pytester.runpytest(*PLUGIN, str(folder))
+    result = pytester.runpytest(*NO_SYRUPY, str(folder))
     result.assert_outcomes(passed=1, failed=1)
     out = result.stdout.str()
     assert "error[RK5012]: expected `bid 1` to be refused, but it was accepted" in out
@@ -39,7 +41,54 @@ def test_a_game_folder_collects_its_scripts(pytester):
 
 def test_scripts_below_other_paths_are_left_alone(pytester):
     folder = game_copy(pytester)
-    result = pytester.runpytest(*PLUGIN, str(folder.parent))
+    result = pytester.runpytest(*NO_SYRUPY, str(folder.parent))
     result.assert_outcomes()                   # nothing collected: a project's own test run is unchanged
-    everywhere = pytester.runpytest(*PLUGIN, "--rulekit", str(folder.parent))
+    everywhere = pytester.runpytest(*NO_SYRUPY, "--rulekit", str(folder.parent))
     everywhere.assert_outcomes(passed=1, failed=1)
+
+
+def snapshot_files(folder: Path) -> list[str]:
+    return sorted(str(p.relative_to(folder)) for p in folder.rglob("*.ambr"))
+
+
+def test_without_syrupy_a_stored_transcript_is_compared(pytester):
+    folder = game_copy(pytester)
+    (folder / "scenarios" / "refused.yaml").unlink()
+    (folder / "scenarios" / "opens.transcript").write_text("start auction players=3 seed=7\n")
+    result = pytester.runpytest(*NO_SYRUPY, str(folder))
+    result.assert_outcomes(failed=1)
+    assert "the transcript differs from the stored one" in result.stdout.str()
+
+
+def test_with_syrupy_each_transcript_is_a_snapshot(pytester):
+    folder = game_copy(pytester)
+    (folder / "scenarios" / "refused.yaml").unlink()
+    opens = folder / "scenarios" / "opens.yaml"
+    opens.write_text(PASSING + "  - bid 1\n")
+    missing = pytester.runpytest(*PLUGIN, str(folder))
+    missing.assert_outcomes(failed=1)
+    assert "error[RK5016]: no snapshot of this script's transcript yet" in missing.stdout.str()
+    assert snapshot_files(folder) == []                       # nothing written without --snapshot-update
+
+    update = pytester.runpytest(*PLUGIN, "--snapshot-update", str(folder))
+    update.assert_outcomes(passed=1)
+    assert snapshot_files(folder) == ["scenarios/__snapshots__/opens.ambr"]
+    stored = (folder / "scenarios" / "__snapshots__" / "opens.ambr").read_text()
+    assert "# name: opens\n" in stored and "    legal ok: exactly\n  p1: bid 1\n" in stored
+    pytester.runpytest(*PLUGIN, str(folder)).assert_outcomes(passed=1)
+
+    opens.write_text(PASSING + "  - bid 2\n")               # the script now plays otherwise
+    changed = pytester.runpytest(*PLUGIN, str(folder))
+    changed.assert_outcomes(failed=1)
+    out = changed.stdout.str()
+    assert "the transcript differs from its snapshot" in out
+    assert "\n-p1: bid 1\n+p1: bid 2\n" in out and "Traceback" not in out
+    assert (folder / "scenarios" / "__snapshots__" / "opens.ambr").read_text() == stored
+
+
+def test_with_syrupy_a_failing_script_still_shows_its_diagnostic(pytester):
+    folder = game_copy(pytester)
+    result = pytester.runpytest(*PLUGIN, "--snapshot-update", str(folder))
+    result.assert_outcomes(passed=1, failed=1)
+    assert "error[RK5012]: expected `bid 1` to be refused, but it was accepted" in result.stdout.str()
+    assert snapshot_files(folder) == ["scenarios/__snapshots__/opens.ambr"]

@@ -375,6 +375,11 @@ def test_the_viewers_own_hand_never_collapses(logged):
     for name in game.pzones:
         items = picture["players"]["p1"][name]
         if isinstance(items, list) and items:
+            cells = [s for s in renderer.slots if s.pick and s.pick[:2] == ("cell", ("player", name, 0))]
+            if cells:       # a zone drawn as a grid: each item in one of its cells
+                contents = renderer.contents(picture)
+                assert sum(contents[s.id].count('class="chip"') for s in cells) == len(items), name
+                continue
             drawn = _slot_text(renderer, picture, ("player", name, 0))
             assert drawn.count('class="chip"') == len(items), name
             assert " x" not in re.sub(r"<[^>]+>", " ", drawn), name
@@ -392,14 +397,39 @@ def test_goa_draws_the_flag_once_on_its_space_and_the_development_levels(logged)
     assert texts.count("flag") == 1
     renderer = Renderer(game, state.n)
     assert ">flag<" in _slot_text(renderer, view(state), ("family", "grid", str(space)))
-    dev = re.sub(r"<[^>]+>", " ", _slot_text(renderer, view(state), ("player", "dev", 0)))
-    assert "ships 1" in dev and "colonists 1" in dev
+    _goa_development_board(game, log)
+
+
+def _goa_development_board(game, log):
+    """Goa's development board is a grid: a line per column of the printed board, a cell per
+    row, each player's marker (in their colour) in the row it has reached, nowhere else."""
+    state = _mid_state(game, log, len(log["actions"]) * 2 // 3)
+    levels = {(i, c): state.iprops.get((f"dev-p{i + 1}-{c}", "level"), 1)
+              for i in range(state.n) for c in game.sets["columns"]}
+    assert any(level > 1 for level in levels.values())      # someone has developed by now
+    renderer = Renderer(game, state.n)
+    picture = view(state)
+    for (i, column), level in levels.items():
+        for row in range(1, 6):
+            text = _slot_text(renderer, picture, ("cell", ("player", "dev", i), "column", column, "level", row))
+            marked = f">p{i + 1}<" in text
+            assert marked == (row == level), (i, column, row, level)
+            if marked:
+                assert renderer.player_colors[i] in text
+    root = ET.fromstring(render_svg(state))
+    board = [g for g in root.iter(SVG + "g") if g.get("data-zone") == "p1.dev"]
+    assert board and "board" in board[0].get("class")
+    texts = [el.text for el in board[0].iter(SVG + "text")]
+    assert texts[:1] == ["development"] and [str(k) for k in range(1, 6)] == texts[1:6]
+    assert texts[6:] == list(game.sets["columns"])
 
 
 @pytest.mark.parametrize("hint,message", [
     ("render: {hide: [stagin]}", "unknown zone `stagin` in a drawing hint"),
     ("render: {label: {shp: company}}", "unknown component kind `shp` in a drawing hint"),
     ("render: {color_by: {crate: seet}}", "unknown property `seet` of `crate` in a drawing hint"),
+    ("zones: {board: {layout: {type: grid, row: compny, col: seat}}}",
+     "unknown property `compny` in a drawing hint"),
 ])
 def test_unknown_names_in_drawing_hints_are_content_errors(tmp_path, capsys, hint, message):
     import shutil

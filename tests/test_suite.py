@@ -6,6 +6,8 @@ import re
 import shutil
 from pathlib import Path
 
+import pytest
+
 from conftest import run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -128,3 +130,31 @@ def test_a_computed_parameter_out_of_its_range_fails_its_random_games(capsys, wr
     assert code == 1
     assert re.search(r"\nrandom g 2p x1 +ok ", out) and re.search(r"\nrandom g 3p x1 +FAIL ", out)
     assert "error[RK5016]: 3p: parameter `seats` is 6, above its maximum 4" in out
+
+
+# Rules that only a full game's transcript noticed, each now said by a scenario of its own: breaking the rule in a
+# copy of the game makes `rulekit test` fail naming that scenario (the copy keeps only it, to be quick).
+BROKEN_RULES = [
+    ("goa", "rules.yaml", '    - "p.ducats"\n', '    - "0 - p.ducats"\n', "tiebreak-money"),
+    ("goa", "rules.yaml", 'expr: "abs(a.row - b.row) + abs(a.col - b.col) == 1"',
+     'expr: "a != b and abs(a.row - b.row) <= 1 and abs(a.col - b.col) <= 1"', "flag-orthogonal"),
+    ("goa", "game.yaml", "  sell_price:\n    value: 3", "  sell_price:\n    value: 2", "sell-spices"),
+    ("goa", "rules.yaml", '"pass" if count(p.actions) <= keep_action_cards:',
+     '"pass" if count(p.actions) <= keep_action_cards + 1:', "keep-one-action-card"),
+    ("batavia", "scoring.yaml", "else (bonds_most if count", "else (bonds_tied if count", "most-bonds"),
+]
+
+
+@pytest.mark.parametrize("game, file, rule, broken, script", BROKEN_RULES, ids=[r[-1] for r in BROKEN_RULES])
+def test_a_broken_rule_fails_the_scenario_that_says_it(capsys, tmp_path, game, file, rule, broken, script):
+    copy = tmp_path / game
+    keep = f"{script}.yaml"
+    shutil.copytree(ROOT / "games" / game, copy,
+                    ignore=lambda folder, names: [n for n in names if n.endswith(".yaml") and n != keep
+                                                  and Path(folder).name in ("faq", "scenarios")])
+    path = copy / file          # (unbroken, the scenario passes: test_goa.py, test_batavia.py)
+    assert path.read_text().count(rule) == 1
+    path.write_text(path.read_text().replace(rule, broken))
+    code, out, _ = run_cli(capsys, "test", str(copy), "--random", "0")
+    assert code == 1
+    assert [line.split()[0] for line in out.splitlines() if "  FAIL  " in line] == [f"{game}/scenarios/{keep}"]

@@ -18,7 +18,7 @@ import math
 from ..engine import api, rng
 from ..engine.determinize import determinize
 from ..engine.state import PLAYERS, Decision
-from ..errors import UsageError, suggestion_help
+from ..errors import ContentRuntimeError, UsageError, suggestion_help
 
 
 class RandomAgent:
@@ -93,6 +93,24 @@ def _lookahead(s, me: int, depth: int) -> float:
     return best
 
 
+def _impossible(exc: ContentRuntimeError) -> bool:
+    """Whether a content error met in an imagined world discards that world: any but the
+    CPU-time bound of a step (RK4016), which stops the command whatever world it is in."""
+    return exc.code != "RK4016"
+
+
+WORLD_ATTEMPTS = 4   # worlds a one-world bot samples before it judges on the last one as it can
+
+
+def _shared_failure(s, probe) -> None:
+    """Run ``probe`` on a copy of the real state ``s``: a content error it raises there is the
+    content's own, not an imagined world's, and stops the game as it did before worlds were
+    discarded. Only whether it fails is used, never what it finds, so nothing is peeked at."""
+    real = s.clone()
+    real.record = False
+    probe(real)
+
+
 class GreedyAgent:
     """One-step lookahead on the content's ``estimate`` (my estimate minus the best
     opponent's), on a redeterminised copy; ties broken at random.
@@ -101,6 +119,11 @@ class GreedyAgent:
     decide again (a play of several cards, a choice inside an action), the lookahead
     follows that player's best next decisions, up to ``follow`` of them, before it
     judges, so a first step that only pays off in the second is not overlooked.
+
+    The redeterminised copy may be a world the content cannot play (free redealing gave
+    a player cards the rules never deal them): when any option fails there with a content
+    error, the world is discarded (counted in ``discarded``) and another one sampled; after
+    :data:`WORLD_ATTEMPTS` worlds the options that still fail are judged worst.
     """
 
     name = "greedy"
@@ -108,21 +131,25 @@ class GreedyAgent:
     def __init__(self, seed: int = 0, follow: int = 2):
         self.state = rng.stream_seed(seed, "agent")
         self.follow = follow
+        self.discarded = 0      # imagined worlds thrown away for a content error
 
     def choose(self, s) -> int:
         count = len(s.pending.choices)
         if count == 1:
             return 0
         me = s.pending.player
-        base, self.state = determinize(s, me, self.state)
+        for attempt in range(WORLD_ATTEMPTS):
+            base, self.state = determinize(s, me, self.state)
+            values = self._values(s, base, me, count, attempt == WORLD_ATTEMPTS - 1)
+            if values is not None:
+                break
+        if all(value is None for value in values):
+            self.state, index = rng.below(self.state, count)
+            return index
         best, best_index, ties = None, 0, 0
-        for index in range(count):
-            trial = base.clone()
-            trial.record = False
-            api.apply_index(trial, index, atomic=False)
-            if trial.pending is not None and trial.pending.__class__ is not Decision:
-                self.state = _others_decide(trial, me, self.state)
-            value = _lookahead(trial, me, self.follow)
+        for index, value in enumerate(values):
+            if value is None:
+                continue
             if best is None or value > best:
                 best, best_index, ties = value, index, 1
             elif value == best:
@@ -131,6 +158,38 @@ class GreedyAgent:
                 if pick == 0:
                     best_index = index
         return best_index
+
+    def _values(self, s, base, me: int, count: int, last: bool) -> list | None:
+        """Each option's lookahead value in the world ``base``; None if an option fails there
+        (the world is discarded), or on the ``last`` attempt None for each failing option
+        (unless it fails in the real game too: then that error is raised)."""
+        values: list = []
+        try:
+            _estimates(base)    # worked out once here, its tallies and remembered results serve every trial
+        except ContentRuntimeError:
+            pass                # each trial meets the failure below, where it is judged
+        for index in range(count):
+            trial = base.clone()
+            trial.record = False
+            try:
+                values.append(self._judge(trial, index, me))
+            except ContentRuntimeError as exc:
+                if not _impossible(exc):
+                    raise
+                if not last:
+                    self.discarded += 1
+                    return None
+                _shared_failure(s, lambda real, index=index: self._judge(real, index, me))
+                values.append(None)
+        if last and None in values:
+            self.discarded += 1
+        return values
+
+    def _judge(self, trial, index: int, me: int) -> float:
+        api.apply_index(trial, index, atomic=False)
+        if trial.pending is not None and trial.pending.__class__ is not Decision:
+            self.state = _others_decide(trial, me, self.state)
+        return _lookahead(trial, me, self.follow)
 
 
 def _others_decide(trial, me: int, state: int) -> int:
@@ -190,6 +249,11 @@ class MCTSAgent:
       every player: playouts that look like play make the estimate at their end mean more.
 
     Keyword arguments override the game's settings (``mcts-crn`` is one such preset).
+
+    An iteration whose world the content cannot play (a content error while walking, rolling
+    out or scoring it: free redealing imagined cards the rules never deal) is discarded:
+    counted in ``discarded``, nothing learnt from it (the tree is as before it, but for the
+    nodes it walked through), and a shared world that failed is replaced by a fresh one.
     """
 
     name = "mcts"
@@ -205,6 +269,9 @@ class MCTSAgent:
         self._configure(SEARCH_DEFAULTS)
         self._worlds: list = []
         self._streams: list = []
+        self._walked: list = []   # this iteration's marks on the tree: (node, labels) whose children's
+                                  # availability it counted, and (node, label) of the child it added
+        self.discarded = 0        # imagined worlds thrown away for a content error
 
     def _configure(self, settings: dict) -> None:
         settings = {**settings, **self.overrides}
@@ -235,9 +302,14 @@ class MCTSAgent:
         score = rewards if self.reward == "margin" else evaluate_all
         for iteration in range(self.iterations):
             d = self._world(s, me, iteration)
-            path = self._descend(d, root, s.n)
-            self._rollout(d, iteration)
-            scored = score(d)
+            self._walked = []
+            try:
+                path = self._descend(d, root, s.n)
+                self._rollout(d, iteration)
+                scored = score(d)
+            except ContentRuntimeError as exc:
+                self._discard(exc, s, me, iteration)
+                continue
             for visited in path:
                 visited.visits += 1
                 for q in range(s.n):
@@ -247,7 +319,37 @@ class MCTSAgent:
             child = root.children.get(label)
             if child is not None and child.visits > best_visits:
                 best_index, best_visits = index, child.visits
+        if best_visits <= 0:      # every world was discarded: nothing learnt, so at random
+            _shared_failure(s, lambda real: self._probe(real, score))
+            self.state, best_index = rng.below(self.state, len(labels))
         return best_index
+
+    @staticmethod
+    def _probe(real, score) -> None:
+        """Play each root option once and score it (raises what the content raises there)."""
+        score(real)
+        for index in range(len(real.pending.choices)):
+            trial = real.clone()
+            trial.record = False
+            api.apply_index(trial, index, atomic=False)
+            score(trial)
+
+    def _discard(self, exc: ContentRuntimeError, s, me: int, iteration: int) -> None:
+        """Forget an iteration whose world failed: undo the availability it counted and the
+        node it added and, for a shared world, sample a fresh one in its place."""
+        if not _impossible(exc):
+            raise exc
+        self.discarded += 1
+        for node, marked in self._walked:
+            if marked.__class__ is str:
+                del node.children[marked]
+                continue
+            for label in marked:
+                node.children[label].available -= 1
+        if self._worlds:
+            k = iteration % len(self._worlds)
+            self._worlds[k], self.state = determinize(s, me, self.state)
+            self._worlds[k].record = False
 
     def _prepare(self, s, me: int) -> None:
         """Sample the shared worlds (``worlds: k``), once per decision."""
@@ -270,15 +372,22 @@ class MCTSAgent:
         its margin against the root actions' mean margin, squashed to 0..1 by ``tanh`` on the
         estimates' scale (as :func:`rewards` does), so only the differences between actions count."""
         world = self._world(s, me, 0)
-        scale = _scale(_estimates(world) or [0.0])
-        margins = []
-        for index in range(len(world.pending.choices)):
-            trial = world.clone()
-            trial.record = False
-            api.apply_index(trial, index, atomic=False)
-            margins.append(_lookahead(trial, me, 2))
+        try:
+            scale = _scale(_estimates(world) or [0.0])
+            margins = []
+            for index in range(len(world.pending.choices)):
+                trial = world.clone()
+                trial.record = False
+                api.apply_index(trial, index, atomic=False)
+                margins.append(_lookahead(trial, me, 2))
+            labels = world.pending.labels
+        except ContentRuntimeError as exc:     # a world the content cannot play: no prior
+            if not _impossible(exc):
+                raise
+            self.discarded += 1
+            return
         mean = sum(margins) / len(margins)
-        for label, margin in zip(world.pending.labels, margins):
+        for label, margin in zip(labels, margins):
             child = root.children[label] = _Node(s.n)
             child.visits = child.available = self.prior
             child.reward[me] = self.prior * (0.5 + 0.5 * math.tanh((margin - mean) / scale))
@@ -294,12 +403,14 @@ class MCTSAgent:
             if untried:
                 self.state, k = rng.below(self.state, len(untried))
                 index = untried[k]
-                child = node.children[legal[index]] = _Node(n)
                 api.apply_index(d, index, atomic=False)
+                child = node.children[legal[index]] = _Node(n)    # once the world could play it
+                self._walked.append((node, legal[index]))
                 path.append(child)
                 break
             for label in legal:
                 node.children[label].available += 1
+            self._walked.append((node, legal))
             best, best_index = -1.0, 0
             for index, label in enumerate(legal):
                 child = node.children[label]
@@ -325,11 +436,13 @@ class MCTSAgent:
         else:
             self.state, policy.state = rng.next_u64(self.state)
         steps = 0
-        while not d.over and steps < self.depth:
-            api.apply_index(d, policy.choose(d), atomic=False)
-            steps += 1
-        if own_stream:
-            self.state = policy.state
+        try:
+            while not d.over and steps < self.depth:
+                api.apply_index(d, policy.choose(d), atomic=False)
+                steps += 1
+        finally:
+            if own_stream:
+                self.state = policy.state
 
 
 def _scale(values: list) -> float:

@@ -78,6 +78,13 @@ class Comp(Node):
 
 
 @attrs.frozen
+class Let(Node):
+    """``let NAME = value`` among a comprehension's or an option's ``for`` clauses: the
+    collection of a clause that binds NAME to the one value (``for NAME in [value]``)."""
+    value: Expr
+
+
+@attrs.frozen
 class BinOp(Node):
     op: str
     left: Expr
@@ -115,7 +122,7 @@ class IfExp(Node):
     orelse: Expr
 
 
-Expr = (Num | Str | Template | Const | Name | Attr | Index | Call | ListLit | Comp | BinOp | Compare
+Expr = (Num | Str | Template | Const | Name | Attr | Index | Call | ListLit | Comp | Let | BinOp | Compare
         | BoolOp | Not | Neg | IfExp)
 
 
@@ -159,6 +166,13 @@ class Return(Node):
 
 
 @attrs.frozen
+class Assert(Node):
+    """``assert test, "message"``: the game fails on this line (RK4019) when ``test`` is false."""
+    test: Expr
+    message: Expr | None
+
+
+@attrs.frozen
 class If(Node):
     branches: tuple  # of (cond, body)
     orelse: tuple
@@ -184,6 +198,7 @@ class Option(Node):
     cond: Expr | None
     body: tuple
     by: Expr | None = None  # `by KEY`: one option per key (the first of each)
+    says: Str | Template | None = None  # `says "..."`: the narration of choosing it (written on demand)
 
 
 @attrs.frozen
@@ -197,6 +212,7 @@ class Include(Node):
 class Choose(Node):
     player: Expr
     options: tuple
+    prompt: Str | Template | None = None  # `, prompt "..."`: what the chooser is told (written on demand)
 
 
 @attrs.frozen
@@ -207,7 +223,7 @@ class ChooseAll(Choose):
     var: str = ""
 
 
-Stmt = Assign | AugAssign | CallStmt | Pass | Break | Continue | Return | If | For | While | Choose | ChooseAll
+Stmt = Assign | AugAssign | CallStmt | Pass | Break | Continue | Return | Assert | If | For | While | Choose | ChooseAll
 
 
 def walk(node):

@@ -26,6 +26,7 @@ from ..engine.library import REGISTRY
 from ..engine.runtime import LINE_SPANS, ChooseSpec, Code
 from ..engine.simultaneous import SimSpec
 from ..errors import Diagnostic, DiagnosticReport, suggestion_help
+from ..source import source_line
 from . import ast
 from .compiler import (
     Compiler,
@@ -414,13 +415,16 @@ class _Writer:
             options.append((opt, self.scope, names, clauses, keys, walkers))
         self._share_heads(options, lines, st.span)
         lines.append((3, "ch = []", st.span))
-        spec_keys, spec_labels = {}, {}
+        spec_keys, spec_labels, spec_says, spec_spans = {}, {}, {}, {}
         bodies = []
         for opt, scope, names, clauses, keys, walkers in options:
             target = self.reserve()
             inner = scope.bind_py(names, walkers)
             spec_keys[target] = tuple(keys)
+            spec_spans[target] = opt.span
             spec_labels[target] = self._label_fn(opt, inner, names)
+            if opt.says is not None:
+                spec_says[target] = self._label_fn(opt, inner, names, opt.says)
             values = "".join(f", {names[n]}" for n in names)
             cond = comp.src(opt.cond, inner) if opt.cond is not None else None
             if not clauses:
@@ -439,7 +443,10 @@ class _Writer:
             if opt.by is not None and not clauses:
                 comp.error("RK0322", "`by` groups the options a `for` lists; this option lists none", opt.by.span)
             bodies.append((target, opt.body, scope))
-        spec = comp._k(ChooseSpec(spec_keys, spec_labels, st.span), f"CHOOSE{here}")
+        prompt = None
+        if st.prompt is not None:
+            prompt = self._label_fn(st, self.scope, {}, st.prompt)
+        spec = comp._k(ChooseSpec(spec_keys, spec_labels, st.span, spec_says, prompt, spec_spans), f"CHOOSE{here}")
         lines.append((3, "return " + decide.format(player=comp.src(st.player, self.scope), spec=spec), st.span))
         for target, body, scope in bodies:
             self.start(target)
@@ -503,13 +510,14 @@ class _Writer:
                     lines.append((3, f"{shared[src]} = {src}", span))
                 clauses[0] = (clauses[0][0], shared[src])
 
-    def _label_fn(self, opt, inner: _Scope, names: dict):
-        """``fn(s, e, *values)``: an option's notation, formatted only when someone asks (or
-        the text itself, for an option whose notation never changes)."""
-        if isinstance(opt.label, ast.Str):
-            return opt.label.value
+    def _label_fn(self, opt, inner: _Scope, names: dict, text=None):
+        """``fn(s, e, *values)``: an option's notation (or ``text``: its `says`, a choose's
+        `prompt`), formatted only when someone asks (or the text itself, when it never changes)."""
+        text = opt.label if text is None else text
+        if isinstance(text, ast.Str):
+            return text.value
         params = ["s", "e"] + [names[n] for n in names]
-        return self.comp._define(tuple(params), f"return {self.comp.src(opt.label, inner)}", opt.span,
+        return self.comp._define(tuple(params), f"return {self.comp.src(text, inner)}", opt.span,
                                  "label", "shorten the option's text")
 
     def _option_fors(self, fors, scope, key, names, clauses, keys, walkers):
@@ -669,6 +677,14 @@ class _Writer:
         else:
             out.append((ind, f"return {value}", st.span))
 
+    def s_Assert(self, st, ind, out):
+        """``assert test, message``: the game fails on this line (RK4019) when the test is false."""
+        comp = self.comp
+        message = comp.src(st.message, self.scope) if st.message is not None else \
+            comp._k(f"assertion failed: `{_span_text(st.test.span) or 'assert'}`")
+        out.append((ind, f"if not {comp.src(st.test, self.scope)}:", st.span))
+        out.append((ind + 1, f"ASSERT({message})", st.span))
+
     def s_If(self, st, ind, out):
         first = True
         for cond_node, body in st.branches:
@@ -793,6 +809,14 @@ def _always_true(node) -> bool:
 def _where(span) -> str:
     """A content place as a comment in generated code names it."""
     return f"{span.path}:{span.line}" if span is not None and span.path else "generated"
+
+
+def _span_text(span) -> str | None:
+    """The content text a one-line span covers (an assertion's test, for its default message)."""
+    if span is None or span.end_line not in (None, span.line) or span.end_column is None:
+        return None
+    line = source_line(span.path, span.line)
+    return line[span.column - 1:span.end_column - 1].strip() or None if line else None
 
 
 def _argument(call, index: int, keyword: str):

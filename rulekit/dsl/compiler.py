@@ -144,6 +144,7 @@ class Compiler:
         self._fn_evident: dict = {}     # user function -> the evident kind of its body (_kind_of)
         self.roll_streams: set | None = set()   # streams `roll` draws from (None: some only running tells)
         self._inline: dict = {}
+        self.inlined_at: dict = {}       # function name -> spans of the calls written in place (coverage.py)
         self.ns: dict = _namespace(vocab)
 
     # ------------------------------------------------------------ diagnostics
@@ -309,7 +310,7 @@ class Compiler:
             if name in v.sets or name == "players":
                 return "list"
             return None
-        if isinstance(node, (ast.ListLit, ast.Comp)):
+        if isinstance(node, (ast.ListLit, ast.Comp, ast.Let)):
             return "list"
         if isinstance(node, ast.Attr) and node.name in v.pzones and not (
                 {node.name} & (v.pvars | v.item_props | v.dynamic_props | v.member_props)):
@@ -480,6 +481,9 @@ class Compiler:
 
     def x_ListLit(self, node, scope):
         return "[" + "".join(self.src(i, scope) + ", " for i in node.items) + "]"
+
+    def x_Let(self, node, scope):
+        return f"[{self.src(node.value, scope)}]"     # walked by its `for` clause: one value
 
     def x_Comp(self, node, scope):
         return f"[{self._generator(node, scope)}]"
@@ -865,6 +869,7 @@ class Compiler:
         sources = [self.src(a, scope) for a in node.args]
         if self._inlinable(name) and all(_SIMPLE.fullmatch(a) for a in sources):
             # a body as cheap as a memo lookup is written in place of the call
+            self.inlined_at.setdefault(name, []).append(node.span)
             inner = _Scope(set(params)).bind_py(dict(zip(params, sources)))
             saved, self._reuse = self._reuse, None      # its nodes are its own, not the caller's
             try:
@@ -877,11 +882,16 @@ class Compiler:
     def _inlinable(self, name: str) -> bool:
         """A function whose body is a few steps with no loop (no comprehension left after
         tallies, no call of another content function): calling it through the memo costs
-        more than working it out."""
+        more than working it out. A function of the board alone (remembered per game) is
+        written in place only if it calls nothing at all: a built-in's call (`item(...)`)
+        costs more than looking its remembered result up."""
         known = self._inline.get(name)
         if known is None:
             body = self.v.functions[name][1]
-            known = self._inline[name] = _size(body) <= 40 and _cheap(body, self.v)
+            known = _size(body) <= 40 and _cheap(body, self.v)
+            if known and name in self.static_memo:
+                known = not _calls(body)
+            self._inline[name] = known
         return known
 
     def _memoised(self, name: str, arity: int) -> str:
@@ -910,7 +920,8 @@ class Compiler:
         impure = _find_impure(body, self.v)
         if impure is not None:
             self.error("RK0318", f"function `{name}` calls `{impure.func}`; functions must be pure", impure.span,
-                       "draw random numbers in a procedure and pass the result in")
+                       "draw random numbers in a procedure and pass the result in"
+                       if REGISTRY[impure.func].pins else "call it in a procedure, an invariant or an expectation")
         names = {p: self._var(p) for p in params}
         scope = _Scope(set(params)).bind_py(names)
         source, reused = self._with_reuse(body, scope, set(names.values()))
@@ -1027,6 +1038,17 @@ def _cheap(node, v: Vocabulary) -> bool:
     return True
 
 
+def _calls(node) -> bool:
+    """Whether ``node`` calls a function (a built-in or the content's)."""
+    if isinstance(node, ast.Call):
+        return True
+    if isinstance(node, ast.Node):
+        return any(_calls(getattr(node, f.name)) for f in attrs.fields(type(node)) if f.name != "span")
+    if isinstance(node, tuple):
+        return any(_calls(x) for x in node)
+    return False
+
+
 def _located_code(fn, span, name: str | None = None):
     """Put generated code on its content line (file and line; named ``name``, or after the
     line), so profiles and debuggers point there: ``games/g/rules.yaml:25(f_best_other)``."""
@@ -1098,6 +1120,7 @@ def read_names(body) -> set:
             walk(node.cond)
             walk(node.by)
             walk(node.label)
+            walk(node.says)
             walk(node.body)
         elif isinstance(node, ast.Node):
             for field in attrs.fields(type(node)):

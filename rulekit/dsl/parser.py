@@ -100,6 +100,15 @@ def _plain_locate(path: str) -> Locate:
     return locate
 
 
+class _Said:
+    """A ``prompt "..."`` or ``says "..."`` clause on its way into its choose or option."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text):
+        self.text = text
+
+
 class _By:
     """A ``by KEY`` clause on its way into its comprehension."""
 
@@ -168,6 +177,10 @@ class _ToAst(Transformer):
         return ast.Return(c[0] if c else None, span=self._span(meta))
 
     @v_args(meta=True)
+    def assert_stmt(self, meta, c):
+        return ast.Assert(c[0], c[1] if len(c) > 1 else None, span=self._span(meta))
+
+    @v_args(meta=True)
     def attr_target(self, meta, c):
         return ast.Attr(c[0], str(c[1]), span=self._span(meta))
 
@@ -207,7 +220,15 @@ class _ToAst(Transformer):
 
     @v_args(meta=True)
     def choose_stmt(self, meta, c):
-        return ast.Choose(c[0], tuple(c[1:]), span=self._span(meta))
+        prompts = [x.text for x in c[1:] if isinstance(x, _Said)]
+        return ast.Choose(c[0], tuple(x for x in c[1:] if not isinstance(x, _Said)),
+                          prompts[0] if prompts else None, span=self._span(meta))
+
+    def choose_prompt(self, c):
+        return _Said(self._string(c[0]))
+
+    def option_says(self, c):
+        return _Said(self._string(c[0]))
 
     @v_args(meta=True)
     def choose_all_stmt(self, meta, c):
@@ -218,9 +239,10 @@ class _ToAst(Transformer):
         label = self._string(c[0])
         fors = tuple(x for x in c[1:-1] if isinstance(x, tuple))
         keys = [x.key for x in c[1:-1] if isinstance(x, _By)]
-        conds = [x for x in c[1:-1] if not isinstance(x, (tuple, _By)) and x is not None]
+        says = [x.text for x in c[1:-1] if isinstance(x, _Said)]
+        conds = [x for x in c[1:-1] if not isinstance(x, (tuple, _By, _Said)) and x is not None]
         return ast.Option(label, fors, conds[0] if conds else None, c[-1], keys[0] if keys else None,
-                          span=self._span(meta))
+                          says[0] if says else None, span=self._span(meta))
 
     def option_for(self, c):
         return (str(c[0]), c[1])
@@ -330,6 +352,10 @@ class _ToAst(Transformer):
 
     def comp_if(self, c):
         return c[0]
+
+    @v_args(meta=True)
+    def comp_let(self, meta, c):
+        return (str(c[0]), ast.Let(c[1], span=self._span(meta)))
 
     @v_args(meta=True)
     def list_expr(self, meta, c):

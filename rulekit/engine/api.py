@@ -61,6 +61,12 @@ def legal_actions(s: State, player=None) -> list[str]:
     return list(decision.labels)
 
 
+def prompt(s: State) -> str | None:
+    """What the pending decision tells the one deciding (its `choose ..., prompt`), or None;
+    written now, on demand: bots never ask."""
+    return None if s.pending is None else s.pending.prompt()
+
+
 def current_players(s: State) -> list:
     """Everyone the game waits for: the player to move, or every player still to choose in a
     simultaneous decision (``choose_all``); none once the game is over."""

@@ -9,11 +9,20 @@ own kind (a card stays among cards), so zone sizes and everything visible are
 unchanged. Other players' secret variables are replaced by the observer's own
 value of the same variable, a symmetric guess that reveals nothing. The random
 streams are reseeded, so the copy's future chance is not the real one either.
+
+Free redealing may imagine a deal the rules never make (an opponent holding cards
+only ever dealt to someone else). A zone that declares ``dealt_from:`` (the items it
+is dealt from, as the observer knows them) then gets only such items: after the same
+shuffle, each of its hidden places takes the first shuffled item of its source, and
+the other places the rest in shuffled order. A game declaring none deals exactly as
+described above.
 """
 from __future__ import annotations
 
-from . import rng, vm
-from .state import Decision, State
+from ..errors import ContentRuntimeError
+from . import mutate, rng, vm
+from .library import seq
+from .state import PLAYERS, Decision, State, ZoneKey
 
 
 def hidden_slots(s: State, observer: int) -> list:
@@ -35,6 +44,42 @@ def hidden_slots(s: State, observer: int) -> list:
     return out
 
 
+def _sources(s: State, keys: set) -> dict:
+    """Zone key -> the set of items it is dealt from, for each of ``keys`` whose zone declares
+    ``dealt_from:`` (read in the real state: it should say only what everyone knows)."""
+    out = {}
+    for key in sorted(keys, key=lambda k: k.text):
+        declared = s.game.dealt_from.get(key.name)
+        if declared is None:
+            continue
+        fn, span = declared
+        value = fn(s, {"p": PLAYERS[key.owner] if key.owner is not None else None})
+        if value.__class__ is not list and value.__class__ is not ZoneKey:
+            raise ContentRuntimeError(f"`dealt_from` of `{key.name}` must give a list of items or a zone, not "
+                                      f"{mutate.fmt(value)}", span, "RK4002")
+        out[key] = {item for item in seq(s, value) if item.__class__ is str}    # items are their ids
+    return out
+
+
+def _consistent(order: list, slots: list, sources: dict) -> list:
+    """``order`` (the shuffled items of ``slots``) rearranged so that each place of a zone
+    with a source takes the first shuffled item of it; the other places the rest, in order.
+    When a source runs dry the free deal stands (the world may then be discarded)."""
+    placed: list = [None] * len(slots)
+    left = list(order)
+    for j, (key, _i, _old) in enumerate(slots):
+        source = sources.get(key)
+        if source is None:
+            continue
+        pick = next((item for item in left if item in source), None)
+        if pick is None:
+            return order
+        left.remove(pick)
+        placed[j] = pick
+    rest = iter(left)
+    return [item if item is not None else next(rest) for item in placed]
+
+
 def determinize(s: State, observer: int, seed_state: int) -> tuple[State, int]:
     """A copy of ``s`` with what ``observer`` cannot see sampled anew; returns (copy, rng state)."""
     c = s.clone()
@@ -44,10 +89,13 @@ def determinize(s: State, observer: int, seed_state: int) -> tuple[State, int]:
     for key, i in hidden_slots(c, observer):
         item = c.zones[key][i]
         by_kind.setdefault(game.item_kind.get(item), []).append((key, i, item))
+    sources = _sources(s, {key for slots in by_kind.values() for key, _i, _item in slots}) if game.dealt_from else {}
     for slots in by_kind.values():
         if len(slots) < 2:
             continue
         seed_state, order = rng.shuffled(seed_state, [item for _k, _i, item in slots])
+        if sources:
+            order = _consistent(order, slots, sources)
         for (key, i, _old), item in zip(slots, order):
             c.writable(key)[i] = item
             c.loc[item] = key

@@ -10,6 +10,8 @@ logs it); effects change the state and may only stand as statements.
 """
 from __future__ import annotations
 
+import itertools
+import math
 from collections.abc import Callable
 
 import attrs
@@ -221,6 +223,35 @@ def _distinct(s, items):
     return list(dict.fromkeys(seq(s, items)))
 
 
+@function("subsets", ("items",), (("min", 0), ("max", None)),
+          "every subset of the items with min to max of them, smaller first, each in the items' order",
+          "\"lay {join(c.value for c in cards, '+')}\" for cards in subsets(p.hand, min=1)",
+          args={'items': 'list', 'min': 'number', 'max': 'number'}, returns="list", gives="list")
+def _subsets(s, items, min=0, max=None):  # noqa: A002 - the content's keyword names
+    pool = list(seq(s, items))
+    for bound in (min, max):
+        if bound is not None and (bound.__class__ is bool or not isinstance(bound, int)):
+            raise ContentRuntimeError(f"`subsets` bounds are whole numbers, not {mutate.fmt(bound)}", None, "RK4002")
+    low, high = (min if min > 0 else 0), (len(pool) if max is None or max > len(pool) else max)
+    total = sum(math.comb(len(pool), k) for k in range(low, high + 1))
+    if total > MAX_SUBSETS:
+        raise ContentRuntimeError(f"`subsets` of {len(pool)} items would list {total:,} subsets (at most "
+                                  f"{MAX_SUBSETS:,}; bound their size with min= and max=)", None, "RK4015")
+    return [list(chosen) for k in range(low, high + 1) for chosen in itertools.combinations(pool, k)]
+
+
+MAX_SUBSETS = 1_000_000    # as many as the longest list content may build
+
+
+@function("join", ("items",), (("separator", ", "),), "the items as one text, each as notation prints it, "
+          "with the separator between them", "join(c.value for c in cards, '+')",
+          args={'items': 'list', 'separator': 'text'}, returns="text")
+def _join(s, items, separator=", "):
+    if separator.__class__ is not str:
+        raise ContentRuntimeError(f"`join` separates with a text, not {mutate.fmt(separator)}", None, "RK4002")
+    return separator.join(mutate.fmt(value) for value in seq(s, items))
+
+
 @function("text", ("value",), (), "the value as text, as notation prints it (players as p1, p2...)",
           "item(\"dev-\" + text(p) + \"-\" + column)",
           returns="text", inline="(SEATS[{0}] if {0}.__class__ is PLAYER and 0 <= {0} < len(SEATS) else {call})")
@@ -332,6 +363,15 @@ def _item(s, ident):
           args={'sides': 'number', 'stream': 'text'}, returns="number", pure=False, pins="stream")
 def _roll(s, sides, stream="dice"):
     return mutate.roll(s, sides, stream)
+
+
+@function("deciding", (), (), "the name of the procedure whose `choose` the game waits at, or none (for invariants "
+          "and expectations: while rules run, nothing is pending)", "deciding() == \"auction\"",
+          returns="text", pure=False)
+def _deciding(s):
+    if s.pending is None or not s.frames:
+        return None
+    return s.frames[-1].code.name
 
 
 # -------------------------------------------------------------------- effects

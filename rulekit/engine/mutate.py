@@ -38,26 +38,31 @@ def variable_setter(name: str, per_player: bool):
     variable ``name`` (``per_player``), or global variable ``name`` with ``player`` None. Its
     bounds and what it forgets are looked up once per game; generated code holds one setter
     per variable it assigns."""
-    known = [None, None, None]      # game, bounds, functions to forget
+    known = [None, None, None, None, None]      # game, bounds, low, high, functions to forget
+
+    def learn(game) -> None:
+        bounds = (game.pbounds if per_player else game.gbounds).get(name)
+        low, high = bounds if bounds is not None else (None, None)
+        resource = ("pvar" if per_player else "g", name)
+        known[:] = [game, bounds, low, high, game.memo_deps.get(resource, game.memo_always)]
 
     def setter(s: State, player, value, span=None) -> None:
-        game = s.game
-        if known[0] is not game:
-            bounds = game.pbounds if per_player else game.gbounds
-            resource = ("pvar" if per_player else "g", name)
-            known[:] = [game, bounds.get(name), game.memo_deps.get(resource, game.memo_always)]
+        if known[0] is not s.game:
+            learn(s.game)
         bounds = known[1]
-        if bounds is not None and not _within(value, bounds):
+        if bounds is not None and not (value.__class__ is int and (known[2] is None or value >= known[2])
+                                       and (known[3] is None or value <= known[3])):
             _check_bounds(_what(name, player), value, bounds, span)
         row = s.p[player] if per_player else s.g
-        old = row.get(name)
+        if s.record:
+            old = row.get(name)
+            if old != value:
+                s.events.append(("set", _what(name, player), old, value))
         row[name] = value
         if s.memo:
-            memo.drop(s, known[2])
+            memo.drop(s, known[4])
         if value.__class__ is list or value.__class__ in _ZONELIKE:
             memo.stored(s, value)
-        if s.record and old != value:
-            s.events.append(("set", _what(name, player), old, value))
     return setter
 
 
@@ -67,12 +72,6 @@ def _what(name: str, player) -> str:
 
 
 _ZONELIKE = frozenset((ZoneKey, Family))
-
-
-def _within(value, bounds) -> bool:
-    """The common case of :func:`_check_bounds`, without building its message."""
-    low, high = bounds
-    return value.__class__ is int and (low is None or value >= low) and (high is None or value <= high)
 
 
 def _check_bounds(what: str, value, bounds, span) -> None:
@@ -118,7 +117,8 @@ def move(s: State, item: str, to: ZoneKey, top: bool = True, span=None) -> None:
     else:
         dest.insert(0, item)
     loc[item] = to
-    if s.tallied:
+    tallied = s.tallied
+    if tallied and (source in tallied or to in tallied):
         tally.moved(s, item, source, to)
     if s.memo:
         memo.forget_move(s, source.name, to.name)
@@ -148,10 +148,26 @@ def shuffle(s: State, zone: ZoneKey, stream: str, span=None) -> None:
         s.rng[stream] = state
         s.zones[zone] = order
         s.owned.add(zone)
+    on_top = s.pins.pop(f"top:{zone.text}", None) if s.pins else None
+    if on_top:
+        s.zones[zone] = _pinned_on_top(s.zones[zone], on_top, zone, span)
     if s.memo:
         memo.forget(s, ("zone", zone.name))
     if s.record:
         s.events.append(("shuffle", zone.text, len(items)))
+
+
+def _pinned_on_top(order: list, on_top: list, zone: ZoneKey, span) -> list:
+    """A script's partial pin (``pins: top:``): these items are drawn first, the first listed
+    first; the rest keep the order the shuffle gave them (so the random streams are untouched)."""
+    missing = [x for x in on_top if x not in order]
+    if missing:
+        exc = ContentRuntimeError(f"pinned on top of `{zone}`: `{missing[0]}` is not in `{zone}` when it is "
+                                  "shuffled", span, "RK4006")
+        exc.pin = ("top", zone.text, on_top.index(missing[0]))     # script.py names the script's line
+        raise exc
+    chosen = set(on_top)
+    return [x for x in order if x not in chosen] + on_top[::-1]
 
 
 def roll(s: State, sides: int, stream: str, span=None) -> int:

@@ -46,12 +46,15 @@ class ChooseSpec:
     """What a ``choose`` needs after its options are listed: for each option's target block,
     the env keys its chosen values bind and how its notation is written."""
 
-    __slots__ = ("keys", "labels", "span")
+    __slots__ = ("keys", "labels", "span", "says", "prompt", "options")
 
-    def __init__(self, keys: dict, labels: dict, span):
+    def __init__(self, keys: dict, labels: dict, span, says=None, prompt=None, options: dict | None = None):
         self.keys = keys        # target pc -> tuple of env keys
         self.labels = labels    # target pc -> fn(s, env, *values) -> notation
         self.span = span
+        self.says = says or {}  # target pc -> fn(s, env, *values) -> narration (`says`), where given
+        self.prompt = prompt    # fn(s, env) -> the choose's `prompt`, or None
+        self.options = options or {}    # target pc -> the option's span (for `rulekit test --coverage`)
 
 
 def call(s: State, code: Code, env: dict, ret) -> bool:
@@ -155,10 +158,16 @@ def _too_long(value, size: int) -> str:
            f"(at most {MAX_SIZE:,}; a value that grows without end?)"
 
 
+def assert_failed(message) -> None:
+    """An ``assert`` whose test is false: the game stops on its line (the VM adds the span)."""
+    raise ContentRuntimeError(message if message.__class__ is str else mutate.fmt(message), None, "RK4019")
+
+
 def iterate(s: State, value) -> tuple:
     """What a `for` statement walks: a snapshot, so moving items while looping is safe."""
     return tuple(seq(s, value))
 
 
 NAMES = {"CALL": call, "RET": ret, "DECIDE": decide, "LIMIT": limit_reached, "ITER": iterate, "ADD": add, "MUL": mul,
-         "POW": power, "DIV": divide, **SIMULTANEOUS}
+         "POW": power, "DIV": divide,
+         "ASSERT": assert_failed, **SIMULTANEOUS}

@@ -159,6 +159,29 @@ class Decision:
             self._labels = labels
         return labels
 
+    def prompt(self) -> str | None:
+        """The choose's `prompt` for the one deciding, or None: written only when asked."""
+        writer = self.spec.prompt
+        return writer if writer is None or writer.__class__ is str else self._written(writer, ())
+
+    def says(self, index: int) -> str | None:
+        """What choosing option ``index`` says (its `says`), or None: written only when asked,
+        in the state before the choice."""
+        choice = self.choices[index]
+        writer = self.spec.says.get(choice[0])
+        return writer if writer is None or writer.__class__ is str else self._written(writer, choice[1:])
+
+    def _written(self, writer, values) -> str:
+        s = self.state
+        try:
+            return writer(s, s.frames[-1].env, *values)
+        except ContentRuntimeError as exc:
+            if exc.span is None:
+                exc.span = self.spec.span
+            raise
+        except RUNTIME_ERRORS as exc:
+            raise ContentRuntimeError(explain_failure(exc, s.game), self.spec.span, "RK4000") from None
+
     def index(self, label: str) -> int | None:
         if self._index is None:
             self._index = {text: i for i, text in enumerate(self.labels)}

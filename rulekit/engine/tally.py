@@ -17,11 +17,15 @@ def tally_count(s, zone, prop: str, value) -> int:
 
 
 def tally_table(s, zone, prop: str) -> dict:
-    """Value -> how many items of ``zone`` have ``prop`` = value (built on first use)."""
+    """Value -> how many items of ``zone`` have ``prop`` = value (built on first use). It
+    starts with every value some item has at 0, so it is never empty: generated code reads
+    ``(s.tallies.get(KEY) or TALLY_TABLE(s, *KEY))``, which must not build a table twice."""
     table = s.tallies.get((zone, prop))
     if table is None:
-        table = {}
-        items = s.game.items
+        game = s.game
+        values = game.prop_values.get(prop)
+        table = dict.fromkeys(values, 0) if values else {}
+        items = game.items
         for item in s.zones[zone]:
             key = items[item][prop]
             table[key] = table.get(key, 0) + 1

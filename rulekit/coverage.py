@@ -1,0 +1,238 @@
+# SPDX-License-Identifier: MIT
+"""``rulekit test --coverage``: which rules the scripts exercised.
+
+Three measures, so an author sees which rulings have no scenario yet:
+
+- **statements**: every statement of a procedure, of ``setup``, of a phase or of ``finish``,
+  and every content function, by its line in the content file;
+- **options**: every option of every ``choose``, chosen by some script's action or not;
+- **components**: every component kind, and whether an item of it moved or changed in play
+  (after the first action: setup moves everything).
+
+Nothing is added to the generated code: while the scripts run, a trace function
+(``sys.settrace``) follows only the frames of a game's generated module, whose lines map to
+content spans (:data:`~rulekit.engine.runtime.LINE_SPANS`), and notes the option each
+resumed decision takes. Without ``--coverage`` no trace function is installed, so the
+measure costs nothing.
+"""
+from __future__ import annotations
+
+import os
+import sys
+
+import attrs
+
+from .engine import vm
+from .engine.runtime import LINE_SPANS, ChooseSpec
+from .source import source_line
+
+_RESUME = vm.resume.__code__
+SHOWN = 40     # missed lines and options listed under the summary (the annotated files show them all)
+
+
+class Tracer:
+    """Records, while active, the generated lines run and the options chosen."""
+
+    def __init__(self):
+        self.lines: dict[str, set] = {}       # generated file -> its line numbers that ran
+        self.programs: dict[str, object] = {}  # generated file -> its Module (None: not a game's rules)
+        self.chosen: set = set()              # (ChooseSpec, target pc) of every option taken
+        self.functions: dict = {}             # code of a content function -> called?
+        self.moved: set = set()               # (id of its rules' Module, item id) moved or changed in play
+        self.games: dict = {}                 # id of a Module -> the game it is the rules of
+        self._previous = None
+
+    def __enter__(self) -> Tracer:
+        self._previous = sys.gettrace()
+        sys.settrace(self._call)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        sys.settrace(self._previous)
+
+    def _call(self, frame, event, arg):
+        code = frame.f_code
+        name = code.co_filename
+        if name in LINE_SPANS:
+            if name not in self.programs:
+                state = frame.f_locals.get("s")
+                if getattr(state, "game", None) is None:
+                    return None             # the module's own top level, run as it loads
+                self._adopt(name, state)
+            if self.programs[name] is None:
+                return None
+            return self._line
+        if code in self.functions:
+            self.functions[code] = True
+            return None
+        if code is _RESUME:
+            state, index = frame.f_locals.get("s"), frame.f_locals.get("index")
+            decision = getattr(state, "pending", None)
+            if decision is not None and isinstance(index, int) and 0 <= index < len(decision.choices):
+                spec, target = decision.spec, decision.choices[index][0]
+                sim = getattr(decision, "sim", None)
+                if sim is not None:         # a choose_all pick: (record block, (player, option))
+                    spec, target = sim.inner, decision.choices[index][1][1][0]
+                self.chosen.add((spec, target))
+        return None
+
+    def _line(self, frame, event, arg):
+        if event == "line":
+            self.lines[frame.f_code.co_filename].add(frame.f_lineno)
+        return self._line
+
+    def _adopt(self, name: str, state) -> None:
+        """A generated file seen for the first time: the rules of the game it runs in, or code
+        of a script (its `position:`), which is not counted."""
+        program = getattr(getattr(state, "game", None), "program", None)
+        self.programs[name] = program if getattr(program, "filename", None) == name else None
+        if self.programs[name] is not None:     # its content functions run as code of their own line
+            self.games[id(program)] = state.game
+            for _name, pyname, _params, _body, _span, _reused in program.comp.function_defs:
+                self.functions.setdefault(program.comp.ns[pyname].__code__, False)
+        self.lines.setdefault(name, set())
+
+    def note_game(self, state) -> None:
+        """The items a script's game moved or changed after its first action."""
+        key = id(state.game.program)
+        self.games[key] = state.game
+        started = False
+        for event in state.events:
+            if event[0] == "action":
+                started = True
+            elif started and event[0] in ("move", "prop"):
+                self.moved.add((key, event[1]))
+
+
+@attrs.define
+class Report:
+    statements: dict = attrs.Factory(dict)    # content path -> {line: ran?}
+    options: dict = attrs.Factory(dict)       # (path, line, column) -> chosen?
+    kinds: dict = attrs.Factory(dict)         # component kind -> (items exercised, items)
+    names: dict = attrs.Factory(dict)         # content path -> how it is shown: `mygame/rules.yaml`
+
+
+def report(tracer: Tracer) -> Report:
+    """What the traced scripts exercised, over every game they ran."""
+    out = Report()
+    for name, program in tracer.programs.items():
+        if program is None:
+            continue
+        ran = tracer.lines[name]
+        for number, (text, span) in enumerate(zip(program.lines, LINE_SPANS.get(name, ())), 1):
+            if span is not None and span.path and os.path.isfile(span.path) and not text.startswith("def "):
+                _mark(out.statements, span, number in ran)      # (a `def` line runs as the module loads)
+        _functions(out.statements, program, tracer)
+        for value in program.comp.ns.values():
+            if isinstance(value, ChooseSpec):
+                for target, span in value.options.items():
+                    key = (span.path, span.line, span.column)
+                    out.options[key] = out.options.get(key, False) or (value, target) in tracer.chosen
+    for key, game in tracer.games.items():
+        _kinds(out.kinds, key, game, tracer.moved)
+    folders = [os.path.abspath(game.path) for game in tracer.games.values()]
+    for path in set(out.statements) | {p for p, _l, _c in out.options}:
+        full = os.path.abspath(path)
+        home = next((f for f in folders if full.startswith(f + os.sep)), None)
+        out.names[path] = os.path.relpath(full, os.path.dirname(home)).replace(os.sep, "/") if home else path
+    return out
+
+
+def _functions(table: dict, program, tracer: Tracer) -> None:
+    """Content functions: run when called, or, for one written in place of its calls (a cheap
+    body), when a statement or function on the line of such a call ran."""
+    comp = program.comp
+    called = {(span.path, span.line) for _n, pyname, _p, _b, span, _r in comp.function_defs
+              if span is not None and tracer.functions.get(comp.ns[pyname].__code__)}
+    for name, _pyname, _params, _body, span, _reused in comp.function_defs:
+        if span is None or not span.path:
+            continue
+        hit = (span.path, span.line) in called or any(
+            table.get(at.path, {}).get(at.line) or (at.path, at.line) in called
+            for at in comp.inlined_at.get(name, ()))
+        _mark(table, span, hit)
+
+
+def _mark(table: dict, span, ran: bool) -> None:
+    lines = table.setdefault(span.path, {})
+    lines[span.line] = lines.get(span.line, False) or ran
+
+
+def _kinds(table: dict, key: int, game, moved: set) -> None:
+    for kind, items in game.kinds.items():
+        done, total = table.get(kind, (set(), set()))
+        table[kind] = (done | {i for i in items if (key, i) in moved}, total | set(items))
+
+
+# ------------------------------------------------------------------ what it prints and writes
+def summary(rep: Report, shown: int = SHOWN) -> str:
+    """A table per content file, the options and components, then what was missed."""
+    show = rep.names.get
+    width = max([len(show(p, p)) for p in rep.statements] + [4])
+    lines = ["", "coverage by the scripts", f"{'file':<{width}}  statements   run  missed  cover"]
+    total_run = total = 0
+    for path in sorted(rep.statements):
+        marks = rep.statements[path]
+        ran = sum(marks.values())
+        total_run, total = total_run + ran, total + len(marks)
+        lines.append(f"{show(path, path):<{width}}  {len(marks):>10}  {ran:>4}  {len(marks) - ran:>6}  "
+                     f"{_percent(ran, len(marks))}")
+    lines.append(f"{'total':<{width}}  {total:>10}  {total_run:>4}  {total - total_run:>6}  "
+                 f"{_percent(total_run, total)}")
+    chosen = sum(rep.options.values())
+    lines.append(f"options chosen: {chosen} of {len(rep.options)} ({_percent(chosen, len(rep.options)).strip()})")
+    used = sum(1 for done, _all in rep.kinds.values() if done)
+    lines.append(f"components moved or changed in play: {used} of {len(rep.kinds)} kinds")
+    missed = [f"  {show(p, p)}:{n}  {_text(p, n)}" for p in sorted(rep.statements)
+              for n, ran in sorted(rep.statements[p].items()) if not ran]
+    lines += _listed("statements never run", missed, shown)
+    never = [f"  {show(p, p)}:{n}  {_text(p, n)}" for (p, n, _c), ok in sorted(rep.options.items()) if not ok]
+    lines += _listed("options never chosen", never, shown)
+    idle = [f"  {kind} ({len(items)} item{'s' if len(items) != 1 else ''})"
+            for kind, (done, items) in sorted(rep.kinds.items()) if not done]
+    lines += _listed("components never moved or changed in play", idle, shown)
+    return "\n".join(lines)
+
+
+def _listed(title: str, rows: list, shown: int) -> list:
+    if not rows:
+        return []
+    more = [f"  ... {len(rows) - shown} more (`--annotate DIR` marks them all)"] if len(rows) > shown else []
+    return ["", f"{title}:"] + rows[:shown] + more
+
+
+def annotate(rep: Report, folder: str) -> list[str]:
+    """Each content file with a mark per line, as ``FOLDER/NAME.cover``: ``>`` a statement that
+    ran, ``!`` one that never ran, ``+`` an option chosen, ``-`` one never chosen. Returns the
+    files written."""
+    from .files import write_text
+    marks: dict = {}
+    for path, lines in rep.statements.items():
+        for number, ran in lines.items():
+            marks.setdefault(path, {})[number] = ">" if ran else "!"
+    for (path, number, _column), chosen in rep.options.items():
+        table = marks.setdefault(path, {})
+        table[number] = "+" if chosen or table.get(number) == "+" else "-"
+    written = []
+    for path in sorted(marks):
+        try:
+            with open(path, encoding="utf-8") as handle:
+                text = handle.read().splitlines()
+        except OSError:
+            continue
+        name = rep.names.get(path, os.path.basename(path))
+        body = [f"{marks[path].get(i, ' ')} {i:>5}  {line}".rstrip() for i, line in enumerate(text, 1)]
+        target = os.path.join(folder, name + ".cover")
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        write_text(target, f"# {name}: > ran, ! never ran, + option chosen, - option never chosen\n"
+                   + "\n".join(body) + "\n")
+        written.append(target)
+    return written
+
+
+def _text(path: str, number: int) -> str:
+    return (source_line(path, number) or "").strip()[:80]
+
+
+def _percent(part: int, whole: int) -> str:
+    return f"{100 * part / whole:5.1f}%" if whole else "    -"

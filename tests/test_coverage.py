@@ -1,0 +1,89 @@
+# SPDX-License-Identifier: MIT
+"""`rulekit test --coverage`: the content lines, options and components the scripts exercised."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from test_suite import COUNT
+
+from rulekit.coverage import Tracer, report
+from rulekit.suite import transcript_text
+
+from conftest import run_cli
+
+# The counting game of test_suite.py with two tokens to take, and a function written in place of its call.
+GAME = COUNT.replace("procedures:", """components:
+  token:
+    items: [{id: token-a}, {id: token-b}]
+    start: supply
+zones:
+  supply: {visibility: public}
+  pool: {visibility: public}
+functions:
+  doubled:
+    params: [n]
+    expr: "[n, n, n * 2][n]"
+procedures:""").replace("""              p.total += n
+""", """              p.total += n
+          "take":
+              move(top(supply), to=pool)
+      if p.total >= 3:
+          p.total = doubled(2)
+""")
+ADDING = "game: ..\nplayers: 2\nactions:\n  - p1: add 1\n  - p2: add 2\n  - p1: add 1\n  - p2: add 1\n"
+
+
+def game_with_script(write_game) -> str:
+    return write_game({"game.yaml": GAME, "scenarios/adding.yaml": ADDING})
+
+
+def line_of(text: str) -> int:
+    return GAME.splitlines().index(text) + 1
+
+
+def test_a_script_marks_the_lines_it_ran_and_the_others_are_reported(write_game):
+    folder = game_with_script(write_game)
+    tracer = Tracer()
+    transcript_text(str(Path(folder) / "scenarios" / "adding.yaml"), tracer)
+    rep = report(tracer)
+    lines = rep.statements[str(Path(folder) / "game.yaml")]
+    assert lines[line_of("              p.total += n")] is True
+    assert lines[line_of("      if p.total >= 3:")] is True
+    assert lines[line_of("              move(top(supply), to=pool)")] is False      # nobody took
+    assert lines[line_of("          p.total = doubled(2)")] is True                # p2 reached 3
+    assert lines[line_of('    expr: "[n, n, n * 2][n]"')] is True                  # and so ran `doubled`
+    options = {line: chosen for (_path, line, _col), chosen in rep.options.items()}
+    assert options == {line_of('          "add {n}" for n in [1, 2]:'): True, line_of('          "take":'): False}
+    assert rep.kinds == {"token": (set(), {"token-a", "token-b"})}
+
+
+def test_the_trace_is_only_there_while_scripts_run(write_game):
+    folder = game_with_script(write_game)
+    before = sys.gettrace()
+    transcript_text(str(Path(folder) / "scenarios" / "adding.yaml"))      # no tracer: no trace function
+    assert sys.gettrace() is before
+    tracer = Tracer()
+    transcript_text(str(Path(folder) / "scenarios" / "adding.yaml"), tracer)
+    assert sys.gettrace() is before and tracer.lines
+
+
+def test_rulekit_test_coverage_prints_the_summary_and_the_missed_lines(capsys, write_game, tmp_path):
+    folder = game_with_script(write_game)
+    take = Path(folder) / "scenarios" / "taking.yaml"
+    code, out, _ = run_cli(capsys, "test", folder, "--random", "0", "--coverage")
+    assert code == 0, out
+    missed = line_of("              move(top(supply), to=pool)")
+    assert f"game.yaml:{missed}  move(top(supply), to=pool)" in out
+    assert "statements never run:" in out and "options never chosen:" in out
+    assert f'game.yaml:{line_of(chr(32) * 10 + chr(34) + "take" + chr(34) + ":")}  "take":' in out
+    assert "components never moved or changed in play:\n  token (2 items)" in out
+    take.write_text("game: ..\nplayers: 2\nactions:\n  - p1: take\n")
+    annotated = tmp_path / "cover"
+    code, out, _ = run_cli(capsys, "test", folder, "--random", "0", "--coverage", "--annotate", str(annotated))
+    assert code == 0 and "statements never run:" not in out and "options chosen: 2 of 2" in out
+    assert "components moved or changed in play: 1 of 1 kinds" in out
+    marked = (annotated / "g" / "game.yaml.cover").read_text().splitlines()
+    assert marked[line_of("              move(top(supply), to=pool)")].startswith(">")
+    assert marked[line_of('          "take":')].startswith("+")
+    assert marked[line_of("  turn:")].startswith(" ")
