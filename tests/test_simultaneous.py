@@ -103,6 +103,8 @@ def test_a_player_who_has_chosen_is_refused_with_the_state_unchanged(game):
         api.apply(s, "bid 1", player=3)
     with pytest.raises(IllegalAction, match="not a legal action"):
         api.apply(s, "p3: bid 9")
+    with pytest.raises(IllegalAction, match="`someone` names no player"):
+        api.apply(s, "bid 1", player="someone")
     assert (serialize.to_dict(s), api.current_players(s)) == before
     assert s.pending.player == 0
 

@@ -38,7 +38,7 @@ class SimSpec:
         self.picks = f"{slot}.picks"      # ((player, option), ...) chosen so far: secret
         self.pick = f"{slot}.pick"        # the pick being recorded (bound by the engine)
         self.pending = f"{slot}.pending"  # the players whose options are being listed
-        self.listed = f"{slot}.listed"    # ((player, options), ...) listed so far
+        self.listed = f"{slot}.listed"    # ((player, wrapped options), ...) listed, not chosen yet
         self.step = f"{slot}.step"        # which pick's body runs next
         self.ask = ask                    # block that asks those still to choose
         self.record = record              # block that records a pick
@@ -221,6 +221,8 @@ def focused(s, action: str, player=None) -> tuple:
     ``pN:`` prefix). Refuses a player who is not among those still to choose (RK3002)."""
     decision = s.pending
     seat = seat_of(player) if player is not None else None
+    if player is not None and seat is None:
+        raise IllegalAction(action, [], f"`{player}` names no player (p1..p{s.n})")
     named, bare = split(action)
     if named is not None and (seat is None or seat == named):
         seat, action = named, bare
