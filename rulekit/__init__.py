@@ -7,6 +7,6 @@ from .engine.state import State as GameState
 from .errors import DiagnosticReport, IllegalAction, RulekitError
 from .model import Game
 
-__all__ = ["load_game", "Game", "GameState", "new_game", "apply", "apply_index", "current_players", "legal_actions",
-           "prompt", "RulekitError", "DiagnosticReport", "IllegalAction"]
+__all__ = ["load_game", "Game", "GameState", "new_game", "apply", "apply_index", "legal_actions", "prompt",
+           "current_players", "RulekitError", "DiagnosticReport", "IllegalAction"]
 __version__ = "0.1.0"

@@ -98,6 +98,8 @@ CODES: dict[str, str] = {
     "RK0353": "an unknown symbol: a word in a value that is no set member nor item id",
     # RK30xx: playing
     "RK3001": "an illegal action (the state is unchanged; the legal ones are named)",
+    "RK3002": "an action for a player who is not among those still to choose in a simultaneous decision "
+              "(they chose already, or were not asked)",
     # RK40xx: running content
     "RK4000": "content cannot be evaluated (a Python failure on the author's line)",
     "RK4001": "a content runtime error without a more specific code (no such item, kind, space or attribute)",
@@ -111,7 +113,7 @@ CODES: dict[str, str] = {
     "RK4010": "a choice with no legal option",
     "RK4011": "two legal options with the same label",
     "RK4012": "a game that does not end within `--max-actions`",
-    "RK4013": "a choice for someone who is not a player",
+    "RK4013": "a choice for someone who is not a player (or a `choose_all` listing a player twice)",
     "RK4014": "a `range` longer than 1,000,000 numbers",
     "RK4015": "a value too large to build: a text or list of more than 1,000,000 elements, a number of more "
               "than about 30,000 digits",

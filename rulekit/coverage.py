@@ -69,7 +69,11 @@ class Tracer:
             state, index = frame.f_locals.get("s"), frame.f_locals.get("index")
             decision = getattr(state, "pending", None)
             if decision is not None and isinstance(index, int) and 0 <= index < len(decision.choices):
-                self.chosen.add((decision.spec, decision.choices[index][0]))
+                spec, target = decision.spec, decision.choices[index][0]
+                sim = getattr(decision, "sim", None)
+                if sim is not None:         # a choose_all pick: (record block, (player, option))
+                    spec, target = sim.inner, decision.choices[index][1][1][0]
+                self.chosen.add((spec, target))
         return None
 
     def _line(self, frame, event, arg):

@@ -15,7 +15,7 @@ from __future__ import annotations
 import attrs
 
 from . import parse_cache
-from .engine.state import PLAYERS, SEAT_NAMES
+from .engine.state import PLAYERS, SEAT_NAMES, Decision
 from .errors import Diagnostic, DiagnosticReport
 from .source import Span
 
@@ -259,9 +259,11 @@ class Teller:
     def action(self, state, who: int, index: int) -> str:
         """The line of the action about to be taken (in the state before it)."""
         decision = state.pending
-        said = None if self.verbose else decision.says(index)
         self.actor = PLAYERS[who]
         self.mark = len(state.events)
+        if self.seat is not None and who != self.seat and decision.__class__ is not Decision:
+            return f"{SEAT_NAMES[who]} has chosen"      # a simultaneous pick: secret until everyone has chosen
+        said = None if self.verbose else decision.says(index)
         return said if said else f"{SEAT_NAMES[who]} {decision.labels[index]}"
 
     def since(self, state) -> list[str]:

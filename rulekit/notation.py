@@ -14,6 +14,7 @@ import re
 
 from .dsl import ast
 from .engine.mutate import fmt
+from .engine.simultaneous import split
 from .errors import DiagnosticReport
 
 _TEMPLATES: dict = {}      # content hash -> templates: the scripts of one game load it again and again
@@ -76,6 +77,9 @@ def glob_tokens(pattern: str) -> tuple:
 def could_be(game, pattern: str, glob: bool = True) -> bool:
     """Whether some action of ``game`` could ever match ``pattern`` (a glob, or a literal
     action when ``glob`` is false)."""
+    seat, bare = split(pattern)     # `p2: bid 5`: an action of one player deciding at once with others
+    if seat is not None:
+        pattern = bare
     tokens = glob_tokens(pattern) if glob else tuple(pattern)
     return any(_overlap(tokens, t) for t in templates(game))
 

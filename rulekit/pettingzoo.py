@@ -13,7 +13,10 @@ Needs the optional extra ``rulekit[rl]`` (pettingzoo, gymnasium, numpy).
 
 Agents are ``p1..pN``; the one to act is whoever the rules' pending ``choose``
 names, so turn order (and several decisions in a row by one player) come from the
-content, not from a fixed rotation.
+content, not from a fixed rotation. In a simultaneous decision (``choose_all``) every
+player still to choose is to act (``env.acting``, and ``infos[agent]["to_act"]``): each
+observes its own action mask, the AEC loop selects them one after the other, and no
+observation shows another's pick before all have chosen.
 
 **Actions.** ``Discrete(K)``: action ``i`` is the ``i``-th entry of the current
 legal actions (``rulekit.legal_actions``, in the order the content lists them).
@@ -324,8 +327,17 @@ class raw_env(AECEnv):
         s = self.state_
         if s.pending is None:
             return self.agents[0] if self.agents else self.possible_agents[0]
-        [seat] = api.current_players(s)
-        return self.possible_agents[seat]
+        acting = self.acting
+        for a in self.agents:
+            self.infos[a]["to_act"] = acting
+        return self.possible_agents[s.pending.player]
+
+    @property
+    def acting(self) -> list[str]:
+        """Every agent the game waits for: the one to act, or all those still to choose in a
+        simultaneous decision (``choose_all``), each of whom sees its own action mask. The
+        AEC loop selects them one after the other; none observes another's choice."""
+        return [self.possible_agents[q] for q in api.current_players(self.state_)] if self.state_ else []
 
     def observe(self, agent):
         me = self.agent_name_mapping[agent]

@@ -34,6 +34,7 @@ from rich.text import Text
 
 from .agents import action_cap, bot_list, deal_bots, make_agent, stalled
 from .engine import api
+from .engine.simultaneous import split
 from .engine.state import PLAYERS
 from .engine.view import HIDDEN, view
 from .errors import EXIT_CONTENT, EXIT_OK, EXIT_USAGE, IllegalAction, RulekitError, UsageError
@@ -114,7 +115,8 @@ class Session:
         self.actors: list[int] = []
         self.teller = None
         for action in actions:
-            [who] = api.current_players(self.state)
+            named, _ = split(str(action))       # `p2: bid 5`: one of several deciding at once
+            who = self.state.pending.player if named is None else named
             if who != self.seat and bots is None:
                 self.agents[who].choose(self.state)   # keep the bot's own stream in step
             api.apply(self.state, action)

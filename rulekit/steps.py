@@ -15,7 +15,8 @@ import attrs
 from . import notation
 from .engine import api
 from .engine.mutate import fmt
-from .engine.state import PLAYERS, State
+from .engine.simultaneous import NotDeciding
+from .engine.state import PLAYERS, Decision, State
 from .errors import ContentRuntimeError, Diagnostic, IllegalAction, RulekitError, suggestion_help
 from .notation import render_event
 from .source import Span
@@ -79,6 +80,11 @@ def who_acts(state: State) -> str:
     return "nobody (the game is over)" if state.pending is None else str(PLAYERS[state.pending.player])
 
 
+def simultaneous(state: State) -> bool:
+    """Whether the game waits for several players deciding at once (``choose_all``)."""
+    return state.pending is not None and state.pending.__class__ is not Decision
+
+
 def unknown_action(step: Step, action: str, span: Span | None, glob: bool = False) -> ScriptError:
     """RK5011: no option of the game could ever be written like ``action``."""
     what = "matches" if glob else "is written"
@@ -98,12 +104,15 @@ def act(step: Step, spec) -> None:
     if state.over:
         raise ScriptError(f"action `{action}` after the game ended", span, "RK5003")
     actor = who_acts(state)
-    if who is not None and who != actor:
+    at_once = simultaneous(state)
+    if who is not None and who != actor and not at_once:
         raise ScriptError(f"the script says {who} acts, but it is {actor}'s decision "
                           f"(legal: {', '.join(state.pending.labels[:20])})", span, "RK5004",
                           legal=list(state.pending.labels))
     try:
-        api.apply(state, action)
+        api.apply(state, action, player=who if at_once else None)
+    except NotDeciding as exc:      # one of several deciding at once: someone who chose already
+        raise ScriptError(exc.reason, span, exc.code) from None
     except IllegalAction as exc:
         if not notation.could_be(step.game, action, glob=False):
             raise unknown_action(step, action, span) from None
@@ -175,14 +184,14 @@ def legal(step: Step, spec) -> list:
                 if not notation.could_be(step.game, str(pattern))]
     if failures:    # a pattern that can match nothing would pass vacuously
         return failures
-    labels = step.legal()
+    player = spec.get("player")
+    labels, wrong = _legal_of(step, player)
     shown = ("legal now: " + (", ".join(labels[:40]) or "none"),)
 
     def fail(message, span):
         failures.append(ScriptError(message, span, "RK5013", notes=shown))
-    player = spec.get("player")
-    if player is not None and str(player) != who_acts(step.state):
-        fail(f"expected {player} to act, but it is {who_acts(step.state)}", where("player"))
+    if wrong:
+        fail(wrong, where("player"))
     for k, pattern in enumerate(spec.get("includes") or ()):
         if not _matching(labels, pattern):
             fail(f"no legal action matches `{pattern}`", where("includes", k))
@@ -200,6 +209,18 @@ def legal(step: Step, spec) -> list:
             if not _matching(labels, pattern):
                 fail(f"listed but not legal: `{pattern}`", where("exactly", k))
     return failures
+
+
+def _legal_of(step: Step, player) -> tuple:
+    """(the legal actions a ``legal:`` step checks, the failure of its ``player:`` or None): in a
+    simultaneous decision, those of ``player`` when they are still to choose."""
+    state = step.state
+    deciding = [str(q) for q in api.current_players(state)]
+    if player is not None and simultaneous(state) and str(player) in deciding:
+        return api.legal_actions(state, str(player)), None
+    if player is not None and str(player) != who_acts(state):
+        return step.legal(), f"expected {player} to act, but it is {', '.join(deciding) or who_acts(state)}"
+    return step.legal(), None
 
 
 def _matching(labels: list, pattern: str) -> list:

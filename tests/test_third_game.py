@@ -15,6 +15,7 @@ tutorial that builds it (docs/authoring.md).
 """
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -202,14 +203,16 @@ def test_the_scripted_game_checks_the_refund_rule():
 def test_an_offered_property_stays_secret_until_everybody_chose():
     result = run_script(str(SCENARIOS / "three-player-game.yaml"))
     views = result.checkpoints["two-have-chosen"]
-    # p1 and p2 have chosen, p3 has not: nobody sees another player's offer, only that there is one.
-    assert views["p1"]["players"]["p1"]["offer"] == ["property-01"]
-    assert views["p2"]["players"]["p1"]["offer"] == {"count": 1}
-    assert views["p3"]["players"]["p1"]["offer"] == {"count": 1}
-    assert views["p3"]["players"]["p2"]["offer"] == {"count": 1}
-    assert views["p3"]["players"]["p3"]["offer"] == []
+    # p1 and p2 have chosen, p3 has not (a `choose_all`): each sees their own pick, nobody another's;
+    # the offered cards go face down only when everybody has chosen.
+    assert views["p1"]["chosen"] == "sell 1" and views["p2"]["chosen"] == "sell 8"
+    assert "chosen" not in views["p3"]
+    assert views["p1"]["deciding"] == views["p3"]["deciding"] == ["p3"]
+    assert views["p1"]["players"]["p1"]["offer"] == []
+    assert views["p3"]["players"]["p1"]["offer"] == {"count": 0}
+    assert "sell 1" not in json.dumps(views["p2"]) and "sell 8" not in json.dumps(views["p3"])
     # Hands and money are secret too; bids and the cards on display are open.
-    assert views["p2"]["players"]["p1"]["hand"] == {"count": 7}
+    assert views["p2"]["players"]["p1"]["hand"] == {"count": 8}     # the offer still in hand, unseen
     assert views["p2"]["players"]["p1"]["coins"] == "?"
     assert views["p1"]["players"]["p1"]["coins"] == 0
     assert views["p3"]["zones"]["cheque_row"] == ["cheque-00a", "cheque-09a", "cheque-15a"]

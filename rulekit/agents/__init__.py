@@ -17,7 +17,7 @@ import math
 
 from ..engine import api, rng
 from ..engine.determinize import determinize
-from ..engine.state import PLAYERS
+from ..engine.state import PLAYERS, Decision
 from ..errors import ContentRuntimeError, UsageError, suggestion_help
 
 
@@ -187,7 +187,20 @@ class GreedyAgent:
 
     def _judge(self, trial, index: int, me: int) -> float:
         api.apply_index(trial, index, atomic=False)
+        if trial.pending is not None and trial.pending.__class__ is not Decision:
+            self.state = _others_decide(trial, me, self.state)
         return _lookahead(trial, me, self.follow)
+
+
+def _others_decide(trial, me: int, state: int) -> int:
+    """After my pick in a simultaneous decision (``choose_all``), the others' picks are unknown
+    (the imagined world forgot them): they pick at random there, so the decision's outcome, not
+    only my half of it, is judged. Returns the random stream's state."""
+    sim = trial.pending.sim
+    while trial.pending is not None and getattr(trial.pending, "sim", None) is sim and me not in trial.pending.players:
+        state, index = rng.below(state, len(trial.pending.choices))
+        api.apply_index(trial, index, atomic=False)
+    return state
 
 
 class _Node:

@@ -215,7 +215,15 @@ class Choose(Node):
     prompt: Str | Template | None = None  # `, prompt "..."`: what the chooser is told (written on demand)
 
 
-Stmt = Assign | AugAssign | CallStmt | Pass | Break | Continue | Return | Assert | If | For | While | Choose
+@attrs.frozen
+class ChooseAll(Choose):
+    """``choose_all q in players:``: every listed player picks one option (``var`` bound to
+    them), none seeing the others' picks; then each pick's body runs, in the listed order.
+    A kind of ``Choose``, so everything that asks "may this stop for a decision?" sees it."""
+    var: str = ""
+
+
+Stmt = Assign | AugAssign | CallStmt | Pass | Break | Continue | Return | Assert | If | For | While | Choose | ChooseAll
 
 
 def walk(node):

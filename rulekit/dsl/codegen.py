@@ -24,6 +24,7 @@ import zlib
 
 from ..engine.library import REGISTRY
 from ..engine.runtime import LINE_SPANS, ChooseSpec, Code
+from ..engine.simultaneous import SimSpec
 from ..errors import Diagnostic, DiagnosticReport, suggestion_help
 from ..source import source_line
 from . import ast
@@ -387,9 +388,10 @@ class _Writer:
         self.goto(head)
         self.start(end)
 
-    def r_Choose(self, st):
+    def r_Choose(self, st, decide: str = "DECIDE(s, {player}, ch, {spec})", end: int | None = None) -> str:
         """A `choose` is a block of its own (a saved game waiting here re-lists its options by
-        running it again): it lists every legal option as ``(target block, *values)``."""
+        running it again): it lists every legal option as ``(target block, *values)`` and hands
+        them to ``decide``; each option's body goes on at ``end``. Returns its spec's name."""
         comp = self.comp
         if self.cur:
             here = self.reserve()
@@ -397,7 +399,7 @@ class _Writer:
             self.start(here)
         else:
             here = self.cur_pc
-        end = self.reserve()
+        end = self.reserve() if end is None else end
         lines = self.cur
         lines.append((3, f"f.pc = {here}", st.span))
         options = []     # (option node, scope, names, clauses, keys, walkers)
@@ -449,7 +451,7 @@ class _Writer:
         if st.prompt is not None:
             prompt = self._label_fn(st, self.scope, {}, st.prompt)
         spec = comp._k(ChooseSpec(spec_keys, spec_labels, st.span, spec_says, prompt, spec_spans), f"CHOOSE{here}")
-        lines.append((3, f"return DECIDE(s, {comp.src(st.player, self.scope)}, ch, {spec})", st.span))
+        lines.append((3, "return " + decide.format(player=comp.src(st.player, self.scope), spec=spec), st.span))
         for target, body, scope in bodies:
             self.start(target)
             saved = self.scope
@@ -457,6 +459,34 @@ class _Writer:
             self.seq(body)
             self.scope = saved
             self.goto(end)
+        self.start(end)
+        return spec
+
+    def r_ChooseAll(self, st):
+        """``choose_all q in players:`` (engine/simultaneous.py): the options are listed as a
+        `choose` asking each player still to choose in turn; a pick is recorded, unseen; when
+        all have chosen, each pick's body runs in the listed order, then the code after it."""
+        comp = self.comp
+        ask, record, run, end = (self.reserve() for _ in range(4))
+        sim = SimSpec(f"$A{next(self._slots)}", self.scope.key(st.var), ask, record, st.span)
+        ref = comp._k(sim, "SIM")
+        self.cur.append((3, f"SIM_BEGIN(s, f, {ref}, {comp.src(st.player, self.scope)})", st.span))
+        self.goto(ask)
+        self.start(ask)
+        self.cur.append((3, f"if SIM_ASK(s, f, {ref}):", st.span))
+        self.goto(run, 4)
+        options = ast.Choose(ast.Name(st.var, span=st.span), st.options, span=st.span)
+        spec = self.r_Choose(options, f"SIM_COLLECT(s, f, {ref}, {{player}}, ch, {{spec}})", run)
+        sim.inner = comp.ns.get(spec)
+        sim.outer = ChooseSpec({record: (sim.pick,)}, {record: sim.label}, st.span)
+        self.cur.append((3, f"pc = SIM_NEXT(f, {ref})", st.span))     # the block `run`: the next pick's body
+        self.cur.append((3, "if pc is None:", None))
+        self.cur.append((4, f"pc = {end}", None))
+        self.cur.append((3, "continue", None))
+        self.start(record)
+        self.cur.append((3, f"if SIM_RECORD(s, f, {ref}):", st.span))     # the others still to choose
+        self.cur.append((4, "return True", None))
+        self.goto(ask)
         self.start(end)
 
     def _grouped(self, opt, inner, target: int, values: str, clauses: list, cond) -> str:

@@ -106,6 +106,8 @@ def assigned_names(body) -> set:
                     walk(b)
                 walk(st.orelse)
             elif isinstance(st, ast.Choose):
+                if isinstance(st, ast.ChooseAll):
+                    out.add(st.var)
                 for opt in st.options:
                     if isinstance(opt, ast.Include):
                         continue

@@ -231,6 +231,10 @@ class _ToAst(Transformer):
         return _Said(self._string(c[0]))
 
     @v_args(meta=True)
+    def choose_all_stmt(self, meta, c):
+        return ast.ChooseAll(c[1], tuple(c[2:]), var=str(c[0]), span=self._span(meta))
+
+    @v_args(meta=True)
     def option(self, meta, c):
         label = self._string(c[0])
         fors = tuple(x for x in c[1:-1] if isinstance(x, tuple))

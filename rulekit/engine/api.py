@@ -10,8 +10,8 @@ which is cut back), so refusals are always atomic and a long replay stays linear
 from __future__ import annotations
 
 from ..errors import ContentRuntimeError, IllegalAction, UsageError
-from . import memo, vm
-from .state import PLAYERS, Frame, State
+from . import memo, simultaneous, vm
+from .state import PLAYERS, Decision, Frame, State
 
 
 def new_game(game, players: int | None = None, seed: int = 0, pins: dict | None = None,
@@ -51,14 +51,14 @@ def new_game(game, players: int | None = None, seed: int = 0, pins: dict | None 
     return s
 
 
-def legal_actions(s: State) -> list[str]:
-    return [] if s.pending is None else list(s.pending.labels)
-
-
-def current_players(s: State) -> list[int]:
-    """The seats to move now, as a list: one seat while decisions are taken one at a time,
-    more once several players may decide together; empty when the game is over."""
-    return [] if s.pending is None else [s.pending.player]
+def legal_actions(s: State, player=None) -> list[str]:
+    """The legal actions of the player to move (of ``player``, one of several deciding at once)."""
+    if s.pending is None:
+        return []
+    if player is None:
+        return list(s.pending.labels)
+    decision, _ = simultaneous.focused(s, "", player)
+    return list(decision.labels)
 
 
 def prompt(s: State) -> str | None:
@@ -67,14 +67,28 @@ def prompt(s: State) -> str | None:
     return None if s.pending is None else s.pending.prompt()
 
 
-def apply(s: State, action: str, atomic: bool = True, step_limit: int = vm.DEFAULT_STEP_LIMIT) -> None:
-    """Apply one action in notation. Raises IllegalAction (state unchanged)."""
+def current_players(s: State) -> list:
+    """Everyone the game waits for: the player to move, or every player still to choose in a
+    simultaneous decision (``choose_all``); none once the game is over."""
+    return [] if s.pending is None else list(s.pending.players)
+
+
+def apply(s: State, action: str, atomic: bool = True, step_limit: int = vm.DEFAULT_STEP_LIMIT,
+          player=None) -> None:
+    """Apply one action in notation. Raises IllegalAction (state unchanged). In a simultaneous
+    decision the action names its player (``"p2: bid 5"``, or ``player=``); without one it is
+    the first player still to choose."""
     if s.over or s.pending is None:
         raise IllegalAction(action, [], "the game is over")
-    index = s.pending.index(action)
+    decision = s.pending
+    index = decision.index(action) if player is None else None
     if index is None:
-        raise IllegalAction(action, list(s.pending.labels), "not a legal action now",
-                            player=str(PLAYERS[s.pending.player]))
+        decision, action = simultaneous.focused(s, action, player)
+        index = decision.index(action)
+        if index is None:
+            raise IllegalAction(action, list(decision.labels), "not a legal action now",
+                                player=str(PLAYERS[decision.player]))
+        s.pending = decision
     apply_index(s, index, atomic, step_limit)
 
 
@@ -86,7 +100,7 @@ def apply_index(s: State, index: int, atomic: bool = True, step_limit: int = vm.
     if s.record:
         decision = s.pending
         label = decision.label(index)
-        s.actions.append(label)
+        s.actions.append(label if decision.__class__ is Decision else f"{PLAYERS[decision.player]}: {label}")
         s.events.append(("action", str(PLAYERS[decision.player]), label))
     else:
         s.actions.append(index)     # notation costs time: a game played without a record keeps option indices

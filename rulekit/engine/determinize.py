@@ -20,9 +20,9 @@ described above.
 from __future__ import annotations
 
 from ..errors import ContentRuntimeError
-from . import mutate, rng
+from . import mutate, rng, vm
 from .library import seq
-from .state import PLAYERS, State, ZoneKey
+from .state import PLAYERS, Decision, State, ZoneKey
 
 
 def hidden_slots(s: State, observer: int) -> list:
@@ -113,4 +113,21 @@ def determinize(s: State, observer: int, seed_state: int) -> tuple[State, int]:
     seed_state, fresh = rng.next_u64(seed_state)
     c.rng["$seed"] = fresh
     c.memo, c.tallies, c.tallied = {}, {}, {}     # the writes above bypass the caches
+    if c.pending is not None and c.pending.__class__ is not Decision:
+        _choose_again(c, observer)
     return c, seed_state
+
+
+def _choose_again(c: State, observer: int) -> None:
+    """A simultaneous decision (``choose_all``): what the others picked is as secret as their
+    hands, so the copy forgets it, and lists everyone's options again from the redealt
+    state; the observer, if still to choose, is the one asked."""
+    decision = c.pending
+    f = c.frames[-1]
+    sim = decision.sim
+    f.env[sim.picks] = tuple(pick for pick in f.env[sim.picks] if pick[0] == observer)
+    f.pc = sim.ask
+    c.pending = None
+    vm.run(c)
+    if c.pending is not None and observer in c.pending.players:
+        c.pending = c.pending.focus(observer)

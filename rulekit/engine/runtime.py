@@ -15,6 +15,7 @@ from fractions import Fraction
 from ..errors import ContentRuntimeError
 from . import mutate
 from .library import seq
+from .simultaneous import NAMES as SIMULTANEOUS
 from .state import Decision, Frame, Player, State
 
 # generated file name -> span of each of its lines (index = line - 1)
@@ -169,4 +170,4 @@ def iterate(s: State, value) -> tuple:
 
 NAMES = {"CALL": call, "RET": ret, "DECIDE": decide, "LIMIT": limit_reached, "ITER": iterate, "ADD": add, "MUL": mul,
          "POW": power, "DIV": divide,
-         "ASSERT": assert_failed}
+         "ASSERT": assert_failed, **SIMULTANEOUS}

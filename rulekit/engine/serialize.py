@@ -136,5 +136,6 @@ def from_dict(game, data: dict) -> State:
     s.coarse = memo.holds_zone(s)
     if s.frames and not s.over:
         top = s.frames[-1]
-        top.code.run(s, top)  # the choose it stands on rebuilds the pending decision
+        while not top.code.run(s, top) and s.pending is None:
+            pass              # the choose it stands on rebuilds the pending decision (a choose_all lists by player)
     return s

@@ -114,6 +114,12 @@ class Decision:
     def span(self):
         return self.spec.span
 
+    @property
+    def players(self) -> tuple:
+        """Everyone this decision waits for: its one player (a ``choose_all`` waits for several:
+        engine/simultaneous.py)."""
+        return (self.player,)
+
     def bound_to(self, state) -> Decision:
         """The same decision in a clone of its state (labels not written yet read the clone)."""
         if self._labels is not None:

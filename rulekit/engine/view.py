@@ -17,7 +17,7 @@ from __future__ import annotations
 import weakref
 
 from .mutate import fmt
-from .state import PLAYERS, State, ZoneKey
+from .state import PLAYERS, Decision, State, ZoneKey
 
 HIDDEN = "?"
 _STATE_PROPS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -76,12 +76,29 @@ def view(s: State, player: int | None = None, full: bool = False) -> dict:
     out["players"] = players
     out["items"] = _item_states(s, zones, players, full)
     if s.pending is not None:
-        out["to_move"] = str(PLAYERS[s.pending.player])
-        if full or player == s.pending.player:
-            out["legal"] = list(s.pending.labels)
+        _to_move(s, out, player, full)
     if s.result is not None:
         out["result"] = s.result
     return out
+
+
+def _to_move(s: State, out: dict, player: int | None, full: bool) -> None:
+    """Who is to move, and the viewer's own legal actions. In a simultaneous decision every
+    player still to choose is listed (``deciding``), a viewer among them is the one to move
+    and sees their own options; nobody sees what the others chose."""
+    decision = s.pending
+    deciding = decision.players
+    if player is not None and player != decision.player and player in deciding:
+        decision = decision.focus(player)
+    out["to_move"] = str(PLAYERS[decision.player])
+    if len(deciding) > 1 or decision.__class__ is not Decision:
+        out["deciding"] = [str(PLAYERS[q]) for q in deciding]
+    if full or player == decision.player:
+        out["legal"] = list(decision.labels)
+    elif player is not None and decision.__class__ is not Decision:
+        mine = decision.chosen(player)
+        if mine is not None:
+            out["chosen"] = mine
 
 
 def state_props(game) -> dict:
