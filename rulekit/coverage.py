@@ -24,6 +24,7 @@ import attrs
 
 from .engine import vm
 from .engine.runtime import LINE_SPANS, ChooseSpec
+from .model import ESTIMATE
 from .source import source_line
 
 _RESUME = vm.resume.__code__
@@ -145,7 +146,7 @@ def _functions(table: dict, program, tracer: Tracer) -> None:
     called = {(span.path, span.line) for _n, pyname, _p, _b, span, _r in comp.function_defs
               if span is not None and tracer.functions.get(comp.ns[pyname].__code__)}
     for name, _pyname, _params, _body, span, _reused in comp.function_defs:
-        if span is None or not span.path:
+        if span is None or not span.path or name == ESTIMATE:     # the estimate is for bots; scripts never ask it
             continue
         hit = (span.path, span.line) in called or any(
             table.get(at.path, {}).get(at.line) or (at.path, at.line) in called

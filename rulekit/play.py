@@ -131,7 +131,7 @@ class Session:
         while not self.state.over:
             s = self.state
             self.tell()
-            [who] = api.current_players(s)
+            who = s.pending.player       # the first still to choose, in a simultaneous decision
             if who != self.seat:
                 cap = self.max_actions or action_cap(self.game, self.n)
                 if len(s.actions) >= cap:      # the bots alone would go on for ever

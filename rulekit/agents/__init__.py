@@ -518,7 +518,7 @@ def play_out(state, agents, each=None, max_actions: int | None = None):
     while not state.over:
         if max_actions is not None and len(state.actions) >= max_actions:
             raise stalled(state, max_actions)
-        [who] = api.current_players(state)
+        who = state.pending.player   # the first still to choose, in a simultaneous decision
         index = agents[who].choose(state)
         if each is not None:
             each(state, who, index)
