@@ -13,7 +13,6 @@ import fnmatch
 import hashlib
 import json
 import re
-from fractions import Fraction
 from typing import Any
 
 import attrs
@@ -22,94 +21,20 @@ from . import parse_cache
 from .dsl import ast
 from .dsl.codegen import Code, Module
 from .dsl.compiler import Compiler, Vocabulary
-from .dsl.parser import parse_expr, parse_options, parse_script
 from .dsl.reads import function_reads, memo_table
+from .dsl.texts import MAX_NESTING, parse_text  # noqa: F401 - MAX_NESTING: where tests and tools read it
+from .dsl.texts import located as _located
+from .dsl.texts import scope as _scope
 from .engine.state import PLAYERS, Family, ZoneKey
-from .errors import RUNTIME_ERRORS, ContentRuntimeError, Diagnostic, DiagnosticReport, explain_failure
+from .errors import Diagnostic, DiagnosticReport
 from .loader import SourceMap
 from .narrate import compile_narration
 from .source import Span
 
 BUILTIN_CONSTANTS = ("players", "num_players")
-MAX_NESTING = 100           # expression/block nesting an effect-language text may have
 MAX_ITEMS = 100_000         # items a game may have, listed or generated
 MAX_ZONES = 100_000         # zones in all families (`keys:`, `range:`) of a game
 # Characters Python's splitlines() takes for line breaks but the effect language does not.
-_ODD_BREAKS = re.compile("[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
-_PARSERS = {"script": parse_script, "expr": parse_expr, "options": parse_options}
-
-
-def parse_text(text: str, locate, kind: str = "script"):
-    """Parse effect-language text (``kind`` script, expr or options) within limits.
-
-    Raises DiagnosticReport for syntax errors, for odd line-break characters (which
-    the parser counts differently from the file) and for nesting too deep for the
-    parser and the compiler, which recurse."""
-    from lark.exceptions import VisitError
-    from lark.indenter import DedentError
-    if locate is None:
-        def locate(line, column, end_line=None, end_column=None):
-            return Span("<script>", line, column, end_line, end_column)
-    odd = _ODD_BREAKS.search(text)
-    if odd is not None:
-        at = odd.start()
-        line = text.count("\n", 0, at) + 1
-        column = at - (text.rfind("\n", 0, at) + 1) + 1
-        raise DiagnosticReport([Diagnostic(
-            "RK0200", f"unexpected character U+{ord(odd.group()):04X}", locate(line, column, None, None),
-            help="effect-language text may break lines only with plain newlines")])
-    too_deep = Diagnostic("RK0219", f"nested deeper than {MAX_NESTING} levels", locate(1, 1, None, None),
-                          help="split it up with a function or a local variable")
-    try:
-        node = _PARSERS[kind](text, locate)
-    except RecursionError:
-        raise DiagnosticReport([too_deep]) from None
-    except DedentError:
-        line = _bad_dedent(text)
-        raise DiagnosticReport([Diagnostic(
-            "RK0220", "this line's indentation matches no enclosing block", locate(line, 1, None, None),
-            help="indent it exactly as far as the block it belongs to")]) from None
-    except VisitError as exc:
-        if isinstance(exc.orig_exc, RecursionError):
-            raise DiagnosticReport([too_deep]) from None
-        raise
-    if _nesting(node) > MAX_NESTING:
-        raise DiagnosticReport([too_deep])
-    return node
-
-
-def _bad_dedent(text: str) -> int:
-    """The first line whose indentation closes blocks down to no open level (1 if none)."""
-    levels = [0]
-    depth = 0                        # open brackets: their lines continue a statement
-    for number, line in enumerate(text.split("\n"), 1):
-        stripped = line.lstrip(" \t")
-        if depth == 0 and stripped and not stripped.startswith("#"):
-            indent = len(line[:len(line) - len(stripped)].expandtabs(8))
-            if indent > levels[-1]:
-                levels.append(indent)
-            else:
-                while indent < levels[-1]:
-                    levels.pop()
-                if indent != levels[-1]:
-                    return number
-        depth = max(0, depth + sum(stripped.count(c) for c in "([{") - sum(stripped.count(c) for c in ")]}"))
-    return 1
-
-
-def _nesting(node) -> int:
-    """How deeply AST nodes nest (without recursing, whatever the depth)."""
-    deepest = 0
-    stack = [(node, 0)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, ast.Node):
-            depth += 1
-            deepest = max(deepest, depth)
-            stack.extend((getattr(item, f.name), depth) for f in attrs.fields(type(item)) if f.name != "span")
-        elif isinstance(item, (tuple, list)):
-            stack.extend((x, depth) for x in item)
-    return deepest
 BUILTIN_VARS = ("round",)
 VISIBILITY = ("public", "owner", "hidden", "face_up")
 
@@ -767,32 +692,6 @@ def _var_table(spec) -> tuple:
     return values, vis, bounds
 
 
-def _located(fn, span: Span, what: str, number: str | None = None):
-    """An expression run outside the VM's error handling (parameters at the start,
-    scoring at the end, invariants and estimates for tools): its errors name ``what``
-    and its line. ``number``: the result must be a number ("points" also allows none)."""
-    def run(s, e):
-        try:
-            value = fn(s, e)
-        except ContentRuntimeError as exc:
-            if exc.span is None:
-                exc.span = span
-            raise
-        except RUNTIME_ERRORS as exc:
-            raise ContentRuntimeError(f"cannot compute {what}: {explain_failure(exc, s.game)}", span,
-                                      "RK4000") from None
-        if number and not (isinstance(value, (int, float)) or (value is None and number == "points")):
-            from .engine.mutate import fmt
-            if isinstance(value, Fraction) and number != "points":
-                return value
-            if isinstance(value, Fraction):
-                raise ContentRuntimeError(f"{what} must be a whole number, not {fmt(value)} (round it: `x // 1` "
-                                          "rounds down)", span, "RK4000")
-            raise ContentRuntimeError(f"{what} must be a number, not {fmt(value)}", span, "RK4000")
-        return value
-    return run
-
-
 def _when(condition, check):
     """An invariant with a ``when:``: it holds wherever its condition does not."""
     def run(s, e):
@@ -815,11 +714,6 @@ def _compile_bots(builder, compiler) -> dict:
             rules.append((cond, re.compile(fnmatch.translate(pattern)), pattern))
         out[name] = rules
     return out
-
-
-def _scope(names=()):
-    from .dsl.compiler import _Scope
-    return _Scope(set(names))
 
 
 def _product(axes):

@@ -15,6 +15,7 @@ from __future__ import annotations
 import attrs
 
 from . import parse_cache
+from .dsl.texts import located, parse_text, scope
 from .engine.state import PLAYERS, SEAT_NAMES, Decision
 from .errors import Diagnostic, DiagnosticReport
 from .source import Span
@@ -86,7 +87,6 @@ def _check_name(builder, path: tuple, name, known) -> None:
 
 def _template(builder, compiler, path: tuple, text, fields: tuple):
     """``text`` as an effect-language template with ``fields`` as its names, located in its file."""
-    from .model import _scope, parse_text
     origin = builder.smap.text(path)
     span = builder.smap.span(path) or Span(builder.path, 1, 1)
     literal = '"' + str(text).replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ") + '"'
@@ -101,8 +101,7 @@ def _template(builder, compiler, path: tuple, text, fields: tuple):
     except DiagnosticReport as report:      # a syntax error in a hole: on its line, with the game's
         builder.diagnostics.extend(report.diagnostics)
         return None
-    from .model import _located
-    return _located(compiler.expr(node, _scope(fields)), node.span, "a `narrate:` template")
+    return located(compiler.expr(node, scope(fields)), node.span, "a `narrate:` template")
 
 
 # ------------------------------------------------------------------ telling

@@ -35,7 +35,7 @@ def templates(game) -> tuple:
 
 
 def _options(data: dict):
-    from .model import parse_text
+    from .dsl.texts import parse_text
     for text, kind in _statement_texts(data):
         try:
             tree = parse_text(text, None, kind)

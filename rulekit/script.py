@@ -139,14 +139,14 @@ def _what_changed(expected_hash: str, parts, game) -> str:
 def _expr_fn(game, text: str, span: Span, names=()):
     """Compile an expectation expression against the game's names (plus ``names``,
     the seats ``p1``.. of the game, bound when it is evaluated)."""
-    from .model import _scope
+    from .dsl.texts import scope as _scope
 
     line_text = source_line(span.path, span.line) or ""
     quote = 1 if line_text[span.column - 1:span.column] in ("'", '"') else 0   # a quoted key
 
     def locate(line, col, el=None, ec=None):
         return Span(span.path, span.line, span.column + quote + col - 1)
-    from .model import parse_text
+    from .dsl.texts import parse_text
     node = parse_text(text, locate, "expr")
     compiler = game.compiler_for_scripts()
     fn = compiler.expr(node, _scope(names))

@@ -1,0 +1,78 @@
+# SPDX-License-Identifier: MIT
+"""No rulekit module imports, however lazily, a module that imports it back (issue 15):
+data flows one way, content -> model -> engine -> tools."""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1] / "rulekit"
+
+
+def _modules() -> dict:
+    out = {}
+    for path in ROOT.rglob("*.py"):
+        parts = path.relative_to(ROOT.parent).with_suffix("").parts
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        out[name] = path
+    return out
+
+
+def _graph(modules: dict) -> dict:
+    """Module -> the rulekit modules it imports anywhere in its text (function bodies too)."""
+    graph: dict = {name: set() for name in modules}
+    for name, path in modules.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                if node.level:
+                    base = package.split(".")[:len(package.split(".")) - node.level + 1]
+                    target = ".".join(base + ([node.module] if node.module else []))
+                else:
+                    target = node.module or ""
+                named = [f"{target}.{a.name}" for a in node.names if f"{target}.{a.name}" in modules]
+                found = named or [target]
+            elif isinstance(node, ast.Import):
+                found = [a.name for a in node.names]
+            else:
+                continue
+            graph[name].update(t for t in found if t in modules and t != name)
+    return graph
+
+
+def _cycle(graph: dict) -> list | None:
+    """One import cycle as a list of modules, or None."""
+    state: dict = {}
+    path: list = []
+
+    def visit(node):
+        state[node] = "open"
+        path.append(node)
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == "open":
+                return path[path.index(nxt):] + [nxt]
+            if nxt not in state:
+                found = visit(nxt)
+                if found:
+                    return found
+        state[node] = "done"
+        path.pop()
+        return None
+
+    for node in sorted(graph):
+        if node not in state:
+            found = visit(node)
+            if found:
+                return found
+    return None
+
+
+def test_no_module_imports_one_that_imports_it_back():
+    cycle = _cycle(_graph(_modules()))
+    assert cycle is None, " -> ".join(cycle)
+
+
+def test_the_check_finds_a_planted_cycle():
+    graph = _graph(_modules())
+    graph["rulekit.engine.state"].add("rulekit.model")      # the engine reading the builder back
+    assert _cycle(graph) is not None
