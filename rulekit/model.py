@@ -22,9 +22,7 @@ from .dsl import ast
 from .dsl.codegen import Code, Module
 from .dsl.compiler import Compiler, Vocabulary
 from .dsl.reads import function_reads, memo_table
-from .dsl.texts import MAX_NESTING, parse_text  # noqa: F401 - MAX_NESTING: where tests and tools read it
-from .dsl.texts import located as _located
-from .dsl.texts import scope as _scope
+from .dsl.texts import located, parse_text, scope
 from .engine.state import PLAYERS, Family, ZoneKey
 from .errors import Diagnostic, DiagnosticReport
 from .loader import SourceMap
@@ -358,7 +356,7 @@ class _Builder:
         for name, spec in params_spec.items():
             if isinstance(spec, dict) and "expr" in spec:
                 body = self.parse(("params", name, "expr"), "expr")
-                params[name] = _located(compiler.expr(body, _scope()), body.span, f"parameter `{name}`") \
+                params[name] = located(compiler.expr(body, scope()), body.span, f"parameter `{name}`") \
                     if body else (lambda s, e: None)
             elif isinstance(spec, dict):
                 params[name] = _value(spec.get("value"))
@@ -386,7 +384,7 @@ class _Builder:
         if "end_after_round_if" in flow:
             until_ast = self.parse(("flow", "end_after_round_if"), "expr")
             if until_ast is not None:
-                until = (_located(compiler.expr(until_ast, _scope()), until_ast.span, "`end_after_round_if`"),
+                until = (located(compiler.expr(until_ast, scope()), until_ast.span, "`end_after_round_if`"),
                          until_ast.span)
         phases = self._phases(module, flow, parts)
         finish = module.declare("$finish", (), top, "finish")
@@ -441,14 +439,14 @@ class _Builder:
         for i, cat in enumerate(sc.get("categories") or []):
             body = self.parse(("scoring", "categories", i, "points"), "expr")
             cid = cat.get("id", f"category{i + 1}")
-            fn = _located(compiler.expr(body, _scope({"p"})), body.span, f"the points of `{cid}`", "points") \
+            fn = located(compiler.expr(body, scope({"p"})), body.span, f"the points of `{cid}`", "points") \
                 if body else (lambda s, e: 0)
             scoring.append((cid, cat.get("text", ""), fn))
         tiebreak = []
         for i, _ in enumerate(sc.get("tiebreak") or []):
             body = self.parse(("scoring", "tiebreak", i), "expr")
             if body:
-                tiebreak.append(_located(compiler.expr(body, _scope({"p"})), body.span,
+                tiebreak.append(located(compiler.expr(body, scope({"p"})), body.span,
                                          f"tie-break {i + 1}", "tiebreak"))
         return tuple(scoring), tuple(tiebreak), self._eligible(compiler)
 
@@ -459,7 +457,7 @@ class _Builder:
         body = self.parse(("scoring", "eligible"), "expr")
         if body is None:
             return None
-        return _located(compiler.expr(body, _scope({"p"})), body.span, "`eligible`"), body.span
+        return located(compiler.expr(body, scope({"p"})), body.span, "`eligible`"), body.span
 
     def _invariants(self, compiler: Compiler) -> tuple:
         """((id, text, fn), ...): ``fn(s, e)`` is true when the invariant holds, or when its
@@ -469,10 +467,10 @@ class _Builder:
             body = self.parse(("invariants", i, "expr"), "expr")
             if body:
                 iid = inv.get("id", f"invariant{i + 1}")
-                fn = _located(compiler.expr(body, _scope()), body.span, f"invariant `{iid}`")
+                fn = located(compiler.expr(body, scope()), body.span, f"invariant `{iid}`")
                 when = self.parse(("invariants", i, "when"), "expr") if "when" in inv else None
                 if when is not None:
-                    fn = _when(_located(compiler.expr(when, _scope()), when.span, f"the `when` of invariant `{iid}`"),
+                    fn = _when(located(compiler.expr(when, scope()), when.span, f"the `when` of invariant `{iid}`"),
                                fn)
                 invariants.append((iid, inv.get("text", ""), fn))
         return tuple(invariants)
@@ -496,7 +494,7 @@ class _Builder:
         if ESTIMATE not in compiler.v.functions:
             return None
         caller = compiler.call_function(ESTIMATE)
-        return _located(lambda s, env: caller(s, env["p"]), compiler.v.functions[ESTIMATE][1].span, "the estimate",
+        return located(lambda s, env: caller(s, env["p"]), compiler.v.functions[ESTIMATE][1].span, "the estimate",
                         "estimate")
 
     def _dealt_from(self, compiler: Compiler) -> dict:
@@ -511,7 +509,7 @@ class _Builder:
                 path = ("zones", name, "dealt_from") if section == "zones" else ("player", "zones", name, "dealt_from")
                 body = self.parse(path, "expr")
                 if body is not None:
-                    out[name] = (_located(compiler.expr(body, _scope({"p"})), body.span, f"`dealt_from` of `{name}`"),
+                    out[name] = (located(compiler.expr(body, scope({"p"})), body.span, f"`dealt_from` of `{name}`"),
                                  body.span)
         return out
 
@@ -709,7 +707,7 @@ def _compile_bots(builder, compiler) -> dict:
             if "when" in rule:
                 node = builder.parse(("bots", name, "rules", i, "when"), "expr")
                 if node is not None:
-                    cond = compiler.expr(node, _scope({"p"}))
+                    cond = compiler.expr(node, scope({"p"}))
             pattern = rule.get("prefer", "*")
             rules.append((cond, re.compile(fnmatch.translate(pattern)), pattern))
         out[name] = rules

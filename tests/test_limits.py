@@ -30,10 +30,10 @@ import yaml
 
 import rulekit
 from rulekit.cli import main
+from rulekit.dsl.texts import MAX_NESTING
 from rulekit.engine import api
 from rulekit.errors import ContentRuntimeError, DiagnosticReport
 from rulekit.loader import MAX_DEPTH, MAX_FILE_BYTES, MAX_NODES
-from rulekit.model import MAX_NESTING
 from rulekit.script import ScriptError, run_script
 
 from conftest import GAMES

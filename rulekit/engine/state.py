@@ -132,10 +132,7 @@ class Decision:
             return self._labels[index]
         choice = self.choices[index]
         writer = self.spec.labels[choice[0]]
-        if writer.__class__ is str:
-            return writer
-        state = self.state
-        return writer(state, state.frames[-1].env, *choice[1:])
+        return writer if writer.__class__ is str else self._written(writer, choice[1:])
 
     @property
     def labels(self) -> tuple:
@@ -143,17 +140,11 @@ class Decision:
         labels = self._labels
         if labels is None:
             writers = self.spec.labels
-            s = self.state
-            env = s.frames[-1].env
-            try:
-                labels = tuple([w if (w := writers[c[0]]).__class__ is str else w(s, env, *c[1:])
-                                for c in self.choices])
-            except ContentRuntimeError as exc:
-                if exc.span is None:
-                    exc.span = self.spec.span
-                raise
-            except RUNTIME_ERRORS as exc:      # on the line of the `choose`, as listing them would be
-                raise ContentRuntimeError(explain_failure(exc, s.game), self.spec.span, "RK4000") from None
+
+            def every(s, env):
+                return tuple([w if (w := writers[c[0]]).__class__ is str else w(s, env, *c[1:])
+                              for c in self.choices])
+            labels = self._written(every, ())
             if len(set(labels)) != len(labels):
                 _duplicate(labels, self.spec.span)
             self._labels = labels
@@ -171,7 +162,9 @@ class Decision:
         writer = self.spec.says.get(choice[0])
         return writer if writer is None or writer.__class__ is str else self._written(writer, choice[1:])
 
-    def _written(self, writer, values) -> str:
+    def _written(self, writer, values):
+        """``writer(state, env, *values)``, its failures on the line of the `choose` (as listing
+        the options would put them)."""
         s = self.state
         try:
             return writer(s, s.frames[-1].env, *values)
