@@ -51,7 +51,7 @@ elif setting == "no tallies":
 sys.path.insert(0, sys.argv[1] + "/benchmarks")
 from bench_random import play, play_greedy
 play = play_greedy if how == "greedy" else play
-from rulekit.content import load_game
+from rulekit.games import load_game
 game = load_game(name)
 t0 = time.process_time()
 decisions = sum(play(game, players, seed) for seed in range(games))

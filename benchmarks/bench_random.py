@@ -23,9 +23,9 @@ import tracemalloc
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 import rulekit  # noqa: E402
-from rulekit import parse_cache  # noqa: E402
-from rulekit.content import load_game  # noqa: E402
+from rulekit.dsl import parse_cache  # noqa: E402
 from rulekit.engine import api, rng  # noqa: E402
+from rulekit.games import load_game  # noqa: E402
 
 
 def play(game, players: int, seed: int) -> int:

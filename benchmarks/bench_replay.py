@@ -22,7 +22,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 import rulekit  # noqa: E402
 from rulekit.agents import RandomAgent  # noqa: E402
 from rulekit.engine import api  # noqa: E402
-from rulekit.script import make_log, run_script, write_log  # noqa: E402
+from rulekit.testing.script import make_log, run_script, write_log  # noqa: E402
 
 GAME = os.path.join(os.path.dirname(__file__), "..", "tests", "games", "long", "game.yaml")
 

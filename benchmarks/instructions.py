@@ -37,7 +37,7 @@ sys.path.insert(0, sys.argv[1] + "/benchmarks")
 from bench_random import play, play_greedy    # the playouts every benchmark uses
 if how == "greedy":
     play = play_greedy
-from rulekit.content import load_game
+from rulekit.games import load_game
 game = load_game(name)
 for seed in range(games):
     play(game, players, seed)

@@ -46,7 +46,7 @@ def _import_rulekit(tree: str, game: str):
     sys.meta_path[:] = [f for f in sys.meta_path if "__editable__" not in getattr(f, "__module__", "")]
     sys.path[:] = [p for p in sys.path if "__editable__" not in p]
     import rulekit
-    from rulekit.content import find_game
+    from rulekit.games import find_game
     where = {"rulekit": rulekit.__file__, "game": find_game(game)}
     for path in where.values():
         if not os.path.abspath(path).startswith(os.path.join(os.path.abspath(tree), "")):
@@ -56,8 +56,8 @@ def _import_rulekit(tree: str, game: str):
 
 def _measure_tree(job: dict) -> dict:
     where = _import_rulekit(job["tree"], job["game"])
-    from rulekit.content import load_game
     from rulekit.engine import api, rng
+    from rulekit.games import load_game
     game = load_game(job["game"])
     players = job["players"]
 

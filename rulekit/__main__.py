@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 import sys
 
-from .cli import main
+from .tools.cli import main
 
 sys.exit(main())

@@ -91,7 +91,7 @@ CODES: dict[str, str] = {
     "RK0341": "two phases with one id",
     "RK0342": "warning: a phase that can never run (`when: false`)",
     "RK0343": "a search `rollout_bot` that is no declared bot",
-    # RK035x: types of parameters and variables (rulekit/typed.py)
+    # RK035x: types of parameters and variables (rulekit/content/typed.py)
     "RK0350": "a `type:` that names no type, set or component kind",
     "RK0351": "a parameter's or variable's value of the wrong type",
     "RK0352": "a value outside its `min`/`max` (or `min` above `max`, or bounds on a value that is no number)",

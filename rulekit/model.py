@@ -17,16 +17,15 @@ from typing import Any
 
 import attrs
 
-from . import parse_cache
-from .dsl import ast
+from .content.loader import SourceMap
+from .dsl import ast, parse_cache
 from .dsl.codegen import Code, Module
 from .dsl.compiler import Compiler, Vocabulary
+from .dsl.narrate import compile_narration
 from .dsl.reads import function_reads, memo_table
 from .dsl.texts import located, parse_text, scope
 from .engine.state import PLAYERS, Family, ZoneKey
 from .errors import Diagnostic, DiagnosticReport
-from .loader import SourceMap
-from .narrate import compile_narration
 from .source import Span
 
 BUILTIN_CONSTANTS = ("players", "num_players")

@@ -71,3 +71,12 @@ def _streamed_line(path: str, line: int) -> str | None:
             if part.endswith("\n"):
                 number += 1          # else the rest of a long line follows
     return None
+
+
+def display_path(path: str) -> str:
+    """A path as the user would type it: relative to where they stand when it is below there."""
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:   # another drive on Windows
+        return path
+    return path if rel.startswith("..") else rel

@@ -28,7 +28,7 @@ GAMES = TESTS / "games"
 @pytest.fixture(autouse=True, scope="session")
 def _parse_cache_in_a_scratch_folder(tmp_path_factory):
     """The tests load hundreds of scratch games: their parse-cache files go to a
-    folder of the test session, not the user's cache (rulekit/parse_cache.py)."""
+    folder of the test session, not the user's cache (rulekit/dsl/parse_cache.py)."""
     saved = os.environ.get("RULEKIT_CACHE_DIR")
     os.environ["RULEKIT_CACHE_DIR"] = str(tmp_path_factory.mktemp("parse-cache"))
     yield
@@ -81,7 +81,7 @@ def compact(result) -> list[str]:
 def play_script():
     """``play_script(path)`` runs a script (a path, or a name relative to tests/games)
     and returns its compact transcript (a list of str) for syrupy snapshots."""
-    from rulekit.script import run_script
+    from rulekit.testing.script import run_script
 
     def play(path, force: bool = False) -> list[str]:
         path = Path(path)
@@ -126,7 +126,7 @@ def where(diagnostic) -> tuple:
 
 def run_cli(capsys, *argv):
     """(exit code, stdout, stderr) of `rulekit argv...`; argparse exits are caught too."""
-    from rulekit.cli import main
+    from rulekit.tools.cli import main
     try:
         code = main(list(argv))
     except SystemExit as exc:

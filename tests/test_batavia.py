@@ -4,7 +4,7 @@ and random games that must keep the game's invariants.
 
 - Every ``games/batavia/scenarios/*.yaml`` must pass (its expectations hold), end in
   a state that keeps every invariant and match the syrupy snapshot beside it that
-  ``pytest games/batavia`` checks (``rulekit.pytest_plugin``; each script is played once
+  ``pytest games/batavia`` checks (``rulekit.testing.pytest_plugin``; each script is played once
   here); the rulings scripts also say what is *not* allowed (``refuse:``, ``legal:``), so
   each checks its ruling when run alone.
 - ``full-game-{3,4,5}p.yaml`` were made by the seeded random bot (the same games as
@@ -27,12 +27,12 @@ import yaml
 
 import rulekit
 from rulekit.agents import make_agent, play_out
-from rulekit.cli import main
 from rulekit.engine import api
 from rulekit.engine.state import PLAYERS
-from rulekit.pytest_plugin import snapshot_text, stored_snapshot_differs
 from rulekit.testing import broken_invariants, events_digest
 from rulekit.testing import play_random as _play_random
+from rulekit.testing.pytest_plugin import snapshot_text, stored_snapshot_differs
+from rulekit.tools.cli import main
 
 GAME = Path(__file__).resolve().parent.parent / "games" / "batavia"
 SCENARIOS = GAME / "scenarios"

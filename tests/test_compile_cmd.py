@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""`rulekit compile`: the generated module of a game, listed for reading (rulekit/listing.py)."""
+"""`rulekit compile`: the generated module of a game, listed for reading (rulekit/tools/listing.py)."""
 from __future__ import annotations
 
 import io
@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 import rulekit
-from rulekit.cli import main
-from rulekit.listing import describe, listing
+from rulekit.tools.cli import main
+from rulekit.tools.listing import describe, listing
 
 from conftest import run_cli
 

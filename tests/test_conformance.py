@@ -22,10 +22,10 @@ import sys
 import pytest
 
 import rulekit
-from rulekit.content import shipped_games
 from rulekit.engine import api, rng
 from rulekit.engine.serialize import from_dict, to_dict
 from rulekit.errors import IllegalAction
+from rulekit.games import shipped_games
 
 GAMES_PER_COUNT = int(os.environ.get("RULEKIT_CONFORMANCE", "200"))
 QUICK_GAMES = 20

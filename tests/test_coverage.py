@@ -7,8 +7,8 @@ from pathlib import Path
 
 from test_suite import COUNT
 
-from rulekit.coverage import Tracer, report
-from rulekit.suite import transcript_text
+from rulekit.testing.coverage import Tracer, report
+from rulekit.testing.suite import transcript_text
 
 from conftest import run_cli
 

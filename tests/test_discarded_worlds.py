@@ -9,11 +9,11 @@ import json
 import pytest
 
 import rulekit
-from rulekit import simulate as sim
 from rulekit.agents import _impossible, make_agent, play_out
 from rulekit.engine import api
 from rulekit.engine.determinize import determinize
 from rulekit.errors import ContentRuntimeError, DiagnosticReport
+from rulekit.tools import simulate as sim
 
 from conftest import GAMES, load_test_game, run_cli
 

@@ -13,7 +13,7 @@ one scripted full game per player count, and random games that must keep the inv
   and the final scores are snapshots. ``GOA_REGENERATE=1 pytest tests/test_goa.py -k full_game --snapshot-update``
   writes them again after a rules change (review the diff).
 - Every FAQ and ruling script's transcript (a full game's digest and result) is the syrupy
-  snapshot beside it that ``pytest games/goa`` checks (``rulekit.pytest_plugin``); the tests here
+  snapshot beside it that ``pytest games/goa`` checks (``rulekit.testing.pytest_plugin``); the tests here
   play each script once and compare with the same snapshot.
 - Random games: 40 per player count (``RULEKIT_LONG=1000`` for the long run; marked slow), 3 per
   count in the default run, with uniformly random legal actions; after every action every declared invariant holds, no
@@ -32,14 +32,14 @@ import yaml
 
 import rulekit
 from rulekit.agents import make_agent, play_out
-from rulekit.cli import main
 from rulekit.engine import api
 from rulekit.engine.state import PLAYERS
-from rulekit.pytest_plugin import snapshot_text, stored_snapshot_differs
-from rulekit.script import run_script
 from rulekit.testing import broken_invariants as declared_invariants
 from rulekit.testing import events_digest, transcript_of
 from rulekit.testing import play_random as _play_random
+from rulekit.testing.pytest_plugin import snapshot_text, stored_snapshot_differs
+from rulekit.testing.script import run_script
+from rulekit.tools.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME = ROOT / "games" / "goa"

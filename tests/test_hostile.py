@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 import rulekit
-from rulekit import parse_cache
 from rulekit.agents import RandomAgent
+from rulekit.dsl import parse_cache
 from rulekit.engine import api
 from rulekit.errors import ContentRuntimeError
 
@@ -161,14 +161,14 @@ def test_a_new_cache_folder_is_private(tmp_path, monkeypatch):
 # ------------------------------------------------------------------ writes and logs
 def _log_of(tmp_path, name="game.log.yaml", seed=7) -> Path:
     """A finished Batavia log written by `rulekit autoplay --log`."""
-    from rulekit.cli import main
+    from rulekit.tools.cli import main
     path = tmp_path / name
     assert main(["autoplay", "batavia", "--players", "3", "--seed", str(seed), "--quiet", "--log", str(path)]) == 0
     return path
 
 
 def _run(capsys, *argv):
-    from rulekit.cli import main
+    from rulekit.tools.cli import main
     code = main([str(a) for a in argv])
     out, err = capsys.readouterr()
     return code, out + err
@@ -192,7 +192,7 @@ def test_ctrl_c_during_a_save_keeps_the_old_save(tmp_path, capsys, monkeypatch):
 def test_a_kill_during_saves_leaves_one_whole_log(tmp_path):
     # a process that saves two different logs over one file again and again, killed at any moment
     path = tmp_path / "save.log.yaml"
-    code = ("import sys, itertools; from rulekit.script import write_log\n"
+    code = ("import sys, itertools; from rulekit.testing.script import write_log\n"
             "logs = [{'game': 'batavia', 'seed': s, 'actions': ['pass'] * 20000 * s} for s in (1, 2)]\n"
             "for s in itertools.cycle(logs):\n"
             "    write_log(sys.argv[1], s); print('saved', flush=True)\n")
@@ -244,7 +244,7 @@ def test_schema_out_to_a_file_is_a_usage_error(tmp_path, capsys):
 
 
 def test_simulate_to_a_bad_path_fails_before_playing(tmp_path, capsys, monkeypatch):
-    from rulekit import simulate
+    from rulekit.tools import simulate
 
     def never(*args, **kwargs):
         raise AssertionError("a game was played")
@@ -272,7 +272,7 @@ def _history_copied(monkeypatch) -> list:
 def test_a_replay_never_copies_the_history(load, tmp_path, monkeypatch, variants):
     # every action used to clone the whole state with its history (a quadratic replay: 40k
     # actions took minutes); an action's checkpoint now shares the history, which is only cut back
-    from rulekit.script import make_log, run_script, write_log
+    from rulekit.testing.script import make_log, run_script, write_log
     game = load("long", variants)
     s = api.new_game(game, 2, 1)
     bot = RandomAgent(1)
@@ -320,14 +320,14 @@ def test_the_cap_grows_with_the_game(load):
 
 @pytest.mark.parametrize("value", ["-1", "0", "many"])
 def test_max_actions_must_be_a_positive_count(capsys, value):
-    from rulekit.cli import main
+    from rulekit.tools.cli import main
     with pytest.raises(SystemExit) as info:
         main(["autoplay", "batavia", "--max-actions", value])
     assert info.value.code == 2 and "--max-actions" in capsys.readouterr().err
 
 
 def test_jobs_are_capped_at_something_sane():
-    from rulekit.simulate import local_workers
+    from rulekit.tools.simulate import local_workers
     cores = os.cpu_count() or 1
     assert local_workers(1000, 10_000) == 2 * cores
     assert local_workers(8, 3) == 3 and local_workers(1, 100) == 1

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
-"""No rulekit module imports, however lazily, a module that imports it back (issue 15):
-data flows one way, content -> model -> engine -> tools."""
+"""No rulekit module imports, however lazily, a module that imports it back, and none imports a
+folder later in the pipeline than its own (issue 15): the tree reads as the data flows."""
 from __future__ import annotations
 
 import ast
@@ -76,3 +76,47 @@ def test_the_check_finds_a_planted_cycle():
     graph = _graph(_modules())
     graph["rulekit.engine.state"].add("rulekit.model")      # the engine reading the builder back
     assert _cycle(graph) is not None
+
+
+# The folders in the order data flows, each with the folders it may import. The engine sits below the
+# language because generated code calls it; it never reads content, a model or a bot.
+LAYERS = {
+    "base": set(),                                   # spans, errors, codes, files
+    "engine": {"base"},                              # state, effects, flow, decisions: the runtime
+    "content": {"base"},                             # YAML with positions, schemas, typed values
+    "dsl": {"base", "engine", "content"},            # the effect language, compiled to calls on the engine
+    "model": {"base", "engine", "content", "dsl"},   # a checked game, compiled
+    "games": {"base", "engine", "content", "dsl", "model"},   # find and load a game
+    "agents": {"base", "engine"},                    # bots play through the engine's api alone
+    "testing": {"base", "engine", "content", "dsl", "model", "games", "agents"},
+    "tools": {"base", "engine", "content", "dsl", "model", "games", "agents", "testing", "face"},
+    "face": {"base", "engine", "content", "dsl", "model", "games", "agents", "testing", "tools"},
+}
+BASE = {"rulekit.source", "rulekit.errors", "rulekit.codes", "rulekit.files"}
+FACE = {"rulekit", "rulekit.__main__"}   # the package's public names (and __version__), `python -m rulekit`
+
+
+def _layer(module: str) -> str:
+    if module in BASE:
+        return "base"
+    if module in FACE:
+        return "face"
+    part = module.split(".")[1]
+    assert part in LAYERS, f"{module} is in no layer: put it in a folder of the pipeline (or in BASE)"
+    return part
+
+
+def _upward(graph: dict) -> list:
+    return sorted(f"{a} -> {b}" for a, targets in graph.items() for b in targets
+                  if _layer(b) != _layer(a) and _layer(b) not in LAYERS[_layer(a)])
+
+
+def test_no_import_runs_back_up_the_pipeline():
+    assert _upward(_graph(_modules())) == []
+
+
+def test_the_layer_check_finds_an_upward_import():
+    graph = _graph(_modules())
+    graph["rulekit.dsl.compiler"].add("rulekit.games")        # the language reading a loaded game
+    graph["rulekit.agents"].add("rulekit.model")             # a bot reading the compiled content
+    assert _upward(graph) == ["rulekit.agents -> rulekit.model", "rulekit.dsl.compiler -> rulekit.games"]

@@ -7,9 +7,9 @@ import textwrap
 import pytest
 
 import rulekit
-from rulekit.content import load_tree
+from rulekit.content.loader import MAX_NODES, flatten, load_yaml, merge
 from rulekit.errors import DiagnosticReport, UsageError
-from rulekit.loader import MAX_NODES, flatten, load_yaml, merge
+from rulekit.games import load_tree
 
 from conftest import codes, game_dir, where
 

@@ -38,7 +38,7 @@ def test_installed_wheel_finds_shipped_game_by_name(wheel, tmp_path):
     target = tmp_path / "site"
     subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(target), wheel],
                    check=True, capture_output=True)
-    code = ("import rulekit, rulekit.content as c; g = rulekit.load_game('batavia');"
+    code = ("import rulekit, rulekit.games as c; g = rulekit.load_game('batavia');"
             f"print(g.title, c.shipped_games_dir().startswith({str(target)!r}))")
     env = dict(os.environ, PYTHONPATH=str(target))
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=tmp_path)

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 import rulekit
-from rulekit import parse_cache
 from rulekit.agents import RandomAgent
+from rulekit.dsl import parse_cache
 from rulekit.engine import api
 from rulekit.errors import DiagnosticReport
 

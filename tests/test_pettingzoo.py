@@ -13,9 +13,9 @@ pytest.importorskip("gymnasium")
 
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
-from rulekit.content import load_game  # noqa: E402
 from rulekit.engine.view import state_props, view  # noqa: E402
-from rulekit.pettingzoo import ObservationEncoder, env, raw_env  # noqa: E402
+from rulekit.games import load_game  # noqa: E402
+from rulekit.tools.pettingzoo import ObservationEncoder, env, raw_env  # noqa: E402
 
 GAMES = ["batavia", "goa"]
 

@@ -6,8 +6,8 @@ import pytest
 
 from rulekit import load_game
 from rulekit.engine import api
-from rulekit.script import pins_from, run_script, write_log
-from rulekit.steps import ScriptError
+from rulekit.testing.script import pins_from, run_script, write_log
+from rulekit.testing.steps import ScriptError
 
 HEAD = "game: batavia\nplayers: 3\nseed: 7\n"
 

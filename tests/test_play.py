@@ -11,7 +11,7 @@ import sys
 import pytest
 import yaml
 
-from rulekit.script import run_script
+from rulekit.testing.script import run_script
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GAMES = ["batavia", "goa"]
@@ -66,8 +66,8 @@ def test_a_whole_game_through_a_pipe(game):
 def test_a_whole_game_from_another_seat_with_notation(game, tmp_path):
     """Seat 2 at the smallest table, answering with the last legal action in notation."""
     from rulekit.agents import make_agent
-    from rulekit.content import load_game
     from rulekit.engine import api
+    from rulekit.games import load_game
     g = load_game(game)
     n = g.min_players
     # work out the answers with the engine: the same seed and bots as `rulekit play`
@@ -165,7 +165,7 @@ def test_usage_errors():
 
 def test_the_view_is_the_seated_players():
     """Other players' owner-only variables show as `?`; the seated player's own do not."""
-    from rulekit.content import load_game
+    from rulekit.games import load_game
     g = load_game("goa")
     secret = [v for v in g.pvars if g.pvis[v] == "owner"]
     assert secret

@@ -7,8 +7,8 @@ import re
 import shutil
 from pathlib import Path
 
-import rulekit.pytest_plugin  # noqa: F401 - imported once here: pytester would import it anew for each run
-import rulekit.suite  # noqa: F401
+import rulekit.testing.pytest_plugin  # noqa: F401 - imported once here: pytester would import it anew for each run
+import rulekit.testing.suite  # noqa: F401
 
 pytest_plugins = ["pytester"]
 
@@ -18,7 +18,7 @@ FAILING = "game: ..\nplayers: 3\nseed: 7\npins: {rolls: {dice: [2, 3]}}\nactions
 
 
 # The plugin by hand (`-p`), its entry point (if rulekit is installed) blocked so it is not loaded twice.
-PLUGIN = ("-p", "no:rulekit", "-p", "rulekit.pytest_plugin", "-p", "no:cacheprovider")
+PLUGIN = ("-p", "no:rulekit", "-p", "rulekit.testing.pytest_plugin", "-p", "no:cacheprovider")
 NO_SYRUPY = (*PLUGIN, "-p", "no:syrupy")
 
 
@@ -99,7 +99,7 @@ RECORDED = "game: ..\nplayers: 3\nseed: 7\npins: {rolls: {dice: [2, 3]}}\naction
 
 
 def test_a_script_that_checks_nothing_is_kept_as_a_digest_and_tests_can_check_it(pytester):
-    from rulekit.pytest_plugin import snapshot_text, stored_snapshot_differs
+    from rulekit.testing.pytest_plugin import snapshot_text, stored_snapshot_differs
     folder = game_copy(pytester)
     (folder / "scenarios" / "refused.yaml").unlink()
     opens = folder / "scenarios" / "opens.yaml"

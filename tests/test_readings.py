@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from rulekit.errors import RulekitError
-from rulekit.script import run_script
+from rulekit.testing.script import run_script
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
 

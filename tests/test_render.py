@@ -14,12 +14,12 @@ import pytest
 import yaml
 
 from rulekit.agents import RandomAgent
-from rulekit.cli import main
-from rulekit.content import load_game
 from rulekit.engine import api
 from rulekit.engine.view import view
-from rulekit.render import Renderer, internal_zones, render_svg
-from rulekit.script import make_log
+from rulekit.games import load_game
+from rulekit.testing.script import make_log
+from rulekit.tools.cli import main
+from rulekit.tools.render import Renderer, internal_zones, render_svg
 
 SVG = "{http://www.w3.org/2000/svg}"
 GAMES = ["batavia", "goa"]
@@ -435,7 +435,7 @@ def _goa_development_board(game, log):
 def test_unknown_names_in_drawing_hints_are_content_errors(tmp_path, capsys, hint, message):
     import shutil
 
-    from rulekit.content import find_game
+    from rulekit.games import find_game
     folder = tmp_path / "batavia"
     shutil.copytree(find_game("batavia"), folder)
     (folder / "bots.yaml").write_text((folder / "bots.yaml").read_text() + "\n" + hint + "\n")

@@ -10,9 +10,9 @@ import jsonschema
 import pytest
 
 import rulekit
-from rulekit import schema
+from rulekit.content import schema
+from rulekit.content.loader import load_yaml
 from rulekit.errors import DiagnosticReport
-from rulekit.loader import load_yaml
 
 from conftest import GAMES, game_dir, where
 
@@ -87,8 +87,8 @@ def test_game_schema_accepts_a_valid_document():
 
 @pytest.mark.parametrize("name", ["auction", "counter", "hidden"])
 def test_test_games_are_schema_valid(name):
-    from rulekit.content import load_tree
-    from rulekit.loader import flatten
+    from rulekit.content.loader import flatten
+    from rulekit.games import load_tree
     data, smap = flatten(load_tree(game_dir(name)))
     assert schema.check_data(data, smap, "game") == []
 
@@ -313,7 +313,7 @@ def test_script_schema_requires_game():
 
 
 def test_every_script_under_tests_games_is_schema_valid():
-    from rulekit.loader import flatten
+    from rulekit.content.loader import flatten
     paths = sorted(GAMES.glob("*/scripts/*.yaml"))
     assert paths, "the test games ship scripts"
     for path in paths:

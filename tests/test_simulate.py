@@ -8,8 +8,8 @@ import json
 
 import pytest
 
-from rulekit import simulate as sim
-from rulekit.cli import main
+from rulekit.tools import simulate as sim
+from rulekit.tools.cli import main
 
 from conftest import STALLS
 

@@ -18,8 +18,8 @@ from rulekit.engine.determinize import determinize
 from rulekit.engine.simultaneous import NotDeciding, Simultaneous
 from rulekit.engine.view import view
 from rulekit.errors import ContentRuntimeError, IllegalAction
-from rulekit.script import run_script
-from rulekit.steps import ScriptError
+from rulekit.testing.script import run_script
+from rulekit.testing.steps import ScriptError
 
 SEALED = """\
 meta: {title: Sealed bids}
@@ -184,7 +184,7 @@ def test_scripts_give_picks_in_any_order_and_refuse_a_second_one(game, tmp_path)
 
 
 def test_the_pettingzoo_env_lists_everyone_to_act(game):
-    pz = pytest.importorskip("rulekit.pettingzoo")
+    pz = pytest.importorskip("rulekit.tools.pettingzoo")
     env = pz.env(game.path, players=3, seed=0)
     env.reset()
     assert env.acting == ["p1", "p2", "p3"] and env.infos["p2"]["to_act"] == ["p1", "p2", "p3"]

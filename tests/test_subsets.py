@@ -9,7 +9,7 @@ import rulekit
 from rulekit.agents import make_agent
 from rulekit.engine import api
 from rulekit.errors import ContentRuntimeError, DiagnosticReport
-from rulekit.script import run_script
+from rulekit.testing.script import run_script
 
 from conftest import GAMES, load_test_game, logged
 

@@ -4,7 +4,7 @@
 One LALR parser (fast, and its errors are predictable enough to match against a
 catalogue of known mistakes, see :mod:`syntax_errors`). The Transformer only builds
 nodes. DSL line/column pairs are mapped through the string's
-:class:`~rulekit.loader.TextOrigin` so every node's span is a real file position.
+:class:`~rulekit.content.loader.TextOrigin` so every node's span is a real file position.
 """
 from __future__ import annotations
 
@@ -23,10 +23,9 @@ from lark.indenter import Indenter
 from lark.lark import _LOAD_ALLOWED_OPTIONS
 from lark.lexer import TerminalDef
 
-from .. import parse_cache
 from ..errors import Diagnostic, DiagnosticReport
 from ..source import Span
-from . import ast
+from . import ast, parse_cache
 from .syntax_errors import CATALOGUE
 
 Locate = Callable[[int, int, "int | None", "int | None"], Span]

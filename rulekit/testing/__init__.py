@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: MIT
-"""Helpers for testing content with pytest and syrupy.
+"""Testing content: scripts (:mod:`.script`, :mod:`.steps`), ``rulekit test`` (:mod:`.suite`,
+:mod:`.coverage`), the pytest plugin, and these helpers for pytest and syrupy.
 
     from rulekit.testing import transcript
 
@@ -45,7 +46,7 @@ def events_digest(state) -> dict:
 def broken_invariants(state) -> list[str]:
     """What is wrong with a state: ids of the content's ``invariants`` that do not hold, and
     any player variable below zero. An empty list means all is well."""
-    from .engine.state import PLAYERS
+    from ..engine.state import PLAYERS
     bad = [ident for ident, _text, fn in state.game.invariants if not fn(state, {})]
     for i, row in enumerate(state.p):
         bad += [f"{PLAYERS[i]}.{name} = {value}" for name, value in row.items()
@@ -68,9 +69,9 @@ def random_game(game, players: int, seed: int, check=broken_invariants, max_acti
     """One game of seeded random play, stopped at the first problem: ``check(state)`` not empty
     after setup or after an action, a content error, or no end within ``max_actions``. Returns (state, actions,
     the problem or None); the problem names the seed, the action and what broke."""
-    from .agents import RandomAgent
-    from .engine import api
-    from .errors import ContentRuntimeError
+    from ..agents import RandomAgent
+    from ..engine import api
+    from ..errors import ContentRuntimeError
     state = api.new_game(game, players, seed, record=False)
     agent = RandomAgent(seed * 10 + players)
     bad = check(state)

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 
 import attrs
 
-from .errors import Diagnostic, did_you_mean, suggestion_help
+from ..errors import Diagnostic, did_you_mean, suggestion_help
 from .loader import SourceMap
 
 BASE_TYPES = ("int", "bool", "text", "symbol", "item", "player", "list", "any")

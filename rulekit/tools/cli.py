@@ -15,9 +15,9 @@ import os
 import re
 import sys
 
-from . import __version__
-from .errors import EXIT_CONTENT, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, DiagnosticReport, RulekitError, UsageError
-from .files import check_writable, write_text
+from .. import __version__
+from ..errors import EXIT_CONTENT, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, DiagnosticReport, RulekitError, UsageError
+from ..files import check_writable, write_text
 from .terminal import escaped_output
 
 
@@ -49,7 +49,7 @@ class _Parser(argparse.ArgumentParser):
 
 def _did_you_mean(message: str) -> str:
     """A suggestion for argparse's "invalid choice" (a misspelt command or choice)."""
-    from .errors import suggestion_help
+    from ..errors import suggestion_help
     match = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
     if not match:
         return ""
@@ -59,7 +59,7 @@ def _did_you_mean(message: str) -> str:
 
 def _parse(parser: _Parser, argv) -> argparse.Namespace:
     """Parse, refusing unknown options with a suggestion from the command's own options."""
-    from .errors import suggestion_help
+    from ..errors import suggestion_help
     args, extras = parser.parse_known_args(argv)
     if extras:
         command = _SUBPARSERS.get(getattr(args, "command", None), parser)
@@ -139,7 +139,7 @@ def _add_test(sub) -> None:
                    help="report which content lines, options and components the scripts exercised")
     p.add_argument("--annotate", metavar="DIR", help="with --coverage: write each content file to DIR as NAME.cover, "
                                                      "its lines marked ran (>) or never ran (!)")
-    from .testing import RANDOM_GAME_ACTIONS
+    from ..testing import RANDOM_GAME_ACTIONS
     p.add_argument("--max-actions", type=_count, default=RANDOM_GAME_ACTIONS, metavar="N",
                    help=f"a random game that has not ended after N actions fails (default {RANDOM_GAME_ACTIONS})")
 
@@ -264,7 +264,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _run(args) -> int:
-    from .engine import watchdog
+    from ..engine import watchdog
     watchdog.arm()          # one step of content computing for minutes is stopped on its line
     try:
         return COMMANDS[args.command](args)
@@ -288,7 +288,7 @@ def _run(args) -> int:
 
 def _game_rows(folder: str) -> list[dict]:
     """The shipped games, then every game folder in ``folder`` and two levels below it."""
-    from .content import shipped_games, shipped_games_dir
+    from ..games import shipped_games, shipped_games_dir
     rows, seen = [], set()
     for name in shipped_games():
         rows.append(_game_row(os.path.join(shipped_games_dir(), name), name, "shipped"))
@@ -309,7 +309,7 @@ def _game_row(path: str, name: str, where: str) -> dict:
     """What game.yaml says of a game (title, player counts) and its variant files, without compiling it."""
     import yaml
 
-    from .content import variants_of
+    from ..games import variants_of
     try:
         with open(os.path.join(path, "game.yaml"), encoding="utf-8") as handle:
             data = yaml.safe_load(handle)
@@ -346,7 +346,7 @@ def cmd_list(args) -> int:
 
 def cmd_validate(args) -> int:
     """The game (with ``--variant``s), or else the game and then each variant file of its folder."""
-    from .content import load_game, variants_of
+    from ..games import load_game, variants_of
     try:
         game = load_game(args.game, tuple(args.variant))
     except DiagnosticReport as report:
@@ -382,7 +382,7 @@ def cmd_validate(args) -> int:
 
 def _variant_files(game: str, variants: list) -> list:
     """(variant, the loaded game or None, its diagnostics) for each variant file of a game's folder."""
-    from .content import load_game
+    from ..games import load_game
     out = []
     for variant in variants:
         try:
@@ -412,8 +412,8 @@ def _print_diagnostics(diagnostics, fmt: str) -> None:
 
 
 def cmd_run(args) -> int:
-    from .engine.view import view
-    from .script import run_script, write_log
+    from ..engine.view import view
+    from ..testing.script import run_script, write_log
     if not os.path.isfile(args.script):
         raise UsageError(f"no such script file `{args.script}`")
     result = run_script(args.script, force=args.force)
@@ -428,13 +428,13 @@ def cmd_run(args) -> int:
 
 
 def cmd_test(args) -> int:
-    from .suite import Options, run_suite, table
+    from ..testing.suite import Options, run_suite, table
     if args.random < 0:
         raise UsageError("--random must be 0 or more")
     options = Options(args.random, tuple(args.players or ()), args.update, args.max_actions)
     tracer = None
     if args.coverage or args.annotate:
-        from .coverage import Tracer
+        from ..testing.coverage import Tracer
         tracer = Tracer()
     rows = run_suite(args.game, options, tracer=tracer)
     print(table(rows))
@@ -445,7 +445,7 @@ def cmd_test(args) -> int:
 
 def _coverage(tracer, folder: str | None) -> None:
     """`rulekit test --coverage`: the summary, and with --annotate the marked content files."""
-    from .coverage import annotate, report, summary
+    from ..testing.coverage import annotate, report, summary
     rep = report(tracer)
     print(summary(rep))
     if folder:
@@ -454,11 +454,11 @@ def _coverage(tracer, folder: str | None) -> None:
 
 
 def cmd_autoplay(args) -> int:
-    from .agents import action_cap, bot_list, deal_bots, make_agent, play_out
-    from .content import load_game
-    from .engine import api
-    from .narrate import Teller
-    from .script import make_log, write_log
+    from ..agents import action_cap, bot_list, deal_bots, make_agent, play_out
+    from ..dsl.narrate import Teller
+    from ..engine import api
+    from ..games import load_game
+    from ..testing.script import make_log, write_log
     specs = bot_list(args.bots)
     game = load_game(args.game, tuple(args.variant))
     state = api.new_game(game, args.players, args.seed)
@@ -504,7 +504,7 @@ def _print_scores(state) -> None:
 
 
 def cmd_schema(args) -> int:
-    from .schema import schemas_dir
+    from ..content.schema import schemas_dir
     if os.path.exists(args.out) and not os.path.isdir(args.out):
         raise UsageError(f"cannot write the schemas to `{args.out}`: it is a file, not a folder")
     try:
@@ -535,8 +535,8 @@ def cmd_render(args) -> int:
 
 
 def cmd_simulate(args) -> int:
+    from ..agents import bot_list
     from . import simulate as sim
-    from .agents import bot_list
     if args.games < 1 or args.jobs < 1:
         raise UsageError("--games and --jobs must be at least 1")
     for path in (args.out, args.plot):
@@ -678,7 +678,7 @@ def cmd_diff(args) -> int:
 
 
 def cmd_compile(args) -> int:
-    from .content import load_game
+    from ..games import load_game
     from .listing import listing, printable
     game = load_game(args.game, tuple(args.variant))
     text = listing(game)

@@ -24,7 +24,7 @@ import shlex
 import symtable
 import types
 
-from . import __version__
+from .. import __version__
 
 REPR_WIDTH = 80     # a bound value's description is cut to about this many characters
 _DEPTH = 4          # containers nested deeper than this are shown as `...`
@@ -73,7 +73,7 @@ def _header(game, count: int) -> list[str]:
 
 def _command(game) -> str:
     """The command that lists this game again (a shipped game by its name)."""
-    from .content import find_game
+    from ..games import find_game
     target = game.path
     try:
         if os.path.samefile(find_game(game.name), game.path):
@@ -153,8 +153,8 @@ def describe(value, width: int = REPR_WIDTH, functions: dict | None = None) -> s
 
 
 def _walk(value, put, depth: int, functions: dict) -> None:
-    from .engine.state import Family, ZoneKey
-    from .source import Span
+    from ..engine.state import Family, ZoneKey
+    from ..source import Span
     kind = type(value)
     if value is None or kind in (bool, int, float, complex, str, bytes):
         put(repr(value))
@@ -194,7 +194,7 @@ def _walk(value, put, depth: int, functions: dict) -> None:
 
 
 def _callable(fn, functions: dict) -> str:
-    from .engine.library import REGISTRY
+    from ..engine.library import REGISTRY
     if id(fn) in functions:
         return f"<function {functions[id(fn)]}>"
     for name, builtin in REGISTRY.items():

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import difflib
 
-from .content import load_game
-from .engine.mutate import fmt
+from ..engine.mutate import fmt
+from ..games import load_game
 
 SECTION_TITLES = {
     "params": "values", "tables": "values", "sets": "values", "vars": "values", "player": "values",

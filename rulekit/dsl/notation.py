@@ -12,10 +12,10 @@ from __future__ import annotations
 import fnmatch
 import re
 
-from .dsl import ast
-from .engine.mutate import fmt
-from .engine.simultaneous import split
-from .errors import DiagnosticReport
+from ..engine.mutate import fmt
+from ..engine.simultaneous import split
+from ..errors import DiagnosticReport
+from . import ast
 
 _TEMPLATES: dict = {}      # content hash -> templates: the scripts of one game load it again and again
 _KEEP = 16
@@ -35,7 +35,7 @@ def templates(game) -> tuple:
 
 
 def _options(data: dict):
-    from .dsl.texts import parse_text
+    from .texts import parse_text
     for text, kind in _statement_texts(data):
         try:
             tree = parse_text(text, None, kind)

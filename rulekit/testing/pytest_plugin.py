@@ -2,7 +2,7 @@
 """pytest collects a game's scripts as tests: ``pytest games/mygame``.
 
 Registered as a ``pytest11`` entry point, so installing rulekit is enough (or load it by
-hand with ``-p rulekit.pytest_plugin``). A script is collected only when pytest is pointed
+hand with ``-p rulekit.testing.pytest_plugin``). A script is collected only when pytest is pointed
 at a game folder (one with ``game.yaml``) or at the script itself, or when ``--rulekit``
 is given: a project's own test run (``pytest`` over ``tests/``) is not slowed down, and
 the deliberately failing scripts of a test suite are not run as tests. Each script is
@@ -25,8 +25,8 @@ from pathlib import Path
 
 import pytest
 
-from .content import ROOT_FILE
-from .errors import RulekitError
+from ..errors import RulekitError
+from ..games import ROOT_FILE
 
 _ROOTS = pytest.StashKey[tuple]()
 CHECK_STEPS = frozenset({"expect", "legal", "refuse", "score", "over"})
@@ -141,7 +141,7 @@ def _checks_something(path: str) -> bool:
 
 def recorded_game_text(result) -> str:
     """A whole recorded game as a snapshot keeps: how it started, a digest, how it ended."""
-    from .testing import events_digest
+    from . import events_digest
     digest = events_digest(result.state)
     lines = [result.transcript[0] if result.transcript else "",
              f"{digest['actions']} actions, {digest['events']} events, sha256 {digest['sha256']}"]

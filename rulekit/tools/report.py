@@ -2,7 +2,7 @@
 """How results and view values read in the terminal and in pictures (shared by the commands)."""
 from __future__ import annotations
 
-from .engine.state import PLAYERS
+from ..engine.state import PLAYERS
 
 
 def show_value(value) -> str:

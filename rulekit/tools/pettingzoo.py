@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 """A PettingZoo AEC environment for any rulekit game.
 
-    from rulekit.pettingzoo import env
+    from rulekit.tools.pettingzoo import env
     e = env("mygame", players=3, seed=7)
     e.reset()
     for agent in e.agent_iter():
@@ -86,11 +86,11 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from .content import load_game
-from .engine import api
-from .engine.mutate import fmt
-from .engine.state import PLAYERS
-from .engine.view import HIDDEN, state_props, view
+from ..engine import api
+from ..engine.mutate import fmt
+from ..engine.state import PLAYERS
+from ..engine.view import HIDDEN, state_props, view
+from ..games import load_game
 
 PROBE_GAMES = 6
 LIMIT = float(2 ** 24)
@@ -108,7 +108,7 @@ def env(game, players: int | None = None, variants=(), seed: int | None = None,
 
 def measure_max_actions(game, players: int, probes: int = PROBE_GAMES) -> int:
     """The largest number of legal actions met in ``probes`` seeded random playouts."""
-    from .agents import RandomAgent
+    from ..agents import RandomAgent
     key = (game.content_hash, players, probes)
     if key not in _BOUNDS:
         most = 1

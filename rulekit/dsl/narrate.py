@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import attrs
 
+from ..engine.state import PLAYERS, SEAT_NAMES, Decision
+from ..errors import Diagnostic, DiagnosticReport
+from ..source import Span
 from . import parse_cache
-from .dsl.texts import located, parse_text, scope
-from .engine.state import PLAYERS, SEAT_NAMES, Decision
-from .errors import Diagnostic, DiagnosticReport
-from .source import Span
+from .texts import located, parse_text, scope
 
 FIELDS = {
     "set": ("player", "old", "new", "change", "actor"),
@@ -78,7 +78,7 @@ def _known(builder) -> dict:
 def _check_name(builder, path: tuple, name, known) -> None:
     if known is None or name in known:
         return
-    from .errors import suggestion_help
+    from ..errors import suggestion_help
     builder.diagnostics.append(Diagnostic(
         "RK0126", f"`narrate:` names `{name}`, which this game does not define", builder.smap.span(path, key=
                                                                                                    len(path) == 3),

@@ -17,11 +17,12 @@ from importlib import resources
 
 import attrs
 
-from . import parse_cache, schema, typed
+from .content import schema, typed
+from .content.loader import LNode, SourceMap, flatten, load_yaml, merge
+from .dsl import parse_cache
 from .errors import Diagnostic, DiagnosticReport, UsageError, suggestion_help
-from .loader import LNode, SourceMap, flatten, load_yaml, merge
 from .model import Game, build_game
-from .source import source_line
+from .source import display_path, source_line
 
 ROOT_FILE = "game.yaml"
 _ID_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_"
@@ -61,18 +62,10 @@ def find_game(name_or_path: str) -> str:
                      f"({', '.join(shipped_games()) or 'none'})" + (f"; {hint}" if hint else ""))
 
 
-def _display(path: str) -> str:
-    try:
-        rel = os.path.relpath(path)
-    except ValueError:
-        return path
-    return path if rel.startswith("..") else rel
-
-
 def load_tree(folder: str, files: list | None = None) -> LNode:
     """The game's root file with its includes merged in, as located nodes (the paths
     of the files read are appended to ``files`` when given)."""
-    root_path = _display(os.path.join(folder, ROOT_FILE))
+    root_path = display_path(os.path.join(folder, ROOT_FILE))
     root = load_yaml(root_path)
     if files is not None:
         files.append(root_path)
@@ -86,7 +79,7 @@ def load_tree(folder: str, files: list | None = None) -> LNode:
             rel = entry.value
             if not isinstance(rel, str):
                 continue
-            path = _display(os.path.join(folder, rel))
+            path = display_path(os.path.join(folder, rel))
             if not inside(folder, os.path.join(folder, rel)):
                 diagnostics.append(Diagnostic("RK0113", f"included file `{rel}` is outside the game's folder",
                                               entry.span, help="a game includes files from its own folder"))
@@ -167,7 +160,7 @@ def named_variant(folder: str, variant: str) -> str:
     """The file of the variant ``variant`` of the game in ``folder``, or a UsageError naming the known ones."""
     path = os.path.join(folder, "variants", f"{variant}.yaml")
     if os.path.isfile(path):
-        return _display(path)
+        return display_path(path)
     known = sorted(f[:-5] for f in os.listdir(os.path.join(folder, "variants"))
                    if f.endswith(".yaml")) if os.path.isdir(os.path.join(folder, "variants")) else []
     hint = suggestion_help(variant, known)
@@ -210,7 +203,7 @@ def _load_game(folder: str, variants) -> Game:
     if problems:
         raise DiagnosticReport(problems)
     name = os.path.basename(os.path.abspath(folder))
-    game = _build(data, smap, base, name, _display(folder), tuple(variants))
+    game = _build(data, smap, base, name, display_path(folder), tuple(variants))
     game.files = file_hashes(folder, files)
     return game
 

@@ -22,10 +22,10 @@ import sys
 
 import attrs
 
-from .engine import vm
-from .engine.runtime import LINE_SPANS, ChooseSpec
-from .model import ESTIMATE
-from .source import source_line
+from ..engine import vm
+from ..engine.runtime import LINE_SPANS, ChooseSpec
+from ..model import ESTIMATE
+from ..source import source_line
 
 _RESUME = vm.resume.__code__
 SHOWN = 40     # missed lines and options listed under the summary (the annotated files show them all)
@@ -206,7 +206,7 @@ def annotate(rep: Report, folder: str) -> list[str]:
     """Each content file with a mark per line, as ``FOLDER/NAME.cover``: ``>`` a statement that
     ran, ``!`` one that never ran, ``+`` an option chosen, ``-`` one never chosen. Returns the
     files written."""
-    from .files import write_text
+    from ..files import write_text
     marks: dict = {}
     for path, lines in rep.statements.items():
         for number, ran in lines.items():

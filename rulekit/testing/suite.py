@@ -19,9 +19,10 @@ from collections.abc import Callable
 import attrs
 import yaml
 
-from .content import ROOT_FILE, find_game, load_game, variants_of
-from .errors import DiagnosticReport, RulekitError, UsageError
-from .testing import RANDOM_GAME_ACTIONS, random_game
+from ..errors import DiagnosticReport, RulekitError, UsageError
+from ..games import ROOT_FILE, find_game, load_game, variants_of
+from ..source import display_path
+from . import RANDOM_GAME_ACTIONS, random_game
 
 TRANSCRIPT = ".transcript"
 
@@ -98,7 +99,7 @@ def _validate(folder: str, variants: tuple, loaded: dict) -> str:
 
 
 def _random(game, players: int, options: Options) -> str:
-    from .typed import out_of_range
+    from ..content.typed import out_of_range
     if not game.min_players <= players <= game.max_players:
         raise UsageError(f"{game.title} is for {game.min_players}-{game.max_players} players, not {players}")
     total = 0
@@ -139,11 +140,11 @@ def check_script(path: str, update: bool = False, tracer=None) -> str:
     if update:
         if _read(stored) != text:
             _write(stored, text)
-            return f"wrote {_display(stored)}"
+            return f"wrote {display_path(stored)}"
         return ""
     before = _read(stored)
     if before is not None and before != text:
-        diff = difflib.unified_diff(before.splitlines(), lines, _display(stored), "now", lineterm="", n=1)
+        diff = difflib.unified_diff(before.splitlines(), lines, display_path(stored), "now", lineterm="", n=1)
         raise CheckFailed("the transcript differs from the stored one (rulekit test --update to accept it):\n"
                           + "\n".join(list(diff)[:60]))
     return ""
@@ -197,11 +198,6 @@ def _write(path: str, text: str) -> None:
             handle.write(text)
     except OSError as exc:
         raise UsageError(f"cannot write `{path}`: {exc.strerror or exc}") from None
-
-
-def _display(path: str) -> str:
-    rel = os.path.relpath(path)
-    return path if rel.startswith("..") else rel
 
 
 def table(rows: list[Row]) -> str:

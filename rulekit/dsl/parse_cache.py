@@ -34,9 +34,9 @@ from pathlib import Path
 
 import attrs
 
-from .dsl import ast
-from .files import write_atomic
-from .source import Span
+from ..files import write_atomic
+from ..source import Span
+from . import ast
 
 _MAX_ENTRIES = 2_000       # texts one game's file keeps; past this it keeps only the last load's
 _MAX_FILE = 64 * 1024 * 1024   # a bigger cache file is not read
@@ -49,9 +49,9 @@ _FIELDS = {name: len(attrs.fields(cls)) - 1 for name, cls in _NODES.items()}   #
 
 
 def _version() -> str:
-    here = Path(__file__).parent
+    here = Path(__file__).parent.parent
     digest = hashlib.sha256()
-    for part in ("dsl/grammar.lark", "dsl/parser.py", "dsl/ast.py", "source.py", "parse_cache.py"):
+    for part in ("dsl/grammar.lark", "dsl/parser.py", "dsl/ast.py", "source.py", "dsl/parse_cache.py"):
         digest.update((here / part).read_bytes())
     return digest.hexdigest()[:16]
 

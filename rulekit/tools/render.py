@@ -66,12 +66,12 @@ import json
 import math
 import os
 
-from .engine import api
-from .engine.mutate import fmt
-from .engine.state import PLAYERS
-from .engine.view import HIDDEN, view
-from .errors import EXIT_OK, UsageError
-from .files import write_text
+from ..engine import api
+from ..engine.mutate import fmt
+from ..engine.state import PLAYERS
+from ..engine.view import HIDDEN, view
+from ..errors import EXIT_OK, UsageError
+from ..files import write_text
 from .report import show_value
 
 CHAR = 6.0          # width of one character of the 10px monospace font
@@ -659,7 +659,7 @@ def _pick(picture: dict, pick):
 def replay(path: str, force: bool = False):
     """The game, the log and a fresh state at step 0 of a log or script, plus the
     actions to apply (the script is checked by running it once)."""
-    from .script import pins_from, run_script
+    from ..testing.script import pins_from, run_script
     result = run_script(path, force=force)
     log = result.log
     game = result.state.game

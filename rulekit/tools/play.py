@@ -10,7 +10,7 @@ numbered, and a line of input is one of:
   with the logged actions before it (the engine is deterministic, and the bots are
   replayed too, so the same choice again brings the same answers);
 * ``save FILE`` / ``load FILE`` - the game's log, in the format of ``rulekit run``
-  (``rulekit.script.make_log``); ``load`` also takes any script;
+  (``rulekit.testing.script.make_log``); ``load`` also takes any script;
 * ``show [ZONE]`` - the state again, or one zone in full (``show deck``, ``show p2.hand``);
 * ``help``, ``quit``.
 
@@ -32,16 +32,16 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from .agents import action_cap, bot_list, deal_bots, make_agent, stalled
-from .engine import api
-from .engine.simultaneous import split
-from .engine.state import PLAYERS
-from .engine.view import HIDDEN, view
-from .errors import EXIT_CONTENT, EXIT_OK, EXIT_USAGE, IllegalAction, RulekitError, UsageError
-from .narrate import Teller
+from ..agents import action_cap, bot_list, deal_bots, make_agent, stalled
+from ..dsl.narrate import Teller
+from ..engine import api
+from ..engine.simultaneous import split
+from ..engine.state import PLAYERS
+from ..engine.view import HIDDEN, view
+from ..errors import EXIT_CONTENT, EXIT_OK, EXIT_USAGE, IllegalAction, RulekitError, UsageError
+from ..testing.script import make_log, pins_from, write_log
 from .render import internal_zones
 from .report import score_table, show_value, winners_line
-from .script import make_log, pins_from, write_log
 
 COMMANDS = ("undo", "save", "load", "show", "help", "quit", "exit")
 SHORT = 8   # longer item lists of other players and the table are summarised by kind
@@ -251,7 +251,7 @@ class Session:
                            f"(replay with `rulekit run {rest}`)")
 
     def cmd_load(self, rest) -> str | None:
-        from .script import run_script
+        from ..testing.script import run_script
         if not rest:
             self.say("load what? `load FILE`")
             return None
@@ -432,7 +432,7 @@ def _stdin_reader(console: Console, interactive: bool):
 
 def play(game_name: str, players=None, seat="1", bots: str = "random", variants=(), seed: int = 1,
          stdin_is_tty: bool | None = None, max_actions: int | None = None, verbose: bool = False) -> int:
-    from .content import load_game
+    from ..games import load_game
     interactive = sys.stdin.isatty() if stdin_is_tty is None else stdin_is_tty
     console = Console(highlight=False) if interactive and sys.stdout.isatty() else \
         Console(width=100, force_terminal=False, no_color=True, highlight=False)

@@ -23,8 +23,8 @@ from typing import Any
 import attrs
 import yaml
 
-from .errors import Diagnostic, DiagnosticReport
-from .source import Span, register_text, source_line
+from ..errors import Diagnostic, DiagnosticReport
+from ..source import Span, register_text, source_line
 
 # libyaml's composer when present (several times faster; same nodes and marks).
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -493,7 +493,7 @@ def flatten(node: LNode, smap: SourceMap | None = None, path: tuple = ()) -> tup
 def layout_problems(data: dict, smap: SourceMap) -> list[Diagnostic]:
     """Names in drawing hints (``render:``, a zone's ``layout:``) that the game does not define
     (RK0125), each at its place: a misspelt hint would otherwise silently draw nothing."""
-    from .errors import suggestion_help
+    from ..errors import suggestion_help
     out: list[Diagnostic] = []
 
     def unknown(path: tuple, what: str, name, known, of: str = "") -> None:

@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import attrs
 
-from . import notation
-from .engine import api
-from .engine.mutate import fmt
-from .engine.simultaneous import NotDeciding
-from .engine.state import PLAYERS, Decision, State
-from .errors import ContentRuntimeError, Diagnostic, IllegalAction, RulekitError, suggestion_help
-from .notation import render_event
-from .source import Span
+from ..dsl import notation
+from ..dsl.notation import render_event
+from ..engine import api
+from ..engine.mutate import fmt
+from ..engine.simultaneous import NotDeciding
+from ..engine.state import PLAYERS, Decision, State
+from ..errors import ContentRuntimeError, Diagnostic, IllegalAction, RulekitError, suggestion_help
+from ..source import Span
 
 STEP_KINDS = ("expect", "checkpoint", "refuse", "legal", "score", "over")
 

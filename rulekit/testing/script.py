@@ -23,7 +23,7 @@ A script is YAML (schema ``schemas/script.schema.json``)::
       - over: true
       - score: {p1: {gems: 6, total: 9}, winners: [p1]}
 
-The steps live in :mod:`rulekit.steps`. A log written by any run is also a script
+The steps live in :mod:`rulekit.testing.steps`. A log written by any run is also a script
 (with ``content_hash`` and ``result``), so ``rulekit run LOG`` replays it exactly;
 a log whose content hash no longer matches is refused unless forced.
 """
@@ -36,17 +36,18 @@ from typing import Any
 import attrs
 import yaml
 
-from . import schema, steps
-from .content import load_game
-from .engine import api
-from .engine.mutate import fmt
-from .engine.state import PLAYERS, State
-from .engine.view import view
-from .errors import ContentRuntimeError, DiagnosticReport, UsageError, suggestion_help
-from .files import write_text
-from .loader import flatten, load_yaml
-from .notation import render_event
-from .source import Span, source_line
+from ..content import schema
+from ..content.loader import flatten, load_yaml
+from ..dsl.notation import render_event
+from ..engine import api
+from ..engine.mutate import fmt
+from ..engine.state import PLAYERS, State
+from ..engine.view import view
+from ..errors import ContentRuntimeError, DiagnosticReport, UsageError, suggestion_help
+from ..files import write_text
+from ..games import load_game
+from ..source import Span, source_line
+from . import steps
 from .steps import STEP_KINDS, ScriptError, Step, act, raise_all
 
 LOG_VERSION = 2    # 2: a log ends with `action_count`, so a log cut short is refused
@@ -74,7 +75,7 @@ def pins_from(spec: dict | None) -> dict:
 def game_ref(game) -> str:
     """How a log names its game: a shipped game by its name, any other game by the
     absolute path of its folder (``rulekit ... --log FILE`` writes it relative to FILE)."""
-    from .content import shipped_games_dir
+    from ..games import shipped_games_dir
     try:
         if os.path.samefile(os.path.join(shipped_games_dir(), game.name), game.path):
             return game.name
@@ -108,7 +109,7 @@ def make_log(state: State, variants, seed: int, pins_spec: dict | None, position
 def content_parts(game) -> dict:
     """What a log records beside the content hash, to say later what changed: a hash
     of each top-level section of the merged content and of each file read."""
-    from .model import content_hash
+    from ..model import content_hash
     return {"sections": {name: content_hash({name: value}) for name, value in sorted(game.data.items())},
             "files": dict(getattr(game, "files", None) or {})}
 
@@ -139,14 +140,14 @@ def _what_changed(expected_hash: str, parts, game) -> str:
 def _expr_fn(game, text: str, span: Span, names=()):
     """Compile an expectation expression against the game's names (plus ``names``,
     the seats ``p1``.. of the game, bound when it is evaluated)."""
-    from .dsl.texts import scope as _scope
+    from ..dsl.texts import scope as _scope
 
     line_text = source_line(span.path, span.line) or ""
     quote = 1 if line_text[span.column - 1:span.column] in ("'", '"') else 0   # a quoted key
 
     def locate(line, col, el=None, ec=None):
         return Span(span.path, span.line, span.column + quote + col - 1)
-    from .dsl.texts import parse_text
+    from ..dsl.texts import parse_text
     node = parse_text(text, locate, "expr")
     compiler = game.compiler_for_scripts()
     fn = compiler.expr(node, _scope(names))
@@ -296,7 +297,7 @@ def _check_result(state: State, data: dict, smap) -> None:
 def _script_game(ref: str, variants: tuple, smap) -> tuple:
     """(the folder of the game a script names, its variants as load_game takes them), or a
     ScriptError on the script's line when the game or one of its variants cannot be used."""
-    from .content import find_game
+    from ..games import find_game
     try:
         folder = find_game(ref)
     except UsageError as exc:
@@ -313,7 +314,7 @@ def _script_game(ref: str, variants: tuple, smap) -> tuple:
 def _script_variant(folder: str, variant: str) -> str:
     """A script's variant: a name in the game's ``variants/`` or a file inside the game's
     folder (a script must not make rulekit read files elsewhere)."""
-    from .content import inside, named_variant
+    from ..games import inside, named_variant
     if not variant.endswith((".yaml", ".yml")) and "/" not in variant and os.sep not in variant:
         named = named_variant(folder, variant)
         return named if os.path.exists(variant) else variant   # the name, unless a file here has it

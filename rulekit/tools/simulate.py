@@ -16,11 +16,11 @@ import os
 import warnings
 from concurrent.futures import ProcessPoolExecutor
 
-from .agents import action_cap, make_agent, play_out
-from .engine import api, rng
-from .engine.state import PLAYERS
-from .errors import ContentRuntimeError, UsageError
-from .files import write_atomic
+from ..agents import action_cap, make_agent, play_out
+from ..engine import api, rng
+from ..engine.state import PLAYERS
+from ..errors import ContentRuntimeError, UsageError
+from ..files import write_atomic
 
 _GAMES: dict = {}
 STALLED = "RK4012"      # the code of a game stopped at its action cap (agents.stalled)
@@ -39,7 +39,7 @@ def seat_bots(bots: list[str], n: int, index: int) -> list[str]:
 def _load(game_ref: str, variants: tuple):
     key = (game_ref, variants)
     if key not in _GAMES:
-        from .content import load_game
+        from ..games import load_game
         _GAMES[key] = load_game(game_ref, variants)
     return _GAMES[key]
 
@@ -218,7 +218,7 @@ def _check_reachable(address: str, timeout: float = 5.0) -> None:
 
 def _portable(chunk):
     """A chunk whose game reference works from any worker: a folder becomes an absolute path."""
-    from .content import ROOT_FILE
+    from ..games import ROOT_FILE
     game_ref, *rest = chunk
     if os.path.isfile(os.path.join(game_ref, ROOT_FILE)) or (
             os.path.isfile(game_ref) and os.path.basename(game_ref) == ROOT_FILE):
@@ -233,8 +233,8 @@ def _as_local(exc: BaseException) -> BaseException:
     if span is not None and os.path.isabs(getattr(span, "path", "")):
         import attrs
 
-        from .content import _display
-        exc.span = attrs.evolve(span, path=_display(span.path))
+        from ..source import display_path
+        exc.span = attrs.evolve(span, path=display_path(span.path))
     return exc
 
 

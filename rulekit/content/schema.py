@@ -16,14 +16,14 @@ import os
 import jsonschema
 from jsonschema.exceptions import best_match
 
-from .errors import Diagnostic, suggestion_help
+from ..errors import Diagnostic, suggestion_help
 from .loader import LNode, SourceMap, flatten, layout_problems
 
 KINDS = ("game", "variant", "script")
 
 
 def schemas_dir() -> str:
-    here = os.path.dirname(os.path.abspath(__file__))
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))   # rulekit/
     packaged = os.path.join(here, "schemas")
     if os.path.isdir(packaged):
         return packaged

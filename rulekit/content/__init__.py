@@ -1,0 +1,2 @@
+# SPDX-License-Identifier: MIT
+"""Content as written: YAML with source positions, JSON Schemas, typed values."""
