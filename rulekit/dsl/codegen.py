@@ -30,11 +30,11 @@ from ..source import source_line
 from . import ast
 from .compiler import (
     Compiler,
-    _first_assignment,
-    _ident,
-    _located_code,
-    _Scope,
+    Scope,
     assigned_names,
+    first_assignment,
+    located_code,
+    py_identifier,
     read_names,
     too_complex,
 )
@@ -97,7 +97,7 @@ class Module:
             code.run = ns.get(f"run_{code.pyname}")
             code.direct = ns.get(f"call_{code.pyname}")
         for name, pyname, _params, _body, span, _reused in self.comp.function_defs:
-            self.comp.functions_impl[name] = _located_code(ns[pyname], span, pyname)
+            self.comp.functions_impl[name] = located_code(ns[pyname], span, pyname)
         return ns
 
     # ------------------------------------------------------------ planning
@@ -105,7 +105,7 @@ class Module:
         """A procedure to be written: ``key`` is how calls name it (content procedures by their
         own name; the flow's parts by keys content cannot write, `$setup`, `phase:deal`)."""
         title = title or key
-        pyname = f"{_ident(title)}_{next(self._defs)}"
+        pyname = f"{py_identifier(title)}_{next(self._defs)}"
         code = self.codes[key] = Code(title, params, span, pyname)
         return code
 
@@ -142,17 +142,17 @@ class Module:
             hint = suggestion_help(local, comp.v.gvars)
             comp.diagnostics.append(Diagnostic(
                 "RK0340", f"`{local}` is assigned in `{name}` but never used",
-                _first_assignment(body, local) or span,
+                first_assignment(body, local) or span,
                 help=hint + " (a misspelt global becomes a new local)" if hint else
                 "remove it, or declare it under `vars:` if it should outlive the procedure",
                 severity="warning"))
         where = _where(span)
         if code.stops:
-            writer = _Writer(self, code, _Scope(set(params) | assigned), resumable=True, flat=key in self.flat)
+            writer = _Writer(self, code, Scope(set(params) | assigned), resumable=True, flat=key in self.flat)
             writer.resumable_function(body, where)
         else:
             names = {p: _pylocal(p) for p in sorted(set(params) | assigned)}
-            writer = _Writer(self, code, _Scope(set()).bind_py(names), resumable=False)
+            writer = _Writer(self, code, Scope(set()).bind_py(names), resumable=False)
             writer.direct_function(body, [names[p] for p in params], where)
         self.add(0, "")
 
@@ -162,7 +162,7 @@ class Module:
         `end_game()` goes)."""
         comp = self.comp
         self.written.append(code)
-        w = _Writer(self, code, _Scope(set()), resumable=True)
+        w = _Writer(self, code, Scope(set()), resumable=True)
         w.start(w.reserve())
         w.call_code(setup)
         w.cur.append((3, "position = e.pop('$position', None)", None))
@@ -199,7 +199,7 @@ class _Writer:
     """Writes one procedure. Structured statements go out as Python statements; in a
     resumable procedure, a statement that may stop splits the code into blocks."""
 
-    def __init__(self, module: Module, code: Code, scope: _Scope, resumable: bool, flat: bool = False):
+    def __init__(self, module: Module, code: Code, scope: Scope, resumable: bool, flat: bool = False):
         self.m = module
         self.comp = module.comp
         self.code = code
@@ -514,7 +514,7 @@ class _Writer:
                     lines.append((3, f"{shared[src]} = {src}", span))
                 clauses[0] = (clauses[0][0], shared[src])
 
-    def _label_fn(self, opt, inner: _Scope, names: dict, text=None):
+    def _label_fn(self, opt, inner: Scope, names: dict, text=None):
         """``fn(s, e, *values)``: an option's notation (or ``text``: its `says`, a choose's
         `prompt`), formatted only when someone asks (or the text itself, when it never changes)."""
         text = opt.label if text is None else text
@@ -564,7 +564,7 @@ class _Writer:
         for opt in group_options:
             locals_ = set(params) | {n for n, _ in opt.fors} | (assigned_names(opt.body) - comp.v.gvars)
             alias = {n: f"{inc.name}.{n}" for n in locals_}
-            inner = _Scope(set(alias.values()), [], alias)
+            inner = Scope(set(alias.values()), [], alias)
             o_names, o_clauses, o_keys, o_walkers = dict(names), list(clauses), list(keys), []
             self._option_fors(opt.fors, inner, alias.__getitem__, o_names, o_clauses, o_keys, o_walkers)
             out.append((opt, inner, o_names, o_clauses, o_keys, o_walkers))
@@ -831,7 +831,9 @@ def _argument(call, index: int, keyword: str):
 
 
 def _pylocal(name: str) -> str:
-    return f"l_{name}" if name.isascii() and name.isidentifier() else f"l_{_ident(name)}_{zlib.crc32(name.encode())}"
+    if name.isascii() and name.isidentifier():
+        return f"l_{name}"
+    return f"l_{py_identifier(name)}_{zlib.crc32(name.encode())}"
 
 
 def _called(body, procedures) -> set:

@@ -57,7 +57,7 @@ class Vocabulary:
     option_groups: dict = attrs.Factory(dict)    # name -> (params, tuple of ast.Option)
 
 
-class _Scope:
+class Scope:
     """Local names of one procedure. ``alias`` renames the locals of an included
     option group (``group.name``) so they can never clash with the includer's."""
 
@@ -72,19 +72,19 @@ class _Scope:
     def key(self, name: str) -> str:
         return self.alias.get(name, name)
 
-    def bind(self, private: dict) -> _Scope:
+    def bind(self, private: dict) -> Scope:
         """A scope where each name in ``private`` reads the env key it maps to."""
         alias = dict(self.alias)
         alias.update(private)
-        return _Scope(self.locals | set(private.values()), self.loops, alias, self.py,
+        return Scope(self.locals | set(private.values()), self.loops, alias, self.py,
                       self.items - set(private.values()))
 
-    def bind_py(self, names: dict, items=()) -> _Scope:
+    def bind_py(self, names: dict, items=()) -> Scope:
         """A scope where each name in ``names`` reads the Python variable it maps to (``items``:
         those of them that walk a zone)."""
         py = dict(self.py)
         py.update(names)
-        return _Scope(self.locals, self.loops, self.alias, py,
+        return Scope(self.locals, self.loops, self.alias, py,
                       (self.items - set(names.values())) | frozenset(items))
 
 
@@ -153,7 +153,7 @@ class Compiler:
         if diagnostic not in self.diagnostics:  # `x.a += 1` checks its target twice (read and write)
             self.diagnostics.append(diagnostic)
 
-    def _all_names(self, scope: _Scope) -> set:
+    def _all_names(self, scope: Scope) -> set:
         v = self.v
         return (scope.locals | set(scope.py) | v.gvars | v.constants | set(v.zones) | set(v.families) | set(v.sets)
                 | set(v.members) | set(v.tables))
@@ -164,7 +164,7 @@ class Compiler:
     # Python comprehension, not a tree of closure calls. Only names this compiler made
     # (`K3`, `v12_c`, a few helpers) and checked operators appear in the source; every value from
     # content (text, numbers, tables) is bound in the namespace, never spliced in.
-    def expr(self, node, scope: _Scope) -> Fn:
+    def expr(self, node, scope: Scope) -> Fn:
         """A ``(state, env) -> value`` function for a checked expression (a score, an estimate,
         a condition of a tool): like a function body, it asks a repeated question once."""
         if self._reuse is not None:     # inside another compilation: no plan of its own
@@ -175,7 +175,7 @@ class Compiler:
         return self._define(("s", "e"), f"{' = '.join(reused)} = UNSET\n    return {source}", node.span,
                             "expression", "split it into smaller functions")
 
-    def src(self, node, scope: _Scope) -> str:
+    def src(self, node, scope: Scope) -> str:
         method = getattr(self, f"x_{type(node).__name__}", None)
         if method is None:  # pragma: no cover - parser and compiler out of step
             raise NotImplementedError(f"no compiler for expression {type(node).__name__}")
@@ -290,7 +290,7 @@ class Compiler:
                 raise               # a bug of this compiler, not the author's mistake
             self.error("RK0219", f"{what} too complex to compile", span, hint)
             return lambda *args: None
-        fn = self._fn_cache[text] = _located_code(out["_f"], span)
+        fn = self._fn_cache[text] = located_code(out["_f"], span)
         return fn
 
     # Where the kind of a collection is certain from the text alone (a zone by name, a
@@ -345,7 +345,7 @@ class Compiler:
         if name not in self._fn_kinds:
             self._fn_kinds[name] = None     # a function asking about itself learns nothing
             params, body = self.v.functions[name]
-            self._fn_kinds[name] = self.static_kind(body, _Scope(set(params)))
+            self._fn_kinds[name] = self.static_kind(body, Scope(set(params)))
         return self._fn_kinds[name]
 
     def seq_src(self, node, scope) -> str:
@@ -385,13 +385,13 @@ class Compiler:
         if name in v.gvars or name in v.constants:
             return f"s.g[{self._k(name)}]"
         if name in v.zones:
-            return self._k(v.zones[name], f"Z_{_ident(name)}")
+            return self._k(v.zones[name], f"Z_{py_identifier(name)}")
         if name in v.families:
-            return self._k(v.families[name], f"F_{_ident(name)}")
+            return self._k(v.families[name], f"F_{py_identifier(name)}")
         if name in v.sets:
             found = self._sets.get(name)
             if found is None:       # one list per set, named after it
-                found = self._sets[name] = self._k(list(v.sets[name]), f"SET_{_ident(name)}")
+                found = self._sets[name] = self._k(list(v.sets[name]), f"SET_{py_identifier(name)}")
             return found
         if name in v.members:
             return self._k(name)
@@ -444,7 +444,7 @@ class Compiler:
         if paths == ["pvar"]:
             return f"s.p[{obj}][{key}]"
         if paths == ["pzone"]:
-            return f"{self._k(v.pzones[name], f'PZ_{_ident(name)}')}[{obj}]"
+            return f"{self._k(v.pzones[name], f'PZ_{py_identifier(name)}')}[{obj}]"
         if paths == ["sprop"]:
             return f"ITEMS[{obj}][{key}]"
         if paths == ["mprop"]:
@@ -713,10 +713,10 @@ class Compiler:
         for a named zone or a player's zone (one key per seat), else built where it is asked."""
         v = self.v
         if isinstance(zone_node, ast.Name):
-            return self._k((v.zones[zone_node.id], prop), f"TK_{_ident(zone_node.id)}")
+            return self._k((v.zones[zone_node.id], prop), f"TK_{py_identifier(zone_node.id)}")
         if isinstance(zone_node, ast.Attr) and zone_node.name in v.pzones:
             keys = tuple((key, prop) for key in v.pzones[zone_node.name])
-            return f"{self._k(keys, f'TK_{_ident(zone_node.name)}')}[{self.src(zone_node.obj, scope)}]"
+            return f"{self._k(keys, f'TK_{py_identifier(zone_node.name)}')}[{self.src(zone_node.obj, scope)}]"
         return f"({self.src(zone_node, scope)}, {self._k(prop)})"
 
     def _equal_count(self, arg, scope):
@@ -870,7 +870,7 @@ class Compiler:
         if self._inlinable(name) and all(_SIMPLE.fullmatch(a) for a in sources):
             # a body as cheap as a memo lookup is written in place of the call
             self.inlined_at.setdefault(name, []).append(node.span)
-            inner = _Scope(set(params)).bind_py(dict(zip(params, sources)))
+            inner = Scope(set(params)).bind_py(dict(zip(params, sources)))
             saved, self._reuse = self._reuse, None      # its nodes are its own, not the caller's
             try:
                 return f"({self.src(_body, inner)})"
@@ -897,7 +897,7 @@ class Compiler:
         if wrapper is not None:
             return wrapper
         impls = self.functions_impl
-        wrapper = self._wrappers[name] = f"fn_{_ident(name)}_{next(self._names)}"
+        wrapper = self._wrappers[name] = f"fn_{py_identifier(name)}_{next(self._names)}"
         if name in self.static_memo:
             self.ns[wrapper] = memo.static_caller(name, impls, self.static_memo[name], arity)
         else:
@@ -918,14 +918,14 @@ class Compiler:
                        "draw random numbers in a procedure and pass the result in"
                        if REGISTRY[impure.func].pins else "call it in a procedure, an invariant or an expectation")
         names = {p: self._var(p) for p in params}
-        scope = _Scope(set(params)).bind_py(names)
+        scope = Scope(set(params)).bind_py(names)
         source, reused = self._with_reuse(body, scope, set(names.values()))
         self.function_defs.append((name, self.impl_name(name), ("s",) + tuple(names.values()),
                                    source, body.span, reused))
 
     def impl_name(self, name: str) -> str:
         """The Python name of user function ``name`` in the generated module."""
-        return f"f_{_ident(name)}" if name.isascii() else f"f{zlib.crc32(name.encode())}_{_ident(name)}"
+        return f"f_{py_identifier(name)}" if name.isascii() else f"f{zlib.crc32(name.encode())}_{py_identifier(name)}"
 
     def call_function(self, name: str):
         """A ``(state, *args)`` caller of user function ``name`` that shares the memo."""
@@ -939,7 +939,7 @@ class Compiler:
         key = (name, per_player)
         found = self._setters.get(key)
         if found is None:
-            hint = f"SET_{'p' if per_player else 'g'}_{_ident(name)}"
+            hint = f"SET_{'p' if per_player else 'g'}_{py_identifier(name)}"
             found = self._setters[key] = self._k(mutate.variable_setter(name, per_player), hint)
         return found
 
@@ -1033,7 +1033,7 @@ def _cheap(node, v: Vocabulary) -> bool:
     return True
 
 
-def _located_code(fn, span, name: str | None = None):
+def located_code(fn, span, name: str | None = None):
     """Put generated code on its content line (file and line; named ``name``, or after the
     line), so profiles and debuggers point there: ``games/g/rules.yaml:25(f_best_other)``."""
     if span is not None and span.path:
@@ -1116,25 +1116,25 @@ def read_names(body) -> set:
     return out
 
 
-def _first_assignment(body, name: str):
+def first_assignment(body, name: str):
     for st in body:
         if isinstance(st, (ast.Assign, ast.AugAssign)) and isinstance(st.target, ast.Name) and st.target.id == name:
             return st.target.span
         for field in ("body", "orelse"):
             inner = getattr(st, field, None)
             if isinstance(inner, tuple):
-                found = _first_assignment(inner, name)
+                found = first_assignment(inner, name)
                 if found:
                     return found
         if isinstance(st, ast.If):
             for _cond, branch in st.branches:
-                found = _first_assignment(branch, name)
+                found = first_assignment(branch, name)
                 if found:
                     return found
         if isinstance(st, ast.Choose):
             for opt in st.options:
                 if isinstance(opt, ast.Option):
-                    found = _first_assignment(opt.body, name)
+                    found = first_assignment(opt.body, name)
                     if found:
                         return found
     return None
@@ -1213,6 +1213,6 @@ def _find_impure(node, v):
     return next((n for n in ast.walk(node) if isinstance(n, ast.Call) and n.func not in v.functions
                  and n.func in REGISTRY and not REGISTRY[n.func].pure), None)
 
-def _ident(text: str) -> str:
+def py_identifier(text: str) -> str:
     """``text`` as a fragment of a Python identifier (for readable generated names)."""
     return "".join(c if (c.isascii() and (c.isalnum() or c == "_")) else "_" for c in text)

@@ -18,7 +18,7 @@ from ..engine.mutate import fmt
 from ..errors import RUNTIME_ERRORS, ContentRuntimeError, Diagnostic, DiagnosticReport, explain_failure
 from ..source import Span
 from . import ast
-from .compiler import _Scope
+from .compiler import Scope
 from .parser import parse_expr, parse_options, parse_script
 
 MAX_NESTING = 100           # expression/block nesting an effect-language text may have
@@ -124,4 +124,4 @@ def located(fn, span: Span, what: str, number: str | None = None):
 
 def scope(names=()):
     """A compiler scope binding ``names`` (a function's parameters, `p` of a score)."""
-    return _Scope(set(names))
+    return Scope(set(names))
