@@ -360,3 +360,59 @@ def test_small_functions_are_written_in_place_and_fail_on_a_content_line(write_g
     with pytest.raises(rulekit.errors.ContentRuntimeError) as info:
         rulekit.new_game(rulekit.load_game(broken), 1)
     assert info.value.code == "RK4000" and info.value.span is not None and info.value.span.line > 1
+
+
+REUSED = """\
+meta: {title: Reused}
+players: {min: 1, max: 2}
+vars:
+  out: none
+functions:
+  g:
+    params: [x]
+    expr: "sum([y * 3 for y in range(0, x + 1)]) + 1"
+  maybe_then_sure:
+    params: [x]
+    expr: "(x > 0 and g(x) > 1) or g(x) == 1"
+  branch_then_sure:
+    params: [x]
+    expr: "(g(x) if x > 0 else 0) + g(x)"
+  sure_then_branch:
+    params: [x]
+    expr: "g(x) + (g(x) if x > 0 else 1)"
+  looped_then_sure:
+    params: [x]
+    expr: "sum([g(x) for y in range(1, x)]) + g(x)"
+  keyword_then_sure:
+    params: [x]
+    expr: "last([], default=g(x)) + g(x)"
+setup: |
+  out = [[maybe_then_sure(x), branch_then_sure(x), sure_then_branch(x), looped_then_sure(x),
+          keyword_then_sure(x)] for x in [0, 2]]
+flow:
+  rounds: 1
+  phases:
+    - id: main
+      do: "pass"
+"""
+
+
+def test_a_value_asked_twice_is_worked_out_once_where_it_is_certainly_reached(write_game):
+    """A function asking g(x) twice keeps it in a local: `(_r1 := g(x))` where the first ask
+    certainly runs, then plain `_r1`; where the first ask may not run (the right of `and`, a
+    branch, a comprehension's body, a keyword argument) the local starts UNSET and is checked,
+    so the later ask still works it out when the first did not (x = 0 below)."""
+    from rulekit.tools.listing import listing
+
+    game = rulekit.load_game(write_game(REUSED))
+    g = lambda x: sum(y * 3 for y in range(x + 1)) + 1      # noqa: E731 - the content's g
+    want = [[(x > 0 and g(x) > 1) or g(x) == 1, (g(x) if x > 0 else 0) + g(x), g(x) + (g(x) if x > 0 else 1),
+             sum(g(x) for _ in range(1, x)) + g(x), g(x) + g(x)] for x in (0, 2)]
+    assert rulekit.new_game(game, 1).g["out"] == want
+    source = listing(game)
+    bodies = {name: source.split(f"def f_{name}(", 1)[1].split("\ndef ", 1)[0]
+              for name in ("maybe_then_sure", "branch_then_sure", "sure_then_branch", "looped_then_sure",
+                           "keyword_then_sure")}
+    assert "UNSET" not in bodies["sure_then_branch"] and "(_r1 := " in bodies["sure_then_branch"]
+    for name in ("maybe_then_sure", "branch_then_sure", "looped_then_sure", "keyword_then_sure"):
+        assert "_r1 = UNSET" in bodies[name], name

@@ -138,7 +138,9 @@ class Compiler:
         self._sets: dict = {}
         self._reuse: dict | None = None     # while a function body compiles: node -> local slot
         self._reuse_params: set = set()
-        self._reused: set = set()
+        self._reused: set = set()         # slots first reached only maybe: they start as UNSET
+        self._known: set = set()          # slots certainly worked out by the code written so far
+        self._branches = 0                # > 0: the code being written may not run (src, _branch)
         self._in_iterable = 0
         self._fn_kinds: dict = {}
         self._fn_evident: dict = {}     # user function -> the evident kind of its body (_kind_of)
@@ -181,9 +183,35 @@ class Compiler:
             raise NotImplementedError(f"no compiler for expression {type(node).__name__}")
         slot = self._reuse.get(node) if self._reuse else None
         if slot is not None and not self._in_iterable and self._unshadowed(node, scope):
+            return self._reused_value(slot, node, scope, method)
+        if type(node) in _IN_ORDER:
+            return method(node, scope)
+        return self._branch(method, node, scope)
+
+    def _branch(self, method, *args):
+        """Compile a part that may run later than where it is written, or not at all (the right of
+        an ``and``, a comprehension's body, a built-in's own form): a value it works out is not
+        known to be there for the parts after it."""
+        self._branches += 1
+        try:
+            return method(*args)
+        finally:
+            self._branches -= 1
+
+    def _reused_value(self, slot: str, node, scope, method) -> str:
+        """A value the function asks for more than once (``_reuse_plan``): worked out where it is
+        first certainly reached (``(_r1 := ...)``), read as ``_r1`` after that; where it is first
+        reached only maybe, the local starts as UNSET and each such place checks it."""
+        if slot in self._known:
+            return slot
+        value = method(node, scope) if type(node) in _IN_ORDER else self._branch(method, node, scope)
+        if self._branches == 0:
+            self._known.add(slot)
+            if slot not in self._reused:
+                return f"({slot} := {value})"
+        else:
             self._reused.add(slot)
-            return f"({slot} if {slot} is not UNSET else ({slot} := {method(node, scope)}))"
-        return method(node, scope)
+        return f"({slot} if {slot} is not UNSET else ({slot} := {value}))"
 
     # A function body is one pure expression over an unchanging state, so a call or a list
     # it asks for twice, or inside a comprehension without using the comprehension's
@@ -230,11 +258,12 @@ class Compiler:
         """(source of ``node``, the local slots it reuses) for a whole expression whose Python
         parameters are ``params``."""
         self._reuse, self._reuse_params, self._reused = self._reuse_plan(node), params, set()
+        self._known, self._branches = set(), 0
         try:
             source = self.src(node, scope)
             return source, tuple(sorted(self._reused, key=lambda slot: int(slot[2:])))
         finally:
-            self._reuse, self._reused = None, set()
+            self._reuse, self._reused, self._known = None, set(), set()
 
     def _unshadowed(self, node, scope) -> bool:
         """No name in ``node`` means a comprehension variable here (only the function's own
@@ -555,7 +584,7 @@ class Compiler:
 
     def x_BoolOp(self, node, scope):
         op = "and" if node.op == "and" else "or"
-        return f"({self.src(node.left, scope)} {op} {self.src(node.right, scope)})"
+        return f"({self.src(node.left, scope)} {op} {self._branch(self.src, node.right, scope)})"
 
     def x_Not(self, node, scope):
         return f"(not {self.src(node.operand, scope)})"
@@ -564,8 +593,8 @@ class Compiler:
         return f"(-{self.src(node.operand, scope)})"
 
     def x_IfExp(self, node, scope):
-        return (f"({self.src(node.then, scope)} if {self.src(node.cond, scope)} "
-                f"else {self.src(node.orelse, scope)})")
+        cond = self.src(node.cond, scope)       # runs first
+        return f"({self._branch(self.src, node.then, scope)} if {cond} else {self._branch(self.src, node.orelse, scope)})"
 
     def x_Call(self, node, scope):
         name = node.func
@@ -588,11 +617,12 @@ class Compiler:
         if builtin.names is not None:
             self._check_named(builtin, node)
         if node.args and isinstance(node.args[0], ast.Comp) and node.args[0].by is not None:
-            return self._keyed(builtin, node, scope)
-        fast = self._form(builtin, node, scope) if builtin.form is not None else None
+            return self._branch(self._keyed, builtin, node, scope)
+        fast = self._branch(self._form, builtin, node, scope) if builtin.form is not None else None
         if fast is not None:
             return fast
-        args, kwargs = self._bind(builtin, node, scope, self.src)
+        # positional arguments run in order; keyword ones may be moved among them (_bind)
+        args, kwargs = self._bind(builtin, node, scope, self.src, lambda n, sc: self._branch(self.src, n, sc))
         listed = "".join(", " + a for a in args) + "".join(f", {k}={f}" for k, f in kwargs.items())
         call = f"{self._k(builtin.impl, f'B_{name}')}(s{listed})"
         if builtin.inline is not None and not kwargs and args and all(_PLAIN.fullmatch(a) for a in args):
@@ -738,10 +768,12 @@ class Compiler:
             return f"({items}.count({value}) if {items}.__class__ is LIST else COUNT_EQUAL(s, {items}, {value}))"
         return f"COUNT_EQUAL(s, {items}, {value})"
 
-    def _bind(self, builtin, node, scope, compile_arg=None):
+    def _bind(self, builtin, node, scope, compile_arg=None, compile_kwarg=None):
         """Check a call against a signature; returns (positional args, keyword args),
-        each compiled by ``compile_arg`` (closures by default, or source)."""
+        each compiled by ``compile_arg`` (closures by default, or source; keyword arguments
+        by ``compile_kwarg`` where given)."""
         compile_arg = compile_arg or self.expr
+        compile_kwarg = compile_kwarg or compile_arg
         names = list(builtin.params) + [n for n, _ in builtin.optional]
         args = [compile_arg(a, scope) for a in node.args]
         kwargs = {}
@@ -760,7 +792,7 @@ class Compiler:
                 self.error("RK0309", f"argument `{key}` of `{builtin.name}` given twice", value.span)
                 continue
             given.add(key)
-            kwargs[key] = compile_arg(value, scope)
+            kwargs[key] = compile_kwarg(value, scope)
         self._check_kinds(builtin, node, names)
         if builtin.pins is not None:
             self._note_stream(builtin, node, names)
@@ -1143,6 +1175,11 @@ def first_assignment(body, name: str):
 UNROLL_MEMBERS = 8   # any/all over a named set of at most this many members...
 UNROLL_SIZE = 40     # ...and a test of at most this many syntax nodes is written out member by member
 _UNSET = object()   # a reused value not worked out yet
+# Expressions whose parts all run, in the order they are written (except where the method says
+# otherwise: the right of `and`/`or`, the branches of `if`): a value first asked for in such a
+# part is certainly there for the parts after it (Compiler._reused_value).
+_IN_ORDER = frozenset((ast.Num, ast.Str, ast.Const, ast.Template, ast.Name, ast.Attr, ast.Index, ast.ListLit,
+                       ast.BinOp, ast.Compare, ast.BoolOp, ast.Not, ast.Neg, ast.IfExp, ast.Call))
 _PLAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")   # generated source that is one Python variable
 
 
