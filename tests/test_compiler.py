@@ -416,3 +416,56 @@ def test_a_value_asked_twice_is_worked_out_once_where_it_is_certainly_reached(wr
     assert "UNSET" not in bodies["sure_then_branch"] and "(_r1 := " in bodies["sure_then_branch"]
     for name in ("maybe_then_sure", "branch_then_sure", "looped_then_sure", "keyword_then_sure"):
         assert "_r1 = UNSET" in bodies[name], name
+
+
+READ_TWICE = """\
+meta: {title: Twice}
+players: {min: 3, max: 3}
+sets:
+  names: [a, b]
+components:
+  card: {items: [{id: c-a, v: 1}, {id: c-b, v: 2}, {id: c-c, v: 2}], start: row}
+zones:
+  row: {}
+  pile: {}
+player:
+  zones: {hand: {}}
+vars:
+  out: none
+functions:
+  pick:
+    params: [n]
+    expr: "item('c-' + n)"
+  second:
+    expr: "players[0 + 1]"
+setup: |
+  out = [pick(names[1]).v, top(row), top(pile), others(second()), seat(second()), text(players[1 + 1]),
+         [item('c-' + n).v for n in names], [o for o in others(players[0 + 2])],
+         count([x for x in [1, 2, 2] + [2] if x == 1 + 1]), [c for c in [top(pile if 1 > 2 else row)] + ['c-a']]]
+flow:
+  rounds: 1
+  phases:
+    - id: only
+      do: |
+        choose second():
+            "take {t.v}" for t in [item('c-' + n) for n in names] + [top(row)] by t.v:
+                move(t, to=second().hand)
+"""
+
+
+def test_a_built_in_reads_a_computed_argument_once_even_where_python_allows_no_store(write_game):
+    """`item`, `top`, `others`, `seat`, `text` and `count(x == v)` write their common case in
+    place: an argument that is not a plain variable is stored in a local by its first read;
+    in a comprehension's iterable (and a grouped option's), where Python allows no store, the
+    library is called instead. Either way they compute what the library computes."""
+    from rulekit.engine.mutate import fmt
+    from rulekit.tools.listing import listing
+
+    game = rulekit.load_game(write_game(READ_TWICE))
+    s = rulekit.new_game(game, 3)
+    assert [fmt(v) for v in s.g["out"]] == ["2", "c-c", "none", "[p3, p1]", "2", "p3", "[1, 2]", "[p1, p2]", "3",
+                                            "[c-c, c-a]"]
+    assert sorted(s.pending.labels) == ["take 1", "take 2"]
+    rulekit.apply(s, "take 2")
+    assert s.zones[game.pzones["hand"][1]] == ["c-b"]
+    assert ":= " in listing(game)

@@ -532,7 +532,9 @@ class _Writer:
         for name, coll in fors:
             var = comp._var(name)
             visible = scope.bind_py(names, walkers)
+            comp._in_iterable += 1          # a comprehension's iterable when options are grouped (_grouped)
             clauses.append((var, comp.seq_src(coll, visible)))
+            comp._in_iterable -= 1
             names[name] = var
             if comp.static_kind(coll, visible) == "zone":
                 walkers.append(var)

@@ -142,6 +142,7 @@ class Compiler:
         self._known: set = set()          # slots certainly worked out by the code written so far
         self._branches = 0                # > 0: the code being written may not run (src, _branch)
         self._in_iterable = 0
+        self._temps = itertools.count(1)  # `_t1`...: a value read twice, stored by its first read (_twice)
         self._fn_kinds: dict = {}
         self._fn_evident: dict = {}     # user function -> the evident kind of its body (_kind_of)
         self.roll_streams: set | None = set()   # streams `roll` draws from (None: some only running tells)
@@ -197,6 +198,17 @@ class Compiler:
             return method(*args)
         finally:
             self._branches -= 1
+
+    def _twice(self, source: str):
+        """(first read, later reads) of a value generated code reads more than once: a Python
+        variable is itself; anything else is stored in a local of its own by the read that runs
+        first. None inside a comprehension's iterable, where Python allows no such store."""
+        if _PLAIN.fullmatch(source):
+            return source, source
+        if self._in_iterable:
+            return None
+        temp = f"_t{next(self._temps)}"
+        return f"({temp} := {source})", temp
 
     def _reused_value(self, slot: str, node, scope, method) -> str:
         """A value the function asks for more than once (``_reuse_plan``): worked out where it is
@@ -280,7 +292,7 @@ class Compiler:
         a name of its own (``hint`` makes generated code readable), never spliced as text."""
         if type(value) is int or value is None or value is True or value is False:
             return repr(value)
-        if type(value) is str and len(value) <= 40 and value.isascii() and _PLAIN.fullmatch(value):
+        if type(value) is str and len(value) <= 40 and value.isascii() and _LITERAL_TEXT.fullmatch(value):
             return repr(value)
         try:
             key = (type(value), value)
@@ -385,9 +397,11 @@ class Compiler:
         if kind == "zone":
             return f"s.zones[{self.src(node, scope)}]"
         source = self.src(node, scope)
-        if _PLAIN.fullmatch(source):        # a Python variable: look before calling
-            return f"({source} if {source}.__class__ is LIST else SEQ(s, {source}))"
-        return f"SEQ(s, {source})"
+        twice = self._twice(source)
+        if twice is None:
+            return f"SEQ(s, {source})"
+        first, again = twice                # look before calling
+        return f"({again} if {first}.__class__ is LIST else SEQ(s, {again}))"
 
     def x_Num(self, node, scope):
         return self._k(node.value)
@@ -594,7 +608,8 @@ class Compiler:
 
     def x_IfExp(self, node, scope):
         cond = self.src(node.cond, scope)       # runs first
-        return f"({self._branch(self.src, node.then, scope)} if {cond} else {self._branch(self.src, node.orelse, scope)})"
+        then, orelse = self._branch(self.src, node.then, scope), self._branch(self.src, node.orelse, scope)
+        return f"({then} if {cond} else {orelse})"
 
     def x_Call(self, node, scope):
         name = node.func
@@ -623,11 +638,14 @@ class Compiler:
             return fast
         # positional arguments run in order; keyword ones may be moved among them (_bind)
         args, kwargs = self._bind(builtin, node, scope, self.src, lambda n, sc: self._branch(self.src, n, sc))
-        listed = "".join(", " + a for a in args) + "".join(f", {k}={f}" for k, f in kwargs.items())
-        call = f"{self._k(builtin.impl, f'B_{name}')}(s{listed})"
-        if builtin.inline is not None and not kwargs and args and all(_PLAIN.fullmatch(a) for a in args):
-            return builtin.inline.format(*args, call=call)      # each argument is read twice: plain names only
-        return call
+        impl = self._k(builtin.impl, f'B_{name}')
+        twice = self._twice(args[0]) if builtin.inline is not None and not kwargs and len(args) == 1 else None
+        if twice is not None:
+            first, again = twice
+            for bound, value in builtin.binds.items():
+                self.ns.setdefault(bound, value)
+            return builtin.inline.format(again, first=first, call=f"{impl}(s, {again})")
+        return f"{impl}(s{''.join(', ' + a for a in args)}{''.join(f', {k}={f}' for k, f in kwargs.items())})"
 
     def _keyed(self, builtin, node, scope) -> str:
         """``f(x for x in xs by KEY)``: the built-in's ``by`` form, given (key, item) pairs."""
@@ -764,9 +782,11 @@ class Compiler:
         if self.static_kind(coll, scope) in ("list", "zone"):
             return f"{self.seq_src(coll, scope)}.count({self.src(right, scope)})"
         items, value = self.src(coll, scope), self.src(right, scope)
-        if _PLAIN.fullmatch(items):        # a Python variable: a list is counted without a call
-            return f"({items}.count({value}) if {items}.__class__ is LIST else COUNT_EQUAL(s, {items}, {value}))"
-        return f"COUNT_EQUAL(s, {items}, {value})"
+        twice = self._twice(items)
+        if twice is None:
+            return f"COUNT_EQUAL(s, {items}, {value})"
+        first, again = twice                # a list is counted without a call
+        return f"({again}.count({value}) if {first}.__class__ is LIST else COUNT_EQUAL(s, {again}, {value}))"
 
     def _bind(self, builtin, node, scope, compile_arg=None, compile_kwarg=None):
         """Check a call against a signature; returns (positional args, keyword args),
@@ -1013,7 +1033,7 @@ _MISSING = object()
 _CHECKED_OPS = {"**": "POW", "/": "DIV"}
 
 
-_PLAIN = re.compile(r"[A-Za-z_$][A-Za-z0-9_.$ -]*")
+_LITERAL_TEXT = re.compile(r"[A-Za-z_$][A-Za-z0-9_.$ -]*")   # a text written into generated code as a literal
 # An argument as cheap to read as a name (a Python variable, a local of the frame, a global):
 # a call with only such arguments may have a small function's body written in its place.
 _SIMPLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|(?:e|s\.g)\[(?:[A-Za-z0-9_]+|'[A-Za-z_$][A-Za-z0-9_.$ -]*')\]")

@@ -18,7 +18,7 @@ import attrs
 
 from ..errors import ContentRuntimeError
 from . import mutate
-from .state import PLAYERS, Family, State, ZoneKey
+from .state import PLAYERS, Family, Player, State, ZoneKey
 
 
 class EndGame(Exception):
@@ -47,8 +47,10 @@ class Builtin:
     named: str | None = None          # ...that argument (the first one when not given)
     pins: str | None = None           # the argument naming the random stream a script's `pins: rolls:` fixes
     by: Callable | None = None        # how it compares items `by KEY`: called with (key, item) pairs instead
-    inline: str | None = None         # Python for a call whose arguments are plain variables ({0}, {1}...):
-                                      # the common case written out, falling back to the call ({call})
+    inline: str | None = None         # Python for a one-argument call: the common case written out,
+                                      # falling back to the call ({call}); {0} reads the argument and
+                                      # {first} is the read that runs first (it may store it in a local)
+    binds: dict = attrs.Factory(dict)  # names the inline Python reads besides the generated code's own
 
     @property
     def signature(self) -> str:
@@ -185,7 +187,8 @@ def _last(s, items, default=None):
 
 
 @function("top", ("zone",), (), "the top item of a zone (the last one moved in), or none", "top(deck)",
-          args={'zone': 'list'})
+          args={'zone': 'list'}, binds={"ZONEKEY": ZoneKey},
+          inline="(s.zones[{0}][-1] if {first}.__class__ is ZONEKEY and s.zones[{0}] else {call})")
 def _top(s, zone):
     items = seq(s, zone)
     return items[-1] if items else None
@@ -254,7 +257,7 @@ def _join(s, items, separator=", "):
 
 @function("text", ("value",), (), "the value as text, as notation prints it (players as p1, p2...)",
           "item(\"dev-\" + text(p) + \"-\" + column)",
-          returns="text", inline="(SEATS[{0}] if {0}.__class__ is PLAYER and 0 <= {0} < len(SEATS) else {call})")
+          returns="text", inline="(SEATS[{0}] if {first}.__class__ is PLAYER and 0 <= {0} < len(SEATS) else {call})")
 def _text(s, value):
     return mutate.fmt(value)
 
@@ -290,18 +293,20 @@ def _players_from(s, player):
     return [PLAYERS[(player + i) % s.n] for i in range(s.n)]
 
 
+# players -> seat -> the others in seat order, starting left of that seat (lists are never changed in place)
+_OTHERS = tuple(tuple([PLAYERS[(p + i) % n] for i in range(1, n)] for p in range(n)) for n in range(len(PLAYERS) + 1))
+
+
 @function("others", ("player",), (), "every other player in seat order, starting left of player",
           "others(winner)",
-          returns="list", gives="list")
+          returns="list", gives="list", binds={"OTHERS": _OTHERS},
+          inline="(OTHERS[s.n][{0}] if {first}.__class__ is PLAYER and {0} < s.n else {call})")
 def _others(s, player):
-    key = (s.n, player, player.__class__)
-    found = _OTHERS.get(key)
-    if found is None:
-        found = _OTHERS[key] = [PLAYERS[(player + i) % s.n] for i in range(1, s.n)]
-    return found
+    if player.__class__ is Player and player < s.n:
+        return _OTHERS[s.n][player]
+    return [PLAYERS[(player + i) % s.n] for i in range(1, s.n)]
 
 
-_OTHERS: dict = {}   # (players, player) -> the others in seat order; lists are never changed in place
 
 
 @function("next_player", ("player",), (("steps", 1),), "the player `steps` seats to the left",
@@ -312,7 +317,7 @@ def _next_player(s, player, steps=1):
 
 
 @function("seat", ("player",), (), "the player's seat number, 1 for the first", "seat(p)",
-          returns="number", inline="({0} + 1 if {0}.__class__ is PLAYER else {call})")
+          returns="number", inline="({0} + 1 if {first}.__class__ is PLAYER else {call})")
 def _seat(s, player):
     return int(player) + 1
 
@@ -351,7 +356,7 @@ def _has(s, item, prop):
 
 
 @function("item", ("id",), (), "the item with this id", "item(\"goal\")",
-          args={'id': 'text'}, names="items", gives="item")
+          args={'id': 'text'}, names="items", gives="item", inline="({0} if {first} in ITEMS else {call})")
 def _item(s, ident):
     if ident not in s.game.items:
         raise ContentRuntimeError(f"no item with id `{ident}`")
