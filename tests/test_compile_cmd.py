@@ -130,7 +130,7 @@ def test_the_table_lists_the_bound_names_the_source_uses(listings):
     assert any(re.fullmatch(r"CHOOSE\d+_\d+", n) and d.startswith("<choose at games/batavia/rules.yaml:")
                for n, d in table.items())
     assert any(d == "'nobody bids: the lot of '" for d in table.values())
-    assert table["SEQ"] == "<function seq>" and table["DECIDE"] == "<function decide>"
+    assert table["MOVE"] == "<function move>" and table["DECIDE"] == "<function decide>"
     assert table["len"] == "<built-in len>"
 
 

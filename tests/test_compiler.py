@@ -469,3 +469,54 @@ def test_a_built_in_reads_a_computed_argument_once_even_where_python_allows_no_s
     rulekit.apply(s, "take 2")
     assert s.zones[game.pzones["hand"][1]] == ["c-b"]
     assert ":= " in listing(game)
+
+
+LOCAL_KINDS = """\
+meta: {title: Kinds}
+players: {min: 2, max: 2}
+components:
+  card: {items: [{id: c1}, {id: c2}], start: deck}
+zones:
+  deck: {}
+vars:
+  out: none
+procedures:
+  tally:
+    do: |
+      seen = []
+      maybe = []
+      i = 0
+      while i < 3:
+          seen = seen + [i]
+          seen += [i * 10]
+          i += 1
+      if count(seen) > 2:
+          maybe = none
+      left = -1
+      if maybe != none:
+          left = count(maybe)
+      out = [count(seen), seen[1], 10 in seen, maybe, left]
+flow:
+  rounds: 1
+  phases:
+    - id: only
+      do: |
+        tally()
+        choose players[0]:
+            "stop":
+                pass
+"""
+
+
+def test_a_local_given_only_lists_is_read_as_a_list(write_game):
+    """`seen` only ever holds lists (`[]`, `seen + [i]`, `seen += [..]`), so it is counted,
+    indexed and searched as a Python list, with no call to ask what it is; `maybe` may hold
+    none, so it is asked."""
+    from rulekit.engine.mutate import fmt
+    from rulekit.tools.listing import listing
+
+    game = rulekit.load_game(write_game(LOCAL_KINDS))
+    assert fmt(rulekit.new_game(game, 2).g["out"]) == "[6, 0, true, none, -1]"
+    body = listing(game).split("def call_tally", 1)[1].split("\ndef ", 1)[0]
+    assert "len(l_seen)" in body and "l_seen[1]" in body and "(10 in l_seen)" in body
+    assert "SEQ(s, l_maybe)" in body and "SEQ(s, l_seen)" not in body

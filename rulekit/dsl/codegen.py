@@ -148,11 +148,15 @@ class Module:
                 severity="warning"))
         where = _where(span)
         if code.stops:
-            writer = _Writer(self, code, Scope(set(params) | assigned), resumable=True, flat=key in self.flat)
+            scope = Scope(set(params) | assigned)
+            scope.kinds = comp.local_kinds(body, assigned - set(params), scope)
+            writer = _Writer(self, code, scope, resumable=True, flat=key in self.flat)
             writer.resumable_function(body, where)
         else:
             names = {p: _pylocal(p) for p in sorted(set(params) | assigned)}
-            writer = _Writer(self, code, Scope(set()).bind_py(names), resumable=False)
+            scope = Scope(set()).bind_py(names)
+            scope.kinds = comp.local_kinds(body, assigned - set(params), scope, lambda name: ("py", names[name]))
+            writer = _Writer(self, code, scope, resumable=False)
             writer.direct_function(body, [names[p] for p in params], where)
         self.add(0, "")
 

@@ -62,12 +62,15 @@ class Scope:
     option group (``group.name``) so they can never clash with the includer's."""
 
     def __init__(self, locals_: set, loops: list | None = None, alias: dict | None = None,
-                 py: dict | None = None, items: frozenset = frozenset()):
+                 py: dict | None = None, items: frozenset = frozenset(), kinds: dict | None = None):
         self.locals = set(locals_)
         self.loops = loops if loops is not None else []
         self.alias = alias or {}
         self.py = py or {}   # names held in Python variables (comprehension and function parameters)
         self.items = items   # Python variables certainly holding an item (they walk a zone)
+        # what a procedure's local certainly holds ("list", "zone", "item": Compiler.local_kinds),
+        # by ("local", name) or ("py", Python variable)
+        self.kinds = kinds or {}
 
     def key(self, name: str) -> str:
         return self.alias.get(name, name)
@@ -77,7 +80,7 @@ class Scope:
         alias = dict(self.alias)
         alias.update(private)
         return Scope(self.locals | set(private.values()), self.loops, alias, self.py,
-                      self.items - set(private.values()))
+                      self.items - set(private.values()), self.kinds)
 
     def bind_py(self, names: dict, items=()) -> Scope:
         """A scope where each name in ``names`` reads the Python variable it maps to (``items``:
@@ -85,7 +88,45 @@ class Scope:
         py = dict(self.py)
         py.update(names)
         return Scope(self.locals, self.loops, self.alias, py,
-                      (self.items - set(names.values())) | frozenset(items))
+                      (self.items - set(names.values())) | frozenset(items), self.kinds)
+
+
+def assigned_values(body) -> dict:
+    """Local name -> the expressions plain assignments give it (``x = v``; ``x += v`` as
+    ``x + v``), or None for a name also bound otherwise (a loop or option variable)."""
+    out: dict = {}
+
+    def bound(name, value=None):
+        if value is None:
+            out[name] = None
+        elif out.get(name, ()) is not None:
+            out[name] = out.get(name, ()) + (value,)
+
+    def walk(stmts):
+        for st in stmts:
+            if isinstance(st, ast.Assign) and isinstance(st.target, ast.Name):
+                bound(st.target.id, st.value)
+            elif isinstance(st, ast.AugAssign) and isinstance(st.target, ast.Name):
+                bound(st.target.id, ast.BinOp(st.op, st.target, st.value, span=st.span))
+            elif isinstance(st, ast.For):
+                bound(st.var)
+                walk(st.body)
+            elif isinstance(st, ast.While):
+                walk(st.body)
+            elif isinstance(st, ast.If):
+                for _, b in st.branches:
+                    walk(b)
+                walk(st.orelse)
+            elif isinstance(st, ast.Choose):
+                if isinstance(st, ast.ChooseAll):
+                    bound(st.var)
+                for opt in st.options:
+                    if not isinstance(opt, ast.Include):
+                        for name, _ in opt.fors:
+                            bound(name)
+                        walk(opt.body)
+    walk(body)
+    return out
 
 
 def assigned_names(body) -> set:
@@ -337,13 +378,38 @@ class Compiler:
     # Where the kind of a collection is certain from the text alone (a zone by name, a
     # comprehension, `players`), generated code reads it directly instead of asking at run
     # time (`SEQ`); a name a local could shadow is never taken for granted.
+    def local_kinds(self, body, names: set, scope: Scope, key=lambda name: ("local", name)) -> dict:
+        """What each local of a procedure certainly holds ("list", "zone", "item"), for
+        ``Scope.kinds`` (under ``key(name)``): a local among ``names`` (never a parameter) that
+        only plain assignments give values (never a loop or option variable), all of one kind. Each starts as what its
+        first value says and loses its kind when another value says otherwise, until none
+        does (`xs = xs + [x]` keeps "list")."""
+        values = {name: given for name, given in assigned_values(body).items()
+                  if given is not None and name in names}
+        kinds = {key(name): self.static_kind(given[0], scope) for name, given in values.items()}
+        changed = True
+        while changed:
+            changed = False
+            known = Scope(scope.locals, scope.loops, scope.alias, scope.py, scope.items,
+                          {k: kind for k, kind in kinds.items() if kind is not None})
+            for name, given in values.items():
+                kind = kinds[key(name)]
+                if kind is not None and any(self.static_kind(value, known) != kind for value in given):
+                    kinds[key(name)] = None
+                    changed = True
+        return {k: kind for k, kind in kinds.items() if kind in ("list", "zone", "item")}
+
     def static_kind(self, node, scope) -> str | None:
         """The kind of ``node`` ("zone", "list", "family", "item") when it is certain, else None."""
         v = self.v
         if isinstance(node, ast.Name):
             name = node.id
-            if name in scope.py or name in scope.alias or name in scope.locals:
+            if name in scope.py:
+                return scope.kinds.get(("py", scope.py[name]))
+            if name in scope.alias:
                 return None
+            if name in scope.locals:
+                return scope.kinds.get(("local", name))
             if name in v.zones:
                 return "zone"
             if name in v.families:
@@ -369,6 +435,9 @@ class Compiler:
         if isinstance(node, ast.IfExp):
             then = self.static_kind(node.then, scope)
             return then if then == self.static_kind(node.orelse, scope) and then in ("list", "zone", "item") else None
+        if isinstance(node, ast.BinOp) and node.op == "+" and \
+                self.static_kind(node.left, scope) == self.static_kind(node.right, scope) == "list":
+            return "list"
         return None
 
     def _member_lists(self, name: str) -> bool:

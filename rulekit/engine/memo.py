@@ -236,9 +236,18 @@ def forget(s, resource) -> None:
 
 
 def forget_move(s, source: str, to: str) -> None:
-    """Forget what a move from zone ``source`` to ``to`` may change."""
+    """Forget what a move from zone ``source`` to ``to`` may change (``drop``, written out:
+    moves are the commonest change)."""
     names = s.game.memo_moves.get((source, to))
-    drop(s, names if names is not None else _move_forgets(s.game, source, to))
+    if names is None:
+        names = _move_forgets(s.game, source, to)
+    memo = s.memo
+    if s.coarse:
+        memo.clear()
+        return
+    for name in names:
+        if name in memo:
+            del memo[name]
 
 
 def drop(s, names) -> None:

@@ -38,20 +38,21 @@ def variable_setter(name: str, per_player: bool):
     variable ``name`` (``per_player``), or global variable ``name`` with ``player`` None. Its
     bounds and what it forgets are looked up once per game; generated code holds one setter
     per variable it assigns."""
-    known = [None, None, None, None, None]      # game, bounds, low, high, functions to forget
+    game = bounds = forgets = None
+    low, high = -_UNBOUNDED, _UNBOUNDED
 
-    def learn(game) -> None:
-        bounds = (game.pbounds if per_player else game.gbounds).get(name)
-        low, high = bounds if bounds is not None else (None, None)
-        resource = ("pvar" if per_player else "g", name)
-        known[:] = [game, bounds, low, high, game.memo_deps.get(resource, game.memo_always)]
+    def learn(new_game) -> None:
+        nonlocal game, bounds, low, high, forgets
+        bounds = (new_game.pbounds if per_player else new_game.gbounds).get(name)
+        low, high = (-_UNBOUNDED, _UNBOUNDED) if bounds is None else (
+            -_UNBOUNDED if bounds[0] is None else bounds[0], _UNBOUNDED if bounds[1] is None else bounds[1])
+        forgets = new_game.memo_deps.get(("pvar" if per_player else "g", name), new_game.memo_always)
+        game = new_game
 
     def setter(s: State, player, value, span=None) -> None:
-        if known[0] is not s.game:
+        if s.game is not game:
             learn(s.game)
-        bounds = known[1]
-        if bounds is not None and not (value.__class__ is int and (known[2] is None or value >= known[2])
-                                       and (known[3] is None or value <= known[3])):
+        if bounds is not None and not (value.__class__ is int and low <= value <= high):
             _check_bounds(_what(name, player), value, bounds, span)
         row = s.p[player] if per_player else s.g
         if s.record:
@@ -59,11 +60,16 @@ def variable_setter(name: str, per_player: bool):
             if old != value:
                 s.events.append(("set", _what(name, player), old, value))
         row[name] = value
-        if s.memo:
-            memo.drop(s, known[4])
+        if s.memo and (forgets or s.coarse):
+            memo.drop(s, forgets)
         if value.__class__ is list or value.__class__ in _ZONELIKE:
             memo.stored(s, value)
     return setter
+
+
+# A bound not given, as a whole number (comparing ints is quicker than with infinity): a value
+# beyond it is looked at again by _check_bounds, which knows the bound is not there.
+_UNBOUNDED = 1 << 62
 
 
 def _what(name: str, player) -> str:
