@@ -41,10 +41,10 @@ def variable_setter(name: str, per_player: bool):
     known = [None, None, None, None, None]      # game, bounds, low, high, functions to forget
 
     def learn(game) -> None:
-        bounds = (game.pbounds if per_player else game.gbounds).get(name)
+        bounds = (game.variables.pbounds if per_player else game.variables.gbounds).get(name)
         low, high = bounds if bounds is not None else (None, None)
         resource = ("pvar" if per_player else "g", name)
-        known[:] = [game, bounds, low, high, game.memo_deps.get(resource, game.memo_always)]
+        known[:] = [game, bounds, low, high, game.memo.deps.get(resource, game.memo.always)]
 
     def setter(s: State, player, value, span=None) -> None:
         if known[0] is not s.game:
@@ -86,7 +86,7 @@ def _check_bounds(what: str, value, bounds, span) -> None:
 
 def set_prop(s: State, item: str, name: str, value) -> None:
     key = (item, name)
-    old = s.iprops.get(key, s.game.prop_defaults.get(name))
+    old = s.iprops.get(key, s.game.components.prop_defaults.get(name))
     s.iprops[key] = value
     if s.memo:
         memo.forget(s, ("prop", name))
