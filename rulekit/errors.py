@@ -222,7 +222,7 @@ def _missing_property(exc: KeyError, game) -> str | None:
     kind and the property. Reads compile to plain lookups (nothing is checked on the way), so
     the item is found afterwards, among the values the failing code held."""
     prop = exc.args[0] if exc.args else None
-    items, members = game.items, game.members
+    items, members = game.components.items, game.components.members
     if prop.__class__ is not str or not (any(prop in p for p in items.values())
                                          or any(prop in p for p in members.values())):
         return None
@@ -233,11 +233,11 @@ def _missing_property(exc: KeyError, game) -> str | None:
     held += [v for env in held if env.__class__ is dict for v in env.values()]
     lacking = sorted({v for v in held if v.__class__ is str and (v in items or v in members)
                       and prop not in _props_of(v, items, members)})
-    having = sorted({game.item_kind[i] for i, p in items.items() if prop in p})
+    having = sorted({game.components.item_kind[i] for i, p in items.items() if prop in p})
     hint = f"give it a default under its kind's `props:`, or ask `has(x, \"{prop}\")` first"
     if len(lacking) != 1:
         return f"an item has no property `{prop}` (only {_kinds(having)} have it; {hint})"
-    what = f"kind `{game.item_kind[lacking[0]]}`" if lacking[0] in items else "a set member"
+    what = f"kind `{game.components.item_kind[lacking[0]]}`" if lacking[0] in items else "a set member"
     return f"`{lacking[0]}` ({what}) has no property `{prop}` (only {_kinds(having)} have it; {hint})"
 
 

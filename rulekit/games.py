@@ -204,8 +204,7 @@ def _load_game(folder: str, variants) -> Game:
         raise DiagnosticReport(problems)
     name = os.path.basename(os.path.abspath(folder))
     game = _build(data, smap, base, name, display_path(folder), tuple(variants))
-    game.files = file_hashes(folder, files)
-    return game
+    return attrs.evolve(game, files=file_hashes(folder, files))
 
 
 def _build(data: dict, smap: SourceMap, base: tuple, name: str, path: str, variants: tuple) -> Game:
@@ -218,11 +217,10 @@ def _build(data: dict, smap: SourceMap, base: tuple, name: str, path: str, varia
         found = [_hint_quoted_id(d) for d in report.diagnostics]
         found += typed.check(data, base, smap, typed.Vocab(typed.sets_of(data), None))
         raise DiagnosticReport(found) from None
-    problems = typed.check(data, base, smap, typed.Vocab(game.sets, game.item_kind))
+    problems = typed.check(data, base, smap, typed.Vocab(game.components.sets, game.components.item_kind))
     if problems:
         raise DiagnosticReport([*problems, *game.warnings])
-    game.provenance = (*game.provenance, *kept)
-    return game
+    return attrs.evolve(game, provenance=(*game.provenance, *kept))
 
 
 def typed_sections(tree: LNode) -> tuple[dict, SourceMap]:

@@ -2,8 +2,9 @@
 """Checked content -> the compiled, immutable definition of a game.
 
 Input is the merged content data (schema-valid) and its source map. Output is a
-:class:`Game`: tables of items and zones, bounds, and the whole rules program
-compiled to VM code. Every effect-language string is parsed here with its file
+frozen :class:`Game`: one record per section (components, variables, board, program,
+scoring, bots, memo), each returned by that section's builder, the program being
+the whole rules compiled to one generated Python module. Every effect-language string is parsed here with its file
 position, and every name is resolved once; a game that builds is a game whose
 names all mean something.
 """
@@ -39,9 +40,107 @@ VISIBILITY = ("public", "owner", "hidden", "face_up")
 ESTIMATE = "$estimate"    # the estimate among the functions (engine/memo.py remembers it)
 
 
-@attrs.define(eq=False)
+@attrs.frozen(eq=False)
+class Components:
+    """The things of the game: symbol sets, and the items made from them (`sets:`, `components:`).
+    Grouped because items are generated from sets and every item question (its kind, its printed
+    and its changeable properties, where it starts) is answered from these tables together."""
+
+    sets: dict                  # set -> member names (tuple)
+    members: dict               # member -> static props
+    items: dict                 # id -> static props
+    kinds: dict                 # kind -> tuple of ids
+    item_kind: dict             # id -> kind
+    item_start: dict            # id -> ZoneKey name where it starts
+    prop_defaults: dict         # state property -> its default (the last kind declaring it)
+    kind_state: dict            # component kind -> the state properties it declares (`has`)
+    state_seed: dict            # (item, prop) -> its kind's own state default, where not the common one
+    prop_values: dict           # item property -> every value items have (none: an item without it)
+
+
+@attrs.frozen(eq=False)
+class Variables:
+    """Global (`vars:`) and player (`player.vars:`) variables: initial values, visibility and
+    bounds, side by side since a new game, a view and the setters read them the same way."""
+
+    gvars: dict                 # name -> initial
+    gvis: dict                  # name -> visibility
+    gbounds: dict               # name -> (min, max)
+    pvars: dict
+    pvis: dict
+    pbounds: dict
+
+
+@attrs.frozen(eq=False)
+class Board:
+    """Where items lie (`zones:`, `player.zones:`): global zones, families and player zones with
+    their visibility and capacity, and what a hidden zone is dealt from (`dealt_from:`); one
+    record because views, moves and determinisation ask about a zone by its name here."""
+
+    zones: dict                 # name -> ZoneKey (global)
+    zone_vis: dict              # zone name (global, family or player) -> visibility
+    families: dict              # name -> Family
+    pzones: dict                # name -> tuple[ZoneKey]
+    capacity: dict              # zone name -> capacity
+    dealt_from: dict            # zone name -> (fn(s, {"p": owner}): the items it is dealt from, span)
+
+
+@attrs.frozen(eq=False)
+class Program:
+    """The rules compiled: one generated module (dsl/codegen.Module) holding every procedure,
+    phase, setup, finish and the flow, the content functions and the parameters, with the names
+    it was compiled over. Together because scripts compile more code beside it."""
+
+    params: dict                # name -> value or compiled fn
+    procedures: dict            # key -> codegen.Code (content procedures by name; `$setup`, `phase:ID`, ...)
+    functions: dict             # content function -> compiled fn
+    main: Code                  # the flow
+    finish_pc: int              # the block of the flow that runs `finish` (where `end_game()` goes)
+    module: Any                 # the generated module (dsl/codegen.Module): `rulekit compile`
+    vocab: Vocabulary           # the names it was compiled over (scripts compile against them)
+    roll_streams: frozenset | None = None   # the streams `roll` draws from (None: not known before running)
+
+
+@attrs.frozen(eq=False)
+class Scoring:
+    """What is asked of a position without changing it: the score categories, tie-breaks and
+    who may win at the end (`scoring:`), the invariants checked as it goes, and the estimate
+    bots judge positions by meanwhile."""
+
+    categories: tuple           # ((id, text, fn), ...)
+    tiebreak: tuple             # (fn, ...)
+    eligible: Any               # (fn, span): whether `p` may win (`scoring.eligible`), or None
+    invariants: tuple           # ((id, text, fn), ...)
+    estimate: Any               # fn(s, {"p": seat}) or None
+
+
+@attrs.frozen(eq=False)
+class Bots:
+    """Bots written as content (`bots:`) and how the search bots search (`search:`)."""
+
+    rules: dict                 # bot name -> [(condition fn or None, compiled pattern, text)]
+    search: dict                # `search:` settings (agents.SEARCH_DEFAULTS for what is left out)
+
+
+@attrs.frozen(eq=False)
+class Memo:
+    """What remembering needs (engine/memo.py): which functions a change forgets, worked out
+    from their read sets when the game is built, and the game's two caches. ``moves`` and
+    ``static`` are the only tables of a game filled while games run: a pair of zones' forgets
+    is worked out on its first move, a function reading no state is answered once per
+    arguments for every state of the game. Both hold only what the content determines, so
+    sharing them between states, clones and games of one load changes no result."""
+
+    deps: dict                  # resource -> functions whose memoised results it may change
+    always: tuple               # functions forgotten on any change (they may read anything)
+    moves: dict = attrs.Factory(dict)    # (zone name, zone name) -> functions a move forgets
+    static: dict = attrs.Factory(dict)   # results of functions reading no state: name -> {(n, *args): value}
+
+
+@attrs.frozen(eq=False)
 class Game:
-    """A compiled game. Treat as read-only: shared by every state of the game."""
+    """A compiled game: the records of its sections and what is the game's as a whole.
+    Frozen and shared by every state of the game (only the memo's two caches fill as games run)."""
 
     name: str
     title: str
@@ -53,58 +152,25 @@ class Game:
     min_players: int
     max_players: int
     default_players: int
-    items: dict                 # id -> static props
-    kinds: dict                 # kind -> tuple of ids
-    item_kind: dict
-    item_start: dict            # id -> ZoneKey name where it starts
-    prop_defaults: dict
-    gvars: dict                 # name -> initial
-    gvis: dict
-    gbounds: dict
-    pvars: dict
-    pvis: dict
-    pbounds: dict
-    zones: dict                 # name -> ZoneKey (global)
-    zone_vis: dict              # zone name (global, family or player) -> visibility
-    families: dict              # name -> Family
-    pzones: dict                # name -> tuple[ZoneKey]
-    capacity: dict
-    params: dict                # name -> value or compiled fn
-    procedures: dict            # key -> codegen.Code (content procedures by name; `$setup`, `phase:ID`, ...)
-    functions: dict
-    main: Code
-    finish_pc: int
-    scoring: tuple              # ((id, text, fn), ...)
-    tiebreak: tuple             # (fn, ...)
-    eligible: Any               # (fn, span): whether `p` may win (`scoring.eligible`), or None
-    invariants: tuple           # ((id, text, fn), ...)
-    estimate: Any
+    components: Components
+    variables: Variables
+    board: Board
+    program: Program
+    scoring: Scoring
+    bots: Bots
+    memo: Memo
     provenance: tuple           # ((path, kind, text, span), ...)
-    sets: dict
-    members: dict
-    vocab: Any = None
     warnings: tuple = ()        # diagnostics of severity "warning" (shown by `rulekit validate`)
-    bots: dict = attrs.Factory(dict)    # bots written as content: name -> [(condition, pattern, text)]
-    files: dict = attrs.Factory(dict)   # content file (relative to the game folder) -> hash of its bytes
-    memo_deps: dict = attrs.Factory(dict)   # resource -> functions whose memoised results it may change
-    memo_always: tuple = ()                 # functions forgotten on any change (they may read anything)
-    memo_moves: dict = attrs.Factory(dict)   # (zone name, zone name) -> functions a move forgets (engine/mutate.py)
-    static_memo: dict = attrs.Factory(dict)  # results of functions reading no state: name -> {(n, *args): value}
-    search: dict = attrs.Factory(dict)      # how the `mcts` bot searches (`search:`; agents.SEARCH_DEFAULTS)
-    program: Any = None                     # the generated module (dsl/codegen.Module): `rulekit compile`
-    roll_streams: frozenset | None = None   # the streams `roll` draws from (None: not known before running)
-    kind_state: dict = attrs.Factory(dict)  # component kind -> the state properties it declares (`has`)
-    state_seed: dict = attrs.Factory(dict)  # (item, prop) -> its kind's own state default, where not the common one
-    prop_values: dict = attrs.Factory(dict)  # item property -> every value items have (none: an item without it)
-    dealt_from: dict = attrs.Factory(dict)  # zone name -> (fn(s, {"p": owner}): the items it is dealt from, span)
+    files: dict = attrs.Factory(dict)       # content file (relative to the game folder) -> hash of its bytes
     narration: Any = None                   # `narrate:` compiled (narrate.Narration): what printing a game says
 
     def compiler_for_scripts(self) -> Compiler:
         """A compiler over this game's names (for expectations and position scripts): its
         code runs beside the game's generated module (a copy of its namespace)."""
-        compiler = Compiler(self.vocab, self.static_memo)
-        compiler.functions_impl = self.functions
-        compiler.ns = dict(self.program.comp.ns)
+        program = self.program
+        compiler = Compiler(program.vocab, self.memo.static)
+        compiler.functions_impl = program.functions
+        compiler.ns = dict(program.module.comp.ns)
         return compiler
 
     def compile_script(self, text: str, origin=None) -> Code:
@@ -114,7 +180,7 @@ class Game:
         body = parse_text(text, locate)
         compiler = self.compiler_for_scripts()
         module = Module(compiler, f"{self.name} position")
-        module.codes.update(self.procedures)
+        module.codes.update(self.program.procedures)
         code = module.declare("$position", (), None, "position")
         module.write("$position", (), body, None, "position")
         errors = [d for d in compiler.diagnostics if d.severity == "error"]
@@ -132,7 +198,6 @@ class _Builder:
         self.path = path
         self.variants = variants
         self.diagnostics: list[Diagnostic] = []
-        self.program = None
         self.items_left = MAX_ITEMS
         self.zones_left = MAX_ZONES
 
@@ -170,42 +235,38 @@ class _Builder:
         d = self.data
         players = d.get("players", {})
         vocab = Vocabulary()
-        sets, members = self._sets(vocab)
-        items, kinds, item_kind, item_start, prop_defaults = self._items(vocab, sets)
-        (gvars, gvis, gbounds), (pvars, pvis, pbounds) = self._variables(vocab)
-        zones, zone_vis, families, pzones, capacity = self._zones(vocab, sets)
-        self._check_starts(item_start, item_kind, zones)
+        components = self._components(vocab)
+        variables = self._variables(vocab)
+        board = self._zones(vocab, components.sets)
+        self._check_starts(components.item_start, components.item_kind, board.zones)
         params_spec = self._declare_params(vocab)
         functions_spec, procedures_spec = self._signatures(vocab)
         compiler, reads = self._compile_functions(vocab, functions_spec)
-        params = self._params(compiler, params_spec)
-        procs, main, finish_pc = self._program(compiler, procedures_spec, vocab)
-        scoring, tiebreak, eligible = self._scoring(compiler)
-        invariants = self._invariants(compiler)
-        bots, search = self._bots(compiler)
-        estimate = self._estimate(compiler)
-        dealt_from = self._dealt_from(compiler)
+        program = self._program(compiler, procedures_spec, vocab, self._params(compiler, params_spec))
+        scoring = self._scoring(compiler)
+        bots = self._bots(compiler)
+        # compiled in this order as ever (the names the generated module binds are numbered in turn)
+        scoring = attrs.evolve(scoring, estimate=self._estimate(compiler))
+        board = attrs.evolve(board, dealt_from=self._dealt_from(compiler))
         narration = compile_narration(self, compiler)
         warnings = self._final_checks(compiler, procedures_spec)
-        memo_deps, memo_always = memo_table(reads)
+        # every text is compiled by now: what `roll` draws from is known (or known to be unknown)
+        program = attrs.evolve(program, roll_streams=None if compiler.roll_streams is None
+                               else frozenset(compiler.roll_streams))
 
         return Game(
             name=self.name, title=(d.get("meta") or {}).get("title", self.name), path=self.path,
             variants=self.variants, content_hash=content_hash(d), data=d, source_map=self.smap,
             min_players=players.get("min", 1), max_players=players.get("max", 8),
             default_players=players.get("default", players.get("min", 2)),
-            items=items, kinds=kinds, item_kind=item_kind, item_start=item_start, prop_defaults=prop_defaults,
-            gvars=gvars, gvis=gvis, gbounds=gbounds, pvars=pvars, pvis=pvis, pbounds=pbounds,
-            zones=zones, zone_vis=zone_vis, families=families, pzones=pzones, capacity=capacity,
-            params=params, procedures=procs, functions=compiler.functions_impl, main=main,
-            finish_pc=finish_pc, scoring=scoring, tiebreak=tiebreak, eligible=eligible,
-            invariants=invariants, estimate=estimate, provenance=tuple(self._provenance()),
-            sets=sets, members=members, vocab=vocab, warnings=warnings, bots=bots,
-            memo_deps=memo_deps, memo_always=memo_always, static_memo=compiler.static_memo,
-            search=search, program=self.program, dealt_from=dealt_from,
-            roll_streams=None if compiler.roll_streams is None else frozenset(compiler.roll_streams),
-            kind_state=self.kind_state, state_seed=self.state_seed, prop_values=_prop_values(items),
-            narration=narration)
+            components=components, variables=variables, board=board, program=program, scoring=scoring,
+            bots=bots, memo=Memo(*memo_table(reads), static=compiler.static_memo),
+            provenance=tuple(self._provenance()), warnings=warnings, narration=narration)
+
+    def _components(self, vocab: Vocabulary) -> Components:
+        """Sets, then the items made from them (:meth:`_sets`, :meth:`_items`)."""
+        sets, members = self._sets(vocab)
+        return self._items(vocab, sets, members)
 
     def _sets(self, vocab: Vocabulary):
         """Returns (set -> member names, member -> static props); also the tables."""
@@ -227,9 +288,9 @@ class _Builder:
         vocab.tables = dict(self.data.get("tables") or {})
         return sets, members
 
-    def _items(self, vocab: Vocabulary, sets: dict):
-        """Components -> items. Returns (items, kinds, item_kind, item_start, prop_defaults);
-        start zones are checked once the zones are known (:meth:`_check_starts`)."""
+    def _items(self, vocab: Vocabulary, sets: dict, members: dict) -> Components:
+        """Components -> items; start zones are checked once the zones are known
+        (:meth:`_check_starts`)."""
         items: dict[str, dict] = {}
         kinds: dict[str, tuple] = {}
         item_kind: dict[str, str] = {}
@@ -255,12 +316,13 @@ class _Builder:
         vocab.items = items
         vocab.kinds = set(kinds)
         vocab.prop_defaults = prop_defaults
-        self.kind_state = {kind: frozenset(declared) for kind, declared in kind_state.items()}
-        self.state_seed = _state_seed(kind_state, kinds, prop_defaults)
-        return items, kinds, item_kind, item_start, prop_defaults
+        return Components(
+            sets=sets, members=members, items=items, kinds=kinds, item_kind=item_kind, item_start=item_start,
+            prop_defaults=prop_defaults, kind_state={kind: frozenset(props) for kind, props in kind_state.items()},
+            state_seed=_state_seed(kind_state, kinds, prop_defaults), prop_values=_prop_values(items))
 
-    def _variables(self, vocab: Vocabulary):
-        """Returns ((gvars, gvis, gbounds), (pvars, pvis, pbounds))."""
+    def _variables(self, vocab: Vocabulary) -> Variables:
+        """Global and player variables."""
         gvars, gvis, gbounds = _var_table(self.data.get("vars"))
         for name in BUILTIN_VARS:
             gvars.setdefault(name, 0)
@@ -268,11 +330,11 @@ class _Builder:
         pvars, pvis, pbounds = _var_table((self.data.get("player") or {}).get("vars"))
         vocab.gvars = set(gvars)
         vocab.pvars = set(pvars)
-        return (gvars, gvis, gbounds), (pvars, pvis, pbounds)
+        return Variables(gvars, gvis, gbounds, pvars, pvis, pbounds)
 
-    def _zones(self, vocab: Vocabulary, sets: dict):
-        """Returns (zones, zone_vis, families, pzones, capacity): global zones, families
-        (`keys:`, `range:`) and player zones."""
+    def _zones(self, vocab: Vocabulary, sets: dict) -> Board:
+        """Global zones, families (`keys:`, `range:`) and player zones; what a zone is dealt
+        from is compiled with the rest of the texts (:meth:`_dealt_from`)."""
         zones = {"box": ZoneKey("box")}
         zone_vis = {"box": "hidden"}
         families: dict[str, Family] = {}
@@ -297,7 +359,7 @@ class _Builder:
         vocab.zones = zones
         vocab.families = families
         vocab.pzones = pzones
-        return zones, zone_vis, families, pzones, capacity
+        return Board(zones, zone_vis, families, pzones, capacity, dealt_from={})
 
     def _check_starts(self, item_start: dict, item_kind: dict, zones: dict) -> None:
         """An unknown start zone is reported and the item starts in the box (so building goes on)."""
@@ -363,9 +425,9 @@ class _Builder:
                 params[name] = _value(spec)
         return params
 
-    def _program(self, compiler: Compiler, procedures_spec: dict, vocab: Vocabulary):
+    def _program(self, compiler: Compiler, procedures_spec: dict, vocab: Vocabulary, param_values: dict) -> Program:
         """Every procedure, phase, setup and finish, and the flow around them, written as one
-        Python module (dsl/codegen.py). Returns (procedures by key, the flow, its finish pc)."""
+        Python module (dsl/codegen.py); the finish's pc is the label writing the flow gave it."""
         d = self.data
         module = Module(compiler, self.name)
         module.write_functions()
@@ -398,11 +460,10 @@ class _Builder:
         main = Code("game", (), top, "game")
         module.codes["$main"] = main
         finish_pc = module.write_main(main, setup, [(c, code) for c, code in phases], rounds, until, finish)
-        if any(d.severity == "error" for d in compiler.diagnostics):
-            return module.codes, main, finish_pc    # not run: the build stops with the diagnostics
-        module.load()
-        self.program = module
-        return module.codes, main, finish_pc
+        program = Program(param_values, module.codes, compiler.functions_impl, main, finish_pc, module, vocab)
+        if not any(d.severity == "error" for d in compiler.diagnostics):
+            module.load()           # else not run: the build stops with the diagnostics
+        return program
 
     def _phases(self, module: Module, flow: dict, parts: list) -> list:
         """Declares each phase (its body goes to ``parts``, written with the rest);
@@ -430,9 +491,9 @@ class _Builder:
             phases.append((cond, code))
         return phases
 
-    def _scoring(self, compiler: Compiler):
-        """Returns (((id, text, fn), ...) per category, (fn, ...) per tie-break, (fn, span) of
-        `eligible` or None)."""
+    def _scoring(self, compiler: Compiler) -> Scoring:
+        """Categories, tie-breaks, who may win (`scoring:`) and the invariants; the estimate
+        comes after the bots (:meth:`_estimate`)."""
         scoring = []
         sc = self.data.get("scoring") or {}
         for i, cat in enumerate(sc.get("categories") or []):
@@ -447,7 +508,8 @@ class _Builder:
             if body:
                 tiebreak.append(located(compiler.expr(body, scope({"p"})), body.span,
                                          f"tie-break {i + 1}", "tiebreak"))
-        return tuple(scoring), tuple(tiebreak), self._eligible(compiler)
+        return Scoring(tuple(scoring), tuple(tiebreak), self._eligible(compiler), self._invariants(compiler),
+                       estimate=None)
 
     def _eligible(self, compiler: Compiler):
         """``scoring.eligible``: whether ``p`` may win, or None (everyone may)."""
@@ -474,9 +536,9 @@ class _Builder:
                 invariants.append((iid, inv.get("text", ""), fn))
         return tuple(invariants)
 
-    def _bots(self, compiler: Compiler):
-        """Returns (bots written as content, the `search:` settings); the rollout bot the
-        settings name must be one of the bots."""
+    def _bots(self, compiler: Compiler) -> Bots:
+        """Bots written as content and the `search:` settings; the rollout bot the settings
+        name must be one of the bots."""
         bots = _compile_bots(self, compiler)
         search = self.data.get("search") or {}
         rollout_bot = search.get("rollout_bot")
@@ -484,7 +546,7 @@ class _Builder:
             self.error("RK0343", f"`search.rollout_bot` names no bot of this game: `{rollout_bot}`",
                        ("search", "rollout_bot"), help=_suggest(rollout_bot, bots)
                        or "declare it under `bots:`, or leave `rollout_bot` out for random rollouts")
-        return bots, {k: v for k, v in search.items() if k not in ("text", "provenance", "ruling")}
+        return Bots(bots, {k: v for k, v in search.items() if k not in ("text", "provenance", "ruling")})
 
     def _estimate(self, compiler: Compiler):
         """The estimate is compiled as a function of ``p``, so that it is remembered like one:

@@ -89,7 +89,7 @@ def _variant(tmp_path, text: str) -> str:
 def test_the_game_declares_how_its_search_bot_searches(tmp_path):
     game = rulekit.load_game("batavia", [_variant(tmp_path, "search:\n  worlds: 2\n  rollout: 3\n  reward: margin\n")])
     # the variant's keys over the game's own `search:` (Batavia's rollouts are played by `trader`)
-    assert game.search == {"worlds": 2, "rollout": 3, "reward": "margin", "rollout_bot": "trader"}
+    assert game.bots.search == {"worlds": 2, "rollout": 3, "reward": "margin", "rollout_bot": "trader"}
     s = _advance(game, 3, 1, 5)
     while len(s.pending.labels) < 2:
         api.apply_index(s, 0)

@@ -60,7 +60,7 @@ def test_division_is_exact_and_powers_bind_as_in_python(game):
 
 
 def test_whole_operators_compile_as_before(game):
-    source = game.program.source()
+    source = game.program.module.source()
     assert "DIV(7, 2)" in source and "POW(2, 10)" in source
     assert "(7 // 2)" in source and "(7 % 2)" in source and "((3 * 4) - 1)" in source
 

@@ -96,7 +96,7 @@ def test_an_invariant_is_checked_only_where_its_when_holds(write_game):
 
 def test_deciding_names_the_procedure_that_waits(write_game):
     game = load_game(write_game(GAME))
-    fn = game.invariants[1][2]
+    fn = game.scoring.invariants[1][2]
     state = api.new_game(game, 2, 0)
     from rulekit.engine.library import REGISTRY
     assert REGISTRY["deciding"].impl(state) == "turn" and fn(state, {})
@@ -114,6 +114,6 @@ def test_deciding_is_not_allowed_in_a_function(write_game):
 
 def test_batavia_pirates_below_threshold_holds_in_play_and_not_in_the_other_reading():
     game = load_game("batavia")
-    assert "pirates_below_threshold" in [i[0] for i in game.invariants]
+    assert "pirates_below_threshold" in [i[0] for i in game.scoring.invariants]
     once = load_game("batavia", ("pirates-once",))
-    assert "pirates_below_threshold" not in [i[0] for i in once.invariants]
+    assert "pirates_below_threshold" not in [i[0] for i in once.scoring.invariants]

@@ -79,7 +79,7 @@ def test_validate_exits_0(variants, capsys):
 
 def test_the_game_has_invariants_and_every_rule_item_has_text():
     game = _load()
-    assert len(game.invariants) >= 10
+    assert len(game.scoring.invariants) >= 10
     data = game.data
     for section in ("functions", "procedures", "params", "zones"):
         missing = [name for name, spec in data[section].items() if not (isinstance(spec, dict) and spec.get("text"))]

@@ -77,11 +77,11 @@ flow:
 
 def test_options_grouped_by_a_key_are_one_option_per_key(write_game):
     s = api.new_game(rulekit.load_game(write_game(OPTIONS)), 2, 0)
-    row = s.zones[s.game.zones["row"]]
+    row = s.zones[s.game.board.zones["row"]]
     ships = [t for t in row if t in ("t1", "t4")]        # t2 is left out by the condition
     assert sorted(s.pending.labels) == ["pass", "take crate", "take ship"]
     api.apply(s, "take ship")
-    assert list(s.zones[s.game.pzones["hand"][0]]) == ships[:1]
+    assert list(s.zones[s.game.board.pzones["hand"][0]]) == ships[:1]
     assert sorted(s.pending.labels) == ["pass", "take crate", "take ship"]      # the other ship stands for both
 
 

@@ -94,11 +94,11 @@ def test_a_failure_names_its_content_line_and_code(write_game, body, code, line,
 
 def test_procedures_that_never_decide_are_plain_python_functions(write_game):
     game = _game(write_game, "direct(9)\nchooser()\ncountdown(3)")
-    procs = game.procedures
+    procs = game.program.procedures
     assert not procs["direct"].stops and procs["direct"].direct is not None
     assert procs["chooser"].stops and procs["chooser"].run is not None        # it has a choose
     assert procs["countdown"].stops       # it calls itself: frames keep its depth bounded (RK4008)
-    source = game.program.source()
+    source = game.program.module.source()
     assert "def call_direct_" in source and "def run_chooser_" in source
     assert "l_a = 1" in source            # a plain procedure's locals are Python locals
 
@@ -163,7 +163,7 @@ def test_a_memo_that_does_not_pay_is_dropped_and_results_stay_the_same(write_gam
     for i in range(200):
         total = (total + i) % 7 + 2 * (30 * 2 * sum(range(30)) // 900)     # two chips in the pile
     assert state.g["total"] == total
-    ns = game.program.comp.ns
+    ns = game.program.module.comp.ns
     settled = {name.rsplit("_", 1)[0]: getattr(fn, "__name__", "") for name, fn in ns.items()
                if name.startswith(("fn_plus_", "fn_pile_size_"))}
     # `plus` is asked something new every time: after its trial its callers call it directly;
@@ -180,7 +180,7 @@ def test_loops_nested_deeper_than_python_allows_still_run(write_game):
     game = _game(write_game, body)
     state = rulekit.new_game(game, 1)
     assert state.over and state.g["total"] == 8          # every pass of the innermost loop counted
-    assert "def run_phase_m_" in game.program.source()                         # blocks, not Python loops
+    assert "def run_phase_m_" in game.program.module.source()                         # blocks, not Python loops
 
 
 def test_a_built_in_declared_inline_is_written_out_for_plain_variables(write_game):
@@ -188,7 +188,7 @@ def test_a_built_in_declared_inline_is_written_out_for_plain_variables(write_gam
     other value still goes through the built-in, with the same results."""
     game = _game(write_game, 'for p in players:\n    total = total + seat(p)\n'
                  'k = 2\nlabel = text(players[1]) + text(k) + text(true)\ntotal = total + seat(k) + count(label)')
-    source = game.program.source()
+    source = game.program.module.source()
     assert source.count("is PLAYER") >= 3                   # seat(p), seat(k) and text(...) of a name
     state = api.new_game(game, 2, 1)
     assert state.g["total"] == (1 + 2) + 3 + len("p22true")

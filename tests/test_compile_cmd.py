@@ -98,7 +98,7 @@ def test_a_procedure_names_its_content_line(listings):
 def test_the_module_part_is_the_generated_source(listings):
     game = rulekit.load_game("goa")
     _table, module = parts(listings["goa"])
-    assert module == game.program.source()
+    assert module == game.program.module.source()
     assert listing(game) == listings["goa"]
 
 
@@ -114,7 +114,7 @@ def test_the_header_says_what_this_is(listings):
 
 def test_the_table_lists_the_bound_names_the_source_uses(listings):
     table, module = parts(listings["batavia"])
-    ns = rulekit.load_game("batavia").program.comp.ns
+    ns = rulekit.load_game("batavia").program.module.comp.ns
     used = free_names(module)
     defined = set(re.findall(r"^def (\w+)\(", module, re.MULTILINE))
     # every name of the table is read by the module and bound in the namespace...
@@ -257,7 +257,7 @@ def test_content_text_is_escaped_in_comments(capsys, write_game):
     assert "# rulekit's generated code for Evil\\ntitle\\u2028end\n" in out
     table, module = parts(out)
     assert "'one\\ntwo\\r# three\\u2028four\\x00five\\x1b[31m\\x85', 'plain']" in "\n".join(table.values())
-    assert module == rulekit.load_game(folder).program.source()
+    assert module == rulekit.load_game(folder).program.module.source()
     assert f"# Regenerate it with: rulekit compile {folder} --out FILE" in out
 
 

@@ -172,7 +172,7 @@ def test_any_all_first_over_a_comprehension_stop_early_and_keep_their_meaning(wr
 def test_generated_code_is_named_after_its_content_line(write_game):
     folder = build(write_game, "players[0].coins = double(4)\n")
     game = rulekit.load_game(folder)
-    code = game.functions["double"].__code__
+    code = game.program.functions["double"].__code__
     # in a profile: game.yaml:LINE(f_double), the function's name on its content line
     assert code.co_filename.endswith("game.yaml") and code.co_name == "f_double"
     assert BASE.splitlines()[code.co_firstlineno - 1].strip() == 'expr: "x * 2"'
@@ -247,7 +247,7 @@ def test_flow_that_never_ends(write_game):
 def test_unused_procedure_is_only_a_warning(write_game):
     folder = write_game(MINIMAL + "procedures:\n  orphan: {do: pass}\n")
     game = rulekit.load_game(folder)       # a warning does not stop the build
-    assert "orphan" in game.procedures
+    assert "orphan" in game.program.procedures
     bad = write_game(MINIMAL + "procedures:\n  orphan: {do: pass}\nsetup: log(nope)\n", name="bad")
     with pytest.raises(DiagnosticReport) as info:
         rulekit.load_game(bad)
@@ -352,7 +352,7 @@ def test_small_functions_are_written_in_place_and_fail_on_a_content_line(write_g
     state = rulekit.new_game(game, 1)
     assert state.p[0]["coins"] == 8 * 100 + 10
     # only the complex argument went through the memo (per game: `double` reads no state)
-    assert game.static_memo["double"] == {(1, 5, int): 10}
+    assert game.memo.static["double"] == {(1, 5, int): 10}
     broken = build(write_game, """\
         n = "x"
         players[0].coins = double(n) // 0
@@ -467,7 +467,7 @@ def test_a_built_in_reads_a_computed_argument_once_even_where_python_allows_no_s
                                             "[c-c, c-a]"]
     assert sorted(s.pending.labels) == ["take 1", "take 2"]
     rulekit.apply(s, "take 2")
-    assert s.zones[game.pzones["hand"][1]] == ["c-b"]
+    assert s.zones[game.board.pzones["hand"][1]] == ["c-b"]
     assert ":= " in listing(game)
 
 

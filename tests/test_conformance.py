@@ -113,7 +113,7 @@ def conforms(game, n: int, seeds: range) -> None:
             api.apply_index(s, i, atomic=deep)
             steps += 1
             assert steps < MAX_DECISIONS
-            for ident, _text, fn in game.invariants:
+            for ident, _text, fn in game.scoring.invariants:
                 assert fn(s, {}), f"invariant {ident} broken after `{s.actions[-1]}` (seed {seed})"
             for row in s.p:
                 assert all(not isinstance(v, int) or v >= 0 for v in row.values()), row

@@ -14,7 +14,7 @@ from rulekit.engine.serialize import from_dict, to_dict
 def _fresh_tally(s, zone, prop):
     table = {}
     for item in s.zones[zone]:
-        key = s.game.items[item][prop]
+        key = s.game.components.items[item][prop]
         table[key] = table.get(key, 0) + 1
     return table
 
@@ -46,7 +46,7 @@ def test_tallies_match_a_fresh_count_after_every_action():
 
 def test_memoised_functions_agree_with_a_cold_state():
     game = rulekit.load_game("batavia")
-    fns = game.functions
+    fns = game.program.functions
 
     def check(s):
         cold = _cold(s)
@@ -84,7 +84,7 @@ def test_a_clone_shares_caches_and_zones_until_it_changes_them(name):
     for fname, table in s.memo.items():                   # what the clone added to shared tables holds here
         for key, value in table.items():
             if not (key and key[0] is _by_contents):
-                assert game.functions[fname](cold, *key[:len(key) // 2]) == value, (fname, key)
+                assert game.program.functions[fname](cold, *key[:len(key) // 2]) == value, (fname, key)
     c.restore(s.clone())
     assert c.memo == {} and c.tallies == {} and c.zones == s.zones
 
@@ -106,13 +106,13 @@ def test_every_remembered_result_matches_a_cold_computation(name, players):
                     with_lists.add(fname)
                 else:
                     args = key[:len(key) // 2]
-                assert game.functions[fname](cold, *args) == value, (fname, args)
+                assert game.program.functions[fname](cold, *args) == value, (fname, args)
                 checked += 1
-        for fname, table in game.static_memo.items():   # functions that read no state
+        for fname, table in game.memo.static.items():   # functions that read no state
             for key, value in table.items():
                 if key[0] == s.n:
                     args = key[1:1 + len(key) // 2]
-                    assert game.functions[fname](cold, *args) == value, (fname, args)
+                    assert game.program.functions[fname](cold, *args) == value, (fname, args)
                     statics.add(fname)
     statics: set = set()
     with_lists: set = set()
@@ -130,7 +130,7 @@ def _from_contents(part):
 
 def test_read_sets_name_what_each_function_reads():
     game = rulekit.load_game("batavia")
-    reads = function_reads(game.vocab)
+    reads = function_reads(game.program.vocab)
     assert reads["fleet_count"] == {("zone", "fleet")}
     assert reads["seal_of"] == frozenset()                    # only static data
     assert {("zone", "route"), ("pvar", "pos"), ("g", "goal_taken")} <= reads["can_reach"]  # through next_tile
@@ -185,19 +185,19 @@ scoring:
 
 
 def _memo_call(game, name):
-    """The memoising caller rule code uses (the bare function in game.functions is not)."""
+    """The memoising caller rule code uses (the bare function in game.program.functions is not)."""
     return game.compiler_for_scripts().call_function(name)
 
 
 def test_a_zone_in_a_variable_or_an_argument_is_never_read_stale(tmp_path):
     (tmp_path / "game.yaml").write_text(ZONE_GAME)
     game = rulekit.load_game(str(tmp_path))
-    assert function_reads(game.vocab)["where"] is EVERYTHING      # zone_of: any zone
+    assert function_reads(game.program.vocab)["where"] is EVERYTHING      # zone_of: any zone
     s = api.new_game(game, 1, 0)
-    size, target_size = game.functions["size"], game.functions["target_size"]
+    size, target_size = game.program.functions["size"], game.program.functions["target_size"]
     memo_size = _memo_call(game, "size")
     memo_target = _memo_call(game, "target_size")
-    left = s.game.zones["left"]
+    left = s.game.board.zones["left"]
     # a zone as an argument: `size`'s read set cannot name it, so such calls are not remembered
     assert memo_size(s, left) == 0
     api.apply(s, "drop left")
@@ -217,15 +217,15 @@ def test_functions_reading_no_state_are_remembered_across_clones_and_player_coun
     """`adjacent` reads only the board's fixed spaces: worked out once per game definition,
     shared by every state and clone, and kept apart per player count."""
     game = rulekit.load_game("goa")
-    reads = function_reads(game.vocab)
+    reads = function_reads(game.program.vocab)
     assert reads["adjacent"] == frozenset() and reads["orthogonal"] == frozenset()
     assert reads["flag_spaces"] != frozenset()          # it asks where the tiles are
-    game.static_memo.get("adjacent", {}).clear()
+    game.memo.static.get("adjacent", {}).clear()
     s = rulekit.new_game(game, 2, 1)
     adjacent = _memo_call(game, "adjacent")
     first = adjacent(s, "c3")
     assert sorted(first) == ["b3", "c2", "c4", "d3"]
-    assert game.static_memo["adjacent"][(2, "c3", str)] == first
+    assert game.memo.static["adjacent"][(2, "c3", str)] == first
     clone = s.clone()
     assert "adjacent" not in clone.memo and adjacent(clone, "c3") is first     # the clone asks the same table
     four = rulekit.new_game(game, 4, 1)

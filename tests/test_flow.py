@@ -63,7 +63,7 @@ def test_nested_procedure_with_choose_and_return_value():
     play(s, "bid 2", "pass")
     assert s.p[0]["money"] == 3 and s.p[0]["lots_won"] == 1
     assert s.g["starter"] == 0                # winner = auction(starter) returned p1
-    assert len(s.zones[s.game.pzones["gems"][0]]) == 3
+    assert len(s.zones[s.game.board.pzones["gems"][0]]) == 3
     assert ("log", "p1 pays 2") in s.events
     # round 2 starts with the winner
     assert s.g["round"] == 2 and s.pending.player == 0
@@ -262,7 +262,7 @@ def test_counter_minimum_is_a_runtime_error_and_apply_is_atomic():
     assert source_line_at(err.span).strip() == "p.tokens -= 2"
     assert err.span.column == source_line_at(err.span).index("p.tokens") + 1
     assert snapshot_of(s) == before
-    assert s.g["spent"] == 1 and len(s.zones[s.game.zones["used"]]) == 1
+    assert s.g["spent"] == 1 and len(s.zones[s.game.board.zones["used"]]) == 1
     # the game goes on from the unchanged state
     play(s, "add 2")
     assert s.g["total"] == 2
@@ -365,7 +365,7 @@ def test_same_seed_same_events(name, players):
 
 
 def test_different_seeds_shuffle_and_roll_differently():
-    hands = {tuple(new("hidden", 2, seed=seed).zones[load_test_game("hidden").pzones["hand"][0]])
+    hands = {tuple(new("hidden", 2, seed=seed).zones[load_test_game("hidden").board.pzones["hand"][0]])
              for seed in range(6)}
     assert len(hands) > 1
     rolls = {new("auction", 2, seed=seed).events[2] for seed in range(6)}
@@ -375,7 +375,7 @@ def test_different_seeds_shuffle_and_roll_differently():
 def test_pins_override_rolls_and_shuffles():
     order = ["red-1", "red-2", "red-3", "blue-1", "blue-2", "blue-3", "green-1", "green-2", "green-3"]
     s = new("hidden", 2, seed=99, pins={"shuffle:deck": [order]})
-    hand = s.game.pzones["hand"]
+    hand = s.game.board.pzones["hand"]
     assert s.zones[hand[0]] == ["green-3", "green-2"]          # drawn from the top (the end)
     assert s.zones[hand[1]] == ["green-1", "blue-3"]
     a = new("auction", 2, seed=1, pins={"roll:dice": [3]})
@@ -435,7 +435,7 @@ def test_views_follow_declared_visibility():
 
 def test_views_update_when_an_item_turns_face_up():
     s = new("hidden", 2, seed=1)
-    table = s.game.zones["table"]
+    table = s.game.board.zones["table"]
     hidden_card = s.zones[table][0]
     assert view(s, 1)["zones"]["table"][0] == HIDDEN
     s.iprops[(hidden_card, "face_up")] = True

@@ -79,7 +79,7 @@ def broken_invariants(state) -> list[str]:
     bad = declared_invariants(state)
     game = state.game
     for kind, total in COUNTS.items():
-        ids = game.kinds[kind]
+        ids = game.components.kinds[kind]
         if len(ids) != total:
             bad.append(f"{kind}: {len(ids)} defined, not {total}")
         placed = sum(1 for ident in ids if ident in state.zones.get(state.loc.get(ident), ()))
@@ -170,7 +170,7 @@ def test_f2_the_turned_cards_stay_out_of_the_deck_until_it_runs_out():
     state = played(FAQ / "f2-start-cards-discarded.yaml")[0].state
     turned = ["exp-ducats5-1", "exp-ducats5-2", "exp-spices2-2"]
     assert [str(state.loc[c]) for c in turned] == ["expedition_discard"] * 3
-    deck = state.zones[state.game.zones["expedition_deck"]]
+    deck = state.zones[state.game.board.zones["expedition_deck"]]
     assert len(deck) == 27 and not set(turned) & set(deck)
 
 

@@ -279,7 +279,7 @@ def test_a_replay_never_copies_the_history(load, tmp_path, monkeypatch, variants
     while not s.over:
         api.apply_index(s, bot.choose(s), atomic=False)
     length = len(s.actions)
-    assert length == game.params["length"]
+    assert length == game.program.params["length"]
     log = tmp_path / "long.log.yaml"
     write_log(str(log), make_log(s, list(variants), 1, None))
     copied = _history_copied(monkeypatch)
@@ -398,4 +398,4 @@ def test_pinned_rolls_for_a_stream_no_roll_draws_from_are_refused_on_their_line(
     code, said = _run(capsys, "run", script)
     assert code == 1 and "error[RK5022]" in said and "`dize`" in said and "s.yaml:5:" in said
     assert "did you mean `dice`" in said
-    assert rulekit.load_game("batavia").roll_streams == {"dice"}
+    assert rulekit.load_game("batavia").program.roll_streams == {"dice"}

@@ -52,8 +52,8 @@ def test_has_tells_which_items_carry_a_property(game):
 
 def test_a_kind_keeps_its_own_state_default(game):
     s = api.new_game(game, 2, 0)
-    assert game.prop_defaults["used"] is True      # the last kind's, as before: read by kinds declaring none
-    assert game.state_seed == {("t1", "used"): False, ("t2", "used"): False}
+    assert game.components.prop_defaults["used"] is True      # the last kind's, as before: read by kinds declaring none
+    assert game.components.state_seed == {("t1", "used"): False, ("t2", "used"): False}
     assert s.iprops[("t2", "used")] is False and ("c1", "used") not in s.iprops
 
 

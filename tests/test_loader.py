@@ -271,16 +271,16 @@ def test_overlay_keeps_positions_of_both_files():
 def test_variant_overlay_through_load_game(load):
     base = load("auction")
     rich = load("auction", ("rich",))
-    assert base.pvars["money"] == 5 and rich.pvars["money"] == 9
+    assert base.variables.pvars["money"] == 5 and rich.variables.pvars["money"] == 9
     # the merged entry keeps what the overlay did not mention
-    assert rich.pbounds["money"] == (0, None) and rich.pvis["money"] == "owner"
+    assert rich.variables.pbounds["money"] == (0, None) and rich.variables.pvis["money"] == "owner"
     assert rich.content_hash != base.content_hash
     assert rich.variants == ("rich",)
 
 
 def test_variant_with_id_keyed_phases(load):
     game = load("auction", ("payday",))
-    assert "phase:payday" in game.procedures and "phase:auction" in game.procedures
+    assert "phase:payday" in game.program.procedures and "phase:auction" in game.program.procedures
     assert game.data["flow"]["rounds"] == 3
     assert "tiebreak" not in game.data["scoring"]          # removed with null
     state = rulekit.new_game(game, 2, seed=1)
@@ -318,7 +318,7 @@ def test_mapping_sections_may_be_split_over_files(write_game):
         "more.yaml": "vars: {b: 2}\n",
     })
     game = rulekit.load_game(folder)
-    assert game.gvars["a"] == 1 and game.gvars["b"] == 2
+    assert game.variables.gvars["a"] == 1 and game.variables.gvars["b"] == 2
 
 
 def test_a_key_defined_in_two_files():

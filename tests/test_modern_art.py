@@ -39,10 +39,10 @@ def test_it_validates(capsys):
 
 def test_five_artists_seventy_paintings(game):
     by_artist: dict = {}
-    for ident in game.kinds["painting"]:
-        by_artist[game.items[ident]["artist"]] = by_artist.get(game.items[ident]["artist"], 0) + 1
+    for ident in game.components.kinds["painting"]:
+        by_artist[game.components.items[ident]["artist"]] = by_artist.get(game.components.items[ident]["artist"], 0) + 1
     assert by_artist == {"manuel": 12, "sigrid": 13, "daniel": 14, "ramon": 15, "rafael": 16}
-    kinds = {game.items[i]["auction"] for i in game.kinds["painting"]}
+    kinds = {game.components.items[i]["auction"] for i in game.components.kinds["painting"]}
     assert kinds == {"open", "once", "sealed", "fixed", "double"}
 
 
@@ -72,7 +72,7 @@ def test_random_games_keep_the_invariants(game, players):
 def test_deals_by_player_count(game):
     for players, first in ((3, 10), (4, 9), (5, 8)):
         state = api.new_game(game, players, 0)
-        assert [len(state.zones[game.pzones["hand"][q]]) for q in range(players)] == [first] * players
+        assert [len(state.zones[game.board.pzones["hand"][q]]) for q in range(players)] == [first] * players
 
 
 def test_sealed_bids_stay_secret_until_all_are_in():

@@ -162,11 +162,11 @@ def test_observation_layout_is_fixed_and_relative(game):
 def _owner_zone_swap(state, seat):
     """Swap an item of seat's owner-only zone with one of a hidden global zone."""
     game = state.game
-    for name, keys in game.pzones.items():
-        if game.zone_vis[name] != "owner" or not state.zones[keys[seat]]:
+    for name, keys in game.board.pzones.items():
+        if game.board.zone_vis[name] != "owner" or not state.zones[keys[seat]]:
             continue
-        for zname, zkey in game.zones.items():
-            if zname != "box" and game.zone_vis[zname] == "hidden" and state.zones[zkey]:
+        for zname, zkey in game.board.zones.items():
+            if zname != "box" and game.board.zone_vis[zname] == "hidden" and state.zones[zkey]:
                 mine, other = state.writable(keys[seat]), state.writable(zkey)   # lists may be shared with a clone
                 a, b = mine[0], other[0]
                 if a == b:
@@ -181,7 +181,7 @@ def _tamper_unseen_item_state(state, seat):
     """Change the state (but `face_up`, which decides what is seen) of every item seat's view does not show."""
     shown = set(view(state, seat)["items"])
     for kind, props in state_props(state.game).items():
-        for ident in state.game.kinds[kind]:
+        for ident in state.game.components.kinds[kind]:
             if ident not in shown:
                 for prop in props:
                     if prop != "face_up":
@@ -194,7 +194,7 @@ def test_nothing_hidden_reaches_an_observation(game):
     e = raw_env(game, seed=11)
     e.reset()
     rng = np.random.default_rng(0)
-    owner_vars = [v for v, vis in game.pvars.items() if game.pvis[v] == "owner"]
+    owner_vars = [v for v, vis in game.variables.pvars.items() if game.variables.pvis[v] == "owner"]
     assert owner_vars, "the shipped games have a secret player variable"
     swapped = False
     for _ in range(400):
@@ -205,8 +205,8 @@ def test_nothing_hidden_reaches_an_observation(game):
         saved = e.state_.clone()
         for var in owner_vars:
             e.state_.p[1][var] = e.state_.p[1][var] + 7
-        for zname, zkey in game.zones.items():
-            if game.zone_vis[zname] == "hidden":
+        for zname, zkey in game.board.zones.items():
+            if game.board.zone_vis[zname] == "hidden":
                 e.state_.writable(zkey).reverse()
         swapped = _owner_zone_swap(e.state_, 1) or swapped
         _tamper_unseen_item_state(e.state_, 0)
@@ -287,11 +287,11 @@ def test_every_slot_has_a_label_that_says_what_it_holds(game):
     slot = dict(zip(labels, obs))
     picture = view(e.state_, 1)
     assert slot["round"] == picture["round"] and slot["my_turn"] == float(e.state_.pending.player == 1)
-    for name in game.pvars:     # seat+0 is the observer (p2), seat+1 the next seat (p3)
+    for name in game.variables.pvars:     # seat+0 is the observer (p2), seat+1 the next seat (p3)
         assert slot[f"seat+0.{name}"] == e.encoder._value(picture["players"]["p2"][name], 1)
         assert slot[f"seat+1.{name}"] == e.encoder._value(picture["players"]["p3"][name], 1)
     zones = e.encoder.zone_labels()
-    for name in game.pzones:
+    for name in game.board.pzones:
         shown = picture["players"]["p2"][name]
         count = shown.get("count", 0) if isinstance(shown, dict) else len(shown)
         assert slot[f"seat+0.{name}.count"] == count

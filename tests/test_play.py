@@ -167,7 +167,7 @@ def test_the_view_is_the_seated_players():
     """Other players' owner-only variables show as `?`; the seated player's own do not."""
     from rulekit.games import load_game
     g = load_game("goa")
-    secret = [v for v in g.pvars if g.pvis[v] == "owner"]
+    secret = [v for v in g.variables.pvars if g.variables.pvis[v] == "owner"]
     assert secret
     out = play("goa", "--seed", 1, lines=["quit"]).stdout
     rows = {m.group(1): m.group(2) for m in re.finditer(r"^(p\d)(?: \(you\))?\s+(.*)$", out, re.M)}

@@ -82,12 +82,12 @@ def test_mid_game_svg_has_zones_players_and_items(logged, tmp_path, capsys):
     assert players == {f"p{i + 1}" for i in range(n)}
     internal = internal_zones(game)
     assert not internal & zones
-    for name in game.zones:
+    for name in game.board.zones:
         if name != "box" and name not in internal:
             assert name in zones
-    for name, fam in game.families.items():
+    for name, fam in game.board.families.items():
         assert all(f"{name}[{key}]" in zones for key in map(str, fam.zones))
-    for name in game.pzones:
+    for name in game.board.pzones:
         assert all(f"p{i + 1}.{name}" in zones for i in range(n))
     # every item the spectator sees is drawn (as a chip or in a per-kind group's tooltip)
     state = _mid_state(game, log, step)
@@ -104,7 +104,7 @@ def test_nothing_hidden_is_drawn(logged):
     face-down item; a player's picture shows their own hand but nobody else's."""
     game, _path, log = logged
     state = _mid_state(game, log, len(log["actions"]) // 3)
-    owner = [keys[0] for name, keys in game.pzones.items() if game.zone_vis[name] == "owner"]
+    owner = [keys[0] for name, keys in game.board.pzones.items() if game.board.zone_vis[name] == "owner"]
     for action in log["actions"][len(log["actions"]) // 3:]:
         if any(state.zones[key] for key in owner):
             break
@@ -113,11 +113,12 @@ def test_nothing_hidden_is_drawn(logged):
     def secret_items(seat):
         out = set()
         for key, items in state.zones.items():
-            vis = game.zone_vis.get(key.name)
+            vis = game.board.zone_vis.get(key.name)
             if vis == "hidden" or (vis == "owner" and key.owner != seat):
                 out.update(items)
             elif vis == "face_up":
-                out.update(i for i in items if not state.iprops.get((i, "face_up"), game.prop_defaults.get("face_up")))
+                face_up = game.components.prop_defaults.get("face_up")
+                out.update(i for i in items if not state.iprops.get((i, "face_up"), face_up))
         return out
 
     for seat in (None, 0):
@@ -126,7 +127,7 @@ def test_nothing_hidden_is_drawn(logged):
         assert hidden, "the test needs something hidden"
         assert not hidden & tokens
         if seat is not None:
-            own = {i for name, keys in game.pzones.items() if game.zone_vis[name] == "owner"
+            own = {i for name, keys in game.board.pzones.items() if game.board.zone_vis[name] == "owner"
                    for i in state.zones[keys[seat]]}
             assert own and own <= tokens
     full = _tokens(ET.fromstring(render_svg(state, full=True)))
@@ -373,7 +374,7 @@ def test_the_viewers_own_hand_never_collapses(logged):
     state = _mid_state(game, log, len(log["actions"]) // 2)
     renderer = Renderer(game, state.n, 0)
     picture = view(state, 0)
-    for name in game.pzones:
+    for name in game.board.pzones:
         items = picture["players"]["p1"][name]
         if isinstance(items, list) and items:
             cells = [s for s in renderer.slots if s.pick and s.pick[:2] == ("cell", ("player", name, 0))]
@@ -406,7 +407,7 @@ def _goa_development_board(game, log):
     row, each player's marker (in their colour) in the row it has reached, nowhere else."""
     state = _mid_state(game, log, len(log["actions"]) * 2 // 3)
     levels = {(i, c): state.iprops.get((f"dev-p{i + 1}-{c}", "level"), 1)
-              for i in range(state.n) for c in game.sets["columns"]}
+              for i in range(state.n) for c in game.components.sets["columns"]}
     assert any(level > 1 for level in levels.values())      # someone has developed by now
     renderer = Renderer(game, state.n)
     picture = view(state)
@@ -422,7 +423,7 @@ def _goa_development_board(game, log):
     assert board and "board" in board[0].get("class")
     texts = [el.text for el in board[0].iter(SVG + "text")]
     assert texts[:1] == ["development"] and [str(k) for k in range(1, 6)] == texts[1:6]
-    assert texts[6:] == list(game.sets["columns"])
+    assert texts[6:] == list(game.components.sets["columns"])
 
 
 @pytest.mark.parametrize("hint,message", [

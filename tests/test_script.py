@@ -74,7 +74,7 @@ def test_pinned_shuffles_fix_the_deal():
     result = run_script(str(HIDDEN / "pinned_deck.yaml"))
     state = result.state
     assert ("shuffle", "deck", 9) in state.events
-    assert state.zones[state.game.pzones["tableau"][0]] == ["green-3"]
+    assert state.zones[state.game.board.pzones["tableau"][0]] == ["green-3"]
 
 
 def test_position_override_runs_after_setup():

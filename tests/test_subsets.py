@@ -43,7 +43,7 @@ def test_subsets_are_listed_smaller_first_in_the_items_order(write_game):
                          "3+8+3  p1"]
     assert api.legal_actions(s) == ["lay 8", "lay 3+8", "lay 8+3", "lay 3+8+3"]
     api.apply(s, "lay 8+3")
-    assert list(s.zones[s.game.zones["table"]]) == ["b", "c"]
+    assert list(s.zones[s.game.board.zones["table"]]) == ["b", "c"]
 
 
 def test_identical_items_make_one_option_with_by(write_game):
@@ -128,4 +128,4 @@ def test_random_games_end():
         while not s.over:
             api.apply_index(s, bot.choose(s), atomic=False)
         laid = [s.p[q]["laid"] for q in range(2)]
-        assert sum(laid) == len(s.zones[game.zones["table"]])
+        assert sum(laid) == len(s.zones[game.board.zones["table"]])

@@ -62,10 +62,10 @@ def test_the_game_loads():
     game = rulekit.load_game("examples/for-sale" if Path("examples/for-sale").is_dir() else str(GAME))
     assert game.title == "For Sale"
     assert (game.min_players, game.max_players) == (3, 6)
-    assert len(game.kinds["property"]) == 30 and len(game.kinds["cheque"]) == 30
-    values = sorted(game.items[c]["value"] for c in game.kinds["cheque"])
+    assert len(game.components.kinds["property"]) == 30 and len(game.components.kinds["cheque"]) == 30
+    values = sorted(game.components.items[c]["value"] for c in game.components.kinds["cheque"])
     assert values == sorted([0, 0] + [v for v in range(2, 16) for _ in (1, 2)])
-    assert sorted(game.items[c]["value"] for c in game.kinds["property"]) == list(range(1, 31))
+    assert sorted(game.components.items[c]["value"] for c in game.components.kinds["property"]) == list(range(1, 31))
 
 
 def test_there_is_a_variant():
@@ -97,7 +97,7 @@ def test_every_rule_item_has_text():
 
 
 def test_the_content_declares_the_conservation_invariants():
-    ids = {ident for ident, _text, _fn in _load().invariants}
+    ids = {ident for ident, _text, _fn in _load().scoring.invariants}
     assert {"properties_conserved", "cheques_conserved", "coins_conserved", "coins_never_negative"} <= ids
 
 
@@ -113,18 +113,18 @@ def test_setup_follows_the_player_count(players):
     state = api.new_game(_load(), players, seed=players)
     game = state.game
     assert [row["coins"] for row in state.p[:players]] == [coins] * players
-    aside = state.zones[game.zones["set_aside"]]
-    assert sum(game.item_kind[x] == "property" for x in aside) == removed
-    assert sum(game.item_kind[x] == "cheque" for x in aside) == removed
-    assert len(state.zones[game.zones["market"]]) == players          # the first auction is on
+    aside = state.zones[game.board.zones["set_aside"]]
+    assert sum(game.components.item_kind[x] == "property" for x in aside) == removed
+    assert sum(game.components.item_kind[x] == "cheque" for x in aside) == removed
+    assert len(state.zones[game.board.zones["market"]]) == players          # the first auction is on
     assert state.g["round"] == 1 and str(PLAYERS[state.pending.player]) == "p1"
     assert broken_invariants(state) == []
     # The market is laid out from the lowest value to the highest.
-    market = [game.items[x]["value"] for x in state.zones[game.zones["market"]]]
+    market = [game.components.items[x]["value"] for x in state.zones[game.board.zones["market"]]]
     assert market == sorted(market)
     assert state.pending.labels[-1] == "pass"
     assert list(state.pending.labels[:-1]) == [f"bid {n}" for n in range(1, coins + 1)]
-    params = {name: fn(state, {}) if callable(fn) else fn for name, fn in game.params.items()}
+    params = {name: fn(state, {}) if callable(fn) else fn for name, fn in game.program.params.items()}
     assert params["rounds_per_phase"] == rounds
 
 
@@ -142,13 +142,13 @@ def test_random_games_finish_and_keep_the_invariants(players):
         assert state.g["round"] == 2 * rounds
         # Every player sold every property and won one cheque per round of phase 2.
         for i in range(players):
-            assert state.zones[game.pzones["hand"][i]] == []
-            assert len(state.zones[game.pzones["cheques"][i]]) == rounds
-        assert len(state.zones[game.zones["sold"]]) == players * rounds
+            assert state.zones[game.board.pzones["hand"][i]] == []
+            assert len(state.zones[game.board.pzones["cheques"][i]]) == rounds
+        assert len(state.zones[game.board.zones["sold"]]) == players * rounds
         # Score = cheques + coins left; the tie-break is the coins left.
         for i in range(players):
             row = result["scores"][str(PLAYERS[i])]
-            cheques = sum(game.items[c]["value"] for c in state.zones[game.pzones["cheques"][i]])
+            cheques = sum(game.components.items[c]["value"] for c in state.zones[game.board.pzones["cheques"][i]])
             assert row["breakdown"] == {"cheques": cheques, "coins": state.p[i]["coins"]}
             assert row["tiebreak"] == [state.p[i]["coins"]]
         # Every auction takes at least one pass per player but the last; every sale one choice each.

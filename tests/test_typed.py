@@ -50,8 +50,8 @@ def load_report(write_game, files) -> DiagnosticReport:
 
 def test_a_typed_game_loads_and_sets_in_mapping_form_take_annotations(write_game):
     game = rulekit.load_game(write_game(GAME))
-    assert game.sets["shapes"] == ("circle", "square")
-    assert game.members["square"] == {"sides": 4}
+    assert game.components.sets["shapes"] == ("circle", "square")
+    assert game.components.members["square"] == {"sides": 4}
     assert ("sets.shapes", "rulebook") in [entry[:2] for entry in game.provenance]
 
 

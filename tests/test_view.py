@@ -69,9 +69,9 @@ def test_item_state_is_listed_only_for_items_the_view_names(game):
         assert set(picture["items"]) <= _named(picture)
         kinds = state_props(game)
         for ident, row in picture["items"].items():
-            assert tuple(row) == kinds[game.item_kind[ident]]
+            assert tuple(row) == kinds[game.components.item_kind[ident]]
     everything = view(state, full=True)["items"]
-    assert set(everything) == {i for kind in state_props(game) for i in game.kinds[kind]}
+    assert set(everything) == {i for kind in state_props(game) for i in game.components.kinds[kind]}
 
 
 def test_hidden_item_state_never_reaches_a_view(game):
@@ -83,9 +83,9 @@ def test_hidden_item_state_never_reaches_a_view(game):
         state = _play(game, steps, seed=steps)
         before = view(state, 0)
         seen = _named(before)
-        unseen = [i for kind in state_props(game) for i in game.kinds[kind] if i not in seen]
+        unseen = [i for kind in state_props(game) for i in game.components.kinds[kind] if i not in seen]
         for ident in unseen:
-            for prop in state_props(game)[game.item_kind[ident]]:
+            for prop in state_props(game)[game.components.item_kind[ident]]:
                 if prop != "face_up":
                     state.iprops[(ident, prop)] = SENTINEL
                     tampered += 1

@@ -36,7 +36,7 @@ class RandomAgent:
 
 def _estimates(s) -> list | None:
     """The content's ``estimate`` of every player, or None when the game declares none."""
-    estimate = s.game.estimate
+    estimate = s.game.scoring.estimate
     if estimate is None:
         return None
     return [estimate(s, {"p": PLAYERS[q]}) for q in range(s.n)]
@@ -293,7 +293,7 @@ class MCTSAgent:
         labels = s.pending.labels
         if s.game is not self._game:
             self._game = s.game
-            self._configure({**SEARCH_DEFAULTS, **s.game.search})
+            self._configure({**SEARCH_DEFAULTS, **s.game.bots.search})
         me = s.pending.player
         self._prepare(s, me)
         root = _Node(s.n)

@@ -32,7 +32,7 @@ class ContentBot:
         self.name = name
 
     def choose(self, s) -> int:
-        bots = getattr(s.game, "bots", None) or {}
+        bots = s.game.bots.rules
         rules = bots.get(self.name)
         if rules is None:
             hint = suggestion_help(self.name, bots)

@@ -572,7 +572,7 @@ class Compiler:
             elif o in items:
                 if "dprop" in paths:
                     value = s.iprops.get((o, name), _MISSING)
-                    return s.game.prop_defaults.get(name) if value is _MISSING else value
+                    return s.game.components.prop_defaults.get(name) if value is _MISSING else value
                 if "sprop" in paths:
                     return items[o][name]
             if "mprop" in paths and o in members:

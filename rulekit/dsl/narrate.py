@@ -129,7 +129,7 @@ def lines(state, events, actor=None, seat=None) -> list[str]:
 
 def _var_seen(game, key, seat) -> bool:
     name, who = key
-    vis = game.gvis.get(name, "public") if who is None else game.pvis.get(name, "public")
+    vis = game.variables.gvis.get(name, "public") if who is None else game.variables.pvis.get(name, "public")
     return vis == "public" or (vis == "owner" and who == seat)
 
 
@@ -145,9 +145,9 @@ def _event_seen(state, event, seat) -> bool:
 
 def _sees(state, zone_text: str, item, seat) -> bool:
     """Whether ``seat`` sees ``item`` lying in the zone printed ``zone_text`` (as views do)."""
-    vis = state.game.zone_vis.get(_zone_name(zone_text), "public")
+    vis = state.game.board.zone_vis.get(_zone_name(zone_text), "public")
     if vis == "face_up":
-        return bool(state.iprops.get((item, "face_up"), state.game.prop_defaults.get("face_up")))
+        return bool(state.iprops.get((item, "face_up"), state.game.components.prop_defaults.get("face_up")))
     return vis == "public" or (vis == "owner" and _owner(zone_text) == seat)
 
 
@@ -169,7 +169,7 @@ def _event(state, narration, at, event, actor, out) -> None:
 
 def _move(state, narration, at, event, actor, out) -> None:
     _kind, item, source, dest = event
-    item_kind = state.game.item_kind.get(item)
+    item_kind = state.game.components.item_kind.get(item)
     for kind, to, frm, fn in narration.move:
         if (kind is None or kind == item_kind) and (to is None or _zone_name(dest) == to) and (
                 frm is None or _zone_name(source) == frm):

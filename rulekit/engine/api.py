@@ -21,28 +21,28 @@ def new_game(game, players: int | None = None, seed: int = 0, pins: dict | None 
     if not game.min_players <= n <= game.max_players:
         raise UsageError(f"{game.title} is for {game.min_players}-{game.max_players} players, not {n}")
     s = State.fresh(game, n)
-    s.g = dict(game.gvars)
+    s.g = dict(game.variables.gvars)
     s.g["players"] = list(PLAYERS[:n])
     s.g["num_players"] = n
-    s.p = [dict(game.pvars) for _ in range(n)]
-    for key in game.zones.values():
+    s.p = [dict(game.variables.pvars) for _ in range(n)]
+    for key in game.board.zones.values():
         s.zones[key] = []
-    for fam in game.families.values():
+    for fam in game.board.families.values():
         for key in fam.zones.values():
             s.zones[key] = []
-    for keys in game.pzones.values():
+    for keys in game.board.pzones.values():
         for key in keys[:n]:
             s.zones[key] = []
-    for ident, start in game.item_start.items():
-        key = game.zones[start]
+    for ident, start in game.components.item_start.items():
+        key = game.board.zones[start]
         s.zones[key].append(ident)
         s.loc[ident] = key
     s.owned = set(s.zones)
     s.rng = {"$seed": int(seed)}
-    s.frames = [Frame(game.main, 0, {"$position": position} if position is not None else {})]
+    s.frames = [Frame(game.program.main, 0, {"$position": position} if position is not None else {})]
     s.pins = {k: list(v) for k, v in (pins or {}).items()}
     s.record = record
-    for name, value in game.params.items():
+    for name, value in game.program.params.items():
         s.g[name] = value(s, {}) if callable(value) else value
     s.coarse = memo.holds_zone(s)
     if record:

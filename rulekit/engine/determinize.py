@@ -29,11 +29,11 @@ def hidden_slots(s: State, observer: int) -> list:
     """(zone key, index) of every item the observer cannot see."""
     game = s.game
     out = []
-    face_default = game.prop_defaults.get("face_up")
+    face_default = game.components.prop_defaults.get("face_up")
     for key, items in s.zones.items():
         if not items:
             continue
-        vis = game.zone_vis.get(key.name, "public")
+        vis = game.board.zone_vis.get(key.name, "public")
         if vis == "public" or (vis == "owner" and key.owner == observer):
             continue
         if vis == "face_up":
@@ -49,7 +49,7 @@ def _sources(s: State, keys: set) -> dict:
     ``dealt_from:`` (read in the real state: it should say only what everyone knows)."""
     out = {}
     for key in sorted(keys, key=lambda k: k.text):
-        declared = s.game.dealt_from.get(key.name)
+        declared = s.game.board.dealt_from.get(key.name)
         if declared is None:
             continue
         fn, span = declared
@@ -88,8 +88,9 @@ def determinize(s: State, observer: int, seed_state: int) -> tuple[State, int]:
     by_kind: dict[str, list] = {}
     for key, i in hidden_slots(c, observer):
         item = c.zones[key][i]
-        by_kind.setdefault(game.item_kind.get(item), []).append((key, i, item))
-    sources = _sources(s, {key for slots in by_kind.values() for key, _i, _item in slots}) if game.dealt_from else {}
+        by_kind.setdefault(game.components.item_kind.get(item), []).append((key, i, item))
+    sources = (_sources(s, {key for slots in by_kind.values() for key, _i, _item in slots})
+               if game.board.dealt_from else {})
     for slots in by_kind.values():
         if len(slots) < 2:
             continue
@@ -99,7 +100,7 @@ def determinize(s: State, observer: int, seed_state: int) -> tuple[State, int]:
         for (key, i, _old), item in zip(slots, order):
             c.writable(key)[i] = item
             c.loc[item] = key
-    for name, vis in game.pvis.items():
+    for name, vis in game.variables.pvis.items():
         if vis == "public":
             continue
         mine = c.p[observer][name]

@@ -331,26 +331,26 @@ def _zone_of(s, item):
 @function("items", ("kind",), (), "every item of a component kind, in definition order", "items(\"card\")",
           args={'kind': 'text'}, returns="list", names="kinds", gives="list")
 def _items(s, kind):
-    if kind not in s.game.kinds:
+    if kind not in s.game.components.kinds:
         raise ContentRuntimeError(f"no component kind `{kind}`")
-    return list(s.game.kinds[kind])
+    return list(s.game.components.kinds[kind])
 
 
 @function("kind_of", ("item",), (), "the component kind of an item", "kind_of(t) == \"tile\"")
 def _kind_of(s, item):
-    return s.game.item_kind.get(item)
+    return s.game.components.item_kind.get(item)
 
 
 @function("has", ("item", "prop"), (), "true if the item has the property: printed on it, or state its kind declares",
           "t.worth if has(t, \"worth\") else 0",
           args={'prop': 'text'}, returns="bool", names="props", named="prop")
 def _has(s, item, prop):
-    game = s.game
-    props = game.items.get(item) if item.__class__ is str else None
+    components = s.game.components
+    props = components.items.get(item) if item.__class__ is str else None
     if props is not None:
-        return prop in props or prop in game.kind_state.get(game.item_kind[item], ())
-    if item.__class__ is str and item in game.members:
-        return prop in game.members[item]
+        return prop in props or prop in components.kind_state.get(components.item_kind[item], ())
+    if item.__class__ is str and item in components.members:
+        return prop in components.members[item]
     raise ContentRuntimeError(f"`has` asks about {mutate.fmt(item)}, which is no item nor set member", None,
                               "RK4002")
 
@@ -358,7 +358,7 @@ def _has(s, item, prop):
 @function("item", ("id",), (), "the item with this id", "item(\"goal\")",
           args={'id': 'text'}, names="items", gives="item", inline="({0} if {first} in ITEMS else {call})")
 def _item(s, ident):
-    if ident not in s.game.items:
+    if ident not in s.game.components.items:
         raise ContentRuntimeError(f"no item with id `{ident}`")
     return ident
 
@@ -445,7 +445,7 @@ def _end_game(s, span=None):
 
 
 def _need_item(s, value, span):
-    if value not in s.game.items:
+    if value not in s.game.components.items:
         raise ContentRuntimeError(f"expected an item, got {mutate.fmt(value)}", span, "RK4002")
 
 

@@ -232,13 +232,14 @@ def stored(s, value) -> None:
 def forget(s, resource) -> None:
     """Forget the results of the functions that read ``resource`` (``("g", var)``,
     ``("pvar", var)``, ``("prop", state)``, ``("zone", name)``)."""
-    drop(s, s.game.memo_deps.get(resource, s.game.memo_always))
+    tables = s.game.memo
+    drop(s, tables.deps.get(resource, tables.always))
 
 
 def forget_move(s, source: str, to: str) -> None:
     """Forget what a move from zone ``source`` to ``to`` may change (``drop``, written out:
     moves are the commonest change)."""
-    names = s.game.memo_moves.get((source, to))
+    names = s.game.memo.moves.get((source, to))
     if names is None:
         names = _move_forgets(s.game, source, to)
     memo = s.memo
@@ -264,8 +265,8 @@ def drop(s, names) -> None:
 def _move_forgets(game, source: str, to: str) -> tuple:
     """The functions a move from zone ``source`` to ``to`` may change (both zones and
     where the item is), worked out once per pair of zone names."""
-    deps, always = game.memo_deps, game.memo_always
+    deps, always = game.memo.deps, game.memo.always
     names = dict.fromkeys(deps.get(("zone", source), always) + deps.get(("zone", to), always)
                           + deps.get(("loc",), always))
-    game.memo_moves[(source, to)] = tuple(names)
-    return game.memo_moves[(source, to)]
+    game.memo.moves[(source, to)] = tuple(names)
+    return game.memo.moves[(source, to)]

@@ -43,10 +43,11 @@ def variable_setter(name: str, per_player: bool):
 
     def learn(new_game) -> None:
         nonlocal game, bounds, low, high, forgets
-        bounds = (new_game.pbounds if per_player else new_game.gbounds).get(name)
+        variables = new_game.variables
+        bounds = (variables.pbounds if per_player else variables.gbounds).get(name)
         low, high = (-_UNBOUNDED, _UNBOUNDED) if bounds is None else (
             -_UNBOUNDED if bounds[0] is None else bounds[0], _UNBOUNDED if bounds[1] is None else bounds[1])
-        forgets = new_game.memo_deps.get(("pvar" if per_player else "g", name), new_game.memo_always)
+        forgets = new_game.memo.deps.get(("pvar" if per_player else "g", name), new_game.memo.always)
         game = new_game
 
     def setter(s: State, player, value, span=None) -> None:
@@ -92,7 +93,7 @@ def _check_bounds(what: str, value, bounds, span) -> None:
 
 def set_prop(s: State, item: str, name: str, value) -> None:
     key = (item, name)
-    old = s.iprops.get(key, s.game.prop_defaults.get(name))
+    old = s.iprops.get(key, s.game.components.prop_defaults.get(name))
     s.iprops[key] = value
     if s.memo:
         memo.forget(s, ("prop", name))

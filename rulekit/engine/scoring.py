@@ -16,12 +16,12 @@ def score(s: State) -> dict:
     for i in range(s.n):
         p = PLAYERS[i]
         env = {"p": p}
-        breakdown = {cid: int(fn(s, env) or 0) for cid, _text, fn in game.scoring}
+        breakdown = {cid: int(fn(s, env) or 0) for cid, _text, fn in game.scoring.categories}
         total = sum(breakdown.values())
-        tiebreak = [fn(s, env) for fn in game.tiebreak]
+        tiebreak = [fn(s, env) for fn in game.scoring.tiebreak]
         rows[str(p)] = {"breakdown": breakdown, "total": total, "tiebreak": [_plain(v) for v in tiebreak]}
         keys.append(((total, *tiebreak), p))
-    if game.eligible is not None:
+    if game.scoring.eligible is not None:
         keys = _eligible_first(s, keys, rows)
     keys.sort(key=lambda kv: kv[0], reverse=True)
     best = keys[0][0]
@@ -33,7 +33,7 @@ def score(s: State) -> dict:
 def _eligible_first(s: State, keys: list, rows: dict) -> list:
     """``scoring.eligible``: a player who may not win ranks after all who may (their scores
     stay as they are, marked ``"eligible": false``); no one eligible is the content's error."""
-    fn, span = s.game.eligible
+    fn, span = s.game.scoring.eligible
     out = []
     for key, p in keys:
         may = bool(fn(s, {"p": p}))

@@ -23,17 +23,17 @@ class StateFormatError(RulekitError):
 
 
 def _code_names(game) -> dict:
-    names = {"$main": game.main}
-    names.update(game.procedures)
+    names = {"$main": game.program.main}
+    names.update(game.program.procedures)
     return names
 
 
 def _zone_index(game, n: int) -> dict:
-    index = {key.text: key for key in game.zones.values()}
-    for fam in game.families.values():
+    index = {key.text: key for key in game.board.zones.values()}
+    for fam in game.board.families.values():
         for key in fam.zones.values():
             index[key.text] = key
-    for keys in game.pzones.values():
+    for keys in game.board.pzones.values():
         for key in keys[:n]:
             index[key.text] = key
     return index
@@ -66,7 +66,7 @@ def _dec(value, zones, game):
         if "$z" in value:
             return zones[value["$z"]]
         if "$f" in value:
-            return game.families[value["$f"]]
+            return game.board.families[value["$f"]]
         if "$t" in value:
             return tuple(_dec(v, zones, game) for v in value["$t"])
         if "$d" in value:

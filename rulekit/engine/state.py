@@ -278,7 +278,7 @@ class State:
         s.p = []
         s.zones = {}
         s.loc = {}
-        s.iprops = dict(game.state_seed) if game.state_seed else {}
+        s.iprops = dict(game.components.state_seed) if game.components.state_seed else {}
         s.rng = {}
         s.frames = []
         s.pending = None

@@ -22,10 +22,10 @@ def tally_table(s, zone, prop: str) -> dict:
     ``(s.tallies.get(KEY) or TALLY_TABLE(s, *KEY))``, which must not build a table twice."""
     table = s.tallies.get((zone, prop))
     if table is None:
-        game = s.game
-        values = game.prop_values.get(prop)
+        components = s.game.components
+        values = components.prop_values.get(prop)
         table = dict.fromkeys(values, 0) if values else {}
-        items = game.items
+        items = components.items
         for item in s.zones[zone]:
             key = items[item][prop]
             table[key] = table.get(key, 0) + 1
@@ -40,7 +40,7 @@ def moved(s, item: str, source, to) -> None:
     tallied = s.tallied
     tallies = s.tallies
     owned = s.owned
-    props = s.game.items[item]
+    props = s.game.components.items[item]
     for prop in tallied.get(source, ()):
         key = (source, prop)
         table = tallies[key] if key in owned else _own(s, key)

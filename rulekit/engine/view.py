@@ -40,7 +40,7 @@ def _zone(s: State, key: ZoneKey, vis: str, viewer, owner, full: bool):
     if full or vis == "public" or (vis == "owner" and viewer is not None and viewer == owner):
         return list(items)
     if vis == "face_up":
-        return [i if s.iprops.get((i, "face_up"), s.game.prop_defaults.get("face_up")) else HIDDEN
+        return [i if s.iprops.get((i, "face_up"), s.game.components.prop_defaults.get("face_up")) else HIDDEN
                 for i in items]
     return {"count": len(items)}
 
@@ -49,29 +49,29 @@ def view(s: State, player: int | None = None, full: bool = False) -> dict:
     """A JSON-ready picture of the state as ``player`` may see it."""
     game = s.game
     out: dict = {"round": s.g.get("round"), "over": s.over}
-    out["vars"] = {k: _jsonable(s.g[k]) for k in game.gvars if k != "round" and
-                   (full or game.gvis.get(k, "public") == "public")}
+    out["vars"] = {k: _jsonable(s.g[k]) for k in game.variables.gvars if k != "round" and
+                   (full or game.variables.gvis.get(k, "public") == "public")}
     zones = {}
-    for name, key in game.zones.items():
+    for name, key in game.board.zones.items():
         if name == "box":
             continue
-        zones[name] = _zone(s, key, game.zone_vis[name], player, None, full)
-    for name, fam in game.families.items():
-        zones[name] = {fmt(k): _zone(s, key, game.zone_vis[name], player, None, full)
+        zones[name] = _zone(s, key, game.board.zone_vis[name], player, None, full)
+    for name, fam in game.board.families.items():
+        zones[name] = {fmt(k): _zone(s, key, game.board.zone_vis[name], player, None, full)
                        for k, key in fam.zones.items()}
     out["zones"] = zones
     players = {}
     for i in range(s.n):
         p = PLAYERS[i]
         row = {}
-        for name in game.pvars:
-            vis = game.pvis[name]
+        for name in game.variables.pvars:
+            vis = game.variables.pvis[name]
             if full or vis == "public" or (vis == "owner" and player == i):
                 row[name] = _jsonable(s.p[i][name])
             else:
                 row[name] = HIDDEN
-        for name, keys in game.pzones.items():
-            row[name] = _zone(s, keys[i], game.zone_vis[name], player, i, full)
+        for name, keys in game.board.pzones.items():
+            row[name] = _zone(s, keys[i], game.board.zone_vis[name], player, i, full)
         players[str(p)] = row
     out["players"] = players
     out["items"] = _item_states(s, zones, players, full)
@@ -129,21 +129,21 @@ def _item_states(s: State, zones: dict, players: dict, full: bool) -> dict:
     if not kinds:
         return {}
     if full:
-        idents = [i for kind in kinds for i in game.kinds[kind]]
+        idents = [i for kind in kinds for i in game.components.kinds[kind]]
     else:
         idents = [i for content in zones.values() for i in _shown(content)]
         idents += [i for row in players.values() for content in row.values() for i in _shown(content)]
     out = {}
-    defaults = game.prop_defaults
+    defaults = game.components.prop_defaults
     for ident in idents:
-        props = kinds.get(game.item_kind.get(ident))
+        props = kinds.get(game.components.item_kind.get(ident))
         if props:
             out[ident] = {name: _jsonable(s.iprops.get((ident, name), defaults.get(name))) for name in props}
     return out
 
 
 def item_props(s: State, item: str) -> dict:
-    props = dict(s.game.items[item])
+    props = dict(s.game.components.items[item])
     for (ident, name), value in s.iprops.items():
         if ident == item:
             props[name] = value

@@ -39,7 +39,7 @@ def run(s: State, limit: int = DEFAULT_STEP_LIMIT) -> None:
                     return
             except EndGame:
                 del frames[1:]
-                frames[0].pc = s.game.finish_pc
+                frames[0].pc = s.game.program.finish_pc
                 continue
             except _FAILURES as exc:
                 raise _located(exc, f, s.game) from None

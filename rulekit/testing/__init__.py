@@ -47,7 +47,7 @@ def broken_invariants(state) -> list[str]:
     """What is wrong with a state: ids of the content's ``invariants`` that do not hold, and
     any player variable below zero. An empty list means all is well."""
     from ..engine.state import PLAYERS
-    bad = [ident for ident, _text, fn in state.game.invariants if not fn(state, {})]
+    bad = [ident for ident, _text, fn in state.game.scoring.invariants if not fn(state, {})]
     for i, row in enumerate(state.p):
         bad += [f"{PLAYERS[i]}.{name} = {value}" for name, value in row.items()
                 if type(value) is int and value < 0]

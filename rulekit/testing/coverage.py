@@ -85,7 +85,7 @@ class Tracer:
     def _adopt(self, name: str, state) -> None:
         """A generated file seen for the first time: the rules of the game it runs in, or code
         of a script (its `position:`), which is not counted."""
-        program = getattr(getattr(state, "game", None), "program", None)
+        program = state.game.program.module
         self.programs[name] = program if getattr(program, "filename", None) == name else None
         if self.programs[name] is not None:     # its content functions run as code of their own line
             self.games[id(program)] = state.game
@@ -95,7 +95,7 @@ class Tracer:
 
     def note_game(self, state) -> None:
         """The items a script's game moved or changed after its first action."""
-        key = id(state.game.program)
+        key = id(state.game.program.module)
         self.games[key] = state.game
         started = False
         for event in state.events:
@@ -160,7 +160,7 @@ def _mark(table: dict, span, ran: bool) -> None:
 
 
 def _kinds(table: dict, key: int, game, moved: set) -> None:
-    for kind, items in game.kinds.items():
+    for kind, items in game.components.kinds.items():
         done, total = table.get(kind, (set(), set()))
         table[kind] = (done | {i for i in items if (key, i) in moved}, total | set(items))
 

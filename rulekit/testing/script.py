@@ -380,7 +380,7 @@ def _check_pins(state: State, data: dict, smap) -> None:
             raise ScriptError(f"pinned on top of `{zone}`, which is no zone of {state.game.title}",
                               smap.span(("pins", "top", zone), key=True), "RK5022",
                               help=suggestion_help(str(zone), zones))
-    streams = state.game.roll_streams
+    streams = state.game.program.roll_streams
     for stream in (pins.get("rolls") or {}):
         if streams is not None and stream not in streams:
             raise ScriptError(f"pinned rolls for stream `{stream}`, which no `roll` of {state.game.title} draws from",
@@ -394,9 +394,9 @@ def _check_top(game, zone: str, first: list, smap) -> None:
     seen: set = set()
     for i, ident in enumerate(first):
         where = smap.span(("pins", "top", zone, i))
-        if ident not in game.items:
+        if ident not in game.components.items:
             raise ScriptError(f"pinned on top of `{zone}`: `{ident}` is no item of {game.title}", where, "RK5023",
-                              help=suggestion_help(str(ident), game.items))
+                              help=suggestion_help(str(ident), game.components.items))
         if ident in seen:
             raise ScriptError(f"pinned on top of `{zone}`: `{ident}` is listed twice", where, "RK5023")
         seen.add(ident)

@@ -398,7 +398,8 @@ def _print_ok(game, fmt: str, warnings: bool = True) -> None:
     if warnings and game.warnings:
         _print_diagnostics(game.warnings, fmt)
     label = game.title + (f" + {', '.join(game.variants)}" if game.variants else "")
-    print(f"ok: {label} ({len(game.items)} items, {len(game.procedures)} procedures) {game.content_hash}")
+    print(f"ok: {label} ({len(game.components.items)} items, {len(game.program.procedures)} procedures) "
+          f"{game.content_hash}")
 
 
 def _print_diagnostics(diagnostics, fmt: str) -> None:
@@ -497,7 +498,7 @@ def _print_scores(state) -> None:
     from rich.console import Console
 
     from .report import score_table, winners_line
-    cats = len(state.game.scoring)
+    cats = len(state.game.scoring.categories)
     console = Console(width=max(80, 12 * (cats + 2)), force_terminal=False)
     console.print(score_table(state))
     console.print(winners_line(state.result))

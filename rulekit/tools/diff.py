@@ -69,7 +69,7 @@ def diff_game(game_ref: str, variants) -> list[dict]:
         span = changed.source_map.span(path) if new is not None else None
         out.append({"kind": kind, "section": SECTION_TITLES.get(path[0], path[0]), "path": _path_text(path),
                     "old": old, "new": new, "where": str(span) if span else None})
-    items_before, items_after = set(base.items), set(changed.items)
+    items_before, items_after = set(base.components.items), set(changed.components.items)
     for ident in sorted(items_before - items_after):
         out.append({"kind": "removed", "section": "components", "path": f"item {ident}", "old": ident,
                     "new": None, "where": None})

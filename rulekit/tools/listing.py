@@ -1,11 +1,11 @@
 # SPDX-License-Identifier: MIT
 """``rulekit compile``: a game's generated Python module, listed for reading.
 
-rulekit compiles every game into one Python module (``game.program``, see
+rulekit compiles every game into one Python module (``game.program.module``, see
 dsl/codegen.py). That source names many things it does not define: constants taken
 from the content (``K73``, ``Z_deck_90``, ``CHOOSE3_122``...) and rulekit's helpers
 (``SEQ``, ``CALL``, ``DECIDE``...), all bound in the namespace the module runs in
-(``game.program.comp.ns``). :func:`listing` prints the source with a header and a
+(``game.program.module.comp.ns``). :func:`listing` prints the source with a header and a
 commented table of those names, so an author or a contributor can read what their
 rules became. The listing is valid Python (everything added is a comment) but it is
 not meant to run on its own.
@@ -32,7 +32,7 @@ _DEPTH = 4          # containers nested deeper than this are shown as `...`
 
 def listing(game) -> str:
     """The generated module of a loaded game (``rulekit.load_game``), for reading."""
-    program = getattr(game, "program", None)
+    program = game.program.module
     if program is None:
         raise ValueError(f"`{game.name}` has no generated module (it did not compile)")
     source = program.source()
@@ -112,12 +112,12 @@ def _content_functions(game, ns: dict) -> dict:
     ``f_NAME`` functions), plus the names themselves (under their own text) so that a
     remembering caller of ``NAME`` is shown as ``<function NAME>`` too."""
     out: dict = {}
-    for name, fn in (getattr(game, "functions", None) or {}).items():
+    for name, fn in game.program.functions.items():
         if isinstance(name, str):
             out[name] = name
             if callable(fn):
                 out[id(fn)] = name
-    for entry in getattr(game.program, "functions", None) or ():   # (content name, python name, ...)
+    for entry in getattr(game.program.module, "functions", None) or ():   # (content name, python name, ...)
         if isinstance(entry, tuple) and len(entry) >= 2 and isinstance(entry[0], str) and entry[1] in ns:
             out[id(ns[entry[1]])] = entry[0]
     return out

@@ -132,29 +132,32 @@ class ObservationEncoder:
     def __init__(self, game, n: int):
         self.game = game
         self.n = n
-        self.kinds = list(game.kinds)
+        self.kinds = list(game.components.kinds)
         self.kind_index = {k: i for i, k in enumerate(self.kinds)}
-        self.item_index = {ident: i for i, ident in enumerate(game.items)}
+        self.item_index = {ident: i for i, ident in enumerate(game.components.items)}
         self.member_index = {}
-        for members in game.sets.values():
+        for members in game.components.sets.values():
             for i, member in enumerate(members):
                 self.member_index.setdefault(member, i)
-        self.gvars = [k for k in game.gvars if k != "round" and game.gvis.get(k, "public") == "public"]
-        self.pvars = list(game.pvars)
+        variables = game.variables
+        self.gvars = [k for k in variables.gvars if k != "round" and variables.gvis.get(k, "public") == "public"]
+        self.pvars = list(game.variables.pvars)
         # zone slots: (picker over a view, zone-slot label)
         self.zone_slots: list = []
-        for name in game.zones:
+        for name in game.board.zones:
             if name != "box":
                 self.zone_slots.append((("global", name, None), name))
-        for name, fam in game.families.items():
+        for name, fam in game.board.families.items():
             for key in fam.zones:
                 self.zone_slots.append((("family", name, fmt(key)), str(fam.zones[key])))
         for rel in range(n):
-            for name in game.pzones:
+            for name in game.board.pzones:
                 self.zone_slots.append((("player", name, rel), f"+{rel}.{name}"))
         self.width_per_zone = 1 + len(self.kinds)
         kinds = state_props(game)
-        self.state_slots = [(ident, prop) for ident in game.items for prop in kinds.get(game.item_kind[ident], ())]
+        components = game.components
+        self.state_slots = [(ident, prop) for ident in components.items
+                            for prop in kinds.get(components.item_kind[ident], ())]
         self.size = (4 + len(self.gvars) + len(self.zone_slots) * self.width_per_zone
                      + n * len(self.pvars) + len(self.item_index) + len(self.state_slots))
 
@@ -224,7 +227,7 @@ class ObservationEncoder:
                 for ident in content:
                     if ident == HIDDEN:
                         continue
-                    k = self.game.item_kind.get(ident)
+                    k = self.game.components.item_kind.get(ident)
                     if k is not None:
                         out[base + 1 + self.kind_index[k]] += 1
                     where[ident] = slot

@@ -276,7 +276,7 @@ class Session:
         s = self.state
         picture = view(s, self.seat)
         me = str(PLAYERS[self.seat])
-        kinds = self.game.item_kind
+        kinds = self.game.components.item_kind
         states = picture["items"]
         head = f"round {picture.get('round')}"
         if picture.get("to_move"):

@@ -156,15 +156,16 @@ class Renderer:
         self.labels = dict(self.cfg.get("label") or {})
         self.color_by = dict(self.cfg.get("color_by") or {})
         self.player_color_by = dict(self.cfg.get("player_color_by") or {})
-        self.seat_of = {m: i for members in game.sets.values() for i, m in enumerate(members) if i < n}
+        self.seat_of = {m: i for members in game.components.sets.values() for i, m in enumerate(members) if i < n}
         self.seat_of.update({str(PLAYERS[i]): i for i in range(n)})
         self.colors = {str(k): str(v) for k, v in (self.cfg.get("colors") or {}).items()}
         pcolors = list(self.cfg.get("player_colors") or ())
         self.player_colors = [pcolors[i] if i < len(pcolors) else PLAYER_PALETTE[i % len(PLAYER_PALETTE)]
                               for i in range(n)]
-        self.kind_color = {k: self.colors.get(k, PALETTE[i % len(PALETTE)]) for i, k in enumerate(game.kinds)}
+        self.kind_color = {k: self.colors.get(k, PALETTE[i % len(PALETTE)])
+                           for i, k in enumerate(game.components.kinds)}
         self.value_color = self._value_colors()
-        longest = max((len(self._item_label(i)) for i in game.items), default=8)
+        longest = max((len(self._item_label(i)) for i in game.components.items), default=8)
         self.cell_w = max(70, min(160, longest * CHAR + 14))
         self.static: list[str] = []
         self.slots: list[Slot] = []
@@ -193,7 +194,7 @@ class Renderer:
         self.static.append(f'<text class="title" x="{M}" y="{M + 16}">{_esc(self.title)}</text>')
         self._slot("header", M, M + 22, inner, 30, None)
         y = M + 58
-        gvars = [k for k in game.gvars if k != "round" and game.gvis.get(k, "public") == "public"]
+        gvars = [k for k in game.variables.gvars if k != "round" and game.variables.gvis.get(k, "public") == "public"]
         if gvars:
             per = max(1, int(inner // 230))
             lines = math.ceil(len(gvars) / per)
@@ -203,10 +204,10 @@ class Renderer:
                                f'<text class="cap" x="{M + 6}" y="{y + 12}">table</text></g>')
             self._slot("vars", M + 6, y + CAPTION, inner - 12, h - CAPTION, ("gvars", tuple(gvars), per))
             y += h + 10
-        order = [z for z in self.cfg.get("order") or () if z in game.zone_vis]
-        declared = [z for z in list(game.families) + list(game.zones) if z not in order]
-        families = [z for z in order + declared if z in game.families]
-        singles = [z for z in order + declared if z in game.zones]
+        order = [z for z in self.cfg.get("order") or () if z in game.board.zone_vis]
+        declared = [z for z in list(game.board.families) + list(game.board.zones) if z not in order]
+        families = [z for z in order + declared if z in game.board.families]
+        singles = [z for z in order + declared if z in game.board.zones]
         sky = Skyline(M, y, inner)
         for name in families:
             if name not in self.hide and self._layout(name).get("type") != "none":
@@ -232,11 +233,11 @@ class Renderer:
             self._emit_board(x, y, w, h, name, ("zone", name), layout, board)
         else:
             self._box(sky, name, ("zone", name), layout, 280,
-                      1 if self.game.zone_vis[name] == "hidden" else 3, caption=name)
+                      1 if self.game.board.zone_vis[name] == "hidden" else 3, caption=name)
 
     def _family(self, sky: Skyline, name: str, inner: float) -> None:
         game = self.game
-        fam = game.families[name]
+        fam = game.board.families[name]
         layout = self._layout(name)
         keys = list(fam.zones)
         spec = self._zone_spec(name, False)
@@ -244,7 +245,7 @@ class Renderer:
         kind = layout.get("type")
         places = {}
         for key in keys:
-            props = game.members.get(str(key), {}) if isinstance(key, str) else {}
+            props = game.components.members.get(str(key), {}) if isinstance(key, str) else {}
             if _num(props.get(rprop)) and _num(props.get(cprop)):
                 places[key] = (props[rprop], props[cprop])
         if kind is None:
@@ -252,7 +253,7 @@ class Renderer:
         if kind == "grid" and len(places) != len(keys):
             kind = "row"
         caption = str(layout.get("label", name))
-        hidden = game.zone_vis.get(name) == "hidden"
+        hidden = game.board.zone_vis.get(name) == "hidden"
         if kind == "grid":
             rows = sorted({r for r, _c in places.values()})
             cols = sorted({c for _r, c in places.values()})
@@ -296,7 +297,7 @@ class Renderer:
         labels = pawns if isinstance(pawns, dict) else {v: None for v in ([pawns] if isinstance(pawns, str) else pawns)}
         chips = []
         for var, label in labels.items():
-            if var in self.game.pvars:
+            if var in self.game.variables.pvars:
                 for i in range(self.n):
                     if _show(picture["players"][str(PLAYERS[i])].get(var)) == key:
                         chips.append((str(PLAYERS[i]), "pawn", self.player_colors[i], f"{PLAYERS[i]}: {var} {key}"))
@@ -324,17 +325,17 @@ class Renderer:
 
     def _player(self, sky, i: int, pw: float) -> None:
         game = self.game
-        zones = [z for z in game.pzones if z not in self.hide and self._layout(z, True).get("type") != "none"]
+        zones = [z for z in game.board.pzones if z not in self.hide and self._layout(z, True).get("type") != "none"]
         gap, pad = 8, 8
         bw = (pw - 2 * pad - gap) / 2 - Skyline.STEP
-        chars = sum(len(v) + 6 for v in game.pvars) + 8
+        chars = sum(len(v) + 6 for v in game.variables.pvars) + 8
         vlines = 1 if chars * CHAR <= pw - 16 else 2
         head = 28 + 13 * vlines
         inner = Skyline(0, 0, pw - 2 * pad)   # lay the boxes out first, to know the area's height
         boxes = []
         for z in zones:
             layout = self._layout(z, True)
-            rows = 1 if game.zone_vis[z] == "hidden" else 2
+            rows = 1 if game.board.zone_vis[z] == "hidden" else 2
             board = self._board(layout)
             w, h = self._board_size(board) if board is not None else self._box_size(layout, bw, rows)
             rx, ry = inner.place(w, h, gap)
@@ -364,7 +365,7 @@ class Renderer:
             return None
         rprop, cprop = layout["row"], layout["col"]
         rows = []
-        for props in self.game.items.values():
+        for props in self.game.components.items.values():
             value = props.get(rprop)
             if value is not None and value not in rows:
                 rows.append(value)
@@ -372,7 +373,7 @@ class Renderer:
         if span:
             cols = list(range(int(span[0]), int(span[1]) + 1))
         else:
-            cols = sorted({p[cprop] for p in self.game.items.values() if _num(p.get(cprop))})
+            cols = sorted({p[cprop] for p in self.game.components.items.values() if _num(p.get(cprop))})
         if not rows or not cols:
             return None
         cw, ch = layout.get("cell") or (30, CHIP_H + 4)
@@ -415,7 +416,7 @@ class Renderer:
         states = picture.get("items") or {}
         out = []
         for ident in content or ():
-            props = dict(self.game.items.get(ident, {}))
+            props = dict(self.game.components.items.get(ident, {}))
             props.update(states.get(ident) or {})
             if props.get(rprop) == row and props.get(cprop) == col:
                 out.append(ident)
@@ -423,11 +424,11 @@ class Renderer:
 
     # -- drawing -------------------------------------------------------------------
     def _item_label(self, ident: str, states: dict | None = None) -> str:
-        kind = self.game.item_kind.get(ident)
+        kind = self.game.components.item_kind.get(ident)
         prop = self.labels.get(kind)
         if prop is None:
             return ident
-        props = dict(self.game.items.get(ident, {}))
+        props = dict(self.game.components.items.get(ident, {}))
         props.update((states or {}).get(ident) or {})
         if "{" in str(prop):
             return _template(str(prop), props) or ident
@@ -439,23 +440,23 @@ class Renderer:
         item has the same colour in every picture of the game (an SVG of one state, each step
         of the replay viewer) whatever the items drawn before it."""
         out: dict = {}
-        for ident, props in self.game.items.items():
-            prop = self.color_by.get(self.game.item_kind.get(ident))
+        for ident, props in self.game.components.items.items():
+            prop = self.color_by.get(self.game.components.item_kind.get(ident))
             value = None if prop is None else props.get(prop)
             if value is not None and fmt(value) not in out:
                 out[fmt(value)] = self.colors.get(fmt(value), PALETTE[len(out) % len(PALETTE)])
         return out
 
     def _item_color(self, ident: str) -> str:
-        kind = self.game.item_kind.get(ident)
+        kind = self.game.components.item_kind.get(ident)
         owner = self.player_color_by.get(kind)
         if owner is not None:
-            seat = self.seat_of.get(fmt(self.game.items.get(ident, {}).get(owner)))
+            seat = self.seat_of.get(fmt(self.game.components.items.get(ident, {}).get(owner)))
             if seat is not None:
                 return self.player_colors[seat]
         prop = self.color_by.get(kind)
         if prop is not None:
-            value = self.game.items.get(ident, {}).get(prop)
+            value = self.game.components.items.get(ident, {}).get(prop)
             if value is not None:
                 return self.value_color[fmt(value)]
         return self.kind_color.get(kind, "#eeeeee")
@@ -511,7 +512,7 @@ class Renderer:
                     return drawn
         groups: dict = {}
         for ident in content:
-            kind = "face down" if ident == HIDDEN else self.game.item_kind.get(ident, "item")
+            kind = "face down" if ident == HIDDEN else self.game.components.item_kind.get(ident, "item")
             groups.setdefault(kind, []).append(ident)
         grouped = []
         for kind, members in groups.items():

@@ -20,14 +20,14 @@ def score_table(state, you: int | None = None):
     """The final scoring as a rich Table: a column per category, players in ranking order."""
     from rich.table import Table
     result = state.result
-    cats = [c for c, _t, _f in state.game.scoring]
+    cats = [c for c, _t, _f in state.game.scoring.categories]
     title = f"{state.game.title}: final scoring after round {state.g.get('round')}"
     table = Table(title=title, min_width=len(title))   # a narrow table would wrap its title
     table.add_column("player")
     for c in cats:
         table.add_column(c, justify="right")
     table.add_column("total", justify="right", style="bold")
-    ties = len(state.game.tiebreak)
+    ties = len(state.game.scoring.tiebreak)
     for i in range(ties):
         table.add_column("tie-break" if ties == 1 else f"tie-break {i + 1}", justify="right", style="dim")
     for player in result["ranking"]:
