@@ -46,7 +46,7 @@ def _import_rulekit(tree: str, game: str):
     sys.meta_path[:] = [f for f in sys.meta_path if "__editable__" not in getattr(f, "__module__", "")]
     sys.path[:] = [p for p in sys.path if "__editable__" not in p]
     import rulekit
-    from rulekit.games import find_game
+    find_game = _games_module().find_game
     where = {"rulekit": rulekit.__file__, "game": find_game(game)}
     for path in where.values():
         if not os.path.abspath(path).startswith(os.path.join(os.path.abspath(tree), "")):
@@ -54,11 +54,19 @@ def _import_rulekit(tree: str, game: str):
     return where
 
 
+def _games_module():
+    """Where a tree finds and loads games: rulekit.games, rulekit.content before the folders moved."""
+    try:
+        from rulekit import games
+    except ImportError:
+        from rulekit import content as games
+    return games
+
+
 def _measure_tree(job: dict) -> dict:
     where = _import_rulekit(job["tree"], job["game"])
     from rulekit.engine import api, rng
-    from rulekit.games import load_game
-    game = load_game(job["game"])
+    game = _games_module().load_game(job["game"])
     players = job["players"]
 
     def play(seed: int) -> int:          # bench_random.play, for either Decision of either tree
