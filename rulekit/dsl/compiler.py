@@ -403,20 +403,7 @@ class Compiler:
         """The kind of ``node`` ("zone", "list", "family", "item") when it is certain, else None."""
         v = self.v
         if isinstance(node, ast.Name):
-            name = node.id
-            if name in scope.py:
-                return scope.kinds.get(("py", scope.py[name]))
-            if name in scope.alias:
-                return None
-            if name in scope.locals:
-                return scope.kinds.get(("local", name))
-            if name in v.zones:
-                return "zone"
-            if name in v.families:
-                return "family"
-            if name in v.sets or name == "players":
-                return "list"
-            return None
+            return self._name_kind(node.id, scope)
         if isinstance(node, (ast.ListLit, ast.Comp, ast.Let)):
             return "list"
         if isinstance(node, ast.Attr) and node.name in v.pzones and not (
@@ -437,6 +424,23 @@ class Compiler:
             return then if then == self.static_kind(node.orelse, scope) and then in ("list", "zone", "item") else None
         if isinstance(node, ast.BinOp) and node.op == "+" and \
                 self.static_kind(node.left, scope) == self.static_kind(node.right, scope) == "list":
+            return "list"
+        return None
+
+    def _name_kind(self, name: str, scope) -> str | None:
+        """What a name certainly holds: a local as ``Scope.kinds`` knows it, a zone, a family, a set."""
+        v = self.v
+        if name in scope.py:
+            return scope.kinds.get(("py", scope.py[name]))
+        if name in scope.alias:
+            return None
+        if name in scope.locals:
+            return scope.kinds.get(("local", name))
+        if name in v.zones:
+            return "zone"
+        if name in v.families:
+            return "family"
+        if name in v.sets or name == "players":
             return "list"
         return None
 
