@@ -242,9 +242,9 @@ class Compiler:
 
     def _twice(self, source: str):
         """(first read, later reads) of a value generated code reads more than once: a Python
-        variable is itself; anything else is stored in a local of its own by the read that runs
+        variable or a literal is itself; anything else is stored in a local of its own by the read that runs
         first. None inside a comprehension's iterable, where Python allows no such store."""
-        if _PLAIN.fullmatch(source):
+        if _PLAIN.fullmatch(source) or _LITERAL.fullmatch(source):
             return source, source
         if self._in_iterable:
             return None
@@ -1274,6 +1274,7 @@ _UNSET = object()   # a reused value not worked out yet
 _IN_ORDER = frozenset((ast.Num, ast.Str, ast.Const, ast.Template, ast.Name, ast.Attr, ast.Index, ast.ListLit,
                        ast.BinOp, ast.Compare, ast.BoolOp, ast.Not, ast.Neg, ast.IfExp, ast.Call))
 _PLAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")   # generated source that is one Python variable
+_LITERAL = re.compile(r"'[A-Za-z0-9_.$ -]*'|-?[0-9]+")    # ...or a literal (Compiler._k writes these)
 
 
 def too_complex(exc: Exception) -> bool:
