@@ -23,3 +23,38 @@ def test_no_game_nouns_in_the_engine():
                         if NOUNS.search(line):
                             hits.append(f"{os.path.relpath(path, ROOT)}:{number}: {line.strip()}")
     assert not hits, "game nouns in the engine:\n" + "\n".join(hits)
+
+
+def _names_a_built_in(node, builtins: set) -> bool:
+    """``call.func == "move"``, ``name in ("log", ...)``: a built-in asked for by its name."""
+    import ast
+
+    sides = [node.left, *node.comparators]
+    asks = any(isinstance(x, ast.Attribute) and x.attr == "func" or isinstance(x, ast.Name) and x.id in
+               ("name", "func") for x in sides)
+    texts = [c.value for x in sides for c in ([x] + list(getattr(x, "elts", []))) if isinstance(c, ast.Constant)]
+    return asks and any(text in builtins for text in texts)
+
+
+def test_the_compiler_never_names_a_built_in():
+    """Built-ins declare what the compiler may know of them (engine/library.py: form, inline,
+    direct, recorded_only, ...); the compiler never special-cases one by its name (issue 15)."""
+    import ast
+
+    from rulekit.engine.library import REGISTRY
+
+    hits = []
+    for module in ("compiler", "codegen", "reads"):
+        path = os.path.join(ROOT, "rulekit", "dsl", f"{module}.py")
+        with open(path, encoding="utf-8") as handle:
+            tree = ast.parse(handle.read())
+        hits += [f"{module}.py:{n.lineno}" for n in ast.walk(tree)
+                 if isinstance(n, ast.Compare) and _names_a_built_in(n, set(REGISTRY))]
+    assert hits == []
+
+
+def test_the_name_check_sees_a_built_in_named():
+    import ast
+
+    planted = ast.parse('if call.func == "move" or name in ("draw", "x"):\n    pass').body[0].test
+    assert [_names_a_built_in(c, {"move", "draw"}) for c in planted.values] == [True, True]

@@ -633,14 +633,11 @@ class _Writer:
         if builtin is not None and builtin.kind == "effect":
             args, kwargs = comp._bind(builtin, call, self.scope, comp.src)
             span = comp._k(call.span)
-            if name == "move" and comp.static_kind(_argument(call, 1, "to"), self.scope) == "zone":
-                # the destination is certainly a zone: straight to the one door that moves items
-                top = "True" if "at" not in kwargs else f"({kwargs['at']} != 'bottom')"
-                out.append((ind, f"MOVE(s, {args[0]}, {args[1]}, {top}, {span})", st.span))
-                return
-            listed = "".join(", " + a for a in args) + "".join(f", {k}={f}" for k, f in kwargs.items())
-            line = f"{comp._k(builtin.impl, 'B_' + name)}(s{listed}, span={span})"
-            if name == "log":
+            line = self._direct_effect(builtin, call, args, kwargs, span)
+            if line is None:
+                listed = "".join(", " + a for a in args) + "".join(f", {k}={f}" for k, f in kwargs.items())
+                line = f"{comp._k(builtin.impl, 'B_' + name)}(s{listed}, span={span})"
+            if builtin.recorded_only:
                 # a log line is written (and its text worked out) only in a game that keeps its log
                 out.append((ind, "if s.record:", st.span))
                 ind += 1
@@ -679,6 +676,24 @@ class _Writer:
 
     def _code_ref(self, code: Code) -> str:
         return self.comp._k(code, f"PROC_{code.pyname}")
+
+    def _direct_effect(self, builtin, call, args: list, kwargs: dict, span: str):
+        """The effect's ``direct`` statement, where each argument it declares a zone certainly is
+        one (so the library's check of it has nothing to do), else None."""
+        comp = self.comp
+        if builtin.direct is None:
+            return None
+        names = list(builtin.params) + [n for n, _ in builtin.optional]
+        for index, name in enumerate(names):
+            if builtin.args.get(name) == "zone" and \
+                    comp.static_kind(_argument(call, index, name), self.scope) != "zone":
+                return None
+        given = dict(zip(names, args)) | kwargs
+        for name, default in builtin.optional:
+            given.setdefault(name, comp._k(default))
+        for bound, value in builtin.binds.items():
+            comp.ns.setdefault(bound, value)
+        return builtin.direct.format(span=span, **given)
 
     def s_Return(self, st, ind, out):
         value = self.comp.src(st.value, self.scope) if st.value is not None else "None"

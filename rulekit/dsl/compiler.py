@@ -1146,7 +1146,9 @@ def _cheap(node, v: Vocabulary) -> bool:
     if isinstance(node, ast.Call):
         if node.func in v.functions:
             return False
-        if node.func == "count" and len(node.args) == 1 and not node.kwargs and isinstance(node.args[0], ast.Comp):
+        builtin = REGISTRY.get(node.func)
+        if builtin is not None and builtin.form == "count" and len(node.args) == 1 and not node.kwargs \
+                and isinstance(node.args[0], ast.Comp):
             parts = _tally_parts(node.args[0], v)
             return parts is not None and _cheap(parts[0], v) and _cheap(parts[2], v)
     if isinstance(node, ast.Comp):
@@ -1196,7 +1198,7 @@ def _namespace(vocab: Vocabulary) -> dict:
 
     return {"__builtins__": {}, **RUNTIME_NAMES, "SCORE": score, "len": len, "LIST": list, "SUM": sum, "MIN": min,
             "MAX": max,
-            "NOSPACE": nospace, "COUNT_EQUAL": _count_equal, "MOVE": mutate.move, "UNSET": _UNSET,
+            "NOSPACE": nospace, "COUNT_EQUAL": _count_equal, "UNSET": _UNSET,
             "TALLY_TABLE": tally_table, "SEQ": seq, "FMT": mutate.fmt, "ITEMS": items, "GETITEM": getitem,
             "CONTAINS": contains, "TALLY": tally, "PLAYER": Player, "SEATS": SEAT_NAMES,
             "ANY": any, "ALL": all, "NEXT": next,

@@ -51,6 +51,10 @@ class Builtin:
                                       # falling back to the call ({call}); {0} reads the argument and
                                       # {first} is the read that runs first (it may store it in a local)
     binds: dict = attrs.Factory(dict)  # names the inline Python reads besides the generated code's own
+    direct: str | None = None         # an effect's statement where every argument `args` calls a zone
+                                      # certainly is one: {NAME} is an argument (its default when not
+                                      # given), {span} the statement's span; it reads `binds`
+    recorded_only: bool = False       # an effect that only writes the record: skipped when none is kept
 
     @property
     def signature(self) -> str:
@@ -382,10 +386,11 @@ def _deciding(s):
 # -------------------------------------------------------------------- effects
 @effect("move", ("item", "to"), (("at", "top"),), "move one item from wherever it lies to a zone",
         "move(card, to=p.played)",
-        args={'to': 'zone', 'item': 'item', 'at': 'text'})
+        args={'to': 'zone', 'item': 'item', 'at': 'text'},
+        direct="MOVE(s, {item}, {to}, {at}, {span})", binds={"MOVE": mutate.move})
 def _move(s, item, to, at="top", span=None):
     _need_zone(to, "to", span)
-    mutate.move(s, item, to, at != "bottom", span)
+    mutate.move(s, item, to, at, span)
 
 
 @effect("move_all", ("source", "to"), (), "move every item of a zone to another zone, keeping their order",
@@ -395,7 +400,7 @@ def _move_all(s, source, to, span=None):
     _need_zone(source, "source", span)
     _need_zone(to, "to", span)
     for item in list(s.zones[source]):
-        mutate.move(s, item, to, True, span)
+        mutate.move(s, item, to, "top", span)
 
 
 @effect("draw", ("source", "to"), (("n", 1),), "move up to n items from the top of a zone (fewer if it runs out)",
@@ -408,7 +413,7 @@ def _draw(s, source, to, n=1, span=None):
         items = s.zones[source]     # read anew: a move may replace a list shared with a clone
         if not items:
             break
-        mutate.move(s, items[-1], to, True, span)
+        mutate.move(s, items[-1], to, "top", span)
 
 
 @effect("shuffle", ("zone",), (("stream", "decks"),), "shuffle a zone with a named random stream; logged",
@@ -434,7 +439,8 @@ def _hide(s, item, span=None):
     mutate.set_prop(s, item, "face_up", False)
 
 
-@effect("log", ("text",), (), "write a line to the game's event log", "log(\"{p} takes the lot\")")
+@effect("log", ("text",), (), "write a line to the game's event log", "log(\"{p} takes the lot\")",
+        recorded_only=True)
 def _log(s, text, span=None):
     mutate.log(s, mutate.fmt(text))
 

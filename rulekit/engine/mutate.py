@@ -102,8 +102,9 @@ def set_prop(s: State, item: str, name: str, value) -> None:
         s.events.append(("prop", item, name, value))
 
 
-def move(s: State, item: str, to: ZoneKey, top: bool = True, span=None) -> None:
-    """The one door items move through: zones, where each item is, tallies, memo, log."""
+def move(s: State, item: str, to: ZoneKey, at: str = "top", span=None) -> None:
+    """The one door items move through: zones, where each item is, tallies, memo, log. The item
+    goes on top of ``to`` unless ``at`` is "bottom"."""
     loc = s.loc
     source = loc.get(item)
     if source is None:
@@ -119,7 +120,7 @@ def move(s: State, item: str, to: ZoneKey, top: bool = True, span=None) -> None:
     else:
         held.remove(item)
     dest = zones[to] if to in owned else s.writable(to)
-    if top:
+    if at != "bottom":
         dest.append(item)
     else:
         dest.insert(0, item)
