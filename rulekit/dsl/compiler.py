@@ -641,7 +641,12 @@ class Compiler:
         if node.op not in ("+", "-", "*", "//", "%"):  # pragma: no cover - the grammar has no others
             raise NotImplementedError(node.op)
         if node.op in ("+", "*") and self._may_grow(node):      # engine/runtime.py: MAX_SIZE, MAX_BITS
-            return f"{'ADD' if node.op == '+' else 'MUL'}({left}, {right})"
+            twice = self._twice(f"({left} + {right})") if node.op == "+" else None
+            if twice is None:
+                return f"{'ADD' if node.op == '+' else 'MUL'}({left}, {right})"
+            first, again = twice        # ADD, written out: only a text or list has a length to check
+            return (f"({again} if {first}.__class__ is not STR and {again}.__class__ is not LIST "
+                    f"or len({again}) <= MAX_SIZE else TOO_LONG({again}))")
         return f"({left} {node.op} {right})"
 
     def _may_grow(self, node) -> bool:

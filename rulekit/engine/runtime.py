@@ -103,11 +103,17 @@ MAX_BITS = 100_000
 
 
 def add(a, b):
-    """``a + b`` where both may be texts or lists (a constant or number operand is written plainly)."""
+    """``a + b`` where both may be texts or lists (a constant or number operand is written plainly;
+    generated code writes this check out where it can, calling :func:`too_long`)."""
     value = a + b
     if (value.__class__ is str or value.__class__ is list) and len(value) > MAX_SIZE:
-        raise ContentRuntimeError(_too_long(value, len(value)), None, "RK4015")
+        too_long(value)
     return value
+
+
+def too_long(value):
+    """A text or list grew past MAX_SIZE: the game stops on its line."""
+    raise ContentRuntimeError(_too_long(value, len(value)), None, "RK4015")
 
 
 def mul(a, b):
@@ -169,5 +175,6 @@ def iterate(s: State, value) -> tuple:
 
 
 NAMES = {"CALL": call, "RET": ret, "DECIDE": decide, "LIMIT": limit_reached, "ITER": iterate, "ADD": add, "MUL": mul,
+         "TOO_LONG": too_long, "MAX_SIZE": MAX_SIZE, "STR": str,
          "POW": power, "DIV": divide,
          "ASSERT": assert_failed, **SIMULTANEOUS}
