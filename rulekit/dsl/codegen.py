@@ -173,7 +173,8 @@ class Module:
         w.cur.append((3, "if position is not None:", None))
         head = w.reserve()          # each round starts here (after the position, if any)
         w.cur.append((4, f"f.pc = {head}", None))
-        w.cur.append((4, "return CALL(s, position, {}, None)", None))
+        w.cur.append((4, "if CALL(s, position, {}, None):", None))
+        w.cur.append((5, "return True", None))
         w.goto(head)
         w.start(head)
         w.cur.append((3, f"{comp.setter('round', False)}(s, None, s.g['round'] + 1)", None))
@@ -285,9 +286,7 @@ class _Writer:
                 self.cur.append((3, f"if not {cond}:", when.span))
                 self.cur.append((4, f"pc = {after}", None))
                 self.cur.append((4, "continue", None))
-            self.cur.append((3, f"f.pc = {after}", callee.span))
-            self.cur.append((3, f"return CALL(s, {self._code_ref(callee)}, {{}}, None)", callee.span))
-            self.start(after)
+            self._call(self._code_ref(callee), "{}", "None", after, callee.span)
         elif cond is not None:
             self.cur.append((3, f"if {cond}:", when.span))
             self.cur.append((4, f"call_{callee.pyname}(s)", callee.span))
@@ -325,9 +324,15 @@ class _Writer:
         callee = self.m.codes[call.func]
         after = self.reserve()
         env = "{" + "".join(f"{self.comp._k(p)}: {a}, " for p, a in zip(callee.params, args)) + "}"
-        self.cur.append((3, f"f.pc = {after}", call.span))
-        self.cur.append((3, f"return CALL(s, {self._code_ref(callee)}, {env}, {self.comp._k(ret)})",
-                         call.span))
+        self._call(self._code_ref(callee), env, self.comp._k(ret), after, call.span)
+
+    def _call(self, code: str, env: str, ret: str, after: int, span) -> None:
+        """Call a procedure that may stop: it runs at once (``CALL``); if it stopped, so does this
+        one, to go on at block ``after`` when resumed; if it returned, this one goes on there now."""
+        self.cur.append((3, f"f.pc = {after}", span))
+        self.cur.append((3, f"if CALL(s, {code}, {env}, {ret}):", span))
+        self.cur.append((4, "return True", span))
+        self.goto(after)
         self.start(after)
 
     def r_If(self, st):

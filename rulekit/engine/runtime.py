@@ -58,12 +58,20 @@ class ChooseSpec:
 
 
 def call(s: State, code: Code, env: dict, ret) -> bool:
-    """Start a procedure in a frame of its own (it runs next); False: nothing stopped yet."""
-    if len(s.frames) > MAX_DEPTH:
+    """Run a procedure in a frame of its own, at once: True when it stopped for a decision (its
+    caller stops too, having set where it goes on), False when it has returned (its caller goes
+    on at once, without a turn of the VM's loop)."""
+    frames = s.frames
+    if len(frames) > MAX_DEPTH:
         raise ContentRuntimeError(f"procedure calls nest deeper than {MAX_DEPTH} (recursion in `{code.name}`?)",
                                   None, "RK4008")
-    s.frames.append(Frame(code, 0, env, ret))
-    return False
+    frame = Frame(code, 0, env, ret)
+    frames.append(frame)
+    while not code.run(s, frame):
+        if frames[-1] is not frame:     # it returned (RET took its frame off)
+            return False
+        # still on top: it asks to run on (a `choose_all` listing the next player's options)
+    return True
 
 
 def ret(s: State, f: Frame, value) -> bool:
