@@ -19,6 +19,7 @@ from ..engine import api, rng
 from ..engine.determinize import determinize
 from ..engine.state import PLAYERS, Decision
 from ..errors import ContentRuntimeError, UsageError, suggestion_help
+from .estimates import Estimates
 
 
 class RandomAgent:
@@ -34,12 +35,7 @@ class RandomAgent:
         return index
 
 
-def _estimates(s) -> list | None:
-    """The content's ``estimate`` of every player, or None when the game declares none."""
-    estimate = s.game.scoring.estimate
-    if estimate is None:
-        return None
-    return [estimate(s, {"p": PLAYERS[q]}) for q in range(s.n)]
+_estimates = Estimates()   # the content's estimate of every player (a tuple), or None when the game declares none
 
 
 def evaluate_all(s) -> list[float]:
@@ -165,7 +161,7 @@ class GreedyAgent:
         (unless it fails in the real game too: then that error is raised)."""
         values: list = []
         try:
-            _estimates(base)    # worked out once here, its tallies and remembered results serve every trial
+            _estimates.worked_out(base)    # its tallies and remembered results serve every trial
         except ContentRuntimeError:
             pass                # each trial meets the failure below, where it is judged
         for index in range(count):

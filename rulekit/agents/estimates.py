@@ -1,0 +1,107 @@
+# SPDX-License-Identifier: MIT
+"""Every player's estimate of a state, remembered by what the estimate reads.
+
+The search bots score thousands of states a decision, and many of them agree on all the
+estimate reads: greedy's trials differ in a hand or a display the estimate never looks at,
+a rollout ends where another ended. The estimate is a content function (``$estimate``) with
+a read set like any other (``dsl/reads.py``: the zones by name, the global and player
+variables, the item states it reads), so two states of one game and player count that hold
+the same values there have the same estimates. A state's key is those values, compared
+exactly (with their classes: ``1``, ``True`` and a seat ``p2`` are told apart); a state
+whose estimate may read anything (a zone kept in a variable, a built-in reading where items
+are) is never remembered. The per-state memo (engine/memo.py) forgets the estimate on every
+change to what it reads; this table outlives the change, so it serves other states.
+"""
+from __future__ import annotations
+
+from pickle import HIGHEST_PROTOCOL, PicklingError, dumps
+
+from ..engine.state import PLAYERS
+
+ESTIMATE = "$estimate"   # the estimate's name among the content functions (model.ESTIMATE; a test checks)
+LIMIT = 8192             # states remembered before the table starts over
+
+
+class _Reads:
+    """Where the estimate reads in the states of one game and player count."""
+
+    __slots__ = ("zones", "pvars", "gvars", "props")
+
+    def __init__(self, zones: tuple, pvars: tuple, gvars: tuple, props: frozenset):
+        self.zones, self.pvars, self.gvars, self.props = zones, pvars, gvars, props
+
+    @staticmethod
+    def of(game, n: int) -> _Reads | None:
+        """The estimate's read set as state keys, or None when it may read anything (or where
+        items are, which would take the whole state)."""
+        if ESTIMATE in game.memo.always:
+            return None
+        found = sorted(r for r, names in game.memo.deps.items() if ESTIMATE in names)
+        if ("loc",) in found:
+            return None
+        zones: list = []
+        for name in (r[1] for r in found if r[0] == "zone"):
+            if name in game.board.zones:
+                zones.append(game.board.zones[name])
+            elif name in game.board.families:
+                zones.extend(game.board.families[name].zones.values())
+            elif name in game.board.pzones:
+                zones.extend(game.board.pzones[name][:n])
+        pvars = tuple(r[1] for r in found if r[0] == "pvar")
+        return _Reads(tuple(zones), tuple((q, var) for q in range(n) for var in pvars),
+                      tuple(r[1] for r in found if r[0] == "g"),
+                      frozenset(r[1] for r in found if r[0] == "prop"))
+
+    def key(self, s) -> bytes:
+        """The values the estimate reads in ``s``, pickled: equal bytes hold equal values of
+        equal classes (``1``, ``True``, ``1.0`` and a seat ``p2`` all differ), and equal values
+        held differently (other items' states, another order of them) merely miss. Raises
+        KeyError for a zone the state lacks, a pickling error for a value that cannot be kept."""
+        p, g, zones = s.p, s.g, s.zones
+        return dumps(([zones[k] for k in self.zones], [p[q][var] for q, var in self.pvars],
+                      [g[var] for var in self.gvars], s.iprops if self.props else None), HIGHEST_PROTOCOL)
+
+
+class Estimates:
+    """``estimates(s)``: the content's estimate of every player in ``s`` (a tuple), or None
+    when the game declares none; remembered for states that read alike (at most
+    :data:`LIMIT` of them, for the game and player count last asked about)."""
+
+    def __init__(self):
+        self.game = None
+        self.n = 0
+        self.reads: _Reads | None = None
+        self.table: dict = {}
+
+    def __call__(self, s) -> tuple | None:
+        if s.game.scoring.estimate is None:
+            return None
+        key = self._key(s)
+        values = self.table.get(key) if key is not None else None
+        return values if values is not None else self._worked_out(s, key)
+
+    def worked_out(self, s) -> tuple | None:
+        """The estimates worked out in ``s`` even when remembered (and then remembered): the
+        tallies and remembered results that working them out leaves in ``s`` serve its clones."""
+        return None if s.game.scoring.estimate is None else self._worked_out(s, self._key(s))
+
+    def _key(self, s):
+        """The key of ``s`` in the table, or None when its estimates are not remembered."""
+        if s.game is not self.game or s.n != self.n:
+            self.game, self.n, self.table = s.game, s.n, {}
+            self.reads = _Reads.of(s.game, s.n)
+        if self.reads is None or s.coarse:
+            return None
+        try:
+            return self.reads.key(s)
+        except (KeyError, TypeError, AttributeError, PicklingError):
+            return None
+
+    def _worked_out(self, s, key) -> tuple:
+        estimate = s.game.scoring.estimate
+        values = tuple([estimate(s, {"p": PLAYERS[q]}) for q in range(s.n)])
+        if key is not None:
+            if len(self.table) >= LIMIT:
+                self.table.clear()
+            self.table[key] = values
+        return values
