@@ -8,7 +8,7 @@ import textwrap
 import pytest
 
 import rulekit
-from rulekit.errors import DiagnosticReport
+from rulekit.errors import ContentRuntimeError, DiagnosticReport
 
 from conftest import codes, game_dir, where
 
@@ -520,3 +520,74 @@ def test_a_local_given_only_lists_is_read_as_a_list(write_game):
     body = listing(game).split("def call_tally", 1)[1].split("\ndef ", 1)[0]
     assert "len(l_seen)" in body and "l_seen[1]" in body and "(10 in l_seen)" in body
     assert "SEQ(s, l_maybe)" in body and "SEQ(s, l_seen)" not in body
+
+
+LOOPED = """\
+meta: {title: Looped}
+players: {min: 1, max: 1}
+vars:
+  out: none
+  ref: none
+functions:
+  best:      {params: [xs], expr: "max([v for v in xs], default=-1)"}
+  least:     {params: [xs], expr: "min([v * 2 for v in xs if v > 0])"}
+  total:     {params: [xs], expr: "sum([v for v in xs]) + sum([1 for v in xs if v > 1])"}
+  counted:   {params: [xs], expr: "count([v for v in xs if v > 1])"}
+  pairs:     {params: [xs], expr: "any(a > b for a in xs for b in xs)"}
+  ordered:   {params: [xs], expr: "all(a <= b for a in xs for b in xs if a == b)"}
+  big:       {params: [xs], expr: "first([v for v in xs if v > 1], default=0)"}
+  listed:    {params: [xs], expr: "[v + 1 for v in xs if v != 2]"}
+  either:    {params: [xs], expr: "[v for v in xs] if count(xs) > 2 else [0]"}
+  mixed:     {params: [xs], expr: "count(xs) + max([v for v in xs], default=0) - sum([v for v in xs])"}
+setup: |
+  out = [[best(xs), least(xs), total(xs), counted(xs), pairs(xs), ordered(xs), big(xs), listed(xs), either(xs),
+          mixed(xs)] for xs in [[], [3, 1, 2], [2, 2], [true, 1], [1, true]]]
+  ref = [[max([v for v in xs], default=-1), min([v * 2 for v in xs if v > 0]),
+          sum([v for v in xs]) + sum([1 for v in xs if v > 1]), count([v for v in xs if v > 1]),
+          any(a > b for a in xs for b in xs), all(a <= b for a in xs for b in xs if a == b),
+          first([v for v in xs if v > 1], default=0), [v + 1 for v in xs if v != 2],
+          [v for v in xs] if count(xs) > 2 else [0],
+          count(xs) + max([v for v in xs], default=0) - sum([v for v in xs])]
+         for xs in [[], [3, 1, 2], [2, 2], [true, 1], [1, true]]]
+flow:
+  rounds: 1
+  phases:
+    - id: main
+      do: "pass"
+"""
+
+
+def test_a_function_whose_value_is_a_reduction_is_written_as_loops_with_the_same_values(write_game):
+    """`max`, `min`, `sum`, `count`, `any`, `all`, `first` of a comprehension and a list
+    comprehension, at the top of a function, in a branch of a conditional there or among the
+    operands of an operator there, are written as loops (dsl/loops.py): the same values as the
+    expressions (which stay comprehensions), down to which of equal values `max` keeps."""
+    from rulekit.tools.listing import listing
+
+    game = rulekit.load_game(write_game(LOOPED))
+    state = rulekit.new_game(game, 1)
+    out, ref = state.g["out"], state.g["ref"]
+    assert repr(out) == repr(ref)
+    assert out[1] == [3, 2, 8, 2, True, True, 3, [4, 2], [3, 1, 2], 0]
+    assert repr(out[3][0]) == "True" and repr(out[4][0]) == "1"      # the first of equal values
+    source = listing(game)
+    for name in ("best", "least", "total", "counted", "pairs", "ordered", "big", "listed", "either", "mixed"):
+        body = source.split(f"def f_{name}(", 1)[1].split("\ndef ", 1)[0]
+        lines = body.splitlines()[1:]
+        assert any(line.strip().startswith("for ") for line in lines), (name, body)
+        assert all(line.strip().startswith("for ") or " for " not in line for line in lines), (name, body)
+
+
+@pytest.mark.parametrize("body", ["sum([x for x in xs])", "max([x for x in xs])", "first([x // 0 for x in xs])",
+                                  "any(x // 0 for x in xs for y in xs)"])
+def test_a_reduction_written_as_a_loop_fails_as_the_expression_does(write_game, body):
+    """The same failure, on the same line, with the same code and words, as the comprehension."""
+    def failure(expr_in_function: bool):
+        setup = "out = f(['a', 1])" if expr_in_function else f"out = {body.replace('xs', repr(['a', 1]))}"
+        folder = write_game({"game.yaml": LOOPED.split("functions:")[0] + "functions:\n  f: {params: [xs], expr: \""
+                             + body + "\"}\nsetup: |\n  " + setup + "\n" + "flow:" + LOOPED.split("flow:")[1]},
+                            name=f"g{expr_in_function}")
+        with pytest.raises(ContentRuntimeError) as caught:
+            rulekit.new_game(rulekit.load_game(folder), 1)
+        return caught.value.code, caught.value.span.line, str(caught.value).split(": ", 1)[-1].split("\n")[0]
+    assert failure(True) == failure(False)

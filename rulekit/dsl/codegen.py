@@ -74,7 +74,8 @@ class Module:
             self.add(0, f"def {pyname}({', '.join(params)}):  # {name} ({where})")
             if reused:
                 self.add(1, f"{' = '.join(reused)} = UNSET")
-            self.add(1, f"return {body}")
+            for indent, text in body:
+                self.add(1 + indent, text)
             self.add(0, "")
 
     def load(self) -> dict:

@@ -27,6 +27,7 @@ from ..engine.tally import tally_count, tally_table
 from ..errors import ContentRuntimeError, Diagnostic, suggestion_help
 from ..source import Span
 from . import ast
+from .loops import Loops
 
 Fn = Callable  # (state, env) -> value
 
@@ -159,7 +160,7 @@ def assigned_names(body) -> set:
     return out
 
 
-class Compiler:
+class Compiler(Loops):
     def __init__(self, vocab: Vocabulary, static_memo: dict | None = None):
         self.v = vocab
         # Functions that read no part of the state (dsl/reads.py), name -> results: they depend
@@ -183,6 +184,7 @@ class Compiler:
         self._known: set = set()          # slots certainly worked out by the code written so far
         self._branches = 0                # > 0: the code being written may not run (src, _branch)
         self._in_iterable = 0
+        self._lowered: dict = {}          # id of a node -> the local a loop left its value in (loops.py)
         self._temps = itertools.count(1)  # `_t1`...: a value read twice, stored by its first read (_twice)
         self._fn_kinds: dict = {}
         self._fn_evident: dict = {}     # user function -> the evident kind of its body (_kind_of)
@@ -220,6 +222,10 @@ class Compiler:
                             "expression", "split it into smaller functions")
 
     def src(self, node, scope: Scope) -> str:
+        if self._lowered:
+            found = self._lowered.get(id(node))
+            if found is not None:
+                return found
         method = getattr(self, f"x_{type(node).__name__}", None)
         if method is None:  # pragma: no cover - parser and compiler out of step
             raise NotImplementedError(f"no compiler for expression {type(node).__name__}")
@@ -307,13 +313,13 @@ class Compiler:
                 plan[node] = f"_r{len(plan) + 1}"
         return plan
 
-    def _with_reuse(self, node, scope, params: set) -> tuple:
+    def _with_reuse(self, node, scope, params: set, write=None) -> tuple:
         """(source of ``node``, the local slots it reuses) for a whole expression whose Python
-        parameters are ``params``."""
+        parameters are ``params`` (written by ``write``, by default ``src``)."""
         self._reuse, self._reuse_params, self._reused = self._reuse_plan(node), params, set()
         self._known, self._branches = set(), 0
         try:
-            source = self.src(node, scope)
+            source = (write or self.src)(node, scope)
             return source, tuple(sorted(self._reused, key=lambda slot: int(slot[2:])))
         finally:
             self._reuse, self._reused, self._known = None, set(), set()
@@ -779,16 +785,10 @@ class Compiler:
         """``any``/``all`` over a few members of a named set, written out member by member as
         one would by hand (`f(p, 'red') and f(p, 'blue') and ...`): no generator to run."""
         comp = node.args[0]
-        if form not in ("any", "all") or len(node.args) != 1 or node.kwargs or len(comp.fors) != 1:
+        if form not in ("any", "all") or len(node.args) != 1 or node.kwargs or not self.unrollable(comp, scope):
             return None
         var, coll = comp.fors[0]
-        v = self.v
-        if not (isinstance(coll, ast.Name) and coll.id in v.sets and self.static_kind(coll, scope) == "list"
-                and coll.id not in v.gvars and coll.id not in v.constants):
-            return None
-        members = list(v.sets[coll.id])
-        if not 0 < len(members) <= UNROLL_MEMBERS or _size(comp.elt) + _size(comp.cond) > UNROLL_SIZE:
-            return None
+        members = list(self.v.sets[coll.id])
         parts = []
         for member in members:
             inner = scope.bind_py({var: self._k(member)})
@@ -798,6 +798,21 @@ class Compiler:
                 part = f"({cond} and {part})" if form == "any" else f"(not {cond} or {part})"
             parts.append(part)
         return f"(True if ({(' or ' if form == 'any' else ' and ').join(parts)}) else False)"
+
+    def unrollable(self, comp, scope) -> bool:
+        """Whether ``any``/``all`` of ``comp`` is written out member by member (``_unrolled``)."""
+        if len(comp.fors) != 1:
+            return False
+        _var, coll = comp.fors[0]
+        v = self.v
+        if not (isinstance(coll, ast.Name) and coll.id in v.sets and self.static_kind(coll, scope) == "list"
+                and coll.id not in v.gvars and coll.id not in v.constants):
+            return False
+        return 0 < len(v.sets[coll.id]) <= UNROLL_MEMBERS and _size(comp.elt) + _size(comp.cond) <= UNROLL_SIZE
+
+    def counted_without_loop(self, comp) -> bool:
+        """Whether ``count`` of ``comp`` is answered by a tally or ``list.count`` (``_tally_count``)."""
+        return _tally_parts(comp, self.v) is not None or _equal_parts(comp) is not None
 
     def _aggregate(self, builtin, node, scope):
         """``count``/``sum``/``min``/``max`` of a certain list or zone as the Python built-in
@@ -847,16 +862,10 @@ class Compiler:
 
     def _equal_count(self, arg, scope):
         """``count(x for x in XS if x == V)``: Python's ``list.count`` (the same ``==``)."""
-        if not (isinstance(arg, ast.Comp) and len(arg.fors) == 1 and isinstance(arg.cond, ast.Compare)
-                and arg.cond.op == "=="):
+        parts = _equal_parts(arg)
+        if parts is None:
             return None
-        var, coll = arg.fors[0]
-        left, right = arg.cond.left, arg.cond.right
-        if not (isinstance(left, ast.Name) and left.id == var):
-            left, right = right, left
-        if not (isinstance(arg.elt, ast.Name) and arg.elt.id == var and isinstance(left, ast.Name)
-                and left.id == var) or _mentions(right, var):
-            return None
+        coll, right = parts
         if self.static_kind(coll, scope) in ("list", "zone"):
             return f"{self.seq_src(coll, scope)}.count({self.src(right, scope)})"
         items, value = self.src(coll, scope), self.src(right, scope)
@@ -1049,9 +1058,9 @@ class Compiler:
                        if REGISTRY[impure.func].pins else "call it in a procedure, an invariant or an expectation")
         names = {p: self._var(p) for p in params}
         scope = Scope(set(params)).bind_py(names)
-        source, reused = self._with_reuse(body, scope, set(names.values()))
+        lines, reused = self._with_reuse(body, scope, set(names.values()), self.function_lines)
         self.function_defs.append((name, self.impl_name(name), ("s",) + tuple(names.values()),
-                                   source, body.span, reused))
+                                   lines, body.span, reused))
 
     def impl_name(self, name: str) -> str:
         """The Python name of user function ``name`` in the generated module."""
@@ -1144,6 +1153,21 @@ def _tally_parts(arg, v: Vocabulary):
             or prop in v.member_props or _mentions(right, var):
         return None
     return zone_node, prop, right
+
+
+def _equal_parts(arg):
+    """(XS, V) of ``count(x for x in XS if x == V)`` (counted by ``list.count``), else None."""
+    if not (isinstance(arg, ast.Comp) and len(arg.fors) == 1 and isinstance(arg.cond, ast.Compare)
+            and arg.cond.op == "=="):
+        return None
+    var, coll = arg.fors[0]
+    left, right = arg.cond.left, arg.cond.right
+    if not (isinstance(left, ast.Name) and left.id == var):
+        left, right = right, left
+    if not (isinstance(arg.elt, ast.Name) and arg.elt.id == var and isinstance(left, ast.Name)
+            and left.id == var) or _mentions(right, var):
+        return None
+    return coll, right
 
 
 def _cheap(node, v: Vocabulary) -> bool:

@@ -1,0 +1,214 @@
+# SPDX-License-Identifier: MIT
+"""Function bodies written as loops: what a careful engineer writes by hand.
+
+A content function is one expression, and most ask a question of a collection:
+``max([fleet_count(q, c) for q in others(p)], default=0)``. Written as one Python
+expression, every call builds a comprehension (in CPython 3.11 a function object with
+closure cells), fills a list and hands it to ``max``; written as a loop, it compares as
+it goes and builds nothing: about twice as fast. So where a function's value is such a
+reduction (``sum``, ``max``, ``min``, ``any``, ``all``, ``count``, ``first`` of a
+comprehension, or a list comprehension itself), at the top of its body, in the operands of
+an operator there, or in a branch of a conditional there, the body is written as
+statements around loops instead.
+
+Nothing else changes: the same values, compared by the same Python operators in the same
+order (``max`` keeps the first of equal values, as the built-in does), the same parts
+evaluated in the same order (an operand before a lowered one is stored in a local first),
+and the same remembered values (a reduction the function asks for twice keeps its local
+slot, ``compiler._reuse_plan``, and stays an expression).
+"""
+from __future__ import annotations
+
+from ..engine.library import REGISTRY
+from . import ast
+
+# the forms written as loops (`sum` adds as the built-in does: 0 + a + b ..., in order)
+_FORMS = frozenset(("sum", "max", "min", "any", "all", "count", "first"))
+_CONSTANT = (ast.Num, ast.Str, ast.Const, ast.Neg)
+
+
+class Loops:
+    """The loop writer of :class:`~rulekit.dsl.compiler.Compiler` (a mixin: it writes with the
+    compiler's own expression writer, scopes and reuse plan)."""
+
+    def function_lines(self, body, scope) -> list:
+        """The lines ``(indent, text)`` of a function whose value is ``body``, ending in ``return``
+        (compiled under the body's reuse plan, ``_with_reuse``)."""
+        lines: list = []
+        try:
+            self._return(body, scope, 0, lines)
+        finally:
+            self._lowered = {}
+        return lines
+
+    def _return(self, node, scope, indent: int, lines: list) -> None:
+        if isinstance(node, ast.IfExp) and (self._loopable(node.then, scope) or self._loopable(node.orelse, scope)):
+            lines.append((indent, f"if {self.src(node.cond, scope)}:"))
+            self._branches += 1
+            try:
+                self._return(node.then, scope, indent + 1, lines)
+                self._return(node.orelse, scope, indent, lines)
+            finally:
+                self._branches -= 1
+            return
+        form = self._reducer(node, scope, returned=True)
+        if form is not None:
+            self._reduce(node, form, scope, indent, lines, returned=True)
+            return
+        if self._loop_operands(node, scope):
+            self._operands(node, scope, indent, lines)
+        lines.append((indent, f"return {self.src(node, scope)}"))
+
+    def _loopable(self, node, scope) -> bool:
+        """Whether returning ``node`` would write a loop."""
+        if self._reducer(node, scope, returned=True) is not None:
+            return True
+        if isinstance(node, ast.IfExp):
+            return self._loopable(node.then, scope) or self._loopable(node.orelse, scope)
+        return self._loop_operands(node, scope)
+
+    def _loop_operands(self, node, scope) -> bool:
+        """Whether ``node`` is an operator with a reduction written as a loop among its operands
+        (or theirs)."""
+        return isinstance(node, (ast.BinOp, ast.Compare)) and any(
+            self._reducer(part, scope) is not None or self._loop_operands(part, scope)
+            for part in (node.left, node.right))
+
+    def _operands(self, node, scope, indent: int, lines: list) -> None:
+        """The operands of an operator, worked out in order into locals, those that are
+        reductions by loops (``src`` then reads the locals: ``_lowered``)."""
+        for part in (node.left, node.right):
+            form = self._reducer(part, scope)
+            if form is not None:
+                self._lowered[id(part)] = self._reduce(part, form, scope, indent, lines, returned=False)
+            elif self._loop_operands(part, scope):
+                self._operands(part, scope, indent, lines)
+            elif not isinstance(part, (*_CONSTANT, ast.Name)):
+                local = f"_q{next(self._temps)}"
+                lines.append((indent, f"{local} = {self.src(part, scope)}"))
+                self._lowered[id(part)] = local
+
+    def _reducer(self, node, scope, returned: bool = False) -> str | None:
+        """The form of ``node`` when it is a reduction written as a loop ("list" for a list
+        comprehension), else None. One that stops early (``any``, ``all``, ``first``) over
+        several ``for``s only where it returns: a ``break`` leaves one loop."""
+        if self._reuse and node in self._reuse:
+            return None                  # asked for twice: its local slot (an expression) serves both
+        if isinstance(node, ast.Comp):
+            return "list" if node.by is None else None
+        if not (isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Comp)
+                and node.args[0].by is None):
+            return None
+        v = self.v
+        builtin = REGISTRY.get(node.func)
+        if builtin is None or node.func in v.functions or node.func in v.procedures or builtin.form not in _FORMS:
+            return None
+        return self._call_form(node, builtin.form, scope, returned)
+
+    def _call_form(self, node, form: str, scope, returned: bool) -> str | None:
+        """``form`` when the built-in's call is written as a loop (its arguments allow it)."""
+        comp = node.args[0]
+        defaults = _defaults(node)
+        if any(key != "default" for key, _v in node.kwargs) or len(defaults) > (form in ("max", "min", "first")):
+            return None
+        if form in ("any", "all", "first") and len(comp.fors) > 1 and not returned:
+            return None
+        if form == "first" and defaults and not isinstance(defaults[0], _CONSTANT):
+            return None                   # the built-in asks for its default before the items
+        if form == "count" and self.counted_without_loop(comp):
+            return None                   # a tally or list.count answers it
+        if form in ("any", "all") and self.unrollable(comp, scope):
+            return None                   # written out member by member: no loop at all
+        return form
+
+    def _reduce(self, node, form: str, scope, indent: int, lines: list, returned: bool) -> str | None:
+        """Write the loop of a reduction; its value is in the local returned (None when
+        ``returned``: the lines return it)."""
+        comp = node if form == "list" else node.args[0]
+        if form != "list":
+            self._bind(REGISTRY[node.func], node, scope, lambda n, sc: "None")   # checks only
+        acc = f"_q{next(self._temps)}"
+        first_default = None
+        if form == "first":
+            first_default = self.src(_defaults(node)[0], scope) if _defaults(node) else "None"
+        start = {"sum": "0", "count": "0", "list": "[]", "max": "UNSET", "min": "UNSET",
+                 "any": "False", "all": "True", "first": first_default}[form]
+        if not (returned and form in ("any", "all", "first")):
+            lines.append((indent, f"{acc} = {start}"))
+        inner, depth = self._fors(comp, scope, indent, lines)
+        self._branches += 1
+        try:
+            if comp.cond is not None:
+                lines.append((depth, f"if {self.src(comp.cond, inner)}:"))
+                depth += 1
+            elt = None if form == "count" and isinstance(comp.elt, (*_CONSTANT, ast.Name)) \
+                else self.src(comp.elt, inner)
+        finally:
+            self._branches -= 1
+        if form in ("max", "min") and not isinstance(comp.elt, (*_CONSTANT, ast.Name)):
+            item = f"_q{next(self._temps)}"     # compared, then kept: worked out once
+            lines.append((depth, f"{item} = {elt}"))
+            elt = item
+        self._accumulate(form, acc, elt, depth, lines, returned)
+        if form in ("max", "min"):
+            defaults = _defaults(node)
+            fallback = self.src(defaults[0], scope) if defaults else "None"
+            if defaults and not isinstance(defaults[0], _CONSTANT):
+                local = f"_q{next(self._temps)}"
+                lines.append((indent, f"{local} = {fallback}"))     # asked for, as the built-in does
+                fallback = local
+            value = f"({fallback} if {acc} is UNSET else {acc})"
+            if not returned:
+                lines.append((indent, f"{acc} = {value}"))
+        else:
+            value = {"any": "False", "all": "True", "first": first_default}.get(form, acc)
+        if returned:
+            lines.append((indent, f"return {value}"))
+            return None
+        return acc
+
+    @staticmethod
+    def _accumulate(form: str, acc: str, elt, depth: int, lines: list, returned: bool) -> None:
+        """The loop's body: what one item does to the value."""
+        if form == "sum":
+            lines.append((depth, f"{acc} = {acc} + {elt}"))
+        elif form == "count":
+            if elt is not None:
+                lines.append((depth, elt))          # worked out, as the list of them is
+            lines.append((depth, f"{acc} += 1"))
+        elif form == "list":
+            lines.append((depth, f"{acc}.append({elt})"))
+        elif form in ("max", "min"):
+            lines.append((depth, f"if {acc} is UNSET or {elt} {'>' if form == 'max' else '<'} {acc}:"))
+            lines.append((depth + 1, f"{acc} = {elt}"))
+        elif form in ("any", "all"):
+            answer = "True" if form == "any" else "False"
+            lines.append((depth, f"if {'' if form == 'any' else 'not '}{elt}:"))
+            lines.extend([(depth + 1, f"return {answer}")] if returned else
+                         [(depth + 1, f"{acc} = {answer}"), (depth + 1, "break")])
+        else:   # first
+            lines.extend([(depth, f"return {elt}")] if returned else [(depth, f"{acc} = {elt}"), (depth, "break")])
+
+    def _fors(self, comp, scope, indent: int, lines: list) -> tuple:
+        """The ``for`` lines of a comprehension (as ``_generator`` binds its variables); returns
+        (the scope of its body, the indent of the body)."""
+        names: dict = {}
+        walkers: list = []
+        for number, (name, coll) in enumerate(comp.fors):
+            visible = scope.bind_py(names, walkers)
+            var = self._var(name)
+            self._branches += bool(number)     # a later `for` runs only for items of the earlier ones
+            try:
+                lines.append((indent, f"for {var} in {self.seq_src(coll, visible)}:"))
+            finally:
+                self._branches -= bool(number)
+            walkers = [w for w in walkers if w != var] + ([var] if self.static_kind(coll, visible) == "zone" else [])
+            names = dict(names)
+            names[name] = var
+            indent += 1
+        return scope.bind_py(names, walkers), indent
+
+
+def _defaults(node) -> list:
+    """The default of a built-in's call (``max(xs, 0)``, ``max(xs, default=0)``), if given."""
+    return list(node.args[1:]) + [value for key, value in node.kwargs if key == "default"]
