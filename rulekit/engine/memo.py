@@ -37,6 +37,7 @@ TRIAL_CALLS = 300
 KEEP_RATE = 0.5          # at least this share of a trial's calls answered from memory...
 KEEP_MARGIN = 0.6        # ...and the trial's calls took at most this share of the time without it
 STATIC_LIMIT = 100_000   # results one static function keeps before it starts over
+_MISSING = object()      # not in a table (a remembered result may be None)
 
 
 # ------------------------------------------------------------------ remembering
@@ -52,14 +53,15 @@ def caller(name: str, arity: int, impls: dict):
                 table = s.memo[name] = {}
             key = (x, x.__class__)  # Player(0) == 0 == False: keep them apart
             try:
-                return table[key]
-            except KeyError:
-                if x.__class__ in _ZONELIKE:
-                    return impls[name](s, x)
-                value = table[key] = impls[name](s, x)
-                return value
+                value = table.get(key, _MISSING)    # a miss raises nothing: misses are common
             except TypeError:  # a list among the arguments: keyed by its contents
                 return _by_contents(table, impls[name], s, (x,))
+            if value is not _MISSING:
+                return value
+            if x.__class__ in _ZONELIKE:
+                return impls[name](s, x)
+            value = table[key] = impls[name](s, x)
+            return value
     elif arity == 2:
         def call(s, x, y):
             table = s.memo.get(name)
@@ -67,14 +69,15 @@ def caller(name: str, arity: int, impls: dict):
                 table = s.memo[name] = {}
             key = (x, y, x.__class__, y.__class__)
             try:
-                return table[key]
-            except KeyError:
-                if x.__class__ in _ZONELIKE or y.__class__ in _ZONELIKE:
-                    return impls[name](s, x, y)
-                value = table[key] = impls[name](s, x, y)
-                return value
+                value = table.get(key, _MISSING)
             except TypeError:
                 return _by_contents(table, impls[name], s, (x, y))
+            if value is not _MISSING:
+                return value
+            if x.__class__ in _ZONELIKE or y.__class__ in _ZONELIKE:
+                return impls[name](s, x, y)
+            value = table[key] = impls[name](s, x, y)
+            return value
     else:
         def call(s, *values):
             table = s.memo.get(name)
@@ -82,14 +85,15 @@ def caller(name: str, arity: int, impls: dict):
                 table = s.memo[name] = {}
             key = values + tuple(v.__class__ for v in values)
             try:
-                return table[key]
-            except KeyError:
-                if any(v.__class__ in _ZONELIKE for v in values):
-                    return impls[name](s, *values)
-                value = table[key] = impls[name](s, *values)
-                return value
+                value = table.get(key, _MISSING)
             except TypeError:
                 return _by_contents(table, impls[name], s, values)
+            if value is not _MISSING:
+                return value
+            if any(v.__class__ in _ZONELIKE for v in values):
+                return impls[name](s, *values)
+            value = table[key] = impls[name](s, *values)
+            return value
     return call
 
 
