@@ -578,6 +578,68 @@ def test_a_function_whose_value_is_a_reduction_is_written_as_loops_with_the_same
         assert all(line.strip().startswith("for ") or " for " not in line for line in lines), (name, body)
 
 
+STATED = """\
+meta: {title: Stated}
+players: {min: 1, max: 1}
+sets:
+  colors: [red, blue]
+components:
+  cube:
+    generate: {color: colors}
+    copies: 2
+    start: supply
+zones:
+  supply: {}
+  kept: {}
+vars:
+  out: none
+procedures:
+  keep:
+    params: [c, n]
+    do: |
+      move(c, to=kept)
+      out = out + [n]
+setup: |
+  out = []
+  move(first([c for c in supply if c.color == blue]), to=kept)
+  keep(first(c for c in supply if c.color == red), max([v for v in [3, 1, 2]]))
+  most = max([count([c for c in supply if c.color == k]) for k in colors])
+  out = out + [most, list(kept)]
+flow:
+  rounds: 1
+  phases:
+    - id: main
+      do: "pass"
+"""
+
+
+def test_a_statement_works_out_the_reductions_among_its_arguments_as_loops_before_it(write_game):
+    """`move(first(...), ...)`, a procedure's arguments and a value stored in a name: the reduction
+    is a loop just before the statement (loops.py), in the order the arguments are evaluated."""
+    from rulekit.tools.listing import listing
+
+    game = rulekit.load_game(write_game(STATED))
+    state = rulekit.new_game(game, 1)
+    assert state.g["out"] == [3, 1, ["cube-blue-1", "cube-red-1"]]
+    setup = listing(game).split("def call_setup", 1)[1].split("\ndef ", 1)[0]
+    assert "NEXT(" not in setup and "MAX([" not in setup, setup
+    assert setup.count("break") == 2 and setup.count("for ") == 4, setup
+
+
+@pytest.mark.parametrize("lowered, expression", [
+    ("move(first([c for c in supply if c.color // 0]), to=kept)", "x = [first([c for c in supply if c.color // 0])]"),
+    ("keep(bottom(kept), max([c.color if c.color == red else 1 for c in supply]))",
+     "x = [max([c.color if c.color == red else 1 for c in supply])]"),
+    ("x = sum([c.color for c in supply])", "x = [sum([c.color for c in supply])]")])
+def test_a_reduction_before_a_statement_fails_as_the_expression_does(write_game, lowered, expression):
+    def failure(statement: str):
+        folder = write_game(STATED.replace("  most = max(", f"  {statement}\n  most = max("), name=str(len(statement)))
+        with pytest.raises(ContentRuntimeError) as caught:
+            rulekit.new_game(rulekit.load_game(folder), 1)
+        return caught.value.code, caught.value.span.line, str(caught.value).split(": ", 1)[-1].split("\n")[0]
+    assert failure(lowered) == failure(expression)
+
+
 @pytest.mark.parametrize("body", ["sum([x for x in xs])", "max([x for x in xs])", "first([x // 0 for x in xs])",
                                   "any(x // 0 for x in xs for y in xs)"])
 def test_a_reduction_written_as_a_loop_fails_as_the_expression_does(write_game, body):

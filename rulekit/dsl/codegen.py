@@ -16,6 +16,7 @@ back to that span. Checks (names, arity, assignments) are made on the same walk 
 """
 from __future__ import annotations
 
+import contextlib
 import itertools
 import linecache
 import math
@@ -603,11 +604,22 @@ class _Writer:
             if not isinstance(target, ast.Name) or not self._is_local(target.id):
                 comp.error("RK0311", "a procedure's result can only be stored in a local name", st.span)
                 return
-            call = self._direct_call(st.value)
+            with self._loops_before((st.value.args), ind, out, st.span):
+                call = self._direct_call(st.value)
             if call is not None:
                 out.append((ind, self._store(target, call), st.span))
             return
-        out.append((ind, self._store(st.target, comp.src(st.value, self.scope)), st.span))
+        with self._loops_before((st.value,) if isinstance(st.target, ast.Name) else (), ind, out, st.span):
+            out.append((ind, self._store(st.target, comp.src(st.value, self.scope)), st.span))
+
+    @contextlib.contextmanager
+    def _loops_before(self, parts, ind: int, out: list, span):
+        """Write the reductions among a statement's ``parts`` as loops just before it (loops.py)."""
+        out.extend((i, text, span) for i, text in self.comp.statement_lines(list(parts), self.scope, ind))
+        try:
+            yield
+        finally:
+            self.comp.statement_done()
 
     def s_AugAssign(self, st, ind, out):
         src = self.comp.src
@@ -631,13 +643,16 @@ class _Writer:
         call = st.call
         name = call.func
         if name in comp.v.procedures:
-            line = self._direct_call(call)
+            with self._loops_before(call.args, ind, out, st.span):
+                line = self._direct_call(call)
             if line is not None:
                 out.append((ind, line, st.span))
             return
         builtin = REGISTRY.get(name)
         if builtin is not None and builtin.kind == "effect":
-            args, kwargs = comp._bind(builtin, call, self.scope, comp.src)
+            # its positional arguments go first, in order (a `direct` statement keeps that order)
+            with self._loops_before(() if builtin.recorded_only else call.args, ind, out, st.span):
+                args, kwargs = comp._bind(builtin, call, self.scope, comp.src)
             span = comp._k(call.span)
             line = self._direct_effect(builtin, call, args, kwargs, span)
             if line is None:

@@ -9,7 +9,9 @@ it goes and builds nothing: about twice as fast. So where a function's value is 
 reduction (``sum``, ``max``, ``min``, ``any``, ``all``, ``count``, ``first`` of a
 comprehension, or a list comprehension itself), at the top of its body, in the operands of
 an operator there, or in a branch of a conditional there, the body is written as
-statements around loops instead.
+statements around loops instead. A procedure's statement does the same with the reductions
+among its arguments (``move(first(c for c in p.hand if ...), p.fleet)``) or the value it
+stores: the loops go just before it.
 
 Nothing else changes: the same values, compared by the same Python operators in the same
 order (``max`` keeps the first of equal values, as the built-in does), the same parts
@@ -40,6 +42,28 @@ class Loops:
         finally:
             self._lowered = {}
         return lines
+
+    def statement_lines(self, parts: list, scope, indent: int) -> list:
+        """Lines ``(indent, text)`` that go before a statement whose ``parts`` (its positional
+        arguments, or the value it stores) it works out in the order given: the reductions among
+        them as loops, a part before one of them into a local first. ``src`` reads those locals
+        until :meth:`statement_done`."""
+        last = max((k for k, part in enumerate(parts) if self._reducer(part, scope) is not None), default=None)
+        lines: list = []
+        if last is None:
+            return lines
+        for part in parts[:last + 1]:
+            form = self._reducer(part, scope)
+            if form is not None:
+                self._lowered[id(part)] = self._reduce(part, form, scope, indent, lines, returned=False)
+            elif not isinstance(part, (*_CONSTANT, ast.Name)):
+                local = f"_q{next(self._temps)}"
+                lines.append((indent, f"{local} = {self.src(part, scope)}"))
+                self._lowered[id(part)] = local
+        return lines
+
+    def statement_done(self) -> None:
+        self._lowered = {}
 
     def _return(self, node, scope, indent: int, lines: list) -> None:
         if isinstance(node, ast.IfExp) and (self._loopable(node.then, scope) or self._loopable(node.orelse, scope)):
