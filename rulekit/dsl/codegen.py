@@ -809,7 +809,9 @@ _JUMP = re.compile(r"(f\.)?pc = (\d+)")
 
 def _threaded(blocks: list) -> list:
     """The blocks with every jump to a block that only jumps on (a loop's or a branch's end)
-    going straight to where that leads: one pass of the dispatch instead of two or three."""
+    going straight to where that leads: one pass of the dispatch instead of two or three. A
+    block that ends by jumping to a later block falls through to it (the tests of the blocks
+    between are fewer than those from the first block on)."""
     hops = {}
     for pc, lines in enumerate(blocks):
         code = [(ind, text) for ind, text, _span in lines if not text.startswith("#")]
@@ -834,10 +836,14 @@ def _threaded(blocks: list) -> list:
             if jump is not None and int(jump.group(2)) in hops:
                 target = resolve(int(jump.group(2)))
                 new.append((ind, f"{jump.group(1) or ''}pc = {target}", span))
-                if k == len(lines) - 1 and ind == 3 and not jump.group(1) and target != pc + 1:
-                    new.append((3, "continue", None))     # it fell through to the next block
+                if k == len(lines) - 1 and ind == 3 and not jump.group(1) and target <= pc:
+                    new.append((3, "continue", None))     # it fell through to a later block
                 continue
             new.append((ind, text, span))
+        if len(new) >= 2 and new[-1][:2] == (3, "continue") and new[-2][0] == 3:
+            jump = _JUMP.fullmatch(new[-2][1])
+            if jump is not None and not jump.group(1) and int(jump.group(2)) > pc:
+                new.pop()       # a later block: the tests below this one reach it without going round
         out.append(new)
     return out
 

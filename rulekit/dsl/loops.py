@@ -66,14 +66,18 @@ class Loops:
         self._lowered = {}
 
     def _return(self, node, scope, indent: int, lines: list) -> None:
-        if isinstance(node, ast.IfExp) and (self._loopable(node.then, scope) or self._loopable(node.orelse, scope)):
-            lines.append((indent, f"if {self.src(node.cond, scope)}:"))
+        if isinstance(node, ast.IfExp) and (self._loopable(node.then, scope) or self._loopable(node.orelse, scope)
+                                            or self._test_loopable(node.cond, scope)):
+            body = self._condition(node.cond, scope, indent, lines)
             self._branches += 1
             try:
-                self._return(node.then, scope, indent + 1, lines)
+                self._return(node.then, scope, body, lines)     # it returns: falling out means "else"
                 self._return(node.orelse, scope, indent, lines)
             finally:
                 self._branches -= 1
+            return
+        if isinstance(node, ast.BoolOp) and node.op == "and" and self._test_loopable(node, scope):
+            self._return_all(_conjuncts(node), scope, indent, lines)
             return
         form = self._reducer(node, scope, returned=True)
         if form is not None:
@@ -83,12 +87,67 @@ class Loops:
             self._operands(node, scope, indent, lines)
         lines.append((indent, f"return {self.src(node, scope)}"))
 
+    def _return_all(self, parts: list, scope, indent: int, lines: list) -> None:
+        """``return a and b and c``: the first false part is the value, as Python's ``and`` gives."""
+        for number, part in enumerate(parts[:-1]):
+            self._branches += bool(number)      # a later part runs only when the earlier ones hold
+            try:
+                value = self._tested(part, scope, indent, lines)
+            finally:
+                self._branches -= bool(number)
+            if not _PLAIN_LOCAL(value):
+                local = f"_q{next(self._temps)}"
+                lines.append((indent, f"{local} = {value}"))
+                value = local
+            lines.append((indent, f"if not {value}:"))
+            lines.append((indent + 1, f"return {value}"))
+        self._branches += 1
+        try:
+            self._return(parts[-1], scope, indent, lines)
+        finally:
+            self._branches -= 1
+
+    def _condition(self, cond, scope, indent: int, lines: list) -> int:
+        """Write the test of ``cond`` as ``if`` lines, one for each part of an ``and`` when a reduction
+        among them is written as a loop (before its test); returns the indent of what runs when
+        ``cond`` holds."""
+        if not self._test_loopable(cond, scope):
+            lines.append((indent, f"if {self.src(cond, scope)}:"))
+            return indent + 1
+        for number, part in enumerate(_conjuncts(cond)):
+            self._branches += bool(number)      # a later part runs only when the earlier ones hold
+            try:
+                test = self._tested(part, scope, indent, lines)
+            finally:
+                self._branches -= bool(number)
+            lines.append((indent, f"if {test}:"))
+            indent += 1
+        return indent
+
+    def _tested(self, part, scope, indent: int, lines: list) -> str:
+        """The source of one part of a test, its reductions worked out by loops first."""
+        form = self._reducer(part, scope)
+        if form is not None:
+            return self._reduce(part, form, scope, indent, lines, returned=False)
+        if self._loop_operands(part, scope):
+            self._operands(part, scope, indent, lines)
+        return self.src(part, scope)
+
+    def _test_loopable(self, node, scope) -> bool:
+        """Whether a part of the ``and`` that ``node`` is (or of ``node`` itself) is, or has among its
+        operands, a reduction written as a loop."""
+        return any(self._reducer(part, scope) is not None or self._loop_operands(part, scope)
+                   for part in _conjuncts(node))
+
     def _loopable(self, node, scope) -> bool:
         """Whether returning ``node`` would write a loop."""
         if self._reducer(node, scope, returned=True) is not None:
             return True
         if isinstance(node, ast.IfExp):
-            return self._loopable(node.then, scope) or self._loopable(node.orelse, scope)
+            return self._loopable(node.then, scope) or self._loopable(node.orelse, scope) or \
+                self._test_loopable(node.cond, scope)
+        if isinstance(node, ast.BoolOp) and node.op == "and":
+            return self._test_loopable(node, scope)
         return self._loop_operands(node, scope)
 
     def _loop_operands(self, node, scope) -> bool:
@@ -163,8 +222,7 @@ class Loops:
         self._branches += 1
         try:
             if comp.cond is not None:
-                lines.append((depth, f"if {self.src(comp.cond, inner)}:"))
-                depth += 1
+                depth = self._condition(comp.cond, inner, depth, lines)
             elt = None if form == "count" and isinstance(comp.elt, (*_CONSTANT, ast.Name)) \
                 else self.src(comp.elt, inner)
         finally:
@@ -231,6 +289,17 @@ class Loops:
             names[name] = var
             indent += 1
         return scope.bind_py(names, walkers), indent
+
+
+def _conjuncts(node) -> list:
+    """The parts of ``a and b and c`` in order (``[node]`` for anything else)."""
+    if isinstance(node, ast.BoolOp) and node.op == "and":
+        return _conjuncts(node.left) + _conjuncts(node.right)
+    return [node]
+
+
+def _PLAIN_LOCAL(source: str) -> bool:
+    return source.isidentifier()
 
 
 def _defaults(node) -> list:
