@@ -330,6 +330,8 @@ class _Builder:
         pvars, pvis, pbounds = _var_table((self.data.get("player") or {}).get("vars"))
         vocab.gvars = set(gvars)
         vocab.pvars = set(pvars)
+        vocab.bounds = {(name, False): b for name, b in gbounds.items()} | \
+            {(name, True): b for name, b in pbounds.items()}
         return Variables(gvars, gvis, gbounds, pvars, pvis, pbounds)
 
     def _zones(self, vocab: Vocabulary, sets: dict) -> Board:

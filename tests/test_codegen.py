@@ -103,6 +103,24 @@ def test_procedures_that_never_decide_are_plain_python_functions(write_game):
     assert "l_a = 1" in source            # a plain procedure's locals are Python locals
 
 
+def test_a_variable_is_stored_in_place_or_through_its_setter_with_the_same_result(write_game):
+    """Where no record is kept and nothing is remembered, a whole number within a variable's
+    bounds is stored in place; a recorded game goes through the setter, which logs the change.
+    Both end in the same values, and the bounds still stop a value outside them (RK4003)."""
+    body = "total = 3\nplayers[0].coins += 2\nplayers[0].coins -= 1\ntotal = players[0]\ntotal = 4"
+    game = _game(write_game, body)
+    source = game.program.module.source()
+    assert "s.p[" in source and "['coins'] = _q" in source and "s.g['total'] = _q" in source
+    plain, recorded = api.new_game(game, 1, 1, record=False), api.new_game(game, 1, 1, record=True)
+    for state in (plain, recorded):
+        assert (state.g["total"], state.p[0]["coins"]) == (4, 1)
+    assert [" ".join(map(str, e[1:])) for e in recorded.events if e[0] == "set" and e[1] != "round"] == [
+        "total 0 3", "p1.coins 0 2", "p1.coins 2 1", "total 3 p1", "total p1 4"]
+    with pytest.raises(ContentRuntimeError) as info:
+        api.new_game(_game(write_game, "players[0].coins -= 1"), 1, 1, record=False)
+    assert info.value.code == "RK4003"
+
+
 def test_a_dropped_clone_is_freed_without_the_garbage_collector():
     game = rulekit.load_game("batavia")
     state = api.new_game(game, 3, 1, record=False)

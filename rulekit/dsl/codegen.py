@@ -607,10 +607,10 @@ class _Writer:
             with self._loops_before((st.value.args), ind, out, st.span):
                 call = self._direct_call(st.value)
             if call is not None:
-                out.append((ind, self._store(target, call), st.span))
+                self._store(target, call, ind, out, st.span)
             return
         with self._loops_before((st.value,) if isinstance(st.target, ast.Name) else (), ind, out, st.span):
-            out.append((ind, self._store(st.target, comp.src(st.value, self.scope)), st.span))
+            self._store(st.target, comp.src(st.value, self.scope), ind, out, st.span)
 
     @contextlib.contextmanager
     def _loops_before(self, parts, ind: int, out: list, span):
@@ -624,19 +624,20 @@ class _Writer:
     def s_AugAssign(self, st, ind, out):
         src = self.comp.src
         value = f"({src(st.target, self.scope)} {'+' if st.op == '+' else '-'} {src(st.value, self.scope)})"
-        out.append((ind, self._store(st.target, value), st.span))
+        self._store(st.target, value, ind, out, st.span)
 
     def _is_local(self, name: str) -> bool:
         return name in self.scope.locals or name in self.scope.py
 
-    def _store(self, target, value: str) -> str:
+    def _store(self, target, value: str, ind: int, out: list, span) -> None:
         if isinstance(target, ast.Name) and target.id in self.scope.py:
             v = self.comp.v
             name = target.id
             if name in v.constants or name in v.zones or name in v.families or name in v.sets or name in v.members:
                 self.comp._store(target, self.scope, value)     # the diagnostic (RK0312)
-            return f"{self.scope.py[name]} = {value}"
-        return self.comp._store(target, self.scope, value)
+            out.append((ind, f"{self.scope.py[name]} = {value}", span))
+            return
+        out.extend((ind + i, text, span) for i, text in self.comp.store_lines(target, self.scope, value))
 
     def s_CallStmt(self, st, ind, out):
         comp = self.comp

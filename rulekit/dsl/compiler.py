@@ -55,6 +55,7 @@ class Vocabulary:
     tables: dict = attrs.Factory(dict)           # name -> plain data
     functions: dict = attrs.Factory(dict)        # name -> (params, ast expr)
     procedures: dict = attrs.Factory(dict)       # name -> params
+    bounds: dict = attrs.Factory(dict)           # (variable, per player) -> (min, max), where bounded
     option_groups: dict = attrs.Factory(dict)    # name -> (params, tuple of ast.Option)
 
 
@@ -1082,6 +1083,41 @@ class Compiler(Loops):
             found = self._setters[key] = self._k(mutate.variable_setter(name, per_player), hint)
         return found
 
+    def store_lines(self, target, scope, value: str) -> list:
+        """Lines ``(indent, text)`` storing ``value`` into ``target``. A variable is stored in place
+        where the game keeps no record and remembers nothing and the value is a whole number within
+        the variable's bounds, the common case; anything else goes through its setter
+        (mutate.variable_setter: the event, what to forget, the bounds' errors)."""
+        v = self.v
+        per_player = isinstance(target, ast.Attr) and target.name in v.pvars
+        name = target.name if per_player else getattr(target, "id", None)
+        if not (per_player or (name in v.gvars and name not in scope.locals and name not in scope.alias)):
+            return [(0, self._store(target, scope, value))]
+        low, high = v.bounds.get((name, per_player), (None, None))
+        if not all(bound is None or bound.__class__ is int for bound in (low, high)):
+            return [(0, self._store(target, scope, value))]
+        lines = []
+        obj = "None"
+        if per_player:
+            obj = self.src(target.obj, scope)     # worked out before the value, as the setter's call does
+            if not obj.isidentifier():
+                local = f"_q{next(self._temps)}"
+                lines.append((0, f"{local} = {obj}"))
+                obj = local
+        local = f"_q{next(self._temps)}"
+        lines.append((0, f"{local} = {value}"))
+        if low is None and high is None:    # any value but a list or a zone (the memo notes where those go)
+            test = [f"{local}.__class__ in PLAIN_VALUE"]
+        else:
+            test = [f"{local}.__class__ is INT"] + [f"{self._k(low)} <= {local}"] * (low is not None) + \
+                [f"{local} <= {self._k(high)}"] * (high is not None)
+        row = f"s.p[{obj}]" if per_player else "s.g"
+        lines.append((0, f"if {' and '.join(test)} and not s.record and not s.memo:"))
+        lines.append((1, f"{row}[{self._k(name)}] = {local}"))
+        lines.append((0, "else:"))
+        lines.append((1, f"{self.setter(name, per_player)}(s, {obj}, {local}, {self._k(target.span)})"))
+        return lines
+
     def _store(self, target, scope, value: str) -> str:
         """The source of a statement storing ``value`` (source) into ``target``."""
         v = self.v
@@ -1117,6 +1153,7 @@ class Compiler(Loops):
 
 
 _MISSING = object()
+_PLAIN_VALUE = frozenset((int, bool, float, str, type(None), Player))   # a variable stores them as they are
 _CHECKED_OPS = {"**": "POW", "/": "DIV"}
 
 
@@ -1226,7 +1263,7 @@ def _namespace(vocab: Vocabulary) -> dict:
         raise ContentRuntimeError(f"`{family.name}` has no space `{mutate.fmt(key)}`")
 
     return {"__builtins__": {}, **RUNTIME_NAMES, "SCORE": score, "len": len, "LIST": list, "SUM": sum, "MIN": min,
-            "MAX": max,
+            "MAX": max, "INT": int, "PLAIN_VALUE": _PLAIN_VALUE,
             "NOSPACE": nospace, "COUNT_EQUAL": _count_equal, "UNSET": _UNSET,
             "TALLY_TABLE": tally_table, "SEQ": seq, "FMT": mutate.fmt, "ITEMS": items, "GETITEM": getitem,
             "CONTAINS": contains, "TALLY": tally, "PLAYER": Player, "SEATS": SEAT_NAMES,
