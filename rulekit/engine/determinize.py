@@ -19,6 +19,8 @@ described above.
 """
 from __future__ import annotations
 
+from itertools import repeat
+
 from ..errors import ContentRuntimeError
 from . import mutate, rng, vm
 from .library import seq
@@ -27,20 +29,32 @@ from .state import PLAYERS, Decision, State, ZoneKey
 
 def hidden_slots(s: State, observer: int) -> list:
     """(zone key, index) of every item the observer cannot see."""
+    return [(key, i) for key, places in _hidden_places(s, observer) for i in places]
+
+
+def _hidden_places(s: State, observer: int) -> list:
+    """(zone key, the indices of its items the observer cannot see), zone by zone: a range
+    where none of the zone's items is seen."""
     game = s.game
+    zone_vis = game.board.zone_vis
     out = []
     face_default = game.components.prop_defaults.get("face_up")
+    iprops = s.iprops
     for key, items in s.zones.items():
         if not items:
             continue
-        vis = game.board.zone_vis.get(key.name, "public")
+        vis = zone_vis.get(key.name, "public")
         if vis == "public" or (vis == "owner" and key.owner == observer):
             continue
-        if vis == "face_up":
-            out.extend((key, i) for i, item in enumerate(items)
-                       if not s.iprops.get((item, "face_up"), face_default))
+        if vis != "face_up":
+            out.append((key, range(len(items))))
+        elif len(items) == 1:       # a space of a board: one tile, face up or not
+            if not iprops.get((items[0], "face_up"), face_default):
+                out.append((key, range(1)))
         else:
-            out.extend((key, i) for i in range(len(items)))
+            places = [i for i, item in enumerate(items) if not iprops.get((item, "face_up"), face_default)]
+            if places:
+                out.append((key, places if len(places) < len(items) else range(len(items))))
     return out
 
 
@@ -59,6 +73,36 @@ def _sources(s: State, keys: set) -> dict:
                                       f"{mutate.fmt(value)}", span, "RK4002")
         out[key] = {item for item in seq(s, value) if item.__class__ is str}    # items are their ids
     return out
+
+
+def _by_kind(s: State, observer: int) -> dict:
+    """Kind -> (runs, items): the hidden items of that kind in the order of their places, and
+    runs ``(zone key, places, where its items start)``: a zone's places of one kind."""
+    kind_of = s.game.components.item_kind.get
+    zones = s.zones
+    by_kind: dict = {}
+    for key, places in _hidden_places(s, observer):
+        held = zones[key]
+        items = held if places.__class__ is range else [held[i] for i in places]
+        kinds = set(map(kind_of, items))
+        if len(kinds) == 1:     # the usual zone: a deck or a hand of one kind
+            _add_run(by_kind, kinds.pop(), key, places, items)
+            continue
+        for i, item in zip(places, items):
+            _add_run(by_kind, kind_of(item), key, [i], [item])
+    return by_kind
+
+
+def _add_run(by_kind: dict, kind, key: ZoneKey, places, items: list) -> None:
+    entry = by_kind.get(kind)
+    if entry is None:
+        entry = by_kind[kind] = ([], [])
+    runs, kept = entry
+    if runs and runs[-1][0] is key and runs[-1][1].__class__ is list:    # the zone's previous place
+        runs[-1][1].extend(places)
+    else:
+        runs.append((key, places if places.__class__ is range else list(places), len(kept)))
+    kept.extend(items)
 
 
 def _consistent(order: list, slots: list, sources: dict) -> list:
@@ -85,21 +129,26 @@ def determinize(s: State, observer: int, seed_state: int) -> tuple[State, int]:
     c = s.clone()
     c.record = False
     game = s.game
-    by_kind: dict[str, list] = {}
-    for key, i in hidden_slots(c, observer):
-        item = c.zones[key][i]
-        by_kind.setdefault(game.components.item_kind.get(item), []).append((key, i, item))
-    sources = (_sources(s, {key for slots in by_kind.values() for key, _i, _item in slots})
+    by_kind = _by_kind(c, observer)
+    sources = (_sources(s, {key for runs, _items in by_kind.values() for key, _places, _at in runs})
                if game.board.dealt_from else {})
-    for slots in by_kind.values():
-        if len(slots) < 2:
+    loc = c.loc
+    for runs, items in by_kind.values():
+        if len(items) < 2:
             continue
-        seed_state, order = rng.shuffled(seed_state, [item for _k, _i, item in slots])
+        seed_state, order = rng.shuffled(seed_state, items)
         if sources:
+            slots = [(key, i, items[at + k]) for key, places, at in runs for k, i in enumerate(places)]
             order = _consistent(order, slots, sources)
-        for (key, i, _old), item in zip(slots, order):
-            c.writable(key)[i] = item
-            c.loc[item] = key
+        for key, places, at in runs:
+            held = c.writable(key)
+            dealt = order[at:at + len(places)]
+            if places.__class__ is range:
+                held[:] = dealt
+            else:
+                for i, item in zip(places, dealt):
+                    held[i] = item
+            loc.update(zip(dealt, repeat(key)))
     for name, vis in game.variables.pvis.items():
         if vis == "public":
             continue

@@ -52,9 +52,25 @@ _LIMITS: dict[int, int] = {}    # n -> the largest multiple of n that fits in 64
 
 
 def shuffled(state: int, items: list) -> tuple[int, list]:
-    """Fisher-Yates on a copy; returns (new_state, shuffled list)."""
+    """Fisher-Yates on a copy; returns (new_state, shuffled list). Each swap takes the place
+    ``below(state, i + 1)`` gives, written out here: every deal and every search bot's
+    redeterminised world shuffles."""
     out = list(items)
+    limits, mask, golden, mix1, mix2 = _LIMITS, MASK, GOLDEN, MIX1, MIX2
     for i in range(len(out) - 1, 0, -1):
-        state, j = below(state, i + 1)
+        n = i + 1
+        limit = limits.get(n)
+        if limit is None:
+            limit = (1 << 64) - ((1 << 64) % n)
+            if n < 4096:
+                limits[n] = limit
+        while True:
+            state = (state + golden) & mask
+            z = ((state ^ (state >> 30)) * mix1) & mask
+            z = ((z ^ (z >> 27)) * mix2) & mask
+            z ^= z >> 31
+            if z < limit:
+                break
+        j = z % n
         out[i], out[j] = out[j], out[i]
     return state, out
