@@ -544,9 +544,10 @@ functions:
   both:      {params: [xs], expr: "count(xs) > 1 and any(v > 2 for v in xs)"}
   falsy:     {params: [xs], expr: "count(xs) and sum([v for v in xs])"}
   nested:    {params: [xs], expr: "[v for v in xs if v > 0 and any(w > v for w in xs)]"}
+  orelse:    {params: [xs], expr: "1 if count(xs) == 0 or max([v for v in xs]) > 2 else 2"}
 setup: |
   out = [[best(xs), least(xs), total(xs), counted(xs), pairs(xs), ordered(xs), big(xs), listed(xs), either(xs),
-          mixed(xs), guarded(xs), both(xs), falsy(xs), nested(xs)]
+          mixed(xs), guarded(xs), both(xs), falsy(xs), nested(xs), orelse(xs)]
          for xs in [[], [3, 1, 2], [2, 2], [true, 1], [1, true]]]
   ref = [[max([v for v in xs], default=-1), min([v * 2 for v in xs if v > 0]),
           sum([v for v in xs]) + sum([1 for v in xs if v > 1]), count([v for v in xs if v > 1]),
@@ -556,7 +557,8 @@ setup: |
           count(xs) + max([v for v in xs], default=0) - sum([v for v in xs]),
           max([v for v in xs]) if count(xs) > 0 and count([v for v in xs if v > 1]) > 0 else -1,
           count(xs) > 1 and any(v > 2 for v in xs), count(xs) and sum([v for v in xs]),
-          [v for v in xs if v > 0 and any(w > v for w in xs)]]
+          [v for v in xs if v > 0 and any(w > v for w in xs)],
+          1 if count(xs) == 0 or max([v for v in xs]) > 2 else 2]
          for xs in [[], [3, 1, 2], [2, 2], [true, 1], [1, true]]]
 flow:
   rounds: 1
@@ -569,7 +571,7 @@ flow:
 def test_a_function_whose_value_is_a_reduction_is_written_as_loops_with_the_same_values(write_game):
     """`max`, `min`, `sum`, `count`, `any`, `all`, `first` of a comprehension and a list
     comprehension, at the top of a function, in a branch or the test of a conditional there, in
-    a part of an `and` there or among the operands of an operator there, are written as loops
+    a part of an `and` or an `or` there or among the operands of an operator there, are written as loops
     (dsl/loops.py): the same values as the expressions (which stay comprehensions), down to
     which of equal values `max` keeps and the false part an `and` gives."""
     from rulekit.tools.listing import listing
@@ -578,12 +580,13 @@ def test_a_function_whose_value_is_a_reduction_is_written_as_loops_with_the_same
     state = rulekit.new_game(game, 1)
     out, ref = state.g["out"], state.g["ref"]
     assert repr(out) == repr(ref)
-    assert out[1] == [3, 2, 8, 2, True, True, 3, [4, 2], [3, 1, 2], 0, 3, True, 6, [1, 2]]
+    assert out[1] == [3, 2, 8, 2, True, True, 3, [4, 2], [3, 1, 2], 0, 3, True, 6, [1, 2], 1]
+    assert [row[14] for row in out] == [1, 1, 2, 2, 2]
     assert [row[10:13] for row in out] == [[-1, False, 0], [3, True, 6], [2, False, 4], [-1, False, 2], [-1, False, 2]]
     assert repr(out[3][0]) == "True" and repr(out[4][0]) == "1"      # the first of equal values
     source = listing(game)
     for name in ("best", "least", "total", "counted", "pairs", "ordered", "big", "listed", "either", "mixed",
-                 "guarded", "both", "falsy", "nested"):
+                 "guarded", "both", "falsy", "nested", "orelse"):
         body = source.split(f"def f_{name}(", 1)[1].split("\ndef ", 1)[0]
         lines = body.splitlines()[1:]
         assert any(line.strip().startswith("for ") for line in lines), (name, body)
@@ -654,7 +657,8 @@ def test_a_reduction_before_a_statement_fails_as_the_expression_does(write_game,
 
 @pytest.mark.parametrize("body", ["sum([x for x in xs])", "max([x for x in xs])", "first([x // 0 for x in xs])",
                                   "any(x // 0 for x in xs for y in xs)", "count(xs) > 0 and any(x // 0 for x in xs)",
-                                  "1 if count(xs) > 1 and max([x for x in xs]) > 0 else 2"])
+                                  "1 if count(xs) > 1 and max([x for x in xs]) > 0 else 2",
+                                  "1 if count(xs) == 0 or max([x for x in xs]) > 0 else 2"])
 def test_a_reduction_written_as_a_loop_fails_as_the_expression_does(write_game, body):
     """The same failure, on the same line, with the same code and words, as the comprehension."""
     def failure(expr_in_function: bool):

@@ -114,6 +114,9 @@ class Loops:
         if not self._test_loopable(cond, scope):
             lines.append((indent, f"if {self.src(cond, scope)}:"))
             return indent + 1
+        if isinstance(cond, ast.BoolOp) and cond.op == "or":
+            lines.append((indent, f"if {self._either(_disjuncts(cond), scope, indent, lines)}:"))
+            return indent + 1
         for number, part in enumerate(_conjuncts(cond)):
             self._branches += bool(number)      # a later part runs only when the earlier ones hold
             try:
@@ -123,6 +126,20 @@ class Loops:
             lines.append((indent, f"if {test}:"))
             indent += 1
         return indent
+
+    def _either(self, parts: list, scope, indent: int, lines: list) -> str:
+        """``a or b or c`` worked out into a local, a later part only while the earlier ones are
+        false (as Python's ``or`` does); returns the local."""
+        local = f"_q{next(self._temps)}"
+        for number, part in enumerate(parts):
+            self._branches += bool(number)      # a later part runs only when the earlier ones fail
+            try:
+                lines.append((indent + number, f"{local} = {self._tested(part, scope, indent + number, lines)}"))
+            finally:
+                self._branches -= bool(number)
+            if number < len(parts) - 1:
+                lines.append((indent + number, f"if not {local}:"))
+        return local
 
     def _tested(self, part, scope, indent: int, lines: list) -> str:
         """The source of one part of a test, its reductions worked out by loops first."""
@@ -136,8 +153,8 @@ class Loops:
     def _test_loopable(self, node, scope) -> bool:
         """Whether a part of the ``and`` that ``node`` is (or of ``node`` itself) is, or has among its
         operands, a reduction written as a loop."""
-        return any(self._reducer(part, scope) is not None or self._loop_operands(part, scope)
-                   for part in _conjuncts(node))
+        parts = _disjuncts(node) if isinstance(node, ast.BoolOp) and node.op == "or" else _conjuncts(node)
+        return any(self._reducer(part, scope) is not None or self._loop_operands(part, scope) for part in parts)
 
     def _loopable(self, node, scope) -> bool:
         """Whether returning ``node`` would write a loop."""
@@ -295,6 +312,13 @@ def _conjuncts(node) -> list:
     """The parts of ``a and b and c`` in order (``[node]`` for anything else)."""
     if isinstance(node, ast.BoolOp) and node.op == "and":
         return _conjuncts(node.left) + _conjuncts(node.right)
+    return [node]
+
+
+def _disjuncts(node) -> list:
+    """The parts of ``a or b or c`` in order (``[node]`` for anything else)."""
+    if isinstance(node, ast.BoolOp) and node.op == "or":
+        return _disjuncts(node.left) + _disjuncts(node.right)
     return [node]
 
 
