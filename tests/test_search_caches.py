@@ -107,3 +107,18 @@ def test_an_estimate_that_may_read_anything_is_never_remembered(write_game):
     s = api.new_game(_game(write_game, "p.points"), 2, 0, record=False)
     s.coarse = True                            # a variable holds a zone: reads cannot be named
     assert remembered(s) == (0, 0) and not remembered.table
+
+
+def test_the_estimate_follows_the_verdict_of_its_memory_trial(write_game, monkeypatch):
+    """The estimate is called through the memo like any function, and a trial that finds
+    remembering does not pay hands it the plain function: later states remember nothing."""
+    from rulekit.engine import memo
+
+    monkeypatch.setattr(memo, "TRIAL_CALLS", 3)
+    monkeypatch.setattr(memo, "KEEP_RATE", 2.0)        # more than every call: never worth it
+    game = _game(write_game, "p.points * 2 + count(p.hand)")
+    for seed in range(3):                              # the trial: three calls, each remembered
+        s = api.new_game(game, 2, seed, record=False)
+        assert game.scoring.estimate(s, {"p": PLAYERS[0]}) == 1 and ESTIMATE in s.memo
+    s = api.new_game(game, 2, 9, record=False)
+    assert game.scoring.estimate(s, {"p": PLAYERS[1]}) == 1 and ESTIMATE not in s.memo

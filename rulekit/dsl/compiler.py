@@ -1068,8 +1068,11 @@ class Compiler(Loops):
         return f"f_{py_identifier(name)}" if name.isascii() else f"f{zlib.crc32(name.encode())}_{py_identifier(name)}"
 
     def call_function(self, name: str):
-        """A ``(state, *args)`` caller of user function ``name`` that shares the memo."""
-        return self.ns[self._memoised(name, len(self.v.functions[name][0]))]
+        """A ``(state, *args)`` caller of user function ``name`` that shares the memo. It looks
+        its caller up at each call, as generated code does: a caller on trial hands over to its
+        verdict (``settle``), and one held from before would stay on trial for good."""
+        ns, wrapper = self.ns, self._memoised(name, len(self.v.functions[name][0]))
+        return lambda s, *args: ns[wrapper](s, *args)
 
     # ------------------------------------------------------------- statements
     # (procedures are written as Python by dsl/codegen.py; it checks calls and stores through these)
