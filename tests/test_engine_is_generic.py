@@ -44,7 +44,7 @@ def test_the_compiler_never_names_a_built_in():
     from rulekit.engine.library import REGISTRY
 
     hits = []
-    for module in ("compiler", "codegen", "reads"):
+    for module in ("compiler", "codegen", "reads", "loops"):
         path = os.path.join(ROOT, "rulekit", "dsl", f"{module}.py")
         with open(path, encoding="utf-8") as handle:
             tree = ast.parse(handle.read())
@@ -58,3 +58,22 @@ def test_the_name_check_sees_a_built_in_named():
 
     planted = ast.parse('if call.func == "move" or name in ("draw", "x"):\n    pass').body[0].test
     assert [_names_a_built_in(c, {"move", "draw"}) for c in planted.values] == [True, True]
+
+
+def test_a_direct_statement_names_its_arguments_in_the_order_of_the_parameters():
+    """A statement works out the reductions among its arguments before it, in the order the
+    arguments are written (dsl/loops.py, statement_lines): an effect's ``direct`` statement must
+    evaluate them in that order too."""
+    import re
+
+    from rulekit.engine.library import REGISTRY
+
+    found = 0
+    for builtin in REGISTRY.values():
+        if builtin.direct is None:
+            continue
+        found += 1
+        named = [n for n in re.findall(r"\{(\w+)\}", builtin.direct) if n != "span"]
+        order = list(builtin.params) + [n for n, _ in builtin.optional]
+        assert named == sorted(named, key=order.index), builtin.name
+    assert found

@@ -53,7 +53,8 @@ class Builtin:
     binds: dict = attrs.Factory(dict)  # names the inline Python reads besides the generated code's own
     direct: str | None = None         # an effect's statement where every argument `args` calls a zone
                                       # certainly is one: {NAME} is an argument (its default when not
-                                      # given), {span} the statement's span; it reads `binds`
+                                      # given, in the order of the parameters), {span} the statement's
+                                      # span; it reads `binds`
     recorded_only: bool = False       # an effect that only writes the record: skipped when none is kept
 
     @property
