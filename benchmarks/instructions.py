@@ -14,6 +14,12 @@ natively, so counts with them on would misstate the engine. With ``--greedy`` th
 greedy bots' and every memory is kept instead (greedy's clones share what they remember,
 which is what the memo is for). Needs valgrind (Debian's package); takes about a minute
 (random) or a few minutes (one greedy game of each).
+
+Random games also count the hand-written references of ``benchmarks/reference/`` over the
+same seeds, and print the ratio: on a shared host whose speed drifts by 1.5x between runs
+(and whose drift hits the two sides of a timed comparison differently), the instruction
+ratio is the steady figure to follow; time ratios from ``side_by_side.py`` say what a user
+sees on the day.
 """
 from __future__ import annotations
 
@@ -44,9 +50,25 @@ for seed in range(games):
 """
 
 
+REFERENCE = r"""
+import importlib, sys
+sys.path.insert(0, sys.argv[1])
+name, players, games = sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+play = importlib.import_module(f"reference.{name}").play
+for seed in range(games):
+    play(players, seed)
+"""
+
+
 def count(name: str, players: int, games: int, how: str = "random") -> int:
-    command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, "-c", PLAY,
-               os.path.dirname(HERE), name, str(players), str(games), how]
+    """Instructions of a process that plays ``games`` games (``how``: random, greedy, or
+    reference: the hand-written game of the same name)."""
+    if how == "reference":
+        command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, "-c",
+                   REFERENCE, HERE, name, str(players), str(games)]
+    else:
+        command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, "-c", PLAY,
+                   os.path.dirname(HERE), name, str(players), str(games), how]
     # both runs parse the content afresh: a parse cache filled by one run only would skew the difference
     # and with one hash seed: string hashes steer dict and set probing, which moves counts by ~0.5%
     env = dict(os.environ, RULEKIT_CACHE_DIR="off", PYTHONHASHSEED="0")
@@ -72,7 +94,11 @@ def main() -> None:
         if games <= 0:
             continue
         per_game = (count(name, players, games, how) - count(name, players, 0, how)) / games
-        print(f"{name:8s} {players}p  {per_game / 1e6:7.2f} M instructions per {how} game ({games} games)")
+        line = f"{name:8s} {players}p  {per_game / 1e6:7.2f} M instructions per {how} game ({games} games)"
+        if how == "random":
+            reference = (count(name, players, games, "reference") - count(name, players, 0, "reference")) / games
+            line += f"; hand-written {reference / 1e6:6.2f} M: {per_game / reference:4.1f}x"
+        print(line)
 
 
 if __name__ == "__main__":
