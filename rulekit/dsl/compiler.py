@@ -847,7 +847,7 @@ class Compiler(Loops):
         zone_node, prop, right = parts
         if self.static_kind(zone_node, scope) == "zone":
             key = self._tally_key(zone_node, prop, scope)
-            return f"(s.tallies.get({key}) or TALLY_TABLE(s, *{key})).get({self.src(right, scope)}, 0)"
+            return f"(s.tallies.get({key}) or TALLY_TABLE(s, {key})).get({self.src(right, scope)}, 0)"
         return f"TALLY(s, {self.src(zone_node, scope)}, {self._k(prop)}, {self.src(right, scope)})"
 
     def _tally_key(self, zone_node, prop: str, scope) -> str:

@@ -13,42 +13,44 @@ from __future__ import annotations
 
 
 def tally_count(s, zone, prop: str, value) -> int:
-    return tally_table(s, zone, prop).get(value, 0)
+    return tally_table(s, (zone, prop)).get(value, 0)
 
 
-def tally_table(s, zone, prop: str) -> dict:
-    """Value -> how many items of ``zone`` have ``prop`` = value (built on first use). It
-    starts with every value some item has at 0, so it is never empty: generated code reads
-    ``(s.tallies.get(KEY) or TALLY_TABLE(s, *KEY))``, which must not build a table twice."""
-    table = s.tallies.get((zone, prop))
+def tally_table(s, key: tuple) -> dict:
+    """Value -> how many items of zone ``key[0]`` have property ``key[1]`` = value (built on
+    first use). It starts with every value some item has at 0, so it is never empty:
+    generated code reads ``(s.tallies.get(KEY) or TALLY_TABLE(s, KEY))``, which must not
+    build a table twice. The table is kept under ``key`` itself, the tuple generated code
+    holds (``TK_...``): a lookup with that very tuple is answered at the identity check,
+    not by comparing two tuples field by field."""
+    table = s.tallies.get(key)
     if table is None:
+        zone, prop = key
         components = s.game.components
         values = components.prop_values.get(prop)
         table = dict.fromkeys(values, 0) if values else {}
         items = components.items
         for item in s.zones[zone]:
-            key = items[item][prop]
-            table[key] = table.get(key, 0) + 1
-        s.tallies[(zone, prop)] = table
-        s.owned.add((zone, prop))
-        s.tallied[zone] = s.tallied.get(zone, ()) + (prop,)   # a new tuple: clones share the old one
+            value = items[item][prop]
+            table[value] = table.get(value, 0) + 1
+        s.tallies[key] = table
+        s.owned.add(key)
+        s.tallied[zone] = s.tallied.get(zone, ()) + (key,)   # a new tuple: clones share the old one
     return table
 
 
 def moved(s, item: str, source, to) -> None:
     """Keep the tallies of ``source`` and ``to`` current after ``item`` moved."""
-    tallied = s.tallied
     tallies = s.tallies
     owned = s.owned
     props = s.game.components.items[item]
-    for prop in tallied.get(source, ()):
-        key = (source, prop)
+    tallied = s.tallied
+    for key in tallied.get(source, ()):
         table = tallies[key] if key in owned else _own(s, key)
-        table[props[prop]] -= 1
-    for prop in tallied.get(to, ()):
-        key = (to, prop)
+        table[props[key[1]]] -= 1
+    for key in tallied.get(to, ()):
         table = tallies[key] if key in owned else _own(s, key)
-        value = props[prop]
+        value = props[key[1]]
         table[value] = table.get(value, 0) + 1
 
 
