@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import os
+import sys
 from typing import Any
 
 import attrs
@@ -480,13 +481,21 @@ def flatten(node: LNode, smap: SourceMap | None = None, path: tuple = ()) -> tup
         smap.keys[path] = node.key_span
     value = node.value
     if isinstance(value, dict):
-        return {k: flatten(v, smap, path + (k,))[0] for k, v in value.items()}, smap
+        return {_interned(k): flatten(v, smap, path + (k,))[0] for k, v in value.items()}, smap
     if isinstance(value, list):
         return [flatten(v, smap, path + (i,))[0] for i, v in enumerate(value)], smap
     if isinstance(value, str):
+        value = _interned(value)
         smap.texts[path] = TextOrigin(node.span, node.style, node.indent, node.raw,
                                       value if node.raw is not None else None)
     return value, smap
+
+
+def _interned(value):
+    """Content's words as Python's one copy of each: a running game compares them (``x.kind
+    == k``) and looks them up (``ITEMS[x]``) constantly, and two equal words that are one
+    object are told equal at the identity check, without comparing their characters."""
+    return sys.intern(value) if value.__class__ is str else value
 
 
 # -- drawing hints ------------------------------------------------------------------------
