@@ -4,7 +4,7 @@
 Rules ask "how many items of zone Z have property P = V" constantly (cards of a
 company in a fleet, tiles of a part on the board). The compiler turns that
 pattern into :func:`tally_count`; the first question about (Z, P) builds a tally
-from the zone, and :func:`moved` keeps every built tally current on each move.
+from the zone, and ``mutate.move`` keeps every built tally current on each move.
 A clone shares its original's tallies and copies one only when a move changes it
 (as it does the zones' lists: ``State.owned``), so a search bot's clone neither
 copies nor rebuilds them.
@@ -39,22 +39,7 @@ def tally_table(s, key: tuple) -> dict:
     return table
 
 
-def moved(s, item: str, source, to) -> None:
-    """Keep the tallies of ``source`` and ``to`` current after ``item`` moved."""
-    tallies = s.tallies
-    owned = s.owned
-    props = s.game.components.items[item]
-    tallied = s.tallied
-    for key in tallied.get(source, ()):
-        table = tallies[key] if key in owned else _own(s, key)
-        table[props[key[1]]] -= 1
-    for key in tallied.get(to, ()):
-        table = tallies[key] if key in owned else _own(s, key)
-        value = props[key[1]]
-        table[value] = table.get(value, 0) + 1
-
-
-def _own(s, key) -> dict:
+def own(s, key) -> dict:
     """A tally shared with a clone, copied for this state to change."""
     table = s.tallies[key] = dict(s.tallies[key])
     s.owned.add(key)
