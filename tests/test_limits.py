@@ -607,3 +607,34 @@ def test_one_step_computing_for_too_long_stops_on_its_line(write_game):
         watchdog.disarm()
     assert info.value.code == "RK4016" and info.value.span.line == 6
     assert watchdog.RUNS[0] % 2 == 0          # the run was left: nothing is watched now
+
+
+def test_a_failure_at_an_instruction_of_no_line_goes_on_the_statement_before_it():
+    """The watchdog's signal may land on an instruction that has no line of its own (a loop's
+    jump back); its traceback entry then has none, and the failure still goes on the statement
+    that was running (it was a TypeError inside the engine, one run in two of the test above)."""
+    import dis
+    import types
+
+    from rulekit.engine import vm
+    from rulekit.engine.runtime import LINE_SPANS
+
+    def generated(n):
+        total = 0
+        for k in range(n):
+            total += k
+        return total
+    code = generated.__code__
+    filename = "<rulekit test: a line-less instruction>"
+    code = code.replace(co_filename=filename)
+    first = code.co_firstlineno
+    LINE_SPANS[filename] = [f"span of line {line}" for line in range(1, first + 6)]
+    try:
+        body = [offset for offset, line in dis.findlinestarts(code) if line == first + 3][0]
+        frame = types.SimpleNamespace(f_code=code)
+        entry = types.SimpleNamespace(tb_frame=frame, tb_lineno=None, tb_lasti=body + 2, tb_next=None)
+        assert vm.statement_span(entry) == f"span of line {first + 3}"      # `total += k`
+        entry.tb_lineno = first + 1
+        assert vm.statement_span(entry) == f"span of line {first + 1}"      # a line of its own wins
+    finally:
+        del LINE_SPANS[filename]

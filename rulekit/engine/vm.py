@@ -16,6 +16,8 @@ from: each generated line knows its span (``runtime.LINE_SPANS``).
 """
 from __future__ import annotations
 
+import dis
+
 from ..errors import RUNTIME_ERRORS, ContentRuntimeError, explain_failure
 from .library import EndGame
 from .runtime import LINE_SPANS, limit_reached
@@ -72,12 +74,26 @@ def statement_span(tb):
     span = None
     while tb is not None:
         spans = LINE_SPANS.get(tb.tb_frame.f_code.co_filename)
-        if spans is not None and 0 < tb.tb_lineno <= len(spans):
-            found = spans[tb.tb_lineno - 1]
+        line = tb.tb_lineno if spans is None or tb.tb_lineno is not None else _line_before(tb)
+        if spans is not None and line is not None and 0 < line <= len(spans):
+            found = spans[line - 1]
             if found is not None:
                 span = found
         tb = tb.tb_next
     return span
+
+
+def _line_before(tb) -> int | None:
+    """The line of the last instruction with one at or before where ``tb`` stopped: an
+    instruction of no line of its own (a loop's jump back, where the watchdog's signal may
+    land) leaves its traceback entry without one."""
+    line = None
+    for offset, start in dis.findlinestarts(tb.tb_frame.f_code):
+        if offset > tb.tb_lasti:
+            break
+        if start is not None:
+            line = start
+    return line
 
 
 def resume(s: State, index: int, limit: int = DEFAULT_STEP_LIMIT) -> None:
