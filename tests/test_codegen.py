@@ -210,3 +210,32 @@ def test_a_built_in_declared_inline_is_written_out_for_plain_variables(write_gam
     assert source.count("is PLAYER") >= 3                   # seat(p), seat(k) and text(...) of a name
     state = api.new_game(game, 2, 1)
     assert state.g["total"] == (1 + 2) + 3 + len("p22true")
+
+
+OFFER = HEAD.replace("procedures:\n", """procedures:
+  offer:
+    params: [p, n, tag]
+    do: |
+      choose p:
+          "take {k}" for k in range(1, n + 1) if k <= p.coins + n:
+              p.coins += k
+          "pass" if n > 0 and p != players[1]:
+              pass
+          "{tag}":
+              pass
+""", 1)
+
+
+def test_a_parameter_the_listing_reads_more_than_once_is_read_once(write_game):
+    """Listing options changes no local, and a parameter is in the env from its frame's start:
+    one read before the listing serves every option (`tag`, read once, stays where it is)."""
+    text = OFFER + "flow:\n  rounds: 1\n  phases:\n    - id: m\n      do: |\n        offer(players[0], 2, 'x')\n"
+    game = rulekit.load_game(write_game(text))
+    source = game.program.module.source()
+    listing = source.split("def run_offer_", 1)[1].split("if pc == 1:", 1)[0]      # block 0 lists the options
+    assert "a_p = e['p']\n            a_n = e['n']" in listing and "a_tag" not in listing
+    assert listing.count("e['p']") == 1 and listing.count("e['n']") == 1 and "DECIDE(s, a_p," in listing
+    state = rulekit.new_game(game, 2)
+    assert list(state.pending.labels) == ["take 1", "take 2", "pass", "x"]
+    rulekit.apply(state, "take 2")
+    assert state.p[0]["coins"] == 2 and state.over

@@ -413,6 +413,7 @@ class _Writer:
         end = self.reserve() if end is None else end
         lines = self.cur
         lines.append((3, f"f.pc = {here}", st.span))
+        listed = len(lines)
         options = []     # (option node, scope, names, clauses, keys, walkers)
         for opt in st.options:
             if isinstance(opt, ast.Include):
@@ -463,6 +464,7 @@ class _Writer:
             prompt = self._label_fn(st, self.scope, {}, st.prompt)
         spec = comp._k(ChooseSpec(spec_keys, spec_labels, st.span, spec_says, prompt, spec_spans), f"CHOOSE{here}")
         lines.append((3, "return " + decide.format(player=comp.src(st.player, self.scope), spec=spec), st.span))
+        self._params_read_once(lines, listed, st.span)
         for target, body, scope in bodies:
             self.start(target)
             saved = self.scope
@@ -507,6 +509,20 @@ class _Writer:
         key = self.comp.src(opt.by, inner)
         pairs = f"[({key}, ({target}{values})) {fors}" + (f" if {cond}]" if cond is not None else "]")
         return f"FIRST_OF_EACH({pairs})"
+
+    def _params_read_once(self, lines: list, start: int, span) -> None:
+        """A parameter the listing of options reads more than once (``e['p']`` in every option)
+        is read into a Python local before it: listing changes no local, and a parameter is in
+        the env from the frame's start, so the one read gives what each would."""
+        reads = []
+        for param in self.code.params:
+            slot = re.compile(r"(?<![\w.\]])" + re.escape(f"e[{self.comp._k(param)}]"))
+            if sum(len(slot.findall(text)) for _ind, text, _span in lines[start:]) < 2:
+                continue
+            local = f"a_{py_identifier(param)}"
+            lines[start:] = [(ind, slot.sub(local, text), where) for ind, text, where in lines[start:]]
+            reads.append((3, f"{local} = e[{self.comp._k(param)}]", span))
+        lines[start:start] = reads
 
     def _share_heads(self, options, lines, span) -> None:
         """Options that walk the same call (`for t in kept(p, 'spy')` in four options) ask it
