@@ -103,9 +103,7 @@ def resume(s: State, index: int, limit: int = DEFAULT_STEP_LIMIT) -> None:
     f = s.frames[-1]
     target = choice[0]
     if len(choice) > 1:
-        env = f.env
-        for key, value in zip(decision.spec.keys[target], choice[1:]):
-            env[key] = value
+        f.env.update(zip(decision.spec.keys[target], choice[1:]))
     f.pc = target
     s.pending = None
     run(s, limit)
