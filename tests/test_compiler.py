@@ -362,57 +362,6 @@ def test_small_functions_are_written_in_place_and_fail_on_a_content_line(write_g
     assert info.value.code == "RK4000" and info.value.span is not None and info.value.span.line > 1
 
 
-WRAPPERS = """\
-meta: {title: Wrappers}
-players: {min: 1, max: 2}
-vars:
-  out: none
-functions:
-  biggest:
-    params: [xs]
-    expr: "max([x for x in xs], default=0)"
-  beats:
-    params: [n, xs]
-    expr: "n > 0 and n > biggest(xs)"
-  either:
-    params: [n, xs, ys]
-    expr: "beats(n, xs) or beats(n, ys)"
-  countdown:
-    params: [n]
-    expr: "0 if n <= 0 else n + countdown(n - 1)"
-  ping:
-    params: [n]
-    expr: "0 if n <= 0 else pong(n - 1) + 1"
-  pong:
-    params: [n]
-    expr: "ping(n) * 2"
-setup: |
-  xs = [3, 5, 4]
-  out = [beats(6, xs), beats(5, xs), either(5, xs, [1]), either(4, xs, [9]), countdown(4), ping(3), pong(2)]
-flow:
-  rounds: 1
-  phases:
-    - id: main
-      do: "pass"
-"""
-
-
-def test_a_small_function_that_calls_others_is_written_in_place_but_never_a_recursive_one(write_game):
-    """`beats` asks `biggest` (a loop): it is written into its callers with its call of `biggest`
-    kept, and `either` (two `beats`) with both written out; a function that may call itself,
-    directly or through another, is always called. The values are those of the calls."""
-    game = rulekit.load_game(write_game({"game.yaml": WRAPPERS}))
-    compiler = game.compiler_for_scripts()
-    assert compiler._inlinable("beats") and compiler._inlinable("either")
-    assert not compiler._inlinable("biggest")                    # a loop
-    assert not any(compiler._inlinable(name) for name in ("countdown", "ping", "pong"))
-    assert rulekit.new_game(game, 1).g["out"] == [True, False, True, False, 10, 7, 6]
-    from rulekit.tools.listing import listing
-    source = listing(game)
-    body = source.split("def f_either(", 1)[1].split("\ndef ", 1)[0]
-    assert "fn_beats" not in body and body.count("fn_biggest") == 2
-
-
 REUSED = """\
 meta: {title: Reused}
 players: {min: 1, max: 2}

@@ -191,7 +191,6 @@ class Compiler(Loops):
         self._fn_evident: dict = {}     # user function -> the evident kind of its body (_kind_of)
         self.roll_streams: set | None = set()   # streams `roll` draws from (None: some only running tells)
         self._inline: dict = {}
-        self._cycles: set | None = None
         self.inlined_at: dict = {}       # function name -> spans of the calls written in place (coverage.py)
         self.ns: dict = _namespace(vocab)
 
@@ -1022,41 +1021,13 @@ class Compiler(Loops):
 
     def _inlinable(self, name: str) -> bool:
         """A function whose body is a few steps with no loop (no comprehension left after
-        tallies): calling it through the memo costs more than working it out. It may call other
-        content functions (``has_majority`` asking ``best_other``): those calls are written in
-        its place, or in place themselves where they are as small, up to :data:`INLINE_SIZE`
-        nodes in all. A function that may call itself is never written in place."""
+        tallies, no call of another content function): calling it through the memo costs
+        more than working it out."""
         known = self._inline.get(name)
         if known is None:
-            self._inline[name] = False      # while deciding: a call back to it is a call, never written in place
             body = self.v.functions[name][1]
-            known = self._inline[name] = (name not in self._recursive() and _cheap(body, self.v)
-                                          and self._inlined_size(body) <= INLINE_SIZE)
+            known = self._inline[name] = _size(body) <= 40 and _cheap(body, self.v)
         return known
-
-    def _inlined_size(self, body) -> int:
-        """The size of ``body`` with the calls it writes in place written out."""
-        return _size(body) + sum(self._inlined_size(self.v.functions[node.func][1]) for node in ast.walk(body)
-                                 if isinstance(node, ast.Call) and node.func in self.v.functions
-                                 and self._inlinable(node.func))
-
-    def _recursive(self) -> set:
-        """The content functions that may call themselves (directly or through others)."""
-        if self._cycles is None:
-            functions = self.v.functions
-            calls = {name: {node.func for node in ast.walk(body) if isinstance(node, ast.Call)
-                            and node.func in functions} for name, (_params, body) in functions.items()}
-            self._cycles = set()
-            for name in functions:
-                seen, stack = set(), list(calls[name])
-                while stack:
-                    callee = stack.pop()
-                    if callee not in seen:
-                        seen.add(callee)
-                        stack.extend(calls[callee])
-                if name in seen:
-                    self._cycles.add(name)
-        return self._cycles
 
     def _memoised(self, name: str, arity: int) -> str:
         """The source name of a remembering caller of user function ``name`` (engine/memo.py):
@@ -1192,10 +1163,7 @@ _CHECKED_OPS = {"**": "POW", "/": "DIV"}
 _LITERAL_TEXT = re.compile(r"[A-Za-z_$][A-Za-z0-9_.$ -]*")   # a text written into generated code as a literal
 # An argument as cheap to read as a name (a Python variable, a local of the frame, a global):
 # a call with only such arguments may have a small function's body written in its place.
-INLINE_SIZE = 40     # most nodes a function written in place may take, with what it writes in place itself
-# an argument a function written in place may read twice: a name, a local's slot, a short literal
-_SIMPLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|(?:e|s\.g)\[(?:[A-Za-z0-9_]+|'[A-Za-z_$][A-Za-z0-9_.$ -]*')\]"
-                     r"|'[A-Za-z_][A-Za-z0-9_]*'|-?[0-9]+")
+_SIMPLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|(?:e|s\.g)\[(?:[A-Za-z0-9_]+|'[A-Za-z_$][A-Za-z0-9_.$ -]*')\]")
 
 
 def _size(node) -> int:
@@ -1243,11 +1211,10 @@ def _equal_parts(arg):
 
 
 def _cheap(node, v: Vocabulary) -> bool:
-    """No loop in ``node``: no comprehension (but a tallied count). A content function it calls
-    is called (or written in place), not looked into."""
+    """No loop in ``node``: no comprehension (but a tallied count) and no content function call."""
     if isinstance(node, ast.Call):
         if node.func in v.functions:
-            return _cheap(node.args, v)
+            return False
         builtin = REGISTRY.get(node.func)
         if builtin is not None and builtin.form == "count" and len(node.args) == 1 and not node.kwargs \
                 and isinstance(node.args[0], ast.Comp):
