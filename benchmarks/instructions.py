@@ -63,12 +63,9 @@ for seed in range(games):
 def count(name: str, players: int, games: int, how: str = "random") -> int:
     """Instructions of a process that plays ``games`` games (``how``: random, greedy, or
     reference: the hand-written game of the same name)."""
-    if how == "reference":
-        command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, "-c",
-                   REFERENCE, HERE, name, str(players), str(games)]
-    else:
-        command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, "-c", PLAY,
-                   os.path.dirname(HERE), name, str(players), str(games), how]
+    script, tree, rest = (REFERENCE, HERE, []) if how == "reference" else (PLAY, os.path.dirname(HERE), [how])
+    command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, "-c", script,
+               tree, name, str(players), str(games), *rest]
     # both runs parse the content afresh: a parse cache filled by one run only would skew the difference
     # and with one hash seed: string hashes steer dict and set probing, which moves counts by ~0.5%
     env = dict(os.environ, RULEKIT_CACHE_DIR="off", PYTHONHASHSEED="0")

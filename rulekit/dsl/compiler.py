@@ -1258,8 +1258,7 @@ def _namespace(vocab: Vocabulary) -> dict:
 
     def tally(s, z, prop, value):
         if type(z) is ZoneKey:
-            table = s.tallies.get((z, prop))
-            return tally_count(s, z, prop, value) if table is None else table.get(value, 0)
+            return tally_count(s, z, prop, value)     # looks the table up before it builds one
         return len([x for x in seq(s, z) if items[x][prop] == value])
 
     def nospace(family, key):

@@ -105,8 +105,7 @@ def set_prop(s: State, item: str, name: str, value) -> None:
 def move(s: State, item: str, to: ZoneKey, at: str = "top", span=None) -> None:
     """The one door items move through: zones, where each item is, tallies, memo, log. The item
     goes on top of ``to`` unless ``at`` is "bottom". (Every random playout moves items a few
-    times a decision, so the copy on write of ``State.writable`` and the tallies' update of
-    engine/tally.py are written out here.)"""
+    times a decision, so the tallies' update of engine/tally.py is written out here.)"""
     loc = s.loc
     source = loc.get(item)
     if source is None:
@@ -116,18 +115,12 @@ def move(s: State, item: str, to: ZoneKey, at: str = "top", span=None) -> None:
     if capacity is not None and source is not to and len(zones[to]) >= capacity:
         raise ContentRuntimeError(f"zone `{to}` is full (capacity {capacity})", span, "RK4005")
     owned = s.owned
-    held = zones[source]
-    if source not in owned:
-        held = zones[source] = held[:]
-        owned.add(source)
+    held = zones[source] if source in owned else s.writable(source)
     if held[-1] == item:        # from the top (drawing, playing the last card): no scan
         held.pop()
     else:
         held.remove(item)
-    dest = zones[to]
-    if to not in owned:
-        dest = zones[to] = dest[:]
-        owned.add(to)
+    dest = zones[to] if to in owned else s.writable(to)
     if at != "bottom":
         dest.append(item)
     else:
@@ -135,18 +128,14 @@ def move(s: State, item: str, to: ZoneKey, at: str = "top", span=None) -> None:
     loc[item] = to
     tallied = s.tallied
     if tallied:
-        keys = tallied.get(source)
-        if keys is not None:
+        left, joined = tallied.get(source, ()), tallied.get(to, ())
+        if left or joined:
             tallies = s.tallies
             props = s.game.components.items[item]
-            for key in keys:
+            for key in left:
                 table = tallies[key] if key in owned else tally.own(s, key)
                 table[props[key[1]]] -= 1
-        keys = tallied.get(to)
-        if keys is not None:
-            tallies = s.tallies
-            props = s.game.components.items[item]
-            for key in keys:
+            for key in joined:
                 table = tallies[key] if key in owned else tally.own(s, key)
                 value = props[key[1]]
                 table[value] = table.get(value, 0) + 1

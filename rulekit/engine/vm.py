@@ -74,11 +74,10 @@ def statement_span(tb):
     span = None
     while tb is not None:
         spans = LINE_SPANS.get(tb.tb_frame.f_code.co_filename)
-        line = tb.tb_lineno if spans is None or tb.tb_lineno is not None else _line_before(tb)
-        if spans is not None and line is not None and 0 < line <= len(spans):
-            found = spans[line - 1]
-            if found is not None:
-                span = found
+        if spans is not None:
+            line = tb.tb_lineno if tb.tb_lineno is not None else _line_before(tb)
+            if line is not None and 0 < line <= len(spans) and spans[line - 1] is not None:
+                span = spans[line - 1]
         tb = tb.tb_next
     return span
 
