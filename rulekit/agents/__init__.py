@@ -75,13 +75,18 @@ def _margin(s, player: int) -> float:
 
 
 def _lookahead(s, me: int, depth: int) -> float:
-    """My best margin after following my own next ``depth`` decisions (greedily)."""
+    """My best margin after following my own next ``depth`` decisions (greedily). ``s`` is a
+    trial of the caller's that is used up: its last option is played on it."""
     if depth <= 0 or s.over or s.pending.player != me:
         return _margin(s, me)
     best = None
-    for index in range(len(s.pending.choices)):
-        trial = s.clone()
-        trial.record = False
+    last = len(s.pending.choices) - 1
+    for index in range(last + 1):
+        if index < last:
+            trial = s.clone()
+            trial.record = False
+        else:
+            trial = s       # the caller's own trial, never looked at again: its last option needs no copy
         api.apply_index(trial, index, atomic=False)
         value = _margin(trial, me) if depth == 1 else _lookahead(trial, me, depth - 1)
         if best is None or value > best:
