@@ -362,6 +362,24 @@ def test_small_functions_are_written_in_place_and_fail_on_a_content_line(write_g
     assert info.value.code == "RK4000" and info.value.span is not None and info.value.span.line > 1
 
 
+
+def test_a_function_of_the_board_that_builds_a_text_is_remembered_not_written_in_place(write_game):
+    """`tag` (no loop, no call, reads no state) would be written into its callers, but it joins
+    texts: a new string (its hash, its size check) on every call costs more than its remembered
+    answer, so callers ask the per-game table; `double` is still written in place."""
+    text = BASE.replace("  double:", "  tag:\n    params: [p, c]\n    expr: \"'seat-' + text(p) + '-' + c\"\n  double:")
+    text = text.replace("  total: 0", "  total: 0\n  total_n: 2").replace(
+        "SNIPPET", "      total = [tag(q, c) for q in players for c in colors]\n"
+                   "      players[0].coins = double(total_n)\n")
+    folder = write_game({"game.yaml": text})
+    game = rulekit.load_game(folder)
+    compiler = game.compiler_for_scripts()
+    assert not compiler._inlinable("tag") and compiler._inlinable("double")
+    state = rulekit.new_game(game, 2)
+    assert state.g["total"] == ["seat-p1-red", "seat-p1-blue", "seat-p2-red", "seat-p2-blue"]
+    assert sorted(v for v in game.memo.static["tag"].values()) == sorted(state.g["total"])
+    assert state.p[0]["coins"] == 4 and not game.memo.static["double"]     # written in place: never asked
+
 REUSED = """\
 meta: {title: Reused}
 players: {min: 1, max: 2}
@@ -670,3 +688,70 @@ def test_a_reduction_written_as_a_loop_fails_as_the_expression_does(write_game, 
             rulekit.new_game(rulekit.load_game(folder), 1)
         return caught.value.code, caught.value.span.line, str(caught.value).split(": ", 1)[-1].split("\n")[0]
     assert failure(True) == failure(False)
+
+
+RANGED = """\
+meta: {title: Ranged}
+players: {min: 1, max: 1}
+vars:
+  out: none
+  picked: none
+functions:
+  upto: {params: [n], expr: "sum([i * 2 for i in range(n)])"}
+  between: {params: [a, b], expr: "[i for i in range(a, b)]"}
+procedures:
+  walked:
+    params: [a, b]
+    do: |
+      got = []
+      for i in range(a, b):
+          got = got + [i]
+      for j in range(b):
+          got = got + [j * 10]
+      return got
+flow:
+  rounds: 1
+  phases:
+    - id: main
+      do: |
+        w = walked(LOW, HIGH)
+        out = [w, upto(HIGH), between(LOW, HIGH)]
+        choose players[0]:
+            "take {n}" for n in range(LOW, HIGH + 1):
+                picked = n
+            "none":
+                pass
+"""
+
+
+@pytest.mark.parametrize("low, high", [(1, 4), (3, 3), (5, 2), (-2, 1), (True, 2)])
+def test_a_loop_over_a_range_walks_it_as_the_list_would(write_game, low, high):
+    """`for` statements, a function's loop and a choose's options walk Python's range itself; the
+    values and the options are those of the list `range` gives (a truth value counts as 0 or 1
+    there, as in the built-in)."""
+    text = RANGED.replace("LOW", f"({str(low).lower()})").replace("HIGH", f"({high})")
+    state = rulekit.new_game(rulekit.load_game(write_game(text, name=f"r{low}{high}")), 1)
+    assert state.g["out"] == [[*range(low, high), *[j * 10 for j in range(high)]], sum(i * 2 for i in range(high)),
+                              list(range(low, high))]
+    assert [choice[1:] for choice in state.pending.choices] == [(n,) for n in range(low, high + 1)] + [()]
+
+
+_END = "\nchoose players[0]:\n    'end':\n        pass"
+
+
+@pytest.mark.parametrize("bounds", ["v[0]", "v[2]", "v[3]", "0, v[3]", "v[2], 3", "1, v[0]", "v[4], v[3]"])
+@pytest.mark.parametrize("where", ["for i in range({}):\n    x = i" + _END, "x = sum([i for i in range({})])" + _END,
+                                   "choose players[0]:\n    'take {{n}}' for n in range({}):\n        x = n"],
+                         ids=["statement", "function", "options"])
+def test_a_loop_over_a_range_with_bad_bounds_fails_as_the_built_in_does(write_game, bounds, where):
+    """The same code, line and words as `x = range(...)` (the built-in called as a value): a text,
+    none, a range too long."""
+    def failure(statement: str, tag: str):
+        do = textwrap.indent(statement + "\n", "        ")
+        text = ("meta: {title: Bounds}\nplayers: {min: 1, max: 1}\nvars:\n  x: none\n  v: none\n"
+                "setup: |\n  v = ['x', true, none, 2000000, 0 - 5]\n"
+                "flow:\n  rounds: 1\n  phases:\n    - id: m\n      do: |\n" + do)
+        with pytest.raises(ContentRuntimeError) as caught:
+            rulekit.new_game(rulekit.load_game(write_game(text, name=tag)), 1)
+        return caught.value.code, caught.value.span.line, str(caught.value).split(": ", 1)[-1].split("\n")[0]
+    assert failure(where.format(bounds), "looped") == failure("x = range(" + bounds + ")" + _END, "called")

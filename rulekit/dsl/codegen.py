@@ -382,7 +382,7 @@ class _Writer:
         slot = self.comp._k(f"$L{next(self._slots)}")
         head = self.reserve()
         end = self.reserve()
-        self.cur.append((3, f"e[{slot}] = ({self._iter(st.iter)}, 0)", st.iter.span))
+        self.cur.append((3, f"e[{slot}] = ({self._iter(st.iter, kept=True)}, 0)", st.iter.span))
         self.goto(head)
         self.start(head)
         self._tick(3, st, self.cur)
@@ -423,7 +423,7 @@ class _Writer:
             clauses: list = []
             keys: list = []
             walkers: list = []
-            self._option_fors(opt.fors, self.scope, self.scope.key, names, clauses, keys, walkers)
+            self._option_fors(opt.fors, self.scope, self.scope.key, names, clauses, keys, walkers, opt.by is None)
             options.append((opt, self.scope, names, clauses, keys, walkers))
         self._share_heads(options, lines, st.span)
         lines.append((3, "ch = []", st.span))
@@ -551,17 +551,21 @@ class _Writer:
         return self.comp._define(tuple(params), f"return {self.comp.src(text, inner)}", opt.span,
                                  "label", "shorten the option's text")
 
-    def _option_fors(self, fors, scope, key, names, clauses, keys, walkers):
+    def _option_fors(self, fors, scope, key, names, clauses, keys, walkers, walk=False):
         """The ``for`` clauses of an option as (variable, collection source); its variables
         are Python variables while options are listed, and the chosen values go into the env
-        under ``keys``."""
+        under ``keys``. ``walk``: the clauses become ``for`` statements (the option is not
+        grouped), which may walk a range as it is (``walk_src``)."""
         comp = self.comp
         for name, coll in fors:
             var = comp._var(name)
             visible = scope.bind_py(names, walkers)
-            comp._in_iterable += 1          # a comprehension's iterable when options are grouped (_grouped)
-            clauses.append((var, comp.seq_src(coll, visible)))
-            comp._in_iterable -= 1
+            if walk:
+                clauses.append((var, comp.walk_src(coll, visible)))
+            else:
+                comp._in_iterable += 1      # a comprehension's iterable when options are grouped (_grouped)
+                clauses.append((var, comp.seq_src(coll, visible)))
+                comp._in_iterable -= 1
             names[name] = var
             if comp.static_kind(coll, visible) == "zone":
                 walkers.append(var)
@@ -781,10 +785,12 @@ class _Writer:
         self._body(st.body, ind + 1, out)
         self.loops.pop()
 
-    def _iter(self, node) -> str:
-        """What a `for` walks: a snapshot of the list or zone (moving items while looping is safe)."""
+    def _iter(self, node, kept=False) -> str:
+        """What a `for` walks: a snapshot of the list or zone (moving items while looping is safe),
+        or a range as it is, unless the loop is ``kept`` in the frame (a tuple, which clones and saves)."""
         if self.comp.static_kind(node, self.scope) in ("list", "zone"):
-            return f"(*{self.comp.seq_src(node, self.scope)},)"
+            walked = self.comp.seq_src(node, self.scope) if kept else self.comp.walk_src(node, self.scope)
+            return walked if walked.startswith("(RANGE(") else f"(*{walked},)"
         return f"ITER(s, {self.comp.src(node, self.scope)})"
 
     def _target_name(self, name: str) -> str:

@@ -469,6 +469,24 @@ class Compiler(Loops):
             self._fn_kinds[name] = self.static_kind(body, Scope(set(params)))
         return self._fn_kinds[name]
 
+    def walk_src(self, node, scope) -> str:
+        """What a ``for`` statement walks: ``seq_src``, or the form a built-in declares for being
+        walked (``walks``: ``range(a, b)`` walks Python's range, no list and no call, when its
+        bounds are whole numbers the built-in would take)."""
+        builtin = REGISTRY.get(node.func) if isinstance(node, ast.Call) and node.func not in self.v.functions else None
+        form = builtin.walks.get(len(node.args)) if builtin is not None and builtin.walks and not node.kwargs else None
+        if form is None:
+            return self.seq_src(node, scope)
+        reads = [self._twice(self.src(a, scope)) for a in node.args]
+        if None in reads:
+            return self.seq_src(node, scope)
+        for bound, value in builtin.binds.items():
+            self.ns.setdefault(bound, value)
+        again = [later for _first, later in reads]
+        impl = self._k(builtin.impl, f"B_{builtin.name}")
+        return form.format(*again, call=f"{impl}(s, {', '.join(again)})",
+                           **{f"first{k}": first for k, (first, _later) in enumerate(reads)})
+
     def seq_src(self, node, scope) -> str:
         """Source of the items of a list or zone (``SEQ`` only where the kind is not certain)."""
         kind = self.static_kind(node, scope)
@@ -1022,11 +1040,14 @@ class Compiler(Loops):
     def _inlinable(self, name: str) -> bool:
         """A function whose body is a few steps with no loop (no comprehension left after
         tallies, no call of another content function): calling it through the memo costs
-        more than working it out."""
+        more than working it out. A function of the board alone that builds a text (an item's
+        id from a seat and a column) is the exception: its remembered answer is quicker than
+        the new string, its hash and its size check."""
         known = self._inline.get(name)
         if known is None:
             body = self.v.functions[name][1]
-            known = self._inline[name] = _size(body) <= 40 and _cheap(body, self.v)
+            known = self._inline[name] = _size(body) <= 40 and _cheap(body, self.v) and not (
+                name in self.static_memo and _builds_text(body))
         return known
 
     def _memoised(self, name: str, arity: int) -> str:
@@ -1227,6 +1248,18 @@ def _cheap(node, v: Vocabulary) -> bool:
     if isinstance(node, tuple):
         return all(_cheap(x, v) for x in node)
     return True
+
+
+def _builds_text(node) -> bool:
+    """Whether ``node`` joins texts (``'dev-' + text(p)``, a template): each call makes a new string."""
+    if isinstance(node, ast.Template) or (isinstance(node, ast.BinOp) and node.op == "+" and (
+            isinstance(node.left, (ast.Str, ast.Template)) or isinstance(node.right, (ast.Str, ast.Template)))):
+        return True
+    if isinstance(node, ast.Node):
+        return any(_builds_text(getattr(node, f.name)) for f in attrs.fields(type(node)))
+    if isinstance(node, tuple):
+        return any(_builds_text(x) for x in node)
+    return False
 
 
 def located_code(fn, span, name: str | None = None):

@@ -298,7 +298,7 @@ class Loops:
             var = self._var(name)
             self._branches += bool(number)     # a later `for` runs only for items of the earlier ones
             try:
-                lines.append((indent, f"for {var} in {self.seq_src(coll, visible)}:"))
+                lines.append((indent, f"for {var} in {self.walk_src(coll, visible)}:"))
             finally:
                 self._branches -= bool(number)
             walkers = [w for w in walkers if w != var] + ([var] if self.static_kind(coll, visible) == "zone" else [])

@@ -56,6 +56,11 @@ class Builtin:
                                       # given, in the order of the parameters), {span} the statement's
                                       # span; it reads `binds`
     recorded_only: bool = False       # an effect that only writes the record: skipped when none is kept
+    walks: dict | None = None         # Python for what a `for` statement walks, by the number of
+                                      # positional arguments: the common case as an iterable of its
+                                      # own, falling back to the call ({call}); {0}, {1} read the
+                                      # arguments and {first0}, {first1} are the reads that run first,
+                                      # both before either is looked at; it reads `binds`
 
     @property
     def signature(self) -> str:
@@ -122,9 +127,16 @@ def _distinct_by(s, pairs):
 
 
 # ------------------------------------------------------------------ functions
+MAX_RANGE = 1_000_000
+
+
 @function("range", ("start",), (("stop", None),), "whole numbers from start up to stop - 1 (or 0..start-1)",
           "range(bid + 1, p.money + 1)",
-          args={'start': 'number', 'stop': 'number'}, returns="list", gives="list")
+          args={'start': 'number', 'stop': 'number'}, returns="list", gives="list",
+          walks={1: "(RANGE({0}) if ({first0}).__class__ is INT and {0} <= MAX_RANGE else {call})",
+                 2: "(RANGE({0}, {1}) if (({first0}).__class__ is INT) & (({first1}).__class__ is INT)"
+                    " and {1} - {0} <= MAX_RANGE else {call})"},
+          binds={"RANGE": range, "INT": int, "MAX_RANGE": MAX_RANGE})
 def _range(s, start, stop=None):
     r = range(start) if stop is None else range(start, stop)
     if len(r) > MAX_RANGE:
@@ -132,8 +144,6 @@ def _range(s, start, stop=None):
                                   "(no board needs more; a runaway bound?)", None, "RK4014")
     return list(r)
 
-
-MAX_RANGE = 1_000_000
 
 
 @function("count", ("items",), (), "how many items a list or zone holds", "count(p.hand)",
