@@ -7,7 +7,8 @@ import pytest
 import rulekit
 from rulekit.agents import GreedyAgent, MCTSAgent, RandomAgent, make_agent, play_out
 from rulekit.engine import api
-from rulekit.engine.determinize import determinize, hidden_slots
+from rulekit.engine.determinize import deal_plan, determinize, hidden_slots
+from rulekit.engine.serialize import to_dict
 from rulekit.engine.state import PLAYERS
 from rulekit.engine.view import view
 from rulekit.errors import UsageError
@@ -40,6 +41,23 @@ def test_determinised_copy_looks_the_same_to_the_observer(batavia):
     assert copy.p[other]["bonds"] == s.p[me]["bonds"]
     assert copy.rng != s.rng
 
+
+
+@pytest.mark.parametrize("name, players", [("batavia", 4), ("goa", 3)])
+def test_a_deal_plan_worked_out_once_deals_every_world_as_afresh(name, players):
+    """A search bot works out what a state's worlds deal again once (`deal_plan`) and hands it to
+    each world: every world, its random stream and the state itself are as without it."""
+    game = rulekit.load_game(name)
+    s = _advance(game, players, 5, 60)
+    me = s.pending.player
+    before = to_dict(s)
+    plan = deal_plan(s, me)
+    for seed in (1, 2, 99):
+        planned, planned_stream = determinize(s, me, seed, plan)
+        fresh, fresh_stream = determinize(s, me, seed)
+        assert planned_stream == fresh_stream and planned.zones == fresh.zones and planned.loc == fresh.loc
+        assert planned.zones != s.zones and planned.rng == fresh.rng and planned.p == fresh.p
+    assert to_dict(s) == before
 
 @pytest.mark.parametrize("spec", ["random", "greedy", "mcts:8", "mcts-crn:8"])
 def test_bots_are_deterministic(batavia, spec):

@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 
 from ..engine import api, rng
-from ..engine.determinize import determinize
+from ..engine.determinize import deal_plan, determinize
 from ..engine.state import PLAYERS, Decision
 from ..errors import ContentRuntimeError, UsageError, suggestion_help
 from .estimates import Estimates
@@ -139,8 +139,9 @@ class GreedyAgent:
         if count == 1:
             return 0
         me = s.pending.player
+        plan = deal_plan(s, me)
         for attempt in range(WORLD_ATTEMPTS):
-            base, self.state = determinize(s, me, self.state)
+            base, self.state = determinize(s, me, self.state, plan)
             values = self._values(s, base, me, count, attempt == WORLD_ATTEMPTS - 1)
             if values is not None:
                 break
@@ -268,6 +269,7 @@ class MCTSAgent:
         self.overrides = overrides
         self._game = None
         self._configure(SEARCH_DEFAULTS)
+        self._plan: tuple | None = None     # what a world of the state being searched deals again
         self._worlds: list = []
         self._streams: list = []
         self._walked: list = []   # this iteration's marks on the tree: (node, labels) whose children's
@@ -349,14 +351,16 @@ class MCTSAgent:
                 node.children[label].available -= 1
         if self._worlds:
             k = iteration % len(self._worlds)
-            self._worlds[k], self.state = determinize(s, me, self.state)
+            self._worlds[k], self.state = determinize(s, me, self.state, self._plan)
             self._worlds[k].record = False
 
     def _prepare(self, s, me: int) -> None:
-        """Sample the shared worlds (``worlds: k``), once per decision."""
+        """Work out what a world of ``s`` deals again, and sample the shared worlds (``worlds:
+        k``), once per decision."""
+        self._plan = deal_plan(s, me)
         self._worlds, self._streams = [], []
         for _ in range(self.worlds):
-            world, self.state = determinize(s, me, self.state)
+            world, self.state = determinize(s, me, self.state, self._plan)
             world.record = False
             self._worlds.append(world)
             self.state, stream = rng.next_u64(self.state)
@@ -365,7 +369,7 @@ class MCTSAgent:
     def _world(self, s, me: int, iteration: int):
         if self._worlds:
             return self._worlds[iteration % len(self._worlds)].clone()
-        d, self.state = determinize(s, me, self.state)
+        d, self.state = determinize(s, me, self.state, self._plan)
         return d
 
     def _seed_root(self, s, me: int, root: _Node) -> None:

@@ -124,14 +124,24 @@ def _consistent(order: list, slots: list, sources: dict) -> list:
     return [item if item is not None else next(rest) for item in placed]
 
 
-def determinize(s: State, observer: int, seed_state: int) -> tuple[State, int]:
-    """A copy of ``s`` with what ``observer`` cannot see sampled anew; returns (copy, rng state)."""
+def deal_plan(s: State, observer: int) -> tuple:
+    """What a redeterminised copy of ``s`` deals again for ``observer``: the hidden places and
+    items kind by kind, and the sources of the zones that declare ``dealt_from``. A search bot
+    samples many worlds of one state: it works this out once and hands it to each
+    :func:`determinize` of that state (while the state does not change)."""
+    by_kind = _by_kind(s, observer)
+    sources = (_sources(s, {key for runs, _items in by_kind.values() for key, _places, _at in runs})
+               if s.game.board.dealt_from else {})
+    return by_kind, sources
+
+
+def determinize(s: State, observer: int, seed_state: int, plan: tuple | None = None) -> tuple[State, int]:
+    """A copy of ``s`` with what ``observer`` cannot see sampled anew; returns (copy, rng state).
+    ``plan`` is ``deal_plan(s, observer)`` of ``s`` as it is now, when the caller has it."""
     c = s.clone()
     c.record = False
     game = s.game
-    by_kind = _by_kind(c, observer)
-    sources = (_sources(s, {key for runs, _items in by_kind.values() for key, _places, _at in runs})
-               if game.board.dealt_from else {})
+    by_kind, sources = plan if plan is not None else deal_plan(s, observer)
     loc = c.loc
     for runs, items in by_kind.values():
         if len(items) < 2:
