@@ -2,17 +2,19 @@
 # SPDX-License-Identifier: MIT
 """What each cache of the engine buys, side by side in one run (printed, never asserted).
 
-    python benchmarks/bench_caches.py [--rounds 3] [--games-batavia 60 --games-goa 30] [--play greedy]
+    python benchmarks/bench_caches.py [--rounds 3] [--games-batavia 60 --games-goa 30] [--play greedy|mcts]
 
-Random play (the loop of bench_random.py, or with ``--play greedy`` its greedy games; CPU
+Random play (the loop of bench_random.py, with ``--play greedy`` its greedy games, with ``--play
+mcts`` searches of 100 iterations from its mid-game state, a "game" being one search; CPU
 time, best of the rounds, each setting in a fresh process, settings taking turns) with each
 cache of engine/memo.py and
 engine/tally.py switched off in turn:
 
-- ``as shipped``: static memory per game, per-state memory kept where its trial shows it
-  pays (memo.TRIAL_CALLS, memo.KEEP_RATE), tallies for `count(x for x in Z if x.P == V)`;
+- ``as shipped``: static memory per game, no per-state memory (memo.PER_STATE off: functions
+  called directly), tallies for `count(x for x in Z if x.P == V)`;
+- ``memo trial``: per-state memory kept where its trial shows it pays (memo.PER_STATE on,
+  memo.TRIAL_CALLS, memo.KEEP_RATE): the engine's default until the tenth session;
 - ``memo always``: every per-state memory kept (no trial);
-- ``memo never``: no per-state memory (functions called directly);
 - ``no static memo``: functions of the board alone worked out on every call;
 - ``no tallies``: counts by property scanned every time.
 The games are the same in every setting (the caches never change a result).
@@ -26,7 +28,7 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-SETTINGS = ("as shipped", "memo always", "memo never", "no static memo", "no tallies")
+SETTINGS = ("as shipped", "memo trial", "memo always", "no static memo", "no tallies")
 SETTINGS = tuple(os.environ.get("BENCH_SETTINGS", "|".join(SETTINGS)).split("|"))
 
 WORKER = r'''
@@ -35,12 +37,12 @@ sys.path.insert(0, sys.argv[1])
 setting, name, players, games, how = sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5]), sys.argv[6]
 from rulekit.engine import memo
 from rulekit.dsl import compiler
-if setting == "memo always":
-    memo.TRIAL_CALLS, memo.KEEP_RATE = 1, 0.0
+if setting == "memo trial":
+    memo.PER_STATE = True
+elif setting == "memo always":
+    memo.PER_STATE, memo.TRIAL_CALLS, memo.KEEP_RATE = True, 1, 0.0
 elif setting.startswith("keep at "):
-    memo.KEEP_RATE = float(setting.split()[-1])
-elif setting == "memo never":
-    memo.TRIAL_CALLS, memo.KEEP_RATE = 1, 2.0
+    memo.PER_STATE, memo.KEEP_RATE = True, float(setting.split()[-1])
 elif setting == "no static memo":
     original = compiler.Compiler.__init__
     def without_static(self, vocab, static_memo=None):
@@ -50,9 +52,19 @@ elif setting == "no tallies":
     compiler._tally_parts = lambda arg, v: None
 sys.path.insert(0, sys.argv[1] + "/benchmarks")
 from bench_random import play, play_greedy
-play = play_greedy if how == "greedy" else play
 from rulekit.games import load_game
 game = load_game(name)
+if how == "mcts":        # bench_random's search from its mid-game state, run `games` times
+    from rulekit.agents import MCTSAgent
+    from rulekit.engine import api
+    start = api.new_game(game, players, 0)
+    for _ in range(30):
+        api.apply_index(start, 0)
+    def play(game, players, seed):
+        agent = MCTSAgent(seed, iterations=100, worlds=0, rollout=40, reward="rank", prior=0, rollout_bot=None)
+        return agent.choose(start)
+elif how == "greedy":
+    play = play_greedy
 t0 = time.process_time()
 decisions = sum(play(game, players, seed) for seed in range(games))
 print(json.dumps({"rate": games / (time.process_time() - t0), "decisions": decisions}))
@@ -64,8 +76,9 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--games-batavia", type=int, default=60)
     ap.add_argument("--games-goa", type=int, default=30)
-    ap.add_argument("--play", choices=("random", "greedy"), default="random",
-                    help="random playouts, or every seat played by the greedy bot (use fewer games: about 1 s each)")
+    ap.add_argument("--play", choices=("random", "greedy", "mcts"), default="random",
+                    help="random playouts, every seat played by the greedy bot (use fewer games: about 1 s each), "
+                         "or searches of 100 MCTS iterations from bench_random's mid-game state (the games count them)")
     args = ap.parse_args()
     jobs = (("batavia", 5, args.games_batavia), ("goa", 4, args.games_goa))
     best: dict = {}
@@ -81,7 +94,8 @@ def main() -> None:
                 key = (setting, name)
                 best[key] = max(best.get(key, 0.0), got["rate"])
                 decisions.setdefault(name, set()).add(got["decisions"])
-    print(f"Best of {args.rounds} rounds, {args.play} play, games/s (CPU time):\n")
+    unit = "searches of 100 MCTS iterations/s" if args.play == "mcts" else "games/s"
+    print(f"Best of {args.rounds} rounds, {args.play} play, {unit} (CPU time):\n")
     print("| setting | Batavia 5p | Goa 4p |")
     print("|---|---|---|")
     for setting in SETTINGS:

@@ -8,12 +8,11 @@
 Counted instructions do not move with the load of a shared machine the way CPU time does,
 so two engine versions compare from separate runs, days apart. Each figure is the count of
 a process that plays N random games minus that of one that plays none (loading and
-compiling the game), divided by N. The memo's trials are switched off (every function
-called directly): they are timed, and timing under valgrind costs far more than it does
-natively, so counts with them on would misstate the engine. With ``--greedy`` the games are
-greedy bots' and every memory is kept instead (greedy's clones share what they remember,
-which is what the memo is for). Needs valgrind (Debian's package); takes about a minute
-(random) or a few minutes (one greedy game of each).
+compiling the game), divided by N. The engine runs as shipped: every content function is
+called directly (no per-state memory since the tenth session; before it, this script
+switched the memory's timed trials off, since timing under valgrind costs far more than it
+does natively). With ``--greedy`` the games are greedy bots'. Needs valgrind (Debian's
+package); takes about a minute (random) or a few minutes (one greedy game of each).
 
 Random games also count the hand-written references of ``benchmarks/reference/`` over the
 same seeds, and print the ratio: on a shared host whose speed drifts by 1.5x between runs
@@ -35,10 +34,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 PLAY = r"""
 import sys
 sys.path.insert(0, sys.argv[1])
-from rulekit.engine import memo
 name, players, games, how = sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
-# random: every function called directly; greedy: every memory kept (see the docstring)
-memo.TRIAL_CALLS, memo.KEEP_RATE = (1, 2.0) if how == "random" else (1, 0.0)
 sys.path.insert(0, sys.argv[1] + "/benchmarks")
 from bench_random import play, play_greedy    # the playouts every benchmark uses
 if how == "greedy":

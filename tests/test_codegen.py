@@ -167,6 +167,7 @@ def test_a_recorded_game_writes_and_checks_the_notation_at_once(write_game):
 
 
 def test_a_memo_that_does_not_pay_is_dropped_and_results_stay_the_same(write_game, monkeypatch):
+    monkeypatch.setattr(memo, "PER_STATE", True)      # off as shipped: the trial, for those who turn it on
     monkeypatch.setattr(memo, "TRIAL_CALLS", 50)
     text = HEAD.replace("functions:\n", "functions:\n  plus:\n    params: [n]\n"
                         "    expr: \"total + sum([k for k in [n]])\"\n"

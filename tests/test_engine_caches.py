@@ -1,14 +1,37 @@
 # SPDX-License-Identifier: MIT
-"""The engine's caches (memoised pure functions, incremental tallies) never change an answer."""
+"""The engine's caches (memoised pure functions, incremental tallies) never change an answer.
+
+The per-state memory is off as shipped (engine/memo.py, ``PER_STATE``); these tests switch it on
+for the games they load, so that what it remembers and forgets stays right for anyone who turns
+it back on (``benchmarks/bench_caches.py`` measures it)."""
 from __future__ import annotations
 
 import pytest
 
 import rulekit
 from rulekit.dsl.reads import EVERYTHING, function_reads
-from rulekit.engine import api, rng
+from rulekit.engine import api, memo, rng
 from rulekit.engine.memo import _by_contents
 from rulekit.engine.serialize import from_dict, to_dict
+
+
+@pytest.fixture(autouse=True)
+def _per_state_memory(monkeypatch):
+    monkeypatch.setattr(memo, "PER_STATE", True)
+
+
+def test_as_shipped_content_functions_are_called_directly_and_remember_nothing_per_state(monkeypatch):
+    """Without per-state memory a game's callers settle on the functions themselves at their
+    first call, and no state keeps a table; functions of the board alone are still remembered."""
+    monkeypatch.setattr(memo, "PER_STATE", False)
+    game = rulekit.load_game("goa")
+    s = _random_game(game, 3, 2, lambda s: None)
+    assert s.memo == {} and any(game.memo.static.values())
+    ns = game.program.module.comp.ns
+    callers = {name: fn for name, fn in ns.items() if name.startswith("fn_")}
+    impls = set(game.program.functions.values())
+    settled = [name for name, fn in callers.items() if fn in impls]
+    assert len(settled) > 10 and all(callers[name].__qualname__ != "trial_caller.<locals>.trial" for name in callers)
 
 
 def _fresh_tally(s, zone, prop):

@@ -114,6 +114,7 @@ def test_the_estimate_follows_the_verdict_of_its_memory_trial(write_game, monkey
     remembering does not pay hands it the plain function: later states remember nothing."""
     from rulekit.engine import memo
 
+    monkeypatch.setattr(memo, "PER_STATE", True)      # off as shipped (engine/memo.py)
     monkeypatch.setattr(memo, "TRIAL_CALLS", 3)
     monkeypatch.setattr(memo, "KEEP_RATE", 2.0)        # more than every call: never worth it
     game = _game(write_game, "p.points * 2 + count(p.hand)")

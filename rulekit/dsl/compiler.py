@@ -1051,9 +1051,9 @@ class Compiler(Loops):
         return known
 
     def _memoised(self, name: str, arity: int) -> str:
-        """The source name of a remembering caller of user function ``name`` (engine/memo.py):
-        a function that reads no state is remembered per game; any other starts on trial
-        and keeps its memory only if it pays."""
+        """The source name of the caller of user function ``name`` (engine/memo.py): a function
+        that reads no state is remembered per game; any other is called directly (or, with
+        ``memo.PER_STATE``, starts on trial and keeps a memory per state only if it pays)."""
         wrapper = self._wrappers.get(name)
         if wrapper is not None:
             return wrapper
@@ -1066,7 +1066,8 @@ class Compiler(Loops):
 
             def settle(fn):
                 ns[wrapper] = fn
-            self.ns[wrapper] = memo.trial_caller(name, arity, impls, settle)
+            self.ns[wrapper] = (memo.trial_caller(name, arity, impls, settle) if memo.PER_STATE
+                                else memo.direct_caller(name, impls, settle))
         return wrapper
 
     def compile_function(self, name: str) -> None:

@@ -3,12 +3,14 @@
 
 Content functions are pure: a result depends on the arguments and on the parts of
 the state the function reads (its *read set*, found once from its text by
-``dsl/reads.py``). Two kinds of memory pay for themselves:
+``dsl/reads.py``). Two kinds of memory:
 
 * **static**: a function that reads no state at all (board adjacency) is remembered
   per game definition and player count, across states and clones, and never forgotten;
+  it pays, and is always on;
 * **per state**: results kept in ``State.memo[name]`` until a change touches what the
-  function reads (:func:`forget`, :func:`forget_move`, called by engine/mutate.py).
+  function reads (:func:`forget`, :func:`forget_move`, called by engine/mutate.py); off
+  as shipped (below).
 
 **Clones** share their original's tables (``State.clone`` copies the dict of tables, not
 the tables): a table stays in a state only while nothing the function reads has changed
@@ -16,15 +18,21 @@ there since the table was made, so every state holding a table agrees on everyth
 function reads, and a result any of them adds is right for all of them. A search bot's
 clones thus start with what their root already knows.
 
-Whether a per-state memory pays depends on how often a game asks the same question
-between two changes and on how long an answer takes to work out, which only playing
-tells: every memoised function starts on *trial* (:func:`trial_caller`) and after
-:data:`TRIAL_CALLS` calls keeps its memory only if at least :data:`KEEP_RATE` of the
-calls were answered from it and the trial's calls took at most :data:`KEEP_MARGIN` of
-the time working every answer out would have taken; otherwise its callers call it
-directly from then on. Results never depend on the choice (functions are pure), so
-games stay the same move for move; only time does (and which functions keep a memory
-may differ between runs, since the trial is timed).
+**Per-state memory is off** (:data:`PER_STATE`): since content functions compile to plain
+Python, working an answer out costs about what finding it in a table does, and the tables
+cost their forgetting on every move. Measured side by side on both shipped games
+(``benchmarks/bench_caches.py``; figures in docs/performance.md, tenth session), random and
+greedy games ran faster without it and counted instructions moved by under 1% either way;
+so callers call the functions themselves. The static memory and the tallies
+(engine/tally.py) still pay and stay.
+
+With ``PER_STATE = True`` (what ``bench_caches.py`` measures as "memo trial"), whether a
+per-state memory pays is found by playing: every memoised function starts on *trial*
+(:func:`trial_caller`) and after :data:`TRIAL_CALLS` calls keeps its memory only if at
+least :data:`KEEP_RATE` of the calls were answered from it and the trial's calls took at
+most :data:`KEEP_MARGIN` of the time working every answer out would have taken; otherwise
+its callers call it directly from then on. Results never depend on the choice (functions
+are pure), so games stay the same move for move; only time does.
 """
 from __future__ import annotations
 
@@ -33,6 +41,7 @@ from time import perf_counter_ns
 from .state import Family, ZoneKey
 
 _ZONELIKE = frozenset((ZoneKey, Family))
+PER_STATE = False        # per-state memory (State.memo), read when a game is compiled: see above
 TRIAL_CALLS = 300
 KEEP_RATE = 0.5          # at least this share of a trial's calls answered from memory...
 KEEP_MARGIN = 0.6        # ...and the trial's calls took at most this share of the time without it
@@ -95,6 +104,16 @@ def caller(name: str, arity: int, impls: dict):
             value = table[key] = impls[name](s, *values)
             return value
     return call
+
+
+def direct_caller(name: str, impls: dict, settle):
+    """A caller that hands its callers the function itself at the first call (``settle``): the
+    function may be defined after the code that calls it."""
+    def first(s, *values):
+        fn = impls[name]
+        settle(fn)
+        return fn(s, *values)
+    return first
 
 
 def trial_caller(name: str, arity: int, impls: dict, settle):
