@@ -167,7 +167,7 @@ class GreedyAgent:
         (unless it fails in the real game too: then that error is raised)."""
         values: list = []
         try:
-            _estimates.worked_out(base)    # its tallies and remembered results serve every trial
+            _estimates.worked_out(base)    # the tallies it builds in the world serve every trial
         except ContentRuntimeError:
             pass                # each trial meets the failure below, where it is judged
         for index in range(count):

@@ -82,7 +82,7 @@ class Estimates:
 
     def worked_out(self, s) -> tuple | None:
         """The estimates worked out in ``s`` even when remembered (and then remembered): the
-        tallies and remembered results that working them out leaves in ``s`` serve its clones."""
+        tallies that working them out builds in ``s`` serve its clones."""
         return None if s.game.scoring.estimate is None else self._worked_out(s, self._key(s))
 
     def _key(self, s):

@@ -789,8 +789,8 @@ class _Writer:
         """What a `for` walks: a snapshot of the list or zone (moving items while looping is safe),
         or a range as it is, unless the loop is ``kept`` in the frame (a tuple, which clones and saves)."""
         if self.comp.static_kind(node, self.scope) in ("list", "zone"):
-            walked = self.comp.seq_src(node, self.scope) if kept else self.comp.walk_src(node, self.scope)
-            return walked if walked.startswith("(RANGE(") else f"(*{walked},)"
+            walked = None if kept else self.comp.walked_src(node, self.scope)
+            return walked if walked is not None else f"(*{self.comp.seq_src(node, self.scope)},)"
         return f"ITER(s, {self.comp.src(node, self.scope)})"
 
     def _target_name(self, name: str) -> str:

@@ -470,16 +470,21 @@ class Compiler(Loops):
         return self._fn_kinds[name]
 
     def walk_src(self, node, scope) -> str:
-        """What a ``for`` statement walks: ``seq_src``, or the form a built-in declares for being
-        walked (``walks``: ``range(a, b)`` walks Python's range, no list and no call, when its
-        bounds are whole numbers the built-in would take)."""
+        """What a ``for`` statement walks: the built-in's walked form (``walked_src``) or ``seq_src``."""
+        walked = self.walked_src(node, scope)
+        return walked if walked is not None else self.seq_src(node, scope)
+
+    def walked_src(self, node, scope) -> str | None:
+        """The form a built-in declares for being walked by a ``for`` statement (``walks``:
+        ``range(a, b)`` walks Python's range, no list and no call, when its bounds are whole
+        numbers the built-in would take), or None. What it gives is never changed while walked."""
         builtin = REGISTRY.get(node.func) if isinstance(node, ast.Call) and node.func not in self.v.functions else None
         form = builtin.walks.get(len(node.args)) if builtin is not None and builtin.walks and not node.kwargs else None
         if form is None:
-            return self.seq_src(node, scope)
+            return None
         reads = [self._twice(self.src(a, scope)) for a in node.args]
         if None in reads:
-            return self.seq_src(node, scope)
+            return None
         for bound, value in builtin.binds.items():
             self.ns.setdefault(bound, value)
         again = [later for _first, later in reads]
@@ -1253,14 +1258,9 @@ def _cheap(node, v: Vocabulary) -> bool:
 
 def _builds_text(node) -> bool:
     """Whether ``node`` joins texts (``'dev-' + text(p)``, a template): each call makes a new string."""
-    if isinstance(node, ast.Template) or (isinstance(node, ast.BinOp) and node.op == "+" and (
-            isinstance(node.left, (ast.Str, ast.Template)) or isinstance(node.right, (ast.Str, ast.Template)))):
-        return True
-    if isinstance(node, ast.Node):
-        return any(_builds_text(getattr(node, f.name)) for f in attrs.fields(type(node)))
-    if isinstance(node, tuple):
-        return any(_builds_text(x) for x in node)
-    return False
+    return any(isinstance(n, ast.Template) or (isinstance(n, ast.BinOp) and n.op == "+" and (
+        isinstance(n.left, (ast.Str, ast.Template)) or isinstance(n.right, (ast.Str, ast.Template))))
+        for n in ast.walk(node))
 
 
 def located_code(fn, span, name: str | None = None):

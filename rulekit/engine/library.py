@@ -136,14 +136,13 @@ MAX_RANGE = 1_000_000
           walks={1: "(RANGE({0}) if ({first0}).__class__ is INT and {0} <= MAX_RANGE else {call})",
                  2: "(RANGE({0}, {1}) if (({first0}).__class__ is INT) & (({first1}).__class__ is INT)"
                     " and {1} - {0} <= MAX_RANGE else {call})"},
-          binds={"RANGE": range, "INT": int, "MAX_RANGE": MAX_RANGE})
+          binds={"RANGE": range, "MAX_RANGE": MAX_RANGE})
 def _range(s, start, stop=None):
     r = range(start) if stop is None else range(start, stop)
     if len(r) > MAX_RANGE:
         raise ContentRuntimeError(f"range of {len(r):,} numbers is longer than {MAX_RANGE:,} "
                                   "(no board needs more; a runaway bound?)", None, "RK4014")
     return list(r)
-
 
 
 @function("count", ("items",), (), "how many items a list or zone holds", "count(p.hand)",
