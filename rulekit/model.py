@@ -378,6 +378,10 @@ class _Builder:
         clashes between them are checked here."""
         params_spec = self.data.get("params") or {}
         vocab.constants = set(params_spec) | set(BUILTIN_CONSTANTS)
+        for name, spec in params_spec.items():
+            value = _value(spec.get("value") if isinstance(spec, dict) else spec)
+            if type(value) in (int, bool, str) and not (isinstance(spec, dict) and "expr" in spec):
+                vocab.fixed[name] = value     # the same in every state of the game: a constant of its code
         self._check_clashes(vocab)
         return params_spec
 

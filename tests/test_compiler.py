@@ -755,3 +755,85 @@ def test_a_loop_over_a_range_with_bad_bounds_fails_as_the_built_in_does(write_ga
             rulekit.new_game(rulekit.load_game(write_game(text, name=tag)), 1)
         return caught.value.code, caught.value.span.line, str(caught.value).split(": ", 1)[-1].split("\n")[0]
     assert failure(where.format(bounds), "looped") == failure("x = range(" + bounds + ")" + _END, "called")
+
+
+DISTINCT = """\
+meta: {title: Distinct}
+players: {min: 1, max: 1}
+vars:
+  out: none
+  got: none
+sets:
+  colours: [red, blue]
+components:
+  chip:
+    generate: {colour: colours, n: {range: [1, 2]}}
+    id: "{colour}-{n}"
+    start: pile
+zones:
+  pile: {visibility: public}
+functions:
+  firsts: {params: [xs], expr: "sum([1 for x in distinct(xs)])"}
+setup: |
+  alias = ALIASED
+  got = []
+  for x in distinct(VALUE):
+      got = got + [x]
+  out = [distinct(VALUE), firsts(VALUE), got]
+flow:
+  rounds: 1
+  phases:
+    - id: main
+      do: |
+        choose players[0]:
+            "end":
+                pass
+"""
+
+
+@pytest.mark.parametrize("value, want", [("[3, 1, 3, 2, 1]", [3, 1, 2]), ("[]", []), ("['b', 'a', 'b']", ["b", "a"]),
+                                         ("pile", ["red-1", "red-2", "blue-1", "blue-2"]),
+                                         ("[1, true, 2]", [1, 2]), ("alias", [2, 1]), ("[[1], 2]", None)])
+def test_distinct_written_out_gives_what_the_built_in_gives(write_game, value, want):
+    """`distinct` of a list is written in place (as a value, and walked by a `for`), the built-in
+    called for anything else (a zone); the answers are the built-in's, and an item that cannot be
+    told apart from others by value (a list) fails on the line that asked, as the built-in did."""
+    from rulekit.engine.library import REGISTRY
+    from rulekit.tools.listing import listing
+
+    text = DISTINCT.replace("VALUE", value).replace("ALIASED", "[2, 1, 2]")
+    game = rulekit.load_game(write_game(text))
+    assert listing(game).count("FROMKEYS(") == 3       # the setup's two and the function's loop
+    try:
+        out = rulekit.new_game(game, 1).g["out"]
+    except ContentRuntimeError as exc:
+        assert want is None and exc.code == "RK4000" and "unhashable" in str(exc)
+        assert exc.span.line == 1 + text.splitlines().index("  for x in distinct([[1], 2]):")
+        with pytest.raises(TypeError, match="unhashable"):
+            REGISTRY["distinct"].impl(None, [[1], 2])
+        return
+    assert out == [want, len(want), want]
+    if value.startswith("["):
+        assert REGISTRY["distinct"].impl(None, eval(value.replace("true", "True"))) == want
+
+
+def test_a_parameter_of_one_written_value_is_a_constant_of_the_code(write_game):
+    """A parameter whose value is written (not worked out with `expr:`) is the same in every
+    state: the generated code holds its value, and a number needs no size check (`k * n`);
+    a variant that changes it changes the code."""
+    from rulekit.tools.listing import listing
+
+    text = ("meta: {title: Fixed}\nplayers: {min: 1, max: 2}\n"
+            "params:\n  k: {value: 3}\n  word: {value: gold, type: text}\n  per: {expr: 'num_players * 2'}\n"
+            "vars:\n  out: none\n  xs: none\n"
+            "setup: |\n  xs = [1, 2]\n  out = [k * count(xs), word, per]\n"
+            "flow:\n  rounds: 1\n  phases:\n    - id: m\n      do: |\n"
+            "        choose players[0]:\n            'end':\n                pass\n")
+    folder = write_game({"game.yaml": text, "variants/big.yaml": "variant: {name: big}\nparams:\n  k: {value: 5}\n"})
+    game = rulekit.load_game(folder)
+    assert rulekit.new_game(game, 2).g["out"] == [6, "gold", 4]
+    source = listing(game)
+    assert "(3 * len(" in source and "MUL(" not in source and "'gold'" in source
+    assert "s.g['per']" in source and "s.g['k']" not in source and "s.g['word']" not in source
+    big = rulekit.load_game(folder, variants=["big"])
+    assert rulekit.new_game(big, 2).g["out"][0] == 10 and "(5 * len(" in listing(big)

@@ -40,6 +40,8 @@ class Vocabulary:
 
     gvars: set = attrs.Factory(set)             # assignable globals
     constants: set = attrs.Factory(set)          # read-only globals (params, players, ...)
+    fixed: dict = attrs.Factory(dict)            # params of one written number, truth value or text:
+                                                 # name -> value, written into the code as it is
     zones: dict = attrs.Factory(dict)            # name -> ZoneKey
     families: dict = attrs.Factory(dict)         # name -> Family
     pvars: set = attrs.Factory(set)
@@ -159,6 +161,9 @@ def assigned_names(body) -> set:
                     walk(opt.body)
     walk(body)
     return out
+
+
+_FIXED_KINDS = {int: "number", bool: "bool", str: "text"}
 
 
 class Compiler(Loops):
@@ -528,6 +533,8 @@ class Compiler(Loops):
             return f"e[{self._k(scope.alias[name])}]"
         if name in scope.locals:
             return f"e[{self._k(name)}]"
+        if name in v.fixed:
+            return self._k(v.fixed[name])
         if name in v.gvars or name in v.constants:
             return f"s.g[{self._k(name)}]"
         if name in v.zones:
@@ -990,6 +997,8 @@ class Compiler(Loops):
         if isinstance(node, (ast.Compare, ast.Not)):
             return "bool"
         if isinstance(node, ast.Name):
+            if node.id in v.fixed:
+                return _FIXED_KINDS[type(v.fixed[node.id])]
             if node.id in v.zones:
                 return "zone"
             if node.id in v.families:

@@ -235,7 +235,10 @@ def _reversed(s, items):
 
 @function("distinct", ("items",), (), "the items without repeats, in first-seen order",
           "distinct(c.company for c in p.hand)",
-          args={'items': 'list'}, returns="list", gives="list", by=_distinct_by)
+          args={'items': 'list'}, returns="list", gives="list", by=_distinct_by,
+          inline="([*FROMKEYS({0})] if {first}.__class__ is LIST else {call})",
+          walks={1: "(FROMKEYS({0}) if ({first0}).__class__ is LIST else {call})"},
+          binds={"FROMKEYS": dict.fromkeys})
 def _distinct(s, items):
     return list(dict.fromkeys(seq(s, items)))
 
