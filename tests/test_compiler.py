@@ -837,3 +837,60 @@ def test_a_parameter_of_one_written_value_is_a_constant_of_the_code(write_game):
     assert "s.g['per']" in source and "s.g['k']" not in source and "s.g['word']" not in source
     big = rulekit.load_game(folder, variants=["big"])
     assert rulekit.new_game(big, 2).g["out"][0] == 10 and "(5 * len(" in listing(big)
+
+
+AMBIGUOUS = """\
+meta: {title: Ambiguous}
+players: {min: 2, max: 2}
+sets:
+  metals:
+    tin: {gold: 7}
+components:
+  coin:
+    items: [{id: c1, gold: 3}, {id: c2, gold: 4}]
+    state: {level: 1}
+    start: pile
+zones:
+  pile: {visibility: public}
+player:
+  vars:
+    gold: 10
+    level: 20
+vars:
+  out: none
+setup: |
+  c1 = item('c1')
+  c2 = item('c2')
+  c2.level = 5
+  players[0].level = 21
+  xs = [c1, c2, players[1], tin]
+  out = [[x.gold for x in xs], [x.level for x in [c1, c2, players[1], players[0]]]]
+  out = out + [BAD]
+flow:
+  rounds: 1
+  phases:
+    - id: main
+      do: |
+        choose players[0]:
+            "end":
+                pass
+"""
+
+
+@pytest.mark.parametrize("bad, want", [("0", None), ("[c1, 'nothing'][1].gold", "RK4001"), ("[5][0].gold", "RK4000")])
+def test_an_attribute_of_several_meanings_reads_the_one_its_value_has(write_game, bad, want):
+    """`x.gold` names a player variable, an item's property and a set member's (`x.level` a player
+    variable and an item's state): the item's is written out, the seat's too, and anything else
+    asks at run time (a member), failing on its line when the value has no such attribute; a
+    store (`c2.level = 5`) goes to the item's state or the seat's variable as the value is."""
+    from rulekit.tools.listing import listing
+
+    text = AMBIGUOUS.replace("BAD", bad)
+    game = rulekit.load_game(write_game(text))
+    assert "ITEMS[v" in listing(game) and "s.p[v" in listing(game)
+    try:
+        state = rulekit.new_game(game, 2)
+    except ContentRuntimeError as exc:
+        assert exc.code == want and exc.span.line == 1 + text.splitlines().index(f"  out = out + [{bad}]")
+        return
+    assert want is None and state.g["out"] == [[3, 4, 10, 7], [1, 5, 20, 21], 0]

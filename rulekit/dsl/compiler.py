@@ -619,7 +619,16 @@ class Compiler(Loops):
             if "mprop" in paths and o in members:
                 return members[o][name]
             raise ContentRuntimeError(f"{mutate.fmt(o)} has no attribute `{name}`")
-        return f"{self._k(dispatch)}(s, {obj})"
+        item_path = "dprop" if "dprop" in paths else "sprop" if "sprop" in paths else None
+        twice = self._twice(obj) if item_path is not None else None
+        if twice is None:
+            return f"{self._k(dispatch)}(s, {obj})"
+        first, again = twice    # what `dispatch` does for an item, and for a seat, written out
+        read = (f"s.iprops.get(({again}, {key}), {self._k(v.prop_defaults.get(name))})" if item_path == "dprop"
+                else f"ITEMS[{again}][{key}]")
+        seat = f"s.p[{again}][{key}] if {again}.__class__ is PLAYER else " if "pvar" in paths else ""
+        return (f"({read} if {first}.__class__ is STR and {again} in ITEMS else {seat}"
+                f"{self._k(dispatch)}(s, {again}))")
 
     def x_Index(self, node, scope):
         kind = self.static_kind(node.obj, scope)
@@ -1128,7 +1137,7 @@ class Compiler(Loops):
         the variable's bounds, the common case; anything else goes through its setter
         (mutate.variable_setter: the event, what to forget, the bounds' errors)."""
         v = self.v
-        per_player = isinstance(target, ast.Attr) and target.name in v.pvars
+        per_player = isinstance(target, ast.Attr) and target.name in v.pvars and target.name not in v.dynamic_props
         name = target.name if per_player else getattr(target, "id", None)
         if not (per_player or (name in v.gvars and name not in scope.locals and name not in scope.alias)):
             return [(0, self._store(target, scope, value))]
@@ -1176,6 +1185,12 @@ class Compiler(Loops):
         if isinstance(target, ast.Attr):
             obj = self.src(target.obj, scope)
             name = target.name
+            if name in v.pvars and name in v.dynamic_props:     # a seat's variable, or an item's state
+                twice = self._twice(obj)
+                if twice is not None:
+                    first, again = twice
+                    return (f"SET_PROP(s, {again}, {self._k(name)}, {value}) if {first}.__class__ is STR "
+                            f"else {self.setter(name, True)}(s, {again}, {value}, {span})")
             if name in v.pvars:
                 return f"{self.setter(name, True)}(s, {obj}, {value}, {span})"
             if name in v.dynamic_props:
