@@ -757,6 +757,18 @@ def test_a_loop_over_a_range_with_bad_bounds_fails_as_the_built_in_does(write_ga
     assert failure(where.format(bounds), "looped") == failure("x = range(" + bounds + ")" + _END, "called")
 
 
+_ONE_CHOICE = """\
+flow:
+  rounds: 1
+  phases:
+    - id: main
+      do: |
+        choose players[0]:
+            "end":
+                pass
+"""
+
+
 DISTINCT = """\
 meta: {title: Distinct}
 players: {min: 1, max: 1}
@@ -780,15 +792,7 @@ setup: |
   for x in distinct(VALUE):
       got = got + [x]
   out = [distinct(VALUE), firsts(VALUE), got]
-flow:
-  rounds: 1
-  phases:
-    - id: main
-      do: |
-        choose players[0]:
-            "end":
-                pass
-"""
+""" + _ONE_CHOICE
 
 
 @pytest.mark.parametrize("value, want", [("[3, 1, 3, 2, 1]", [3, 1, 2]), ("[]", []), ("['b', 'a', 'b']", ["b", "a"]),
@@ -866,15 +870,7 @@ setup: |
   xs = [c1, c2, players[1], tin]
   out = [[x.gold for x in xs], [x.level for x in [c1, c2, players[1], players[0]]]]
   out = out + [BAD]
-flow:
-  rounds: 1
-  phases:
-    - id: main
-      do: |
-        choose players[0]:
-            "end":
-                pass
-"""
+""" + _ONE_CHOICE
 
 
 @pytest.mark.parametrize("bad, want", [("0", None), ("[c1, 'nothing'][1].gold", "RK4001"), ("[5][0].gold", "RK4000")])
