@@ -890,3 +890,43 @@ def test_an_attribute_of_several_meanings_reads_the_one_its_value_has(write_game
         assert exc.code == want and exc.span.line == 1 + text.splitlines().index(f"  out = out + [{bad}]")
         return
     assert want is None and state.g["out"] == [[3, 4, 10, 7], [1, 5, 20, 21], 0]
+
+
+ANY_OF = """\
+meta: {title: Any}
+players: {min: 1, max: 1}
+sets:
+  colours: [red, blue, green]
+vars:
+  out: none
+components:
+  chip:
+    generate: {colour: colours, n: {range: [1, 2]}}
+    id: "{colour}-{n}"
+    start: bag
+zones:
+  bag: {visibility: public}
+  table: {visibility: public}
+functions:
+  has: {params: [c], expr: "any(x.colour == c for x in bag)"}
+  laid: {params: [c], expr: "any([c == x.colour for x in table])"}
+setup: |
+  before = [has('red'), laid('red'), has([1]), has(none)]
+  for x in [c for c in bag if c.colour == 'red']:
+      move(x, to=table)
+  out = [before, [has('red'), laid('red'), has('blue'), laid('blue'), has([1]), laid(none)]]
+""" + _ONE_CHOICE
+
+
+def test_whether_a_zone_holds_an_item_of_a_property_is_asked_of_its_tally(write_game):
+    """`any(x.colour == c for x in ZONE)` reads the zone's tally (no scan), kept current by moves;
+    a value no table can hold (a list) is compared item by item, as the scan would."""
+    from rulekit.tools.listing import listing
+
+    game = rulekit.load_game(write_game(ANY_OF))
+    source = listing(game)
+    for name in ("has", "laid"):
+        body = source.split(f"def f_{name}(", 1)[1].split("\ndef ", 1)[0]
+        assert "TALLY_TABLE(s, " in body and "\n    for " not in body
+    assert rulekit.new_game(game, 1).g["out"] == [[True, False, False, False],
+                                                  [False, True, True, False, False, False]]

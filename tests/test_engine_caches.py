@@ -67,6 +67,30 @@ def test_tallies_match_a_fresh_count_after_every_action():
     assert checked > 100  # the fast path really ran
 
 
+@pytest.mark.parametrize("name, players", [("batavia", 4), ("goa", 3)])
+def test_a_redeterminised_world_keeps_the_tallies_of_the_zones_it_did_not_deal(name, players):
+    """A search bot's world deals hidden zones again: their tallies are dropped, the others kept
+    (shared with the real state), and every kept one still counts what its zone holds."""
+    from rulekit.engine.determinize import deal_plan, determinize
+
+    game = rulekit.load_game(name)
+    kept = 0
+
+    def check(s):
+        nonlocal kept
+        if s.over:
+            return
+        me = s.pending.player
+        dealt = {key for runs, items in deal_plan(s, me)[0].values() if len(items) > 1 for key, _p, _a in runs}
+        world, _ = determinize(s, me, 7)
+        assert not any(zone in dealt for zone, _prop in world.tallies)
+        for (zone, prop), table in world.tallies.items():
+            assert {k: v for k, v in table.items() if v} == _fresh_tally(world, zone, prop), (zone, prop)
+            kept += 1
+    _random_game(game, players, 1, check)
+    assert kept > 50
+
+
 def test_memoised_functions_agree_with_a_cold_state():
     game = rulekit.load_game("batavia")
     fns = game.program.functions

@@ -808,6 +808,9 @@ class Compiler(Loops):
         if form in ("any", "all", "first") and node.args and isinstance(node.args[0], ast.Comp):
             # stop at the first answer (functions are pure, so nothing is skipped but work)
             self._bind(builtin, node, scope, lambda n, sc: "None")  # checks only
+            tallied = self.tallied_any(node, scope) if form == "any" else None
+            if tallied is not None:
+                return tallied
             unrolled = self._unrolled(form, node, scope)
             if unrolled is not None:
                 return unrolled
@@ -853,6 +856,28 @@ class Compiler(Loops):
     def counted_without_loop(self, comp) -> bool:
         """Whether ``count`` of ``comp`` is answered by a tally or ``list.count`` (``_tally_count``)."""
         return _tally_parts(comp, self.v) is not None or _equal_parts(comp) is not None
+
+    def any_by_tally(self, node, scope) -> bool:
+        """Whether ``any(...)`` is answered by a tally (``tallied_any``)."""
+        if len(node.args) != 1 or node.kwargs:
+            return False
+        parts = _any_parts(node.args[0], self.v)
+        return parts is not None and self.static_kind(parts[0], scope) == "zone"
+
+    def tallied_any(self, node, scope) -> str | None:
+        """``any(x.PROP == VALUE for x in ZONE)`` of a zone for certain, PROP a fixed item
+        property and VALUE a name or a constant: whether the zone's tally (engine/tally.py, as
+        ``count`` asks it) holds VALUE, with no scan; the scan where VALUE is a value a table
+        cannot hold (a list). Else None."""
+        if not self.any_by_tally(node, scope):
+            return None
+        zone_node, prop, right = _any_parts(node.args[0], self.v)
+        value = self.src(right, scope)
+        key = self._tally_key(zone_node, prop, scope)
+        found = f"(s.tallies.get({key}) or TALLY_TABLE(s, {key})).get({value}, 0) > 0"
+        if isinstance(right, (ast.Num, ast.Str, ast.Const)):
+            return f"({found})"
+        return f"({found} if {value}.__class__ in PLAIN_VALUE else ANY({self._generator(node.args[0], scope)}))"
 
     def _aggregate(self, builtin, node, scope):
         """``count``/``sum``/``min``/``max`` of a certain list or zone as the Python built-in
@@ -1246,6 +1271,19 @@ def _tally_parts(arg, v: Vocabulary):
     return zone_node, prop, right
 
 
+def _any_parts(arg, v: Vocabulary):
+    """(ZONE, PROP, VALUE) of ``any(x.PROP == VALUE for x in ZONE)`` (as ``_tally_parts``, VALUE
+    a name or a constant: nothing that could fail or cost where no item is looked at), else None."""
+    if not (isinstance(arg, ast.Comp) and len(arg.fors) == 1 and arg.cond is None and arg.by is None
+            and isinstance(arg.elt, ast.Compare) and arg.elt.op == "=="):
+        return None
+    var = arg.fors[0][0]
+    parts = _tally_parts(ast.Comp(ast.Name(var, span=arg.span), arg.fors, arg.elt, span=arg.span), v)
+    if parts is None or not isinstance(parts[2], (ast.Name, ast.Num, ast.Str, ast.Const)):
+        return None
+    return parts
+
+
 def _equal_parts(arg):
     """(XS, V) of ``count(x for x in XS if x == V)`` (counted by ``list.count``), else None."""
     if not (isinstance(arg, ast.Comp) and len(arg.fors) == 1 and isinstance(arg.cond, ast.Compare)
@@ -1271,6 +1309,9 @@ def _cheap(node, v: Vocabulary) -> bool:
                 and isinstance(node.args[0], ast.Comp):
             parts = _tally_parts(node.args[0], v)
             return parts is not None and _cheap(parts[0], v) and _cheap(parts[2], v)
+        if builtin is not None and builtin.form == "any" and len(node.args) == 1 and not node.kwargs:
+            parts = _any_parts(node.args[0], v)     # a tally where the zone is one for certain
+            return parts is not None and _cheap(parts[0], v)
     if isinstance(node, ast.Comp):
         return False
     if isinstance(node, ast.Node):

@@ -219,6 +219,8 @@ class Loops:
             return None                   # a tally or list.count answers it
         if form in ("any", "all") and self.unrollable(comp, scope):
             return None                   # written out member by member: no loop at all
+        if form == "any" and self.any_by_tally(node, scope):
+            return None                   # a tally answers it
         return form
 
     def _reduce(self, node, form: str, scope, indent: int, lines: list, returned: bool) -> str | None:

@@ -143,6 +143,7 @@ def determinize(s: State, observer: int, seed_state: int, plan: tuple | None = N
     game = s.game
     by_kind, sources = plan if plan is not None else deal_plan(s, observer)
     loc = c.loc
+    dealt_again = set()
     for runs, items in by_kind.values():
         if len(items) < 2:
             continue
@@ -151,6 +152,7 @@ def determinize(s: State, observer: int, seed_state: int, plan: tuple | None = N
             slots = [(key, i, items[at + k]) for key, places, at in runs for k, i in enumerate(places)]
             order = _consistent(order, slots, sources)
         for key, places, at in runs:
+            dealt_again.add(key)
             held = c.writable(key)
             dealt = order[at:at + len(places)]
             if places.__class__ is range:
@@ -172,7 +174,10 @@ def determinize(s: State, observer: int, seed_state: int, plan: tuple | None = N
             c.rng[stream] = fresh
     seed_state, fresh = rng.next_u64(seed_state)
     c.rng["$seed"] = fresh
-    c.memo, c.tallies, c.tallied = {}, {}, {}     # the writes above bypass the caches
+    c.memo = {}     # the writes above bypass the caches: forget what they may have changed
+    if dealt_again and c.tallied:   # a tally of a zone not dealt again still counts right
+        c.tallies = {key: table for key, table in c.tallies.items() if key[0] not in dealt_again}
+        c.tallied = {zone: keys for zone, keys in c.tallied.items() if zone not in dealt_again}
     if c.pending is not None and c.pending.__class__ is not Decision:
         _choose_again(c, observer)
     return c, seed_state
