@@ -10,7 +10,7 @@ import pytest
 
 import rulekit
 from rulekit.dsl.reads import EVERYTHING, function_reads
-from rulekit.engine import api, memo, rng
+from rulekit.engine import api, memo, mutate, rng
 from rulekit.engine.memo import _by_contents
 from rulekit.engine.serialize import from_dict, to_dict
 
@@ -42,10 +42,10 @@ def _fresh_tally(s, zone, prop):
     return table
 
 
-def _random_game(game, players, seed, check):
+def _random_game(game, players, seed, check, steps=None):
     s = api.new_game(game, players, seed)
     r = rng.stream_seed(seed, "test")
-    while not s.over:
+    while not s.over and (steps is None or len(s.actions) < steps):
         r, i = rng.below(r, len(s.pending.labels))
         api.apply_index(s, i)
         check(s)
@@ -115,18 +115,23 @@ def _cold(s):
 @pytest.mark.parametrize("name", ["batavia", "goa"])
 def test_a_clone_shares_caches_and_zones_until_it_changes_them(name):
     game = rulekit.load_game(name)
-    s = _random_game(game, 3, 5, lambda s: None)
-    assert s.tallies or s.memo
+    s = _random_game(game, 3, 5, lambda s: None, steps=150)      # mid-game: the clone plays on
+    assert (s.tallies or s.memo) and not s.over
     c = s.clone()
     assert all(c.tallies[k] is s.tallies[k] for k in s.tallies)      # tallies, lists, remembered results:
     assert all(c.zones[k] is s.zones[k] for k in s.zones)            # shared...
     assert all(c.memo[k] is s.memo[k] for k in s.memo) and c.memo is not s.memo
+    assert c.iprops is s.iprops                                      # and the items' states...
     before = {k: dict(v) for k, v in s.tallies.items()}
     lists = {k: list(v) for k, v in s.zones.items()}
+    states = dict(s.iprops)
+    r = rng.stream_seed(9, "clone")
     while not c.over:                                     # ...until a move changes them, in the clone only
-        api.apply_index(c, 0, atomic=False)
+        r, i = rng.below(r, len(c.pending.choices))
+        api.apply_index(c, i, atomic=False)
     assert {k: dict(v) for k, v in s.tallies.items()} == before
     assert {k: list(v) for k, v in s.zones.items()} == lists
+    assert s.iprops == states and c.iprops is not s.iprops
     cold = _cold(s)
     for fname, table in s.memo.items():                   # what the clone added to shared tables holds here
         for key, value in table.items():
@@ -134,6 +139,24 @@ def test_a_clone_shares_caches_and_zones_until_it_changes_them(name):
                 assert game.program.functions[fname](cold, *key[:len(key) // 2]) == value, (fname, key)
     c.restore(s.clone())
     assert c.memo == {} and c.tallies == {} and c.zones == s.zones
+
+
+def test_items_states_are_copied_by_whichever_state_changes_one_first():
+    """The state that was cloned changes an item's state in a copy of its own too (its clone
+    keeps the old one); so does a state restored after a failed action."""
+    game = rulekit.load_game("goa")
+    s = _random_game(game, 3, 5, lambda s: None, steps=100)
+    item = next(iter(game.components.items))
+    c = s.clone()
+    shared = dict(s.iprops)
+    mutate.set_prop(s, item, "used", "changed")
+    assert c.iprops == shared and s.iprops[(item, "used")] == "changed"
+    mutate.set_prop(c, item, "used", "again")
+    assert s.iprops[(item, "used")] == "changed" and c.iprops[(item, "used")] == "again"
+    backup = c.clone()
+    c.restore(backup)
+    mutate.set_prop(c, item, "used", "third")
+    assert backup.iprops[(item, "used")] == "again"
 
 
 @pytest.mark.parametrize("name, players", [("batavia", 4), ("goa", 3)])

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from pickle import HIGHEST_PROTOCOL, PicklingError, dumps
 
-from ..engine.state import PLAYERS
+from ..engine.state import ITEM_STATES, PLAYERS
 
 ESTIMATE = "$estimate"   # the estimate's name among the content functions (model.ESTIMATE; a test checks)
 LIMIT = 8192             # states remembered before the table starts over
@@ -25,10 +25,11 @@ LIMIT = 8192             # states remembered before the table starts over
 class _Reads:
     """Where the estimate reads in the states of one game and player count."""
 
-    __slots__ = ("zones", "pvars", "gvars", "props")
+    __slots__ = ("zones", "pvars", "gvars", "props", "last")
 
     def __init__(self, zones: tuple, pvars: tuple, gvars: tuple, props: frozenset):
         self.zones, self.pvars, self.gvars, self.props = zones, pvars, gvars, props
+        self.last: tuple | None = None      # (items' states no state changes any more, their pickle)
 
     @staticmethod
     def of(game, n: int) -> _Reads | None:
@@ -52,14 +53,29 @@ class _Reads:
                       tuple(r[1] for r in found if r[0] == "g"),
                       frozenset(r[1] for r in found if r[0] == "prop"))
 
-    def key(self, s) -> bytes:
+    def key(self, s) -> bytes | tuple:
         """The values the estimate reads in ``s``, pickled: equal bytes hold equal values of
         equal classes (``1``, ``True``, ``1.0`` and a seat ``p2`` all differ), and equal values
         held differently (other items' states, another order of them) merely miss. Raises
         KeyError for a zone the state lacks, a pickling error for a value that cannot be kept."""
         p, g, zones = s.p, s.g, s.zones
-        return dumps(([zones[k] for k in self.zones], [p[q][var] for q, var in self.pvars],
-                      [g[var] for var in self.gvars], s.iprops if self.props else None), HIGHEST_PROTOCOL)
+        read = dumps(([zones[k] for k in self.zones], [p[q][var] for q, var in self.pvars],
+                      [g[var] for var in self.gvars]), HIGHEST_PROTOCOL)
+        return (read, self._item_states(s)) if self.props else read
+
+    def _item_states(self, s) -> bytes:
+        """The items' states of ``s``, pickled. The pickle of a table no state may change any
+        more (one ``s`` shares with its clones: ``State.item_states``) is kept with the table
+        itself: the trials of one decision share their world's table unless they change an item."""
+        iprops = s.iprops
+        if ITEM_STATES in s.owned:
+            return dumps(iprops, HIGHEST_PROTOCOL)
+        last = self.last
+        if last is not None and last[0] is iprops:
+            return last[1]
+        pickled = dumps(iprops, HIGHEST_PROTOCOL)
+        self.last = (iprops, pickled)
+        return pickled
 
 
 class Estimates:

@@ -34,6 +34,7 @@ class Player(int):
 
 
 PLAYERS = tuple(Player(i) for i in range(16))
+ITEM_STATES = "$item states"     # in State.owned: the items' states are the state's own (no zone is so named)
 SEAT_NAMES = tuple(f"p{i + 1}" for i in range(len(PLAYERS)))
 
 
@@ -198,8 +199,9 @@ class State:
                  "tallied", "coarse", "budget", "limit", "owned", "__weakref__")
 
     def clone(self) -> State:
-        """A copy that shares the zones' item lists with this state until either changes one
-        (copy on write: see :meth:`writable`); a search bot's clone changes a few zones of many."""
+        """A copy that shares the zones' item lists, and the items' states, with this state
+        until either changes one (copy on write: see :meth:`writable` and :meth:`item_states`);
+        a search bot's clone changes a few zones of many, and seldom an item's state."""
         new = State.__new__(State)
         new.game = self.game
         new.n = self.n
@@ -209,7 +211,7 @@ class State:
         new.owned = set()
         self.owned = set()          # the lists (and tallies) are shared now: neither state may change them in place
         new.loc = dict(self.loc)
-        new.iprops = dict(self.iprops)
+        new.iprops = self.iprops
         new.rng = dict(self.rng)
         new.frames = [f.copy() for f in self.frames]
         pending = self.pending
@@ -260,6 +262,13 @@ class State:
             items = self.zones[key] = items[:]
             self.owned.add(key)
         return items
+
+    def item_states(self) -> dict:
+        """The items' states (``iprops``), this state's own to change in place."""
+        if ITEM_STATES not in self.owned:
+            self.iprops = dict(self.iprops)
+            self.owned.add(ITEM_STATES)
+        return self.iprops
 
     @property
     def current_player(self) -> int | None:
