@@ -586,14 +586,18 @@ class Compiler(Loops):
         items = v.items
         members = v.members
         key = self._k(name)
+
+        def item_read(item: str) -> str | None:
+            """An item's state, or its printed property (None: the name is neither)."""
+            if "dprop" in paths:
+                return f"s.iprops.get(({item}, {key}), {self._k(v.prop_defaults.get(name))})"
+            return f"ITEMS[{item}][{key}]" if "sprop" in paths else None
+
         if (isinstance(node.obj, ast.Name) and scope.py.get(node.obj.id) in scope.items) or \
                 self.static_kind(node.obj, scope) == "item":
-            # an item for certain (it walks a zone): its state, or its printed property
-            if "dprop" in paths:
-                default = v.prop_defaults.get(name)
-                return f"s.iprops.get(({obj}, {key}), {self._k(default)})"
-            if "sprop" in paths:
-                return f"ITEMS[{obj}][{key}]"
+            read = item_read(obj)       # an item for certain (it walks a zone)
+            if read is not None:
+                return read
         if paths == ["pvar"]:
             return f"s.p[{obj}][{key}]"
         if paths == ["pzone"]:
@@ -619,13 +623,11 @@ class Compiler(Loops):
             if "mprop" in paths and o in members:
                 return members[o][name]
             raise ContentRuntimeError(f"{mutate.fmt(o)} has no attribute `{name}`")
-        item_path = "dprop" if "dprop" in paths else "sprop" if "sprop" in paths else None
-        twice = self._twice(obj) if item_path is not None else None
+        twice = self._twice(obj) if "dprop" in paths or "sprop" in paths else None
         if twice is None:
             return f"{self._k(dispatch)}(s, {obj})"
         first, again = twice    # what `dispatch` does for an item, and for a seat, written out
-        read = (f"s.iprops.get(({again}, {key}), {self._k(v.prop_defaults.get(name))})" if item_path == "dprop"
-                else f"ITEMS[{again}][{key}]")
+        read = item_read(again)
         seat = f"s.p[{again}][{key}] if {again}.__class__ is PLAYER else " if "pvar" in paths else ""
         return (f"({read} if {first}.__class__ is STR and {again} in ITEMS else {seat}"
                 f"{self._k(dispatch)}(s, {again}))")
@@ -859,22 +861,25 @@ class Compiler(Loops):
 
     def any_by_tally(self, node, scope) -> bool:
         """Whether ``any(...)`` is answered by a tally (``tallied_any``)."""
-        if len(node.args) != 1 or node.kwargs:
-            return False
-        parts = _any_parts(node.args[0], self.v)
-        return parts is not None and self.static_kind(parts[0], scope) == "zone"
+        return self._any_tally_parts(node, scope) is not None
+
+    def _any_tally_parts(self, node, scope):
+        """``_any_parts`` of ``any(...)``'s one argument, its zone one for certain, else None."""
+        parts = _any_parts(node.args[0], self.v) if len(node.args) == 1 and not node.kwargs else None
+        return parts if parts is not None and self.static_kind(parts[0], scope) == "zone" else None
 
     def tallied_any(self, node, scope) -> str | None:
         """``any(x.PROP == VALUE for x in ZONE)`` of a zone for certain, PROP a fixed item
         property and VALUE a name or a constant: whether the zone's tally (engine/tally.py, as
         ``count`` asks it) holds VALUE, with no scan; the scan where VALUE is a value a table
         cannot hold (a list). Else None."""
-        if not self.any_by_tally(node, scope):
+        parts = self._any_tally_parts(node, scope)
+        if parts is None:
             return None
-        zone_node, prop, right = _any_parts(node.args[0], self.v)
+        zone_node, prop, right = parts
         value = self.src(right, scope)
         key = self._tally_key(zone_node, prop, scope)
-        found = f"(s.tallies.get({key}) or TALLY_TABLE(s, {key})).get({value}, 0) > 0"
+        found = f"{_tally_read(key, value)} > 0"
         if isinstance(right, (ast.Num, ast.Str, ast.Const)):
             return f"({found})"
         return f"({found} if {value}.__class__ in PLAIN_VALUE else ANY({self._generator(node.args[0], scope)}))"
@@ -911,7 +916,7 @@ class Compiler(Loops):
         zone_node, prop, right = parts
         if self.static_kind(zone_node, scope) == "zone":
             key = self._tally_key(zone_node, prop, scope)
-            return f"(s.tallies.get({key}) or TALLY_TABLE(s, {key})).get({self.src(right, scope)}, 0)"
+            return _tally_read(key, self.src(right, scope))
         return f"TALLY(s, {self.src(zone_node, scope)}, {self._k(prop)}, {self.src(right, scope)})"
 
     def _tally_key(self, zone_node, prop: str, scope) -> str:
@@ -1269,6 +1274,12 @@ def _tally_parts(arg, v: Vocabulary):
             or prop in v.member_props or _mentions(right, var):
         return None
     return zone_node, prop, right
+
+
+def _tally_read(key: str, value: str) -> str:
+    """How many items of a tally's zone have its property = ``value`` (engine/tally.py: the
+    table is built on the first question)."""
+    return f"(s.tallies.get({key}) or TALLY_TABLE(s, {key})).get({value}, 0)"
 
 
 def _any_parts(arg, v: Vocabulary):

@@ -126,13 +126,15 @@ def _consistent(order: list, slots: list, sources: dict) -> list:
 
 def deal_plan(s: State, observer: int) -> tuple:
     """What a redeterminised copy of ``s`` deals again for ``observer``: the hidden places and
-    items kind by kind, and the sources of the zones that declare ``dealt_from``. A search bot
+    items kind by kind, the sources of the zones that declare ``dealt_from``, and the zones it
+    changes (two items or more of a kind to shuffle). A search bot
     samples many worlds of one state: it works this out once and hands it to each
     :func:`determinize` of that state (while the state does not change)."""
     by_kind = _by_kind(s, observer)
     sources = (_sources(s, {key for runs, _items in by_kind.values() for key, _places, _at in runs})
                if s.game.board.dealt_from else {})
-    return by_kind, sources
+    changed = frozenset(key for runs, items in by_kind.values() if len(items) > 1 for key, _places, _at in runs)
+    return by_kind, sources, changed
 
 
 def determinize(s: State, observer: int, seed_state: int, plan: tuple | None = None) -> tuple[State, int]:
@@ -141,9 +143,8 @@ def determinize(s: State, observer: int, seed_state: int, plan: tuple | None = N
     c = s.clone()
     c.record = False
     game = s.game
-    by_kind, sources = plan if plan is not None else deal_plan(s, observer)
+    by_kind, sources, changed = plan if plan is not None else deal_plan(s, observer)
     loc = c.loc
-    dealt_again = set()
     for runs, items in by_kind.values():
         if len(items) < 2:
             continue
@@ -152,7 +153,6 @@ def determinize(s: State, observer: int, seed_state: int, plan: tuple | None = N
             slots = [(key, i, items[at + k]) for key, places, at in runs for k, i in enumerate(places)]
             order = _consistent(order, slots, sources)
         for key, places, at in runs:
-            dealt_again.add(key)
             held = c.writable(key)
             dealt = order[at:at + len(places)]
             if places.__class__ is range:
@@ -175,9 +175,9 @@ def determinize(s: State, observer: int, seed_state: int, plan: tuple | None = N
     seed_state, fresh = rng.next_u64(seed_state)
     c.rng["$seed"] = fresh
     c.memo = {}     # the writes above bypass the caches: forget what they may have changed
-    if dealt_again and c.tallied:   # a tally of a zone not dealt again still counts right
-        c.tallies = {key: table for key, table in c.tallies.items() if key[0] not in dealt_again}
-        c.tallied = {zone: keys for zone, keys in c.tallied.items() if zone not in dealt_again}
+    if changed and c.tallied:   # a tally of a zone not dealt again still counts right
+        c.tallies = {key: table for key, table in c.tallies.items() if key[0] not in changed}
+        c.tallied = {zone: keys for zone, keys in c.tallied.items() if zone not in changed}
     if c.pending is not None and c.pending.__class__ is not Decision:
         _choose_again(c, observer)
     return c, seed_state
