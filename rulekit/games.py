@@ -19,7 +19,7 @@ import attrs
 
 from .content import schema, typed
 from .content.loader import LNode, SourceMap, flatten, load_yaml, merge
-from .dsl import parse_cache
+from .dsl import code_cache, parse_cache
 from .errors import Diagnostic, DiagnosticReport, UsageError, suggestion_help
 from .model import Game, build_game
 from .source import display_path, source_line
@@ -181,7 +181,7 @@ def load_game(name_or_path: str, variants: tuple | list = ()) -> Game:
     Raises DiagnosticReport for content errors and UsageError for a bad name.
     """
     folder = find_game(name_or_path)
-    with parse_cache.game(folder):
+    with parse_cache.game(folder), code_cache.game(folder):
         return _load_game(folder, variants)
 
 

@@ -77,7 +77,7 @@ def test_a_planted_cache_file_never_runs(private_cache, tmp_path):
     probe = tmp_path / "probe"
     payload = pickle.dumps(_Opens(probe))
     planted = [p for p in private_cache.iterdir() if p.name != "key"]
-    assert {p.name.split("-")[0] for p in planted} == {"grammar", "parsed"}
+    assert {p.name.split("-")[0] for p in planted} == {"code", "grammar", "parsed"}
     old_name = parse_cache.cache_file(str(GAMES / "batavia")).with_suffix(".pickle")
     for path in [*planted, old_name, scratch_tmp / ".lark_cache_planted.tmp"]:
         path.write_bytes(payload)

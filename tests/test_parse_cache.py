@@ -10,9 +10,10 @@ import pytest
 
 import rulekit
 from rulekit.agents import RandomAgent
-from rulekit.dsl import parse_cache
+from rulekit.dsl import code_cache, parse_cache
 from rulekit.engine import api
-from rulekit.errors import DiagnosticReport
+from rulekit.engine.runtime import LINE_SPANS
+from rulekit.errors import ContentRuntimeError, DiagnosticReport
 
 GAMES = Path(__file__).resolve().parents[1] / "games"
 
@@ -63,6 +64,53 @@ def test_a_warm_load_is_the_same_game(cache, monkeypatch):
     assert warm_trees == cold_trees and len(warm_trees) > 50
     assert warm.content_hash == cold.content_hash
     assert _actions(warm) == _actions(cold)
+
+
+FAILS = """\
+meta: {title: F}
+players: {min: 1, max: 1}
+vars:
+  total: 0
+procedures:
+  add:
+    params: [n]
+    do: |
+      total = n // (n - n)
+flow:
+  rounds: 1
+  phases:
+    - id: m
+      do: |
+        choose players[0]:
+            "go":
+                add(1)
+"""
+
+
+def _failure(folder: str) -> tuple:
+    state = api.new_game(rulekit.load_game(folder), 1, 0)
+    with pytest.raises(ContentRuntimeError) as info:
+        api.apply(state, "go")
+    err = info.value
+    return err.code, err.span.path, err.span.line, str(err).splitlines()[0]
+
+
+def test_a_warm_load_compiles_nothing_and_fails_on_the_same_content_line(cache, write_game, monkeypatch):
+    folder = write_game(FAILS)
+    cold = _failure(folder)
+    assert cold[0] == "RK4000" and cold[1].endswith("g/game.yaml") and cold[2] == 9 and "division" in cold[3]
+    code_files = [p.name for p in cache.parent.iterdir() if p.name.startswith("code-")]
+    assert len(code_files) == 1, "one file for the game's compiled code"
+    compiled = []
+    monkeypatch.setattr(code_cache, "compile", lambda *a: compiled.append(a) or compile(*a), raising=False)
+    assert _failure(folder) == cold, "from memory: the module of the second load has a name of its own"
+    parse_cache.forget()                       # a new process: only the files are left,
+    for name in [n for n in LINE_SPANS if n.startswith("<rulekit g #")]:
+        monkeypatch.delitem(LINE_SPANS, name)  # and no line map of an earlier load of the game
+    assert _failure(folder) == cold
+    assert compiled == [], "every code came from memory or the game's file"
+    game = rulekit.load_game("batavia")
+    assert compiled and _actions(game) == _actions(rulekit.load_game("batavia"))
 
 
 def test_a_changed_text_is_parsed_again(cache, tmp_path):

@@ -28,7 +28,7 @@ from ..engine.runtime import LINE_SPANS, ChooseSpec, Code
 from ..engine.simultaneous import SimSpec
 from ..errors import Diagnostic, DiagnosticReport, suggestion_help
 from ..source import source_line
-from . import ast
+from . import ast, code_cache
 from .compiler import (
     Compiler,
     Scope,
@@ -85,7 +85,7 @@ class Module:
         LINE_SPANS[self.filename] = self.spans
         linecache.cache[self.filename] = (len(text), None, text.splitlines(True), self.filename)
         try:
-            code = compile(text, self.filename, "exec")
+            code = code_cache.compiled(text, self.filename)
         except (SyntaxError, RecursionError, MemoryError) as exc:
             if not too_complex(exc):
                 raise               # a bug of the code generator, not the author's mistake

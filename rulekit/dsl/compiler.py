@@ -26,7 +26,7 @@ from ..engine.state import SEAT_NAMES, Family, Player, ZoneKey
 from ..engine.tally import tally_count, tally_table
 from ..errors import ContentRuntimeError, Diagnostic, suggestion_help
 from ..source import Span
-from . import ast
+from . import ast, code_cache
 from .loops import Loops
 
 Fn = Callable  # (state, env) -> value
@@ -378,7 +378,7 @@ class Compiler(Loops):
             return fn
         out: dict = {}
         try:
-            exec(compile(text, f"<rulekit {what}>", "exec"), self.ns, out)  # noqa: S102 - our own source
+            exec(code_cache.compiled(text, f"<rulekit {what}>"), self.ns, out)  # noqa: S102 - our own source
         except (SyntaxError, RecursionError, MemoryError) as exc:
             if not too_complex(exc):
                 raise               # a bug of this compiler, not the author's mistake

@@ -42,6 +42,7 @@ _MAX_ENTRIES = 2_000       # texts one game's file keeps; past this it keeps onl
 _MAX_FILE = 64 * 1024 * 1024   # a bigger cache file is not read
 _MAGIC = b"rulekit-cache 1 "
 _memory: dict = {}         # every tree this process parsed or read
+_FORGET: list = []         # what forget() also clears
 _scope: dict = {"file": None, "disk": None, "used": None, "new": False}
 _NODES = {cls.__name__: cls for cls in vars(ast).values()
           if isinstance(cls, type) and issubclass(cls, ast.Node) and cls is not ast.Node}
@@ -129,8 +130,8 @@ def _sign(key: bytes, body: bytes) -> bytes:
     return hmac.new(key, body, hashlib.sha256).hexdigest().encode("ascii")
 
 
-def read_data(name: str):
-    """The JSON data of the cache file ``name`` if it is there and carries this folder's
+def read_signed(name: str) -> bytes | None:
+    """The body of the cache file ``name`` if it is there and carries this folder's
     signature; None otherwise (absent, altered, cut short, foreign, cache off)."""
     folder = private_folder()
     key = _key(folder) if folder is not None else None
@@ -146,6 +147,25 @@ def read_data(name: str):
     head, _, body = blob.partition(b"\n")
     if not head.startswith(_MAGIC) or not hmac.compare_digest(head[len(_MAGIC):], _sign(key, body)):
         return None
+    return body
+
+
+def write_signed(name: str, body: bytes) -> None:
+    """Sign and write ``body`` as the cache file ``name``, atomically (best effort: a
+    read-only home or a full disk only costs the next process the work again)."""
+    folder = private_folder()
+    key = _key(folder) if folder is not None else None
+    if key is None:
+        return
+    with contextlib.suppress(OSError):
+        write_atomic(folder / name, _MAGIC + _sign(key, body) + b"\n" + body, mode=0o600, durable=False)
+
+
+def read_data(name: str):
+    """The JSON data of the signed cache file ``name``, or None (:func:`read_signed`)."""
+    body = read_signed(name)
+    if body is None:
+        return None
     try:
         return json.loads(body)
     except (ValueError, RecursionError):
@@ -153,18 +173,17 @@ def read_data(name: str):
 
 
 def write_data(name: str, data) -> None:
-    """Sign and write ``data`` as the cache file ``name``, atomically (best effort: a
-    read-only home or a full disk only costs the next process a parse)."""
-    folder = private_folder()
-    key = _key(folder) if folder is not None else None
-    if key is None:
-        return
+    """Write ``data`` as JSON in the signed cache file ``name`` (:func:`write_signed`)."""
     try:
         body = json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode("utf-8", "surrogatepass")
     except (ValueError, TypeError, RecursionError):
         return
-    with contextlib.suppress(OSError):
-        write_atomic(folder / name, _MAGIC + _sign(key, body) + b"\n" + body, mode=0o600, durable=False)
+    write_signed(name, body)
+
+
+def game_key(game_folder: str) -> str:
+    """A game folder's part of its cache files' names."""
+    return hashlib.sha256(os.path.realpath(game_folder).encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
 def cache_file(game_folder: str) -> Path | None:
@@ -176,8 +195,7 @@ def cache_file(game_folder: str) -> Path | None:
 
 
 def _file_name(game_folder: str) -> str:
-    where = hashlib.sha256(os.path.realpath(game_folder).encode("utf-8", "surrogatepass")).hexdigest()[:16]
-    return f"parsed-{_VERSION}-{where}.json"
+    return f"parsed-{_VERSION}-{game_key(game_folder)}.json"
 
 
 @contextlib.contextmanager
@@ -274,6 +292,13 @@ def parsed(key: tuple, parse):
 def forget() -> None:
     """Forget what this process holds, so the next load reads the cache files (tests)."""
     _memory.clear()
+    for hook in _FORGET:
+        hook()
+
+
+def on_forget(hook) -> None:
+    """Have :func:`forget` also call ``hook`` (the other caches kept with this one)."""
+    _FORGET.append(hook)
 
 
 def _save() -> None:

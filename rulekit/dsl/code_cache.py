@@ -1,0 +1,124 @@
+# SPDX-License-Identifier: MIT
+"""Generated code compiled by Python, kept between loads.
+
+Python's ``compile`` of a game's generated module (dsl/codegen.py) and of the small
+functions the compiler writes is a sixth of what a warm load costs, and the source is
+the same from load to load while neither the content nor rulekit changes. So a code
+object is kept under the source it was compiled from -- which says everything the
+content and the compiler put into it, so it is the exact key -- in memory for the
+process, and in one file per game folder in the parse cache's folder, signed with its
+key and under its rules (dsl/parse_cache.py) for the next process. The file's name
+carries the interpreter's bytecode magic number and optimisation level: code compiled
+by another Python is never read.
+
+The checks and the code generator still run on every load: they make the source and
+the namespace its constants live in, and a warm load checks what a cold one does.
+"""
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import importlib.util
+import marshal
+import sys
+from types import CodeType
+
+from . import parse_cache
+
+_MAX_ENTRIES = 4_000       # codes one game's file keeps; past this it keeps only the last load's
+_PYTHON = f"{importlib.util.MAGIC_NUMBER.hex()}o{sys.flags.optimize}"
+_memory: dict[str, CodeType] = {}      # source -> its code, for every source this process compiled or read
+_known: dict[str, set] = {}            # cache file -> the digests known to be in it
+_scope: dict = {"file": None, "disk": None, "used": None}
+
+
+def compiled(text: str, filename: str) -> CodeType:
+    """``compile(text, filename, "exec")``, from memory or the game's cache file when this
+    source was compiled before (errors are raised afresh: only what compiles is kept)."""
+    code = _memory.get(text)
+    if code is None:
+        code = _from_disk(text)
+        if code is None:
+            code = compile(text, filename, "exec")
+        _memory[text] = code
+    if _scope["used"] is not None:
+        _scope["used"][text] = code
+    return _renamed(code, filename)
+
+
+def _renamed(code: CodeType, filename: str) -> CodeType:
+    """``code`` as if compiled from ``filename`` (tracebacks find their content by it)."""
+    if code.co_filename == filename:
+        return code
+    consts = tuple(_renamed(c, filename) if type(c) is CodeType else c for c in code.co_consts)
+    return code.replace(co_filename=filename, co_consts=consts)
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _from_disk(text: str) -> CodeType | None:
+    name = _scope["file"]
+    return _disk(name).get(_digest(text)) if name is not None else None
+
+
+def _disk(name: str) -> dict:
+    """The codes in the game's cache file, read at most once a load."""
+    if _scope["disk"] is None:
+        _scope["disk"] = _read(name)
+        _known[name] = set(_scope["disk"])
+    return _scope["disk"]
+
+
+def _read(name: str) -> dict:
+    body = parse_cache.read_signed(name)
+    if body is None:
+        return {}
+    try:
+        data = marshal.loads(body)   # signed by this folder's key: written by rulekit
+    except (ValueError, EOFError, TypeError):
+        return {}
+    if not isinstance(data, dict):
+        return {}
+    return {k: v for k, v in data.items() if type(k) is str and type(v) is CodeType}
+
+
+@contextlib.contextmanager
+def game(game_folder: str):
+    """Compile the code of one game load: read from, then written to, its cache file."""
+    outer = dict(_scope)
+    name = None
+    if parse_cache.cache_folder() is not None:
+        name = f"code-{_PYTHON}-{parse_cache.game_key(game_folder)}.bin"
+    _scope.update(file=name, disk=None, used={} if name else None)
+    try:
+        yield
+    finally:
+        _save()
+        _scope.update(outer)
+
+
+def _save() -> None:
+    """Write the game's file when it lacks a code this load used."""
+    name, used = _scope["file"], _scope["used"]
+    if name is None or not used:
+        return
+    digests = {_digest(text): code for text, code in used.items()}
+    if digests.keys() <= _known.get(name, set()):
+        return
+    disk = _disk(name)
+    codes = dict(disk) if len(disk) + len(digests) <= _MAX_ENTRIES else {}
+    codes.update(digests)
+    with contextlib.suppress(ValueError):
+        parse_cache.write_signed(name, marshal.dumps(codes))
+    _known[name] = set(codes)
+
+
+def forget() -> None:
+    """Forget what this process holds (with parse_cache.forget: tests, benchmarks)."""
+    _memory.clear()
+    _known.clear()
+
+
+parse_cache.on_forget(forget)
