@@ -380,6 +380,27 @@ def test_a_function_of_the_board_that_builds_a_text_is_remembered_not_written_in
     assert sorted(v for v in game.memo.static["tag"].values()) == sorted(state.g["total"])
     assert state.p[0]["coins"] == 4 and not game.memo.static["double"]     # written in place: never asked
 
+
+def test_a_small_function_asking_a_remembered_one_is_written_in_place(write_game):
+    """`tagged` reads the state and asks `tag`, which is remembered per game and not written in
+    place: that call is one table lookup, so `tagged` is as cheap as `double` and written into
+    its callers (a literal argument is as plain as a name). Functions asking each other in a
+    circle are never all written in place, so writing them out ends."""
+    text = BASE.replace("  double:", "  tag:\n    params: [p, c]\n    expr: \"'seat-' + text(p) + '-' + c\"\n"
+                        "  tagged:\n    params: [p, c]\n    expr: \"tag(p, c) in total\"\n"
+                        "  ping:\n    params: [x]\n    expr: \"0 if x <= 0 else pong(x - 1) + 1\"\n"
+                        "  pong:\n    params: [x]\n    expr: \"ping(x)\"\n  double:")
+    text = text.replace("SNIPPET", "      total = [tag(q, 'red') for q in players]\n"
+                                   "      first = players[0]\n"
+                                   "      players[0].coins = 10 * ping(3) + (1 if tagged(first, 'red') else 0)\n")
+    game = rulekit.load_game(write_game({"game.yaml": text}))
+    compiler = game.compiler_for_scripts()
+    assert not compiler._inlinable("tag") and compiler._inlinable("tagged")
+    assert not (compiler._inlinable("ping") and compiler._inlinable("pong"))
+    source = game.program.module.source()
+    assert "fn_tagged" not in source and "fn_tag_" in source     # written in place; `tag` is asked
+    assert rulekit.new_game(game, 2).p[0]["coins"] == 31
+
 REUSED = """\
 meta: {title: Reused}
 players: {min: 1, max: 2}

@@ -1095,11 +1095,14 @@ class Compiler(Loops):
         tallies, no call of another content function): calling it through the memo costs
         more than working it out. A function of the board alone that builds a text (an item's
         id from a seat and a column) is the exception: its remembered answer is quicker than
-        the new string, its hash and its size check."""
+        the new string, its hash and its size check. A call of such a remembered function that
+        is not written in place itself is a table lookup, so it may stand in a cheap body."""
         known = self._inline.get(name)
         if known is None:
+            self._inline[name] = False      # a function asking about itself is called
             body = self.v.functions[name][1]
-            known = self._inline[name] = _size(body) <= 40 and _cheap(body, self.v) and not (
+            looked_up = frozenset(f for f in self.static_memo if f != name and not self._inlinable(f))
+            known = self._inline[name] = _size(body) <= 40 and _cheap(body, self.v, looked_up) and not (
                 name in self.static_memo and _builds_text(body))
         return known
 
@@ -1244,7 +1247,8 @@ _CHECKED_OPS = {"**": "POW", "/": "DIV"}
 _LITERAL_TEXT = re.compile(r"[A-Za-z_$][A-Za-z0-9_.$ -]*")   # a text written into generated code as a literal
 # An argument as cheap to read as a name (a Python variable, a local of the frame, a global):
 # a call with only such arguments may have a small function's body written in its place.
-_SIMPLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|(?:e|s\.g)\[(?:[A-Za-z0-9_]+|'[A-Za-z_$][A-Za-z0-9_.$ -]*')\]")
+_SIMPLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|(?:e|s\.g)\[(?:[A-Za-z0-9_]+|'[A-Za-z_$][A-Za-z0-9_.$ -]*')\]"
+                     r"|-?[0-9]+|'[A-Za-z0-9_.$ -]*'")
 
 
 def _size(node) -> int:
@@ -1310,25 +1314,26 @@ def _equal_parts(arg):
     return coll, right
 
 
-def _cheap(node, v: Vocabulary) -> bool:
-    """No loop in ``node``: no comprehension (but a tallied count) and no content function call."""
+def _cheap(node, v: Vocabulary, looked_up: frozenset = frozenset()) -> bool:
+    """No loop in ``node``: no comprehension (but a tallied count) and no content function call
+    but of one among ``looked_up`` (its answer remembered for the game: a table lookup)."""
     if isinstance(node, ast.Call):
         if node.func in v.functions:
-            return False
+            return node.func in looked_up and _cheap(node.args, v, looked_up) and not node.kwargs
         builtin = REGISTRY.get(node.func)
         if builtin is not None and builtin.form == "count" and len(node.args) == 1 and not node.kwargs \
                 and isinstance(node.args[0], ast.Comp):
             parts = _tally_parts(node.args[0], v)
-            return parts is not None and _cheap(parts[0], v) and _cheap(parts[2], v)
+            return parts is not None and _cheap(parts[0], v, looked_up) and _cheap(parts[2], v, looked_up)
         if builtin is not None and builtin.form == "any" and len(node.args) == 1 and not node.kwargs:
             parts = _any_parts(node.args[0], v)     # a tally where the zone is one for certain
-            return parts is not None and _cheap(parts[0], v)
+            return parts is not None and _cheap(parts[0], v, looked_up)
     if isinstance(node, ast.Comp):
         return False
     if isinstance(node, ast.Node):
-        return all(_cheap(getattr(node, f.name), v) for f in attrs.fields(type(node)))
+        return all(_cheap(getattr(node, f.name), v, looked_up) for f in attrs.fields(type(node)))
     if isinstance(node, tuple):
-        return all(_cheap(x, v) for x in node)
+        return all(_cheap(x, v, looked_up) for x in node)
     return True
 
 
