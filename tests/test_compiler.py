@@ -3,6 +3,7 @@
 and compiled code that computes what the language says."""
 from __future__ import annotations
 
+import re
 import textwrap
 
 import pytest
@@ -337,6 +338,23 @@ def test_params_are_computed_per_player_count(write_game):
     game = rulekit.load_game(write_game(EXPRESSIONS))
     assert rulekit.new_game(game, 3).g["scaled"] == 12
     assert rulekit.new_game(game, 4).g["scaled"] == 16
+
+
+def test_a_table_written_as_a_list_is_indexed_as_one(write_game):
+    """`bonus[k]` of a list table is plain indexing in generated code (no check of what it is);
+    an index past its end fails as it always did, on the content line, with the same code."""
+    game = rulekit.load_game(write_game(EXPRESSIONS))
+    source = game.program.module.source()
+    line = next(line for line in source.splitlines() if "fn_total_worth" in line and "l_results" in line)
+    assert "GETITEM" not in line and re.search(r"K\d+\[2\]", line)
+    assert rulekit.new_game(game, 3).g["out"][2] == 3
+    failing = "  results = results + [scaled, total_worth(), bonus[7], silk.worth]"
+    text = EXPRESSIONS.replace(failing.replace("[7]", "[2]"), failing)
+    with pytest.raises(rulekit.errors.ContentRuntimeError) as info:
+        rulekit.new_game(rulekit.load_game(write_game(text, name="past")), 3)
+    err = info.value
+    assert (err.code, err.span.line) == ("RK4000", text.splitlines().index(failing) + 1)
+    assert "list index out of range" in str(err)
 
 
 def test_small_functions_are_written_in_place_and_fail_on_a_content_line(write_game):

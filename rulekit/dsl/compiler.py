@@ -454,6 +454,8 @@ class Compiler(Loops):
             return "family"
         if name in v.sets or name == "players":
             return "list"
+        if name in v.tables and name not in v.members and v.tables[name].__class__ is list:
+            return "list"       # a table written as a list (x_Name: a constant of the module)
         return None
 
     def _member_lists(self, name: str) -> bool:
