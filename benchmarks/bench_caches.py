@@ -16,8 +16,13 @@ engine/tally.py switched off in turn:
   memo.TRIAL_CALLS, memo.KEEP_RATE): the engine's default until the tenth session;
 - ``memo always``: every per-state memory kept (no trial);
 - ``no static memo``: functions of the board alone worked out on every call;
-- ``no tallies``: counts by property scanned every time.
-The games are the same in every setting (the caches never change a result).
+- ``no tallies``: counts by property scanned every time;
+- ``no estimate table`` (bots only): the bots' estimates of a state worked out every time
+  (agents/estimates.py: no table of states that read alike);
+- ``no seat estimates`` (bots only): the table of whole states kept, but no player's estimate
+  kept apart from the others' (as if every estimate read the other players' things).
+The games are the same in every setting (the caches never change a result). Random play
+leaves out the bots' settings.
 """
 from __future__ import annotations
 
@@ -28,7 +33,9 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-SETTINGS = ("as shipped", "memo trial", "memo always", "no static memo", "no tallies")
+SETTINGS = ("as shipped", "memo trial", "memo always", "no static memo", "no tallies", "no estimate table",
+            "no seat estimates")
+BOTS_ONLY = ("no estimate table", "no seat estimates")
 SETTINGS = tuple(os.environ.get("BENCH_SETTINGS", "|".join(SETTINGS)).split("|"))
 
 WORKER = r'''
@@ -50,6 +57,12 @@ elif setting == "no static memo":
     compiler.Compiler.__init__ = without_static
 elif setting == "no tallies":
     compiler._tally_parts = lambda arg, v: None
+elif setting == "no estimate table":
+    from rulekit.agents import estimates
+    estimates._Reads.of = staticmethod(lambda game, n: None)
+elif setting == "no seat estimates":
+    import rulekit.model
+    rulekit.model.seat_params = lambda vocab: {}
 sys.path.insert(0, sys.argv[1] + "/benchmarks")
 from bench_random import play, play_greedy
 from rulekit.games import load_game
@@ -84,8 +97,9 @@ def main() -> None:
     best: dict = {}
     decisions: dict = {}
     repo = os.path.dirname(HERE)
+    settings = tuple(s for s in SETTINGS if args.play != "random" or s not in BOTS_ONLY)
     for round_ in range(args.rounds):
-        order = SETTINGS[round_ % len(SETTINGS):] + SETTINGS[:round_ % len(SETTINGS)]
+        order = settings[round_ % len(settings):] + settings[:round_ % len(settings)]
         for setting in order:
             for name, players, games in jobs:
                 command = [sys.executable, "-c", WORKER, repo, setting, name, str(players), str(games), args.play]
@@ -98,7 +112,7 @@ def main() -> None:
     print(f"Best of {args.rounds} rounds, {args.play} play, {unit} (CPU time):\n")
     print("| setting | Batavia 5p | Goa 4p |")
     print("|---|---|---|")
-    for setting in SETTINGS:
+    for setting in settings:
         base_b, base_g = best[("as shipped", "batavia")], best[("as shipped", "goa")]
         b, g = best[(setting, "batavia")], best[(setting, "goa")]
         print(f"| {setting} | {b:.1f} ({b / base_b:.2f}x) | {g:.1f} ({g / base_g:.2f}x) |")

@@ -23,7 +23,7 @@ from .dsl import ast, parse_cache
 from .dsl.codegen import Code, Module
 from .dsl.compiler import Compiler, Vocabulary
 from .dsl.narrate import compile_narration
-from .dsl.reads import function_reads, memo_table
+from .dsl.reads import function_reads, memo_table, seat_params
 from .dsl.texts import located, parse_text, scope
 from .engine.state import PLAYERS, Family, ZoneKey
 from .errors import Diagnostic, DiagnosticReport
@@ -112,6 +112,7 @@ class Scoring:
     eligible: Any               # (fn, span): whether `p` may win (`scoring.eligible`), or None
     invariants: tuple           # ((id, text, fn), ...)
     estimate: Any               # fn(s, {"p": seat}) or None
+    estimate_of_own_seat: bool = False   # the estimate of p reads no other player's variables and zones
 
 
 @attrs.frozen(eq=False)
@@ -246,7 +247,8 @@ class _Builder:
         scoring = self._scoring(compiler)
         bots = self._bots(compiler)
         # compiled in this order as ever (the names the generated module binds are numbered in turn)
-        scoring = attrs.evolve(scoring, estimate=self._estimate(compiler))
+        scoring = attrs.evolve(scoring, estimate=self._estimate(compiler),
+                               estimate_of_own_seat=seat_params(vocab).get(ESTIMATE) is not None)
         board = attrs.evolve(board, dealt_from=self._dealt_from(compiler))
         narration = compile_narration(self, compiler)
         warnings = self._final_checks(compiler, procedures_spec)

@@ -123,3 +123,55 @@ def test_the_estimate_follows_the_verdict_of_its_memory_trial(write_game, monkey
         assert game.scoring.estimate(s, {"p": PLAYERS[0]}) == 1 and ESTIMATE in s.memo
     s = api.new_game(game, 2, 9, record=False)
     assert game.scoring.estimate(s, {"p": PLAYERS[1]}) == 1 and ESTIMATE not in s.memo
+
+
+WITH_HELPERS = GAME.replace("scoring:\n", """functions:
+  own_points:
+    params: [x]
+    expr: "x.points"
+  best:
+    expr: "max([q.points for q in players])"
+  ping:
+    params: [x]
+    expr: "x.luck + pong(x)"
+  pong:
+    params: [x]
+    expr: "0 if x.luck > 9 else ping(x)"
+scoring:
+""")
+
+
+@pytest.mark.parametrize("estimate, own", [
+    ("p.points * 2 + count(p.hand) + count(table)", True),
+    ("own_points(p) + 1", True),
+    ("own_points(players[0])", False),          # the first player's, whoever asks
+    ("p.points - best()", False),
+    ("sum([p.points for p in players])", False),   # `p` is every player here
+    ("ping(p)", False),                         # functions asking each other: not followed
+])
+def test_an_estimate_of_its_own_seat_is_told_from_one_reading_others(write_game, estimate, own):
+    game = rulekit.load_game(write_game(WITH_HELPERS.replace("ESTIMATE", f'"{estimate}"')))
+    assert game.scoring.estimate_of_own_seat is own
+
+
+@pytest.mark.parametrize("estimate, own, calls", [("p.points * 2 + count(p.hand)", True, 1),
+                                                   ("p.points - best()", False, 2)])
+def test_a_seats_estimate_is_kept_apart_when_it_reads_its_own_alone(write_game, estimate, own, calls):
+    """A change to one player's points works out that player's estimate again and takes the
+    others' from the seat they had; an estimate reading the others' points works out all."""
+    import attrs
+    game = rulekit.load_game(write_game(WITH_HELPERS.replace("ESTIMATE", f'"{estimate}"')))
+    asked = []
+    plain = game.scoring.estimate
+    game = attrs.evolve(game, scoring=attrs.evolve(
+        game.scoring, estimate=lambda s, env: asked.append(env["p"]) or plain(s, env)))
+    remembered = estimates.Estimates()
+    s = api.new_game(game, 2, 0, record=False)
+    remembered(s)
+    assert (remembered.reads.seats is not None) is own
+    changed = s.clone()
+    changed.p[0]["points"] = 5
+    changed.memo = {}
+    asked.clear()
+    assert remembered(changed) == _worked_out(changed)
+    assert len(asked) - 2 == calls and asked[0] == PLAYERS[0], "the last two are _worked_out's"

@@ -11,6 +11,11 @@ exactly (with their classes: ``1``, ``True`` and a seat ``p2`` are told apart); 
 whose estimate may read anything (a zone kept in a variable, a built-in reading where items
 are) is never remembered. The per-state memo (engine/memo.py) forgets the estimate on every
 change to what it reads; this table outlives the change, so it serves other states.
+
+Most trials change one player's things: when one player's estimate reads no other player's
+variables and zones (``Scoring.estimate_of_own_seat``, dsl/reads.py ``seat_params``), a
+state the table misses takes each player's estimate from a second table, keyed by what that
+player's estimate reads (its own, and what all read alike), and works out only the others.
 """
 from __future__ import annotations
 
@@ -25,11 +30,16 @@ LIMIT = 8192             # states remembered before the table starts over
 class _Reads:
     """Where the estimate reads in the states of one game and player count."""
 
-    __slots__ = ("zones", "pvars", "gvars", "props", "last")
+    __slots__ = ("zones", "pvars", "gvars", "props", "last", "shared", "seats", "seat_vars")
 
-    def __init__(self, zones: tuple, pvars: tuple, gvars: tuple, props: frozenset):
+    def __init__(self, zones: tuple, pvars: tuple, gvars: tuple, props: frozenset, seats: tuple | None = None):
         self.zones, self.pvars, self.gvars, self.props = zones, pvars, gvars, props
         self.last: tuple | None = None      # (items' states no state changes any more, their pickle)
+        # where one player's estimate reads, when it reads no other player's variables and zones
+        # (Scoring.estimate_of_own_seat): the zones no player owns, and each seat's own
+        self.seats = seats
+        self.shared = tuple(k for k in zones if not any(k in own for own in seats)) if seats else ()
+        self.seat_vars = tuple(dict.fromkeys(var for _q, var in pvars))
 
     @staticmethod
     def of(game, n: int) -> _Reads | None:
@@ -49,9 +59,13 @@ class _Reads:
             elif name in game.board.pzones:
                 zones.extend(game.board.pzones[name][:n])
         pvars = tuple(r[1] for r in found if r[0] == "pvar")
+        seats = None
+        if game.scoring.estimate_of_own_seat:
+            owned = [name for name in (r[1] for r in found if r[0] == "zone") if name in game.board.pzones]
+            seats = tuple(tuple(game.board.pzones[name][q] for name in owned) for q in range(n))
         return _Reads(tuple(zones), tuple((q, var) for q in range(n) for var in pvars),
                       tuple(r[1] for r in found if r[0] == "g"),
-                      frozenset(r[1] for r in found if r[0] == "prop"))
+                      frozenset(r[1] for r in found if r[0] == "prop"), seats)
 
     def key(self, s) -> bytes | tuple:
         """The values the estimate reads in ``s``, pickled: equal bytes hold equal values of
@@ -62,6 +76,16 @@ class _Reads:
         read = dumps(([zones[k] for k in self.zones], [p[q][var] for q, var in self.pvars],
                       [g[var] for var in self.gvars]), HIGHEST_PROTOCOL)
         return (read, self._item_states(s)) if self.props else read
+
+    def seat_keys(self, s, key) -> list:
+        """The keys of each player's estimate in ``s`` (whose whole key is ``key``): the seat, what
+        it reads of its own, and what every seat reads alike (zones no player owns, global
+        variables, the items' states)."""
+        zones, p, g = s.zones, s.p, s.g
+        alike = (dumps(([zones[k] for k in self.shared], [g[var] for var in self.gvars]), HIGHEST_PROTOCOL),
+                 key[1] if self.props else None)
+        return [(q, dumps(([zones[k] for k in own], [p[q][var] for var in self.seat_vars]), HIGHEST_PROTOCOL),
+                 alike) for q, own in enumerate(self.seats)]
 
     def _item_states(self, s) -> bytes:
         """The items' states of ``s``, pickled. The pickle of a table no state may change any
@@ -88,6 +112,7 @@ class Estimates:
         self.n = 0
         self.reads: _Reads | None = None
         self.table: dict = {}
+        self.seats: dict = {}      # one player's estimate by what it reads, when it reads its own alone
 
     def __call__(self, s) -> tuple | None:
         if s.game.scoring.estimate is None:
@@ -97,14 +122,15 @@ class Estimates:
         return values if values is not None else self._worked_out(s, key)
 
     def worked_out(self, s) -> tuple | None:
-        """The estimates worked out in ``s`` even when remembered (and then remembered): the
-        tallies that working them out builds in ``s`` serve its clones."""
+        """The estimates of ``s`` worked out even when remembered as a whole (and then remembered):
+        the tallies that working them out builds in ``s`` serve its clones (a player's estimate
+        kept apart is taken as it was: working out only the others pays more)."""
         return None if s.game.scoring.estimate is None else self._worked_out(s, self._key(s))
 
     def _key(self, s):
         """The key of ``s`` in the table, or None when its estimates are not remembered."""
         if s.game is not self.game or s.n != self.n:
-            self.game, self.n, self.table = s.game, s.n, {}
+            self.game, self.n, self.table, self.seats = s.game, s.n, {}, {}
             self.reads = _Reads.of(s.game, s.n)
         if self.reads is None or s.coarse:
             return None
@@ -114,8 +140,22 @@ class Estimates:
             return None
 
     def _worked_out(self, s, key) -> tuple:
+        """Every player's estimate in ``s``; where one player's reads its own alone, one whose own
+        reads and the shared ones match a state seen before is that state's."""
         estimate = s.game.scoring.estimate
-        values = tuple([estimate(s, {"p": PLAYERS[q]}) for q in range(s.n)])
+        if key is None or self.reads.seats is None:
+            values = tuple([estimate(s, {"p": PLAYERS[q]}) for q in range(s.n)])
+        else:
+            seats = self.seats
+            if len(seats) >= LIMIT:
+                seats.clear()
+            found = []
+            for q, seat_key in enumerate(self.reads.seat_keys(s, key)):
+                value = seats.get(seat_key)
+                if value is None:
+                    value = seats[seat_key] = estimate(s, {"p": PLAYERS[q]})
+                found.append(value)
+            values = tuple(found)
         if key is not None:
             if len(self.table) >= LIMIT:
                 self.table.clear()

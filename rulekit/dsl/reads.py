@@ -102,3 +102,49 @@ def memo_table(reads: dict) -> tuple[dict, tuple]:
             table.setdefault(resource, [])
             table[resource].append(name)
     return {k: tuple(v) + always for k, v in table.items()}, always
+
+
+def seat_params(vocab) -> dict:
+    """Function name -> the parameters through which it reads players' variables and zones
+    (``p.coins``, ``p.hand``, or passing ``p`` on to a function that reads them), a
+    frozenset; None when it may read some player's another way (``q.hand for q in
+    players``, ``players[0].coins``, a parameter its comprehension reuses as a name). A
+    function of ``p`` whose set is within ``{p}`` reads no other player's: the bots' estimate
+    of one player is then kept apart from the others' (agents/estimates.py)."""
+    out: dict = {}
+
+    def of(name: str):
+        if name not in out:
+            out[name] = None        # a function asking about itself: taken as reading another way
+            params, body = vocab.functions[name]
+            found: set = set()
+            out[name] = frozenset(found) if _through(body, vocab, frozenset(params), found, of) else None
+        return out[name]
+    for name in vocab.functions:
+        of(name)
+    return out
+
+
+def _through(node, v, params: frozenset, found: set, of) -> bool:
+    """Add to ``found`` the parameters through which ``node`` reads a player's variables and
+    zones; False when it reads them through anything else."""
+    if isinstance(node, ast.Attr) and (node.name in v.pvars or node.name in v.pzones):
+        if not (isinstance(node.obj, ast.Name) and node.obj.id in params):
+            return False
+        found.add(node.obj.id)
+    elif isinstance(node, ast.Call) and node.func in v.functions:
+        given = of(node.func)
+        if given is None or node.kwargs:
+            return False
+        for param, arg in zip(v.functions[node.func][0], node.args):
+            if param in given:
+                if not (isinstance(arg, ast.Name) and arg.id in params):
+                    return False
+                found.add(arg.id)
+    elif isinstance(node, ast.Comp) and any(name in params for name, _coll in node.fors):
+        return False
+    if isinstance(node, ast.Node):
+        return all(_through(getattr(node, f.name), v, params, found, of) for f in attrs.fields(type(node)))
+    if isinstance(node, tuple):
+        return all(_through(item, v, params, found, of) for item in node)
+    return True
