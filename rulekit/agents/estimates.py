@@ -19,6 +19,7 @@ player's estimate reads (its own, and what all read alike), and works out only t
 """
 from __future__ import annotations
 
+from operator import itemgetter
 from pickle import HIGHEST_PROTOCOL, PicklingError, dumps
 
 from ..engine.state import ITEM_STATES, PLAYERS
@@ -27,19 +28,30 @@ ESTIMATE = "$estimate"   # the estimate's name among the content functions (mode
 LIMIT = 8192             # states remembered before the table starts over
 
 
+def _values_at(keys: tuple):
+    """A function giving a container's values at ``keys`` as a tuple (one ``itemgetter`` call)."""
+    if len(keys) > 1:
+        return itemgetter(*keys)
+    if keys:
+        key = keys[0]
+        return lambda held: (held[key],)
+    return lambda held: ()
+
+
 class _Reads:
     """Where the estimate reads in the states of one game and player count."""
 
-    __slots__ = ("zones", "pvars", "gvars", "props", "last", "shared", "seats", "seat_vars")
+    __slots__ = ("props", "last", "seats", "zones_at", "vars_at", "gvars_at", "shared_at", "own_at")
 
     def __init__(self, zones: tuple, pvars: tuple, gvars: tuple, props: frozenset, seats: tuple | None = None):
-        self.zones, self.pvars, self.gvars, self.props = zones, pvars, gvars, props
+        self.props = props
         self.last: tuple | None = None      # (items' states no state changes any more, their pickle)
+        self.zones_at, self.vars_at, self.gvars_at = _values_at(zones), _values_at(pvars), _values_at(gvars)
         # where one player's estimate reads, when it reads no other player's variables and zones
         # (Scoring.estimate_of_own_seat): the zones no player owns, and each seat's own
         self.seats = seats
-        self.shared = tuple(k for k in zones if not any(k in own for own in seats)) if seats else ()
-        self.seat_vars = tuple(dict.fromkeys(var for _q, var in pvars))
+        self.shared_at = _values_at(tuple(k for k in zones if not any(k in own for own in seats or ())))
+        self.own_at = [_values_at(own) for own in seats or ()]
 
     @staticmethod
     def of(game, n: int) -> _Reads | None:
@@ -58,12 +70,11 @@ class _Reads:
                 zones.extend(game.board.families[name].zones.values())
             elif name in game.board.pzones:
                 zones.extend(game.board.pzones[name][:n])
-        pvars = tuple(r[1] for r in found if r[0] == "pvar")
         seats = None
         if game.scoring.estimate_of_own_seat:
             owned = [name for name in (r[1] for r in found if r[0] == "zone") if name in game.board.pzones]
             seats = tuple(tuple(game.board.pzones[name][q] for name in owned) for q in range(n))
-        return _Reads(tuple(zones), tuple((q, var) for q in range(n) for var in pvars),
+        return _Reads(tuple(zones), tuple(r[1] for r in found if r[0] == "pvar"),
                       tuple(r[1] for r in found if r[0] == "g"),
                       frozenset(r[1] for r in found if r[0] == "prop"), seats)
 
@@ -72,20 +83,17 @@ class _Reads:
         equal classes (``1``, ``True``, ``1.0`` and a seat ``p2`` all differ), and equal values
         held differently (other items' states, another order of them) merely miss. Raises
         KeyError for a zone the state lacks, a pickling error for a value that cannot be kept."""
-        p, g, zones = s.p, s.g, s.zones
-        read = dumps(([zones[k] for k in self.zones], [p[q][var] for q, var in self.pvars],
-                      [g[var] for var in self.gvars]), HIGHEST_PROTOCOL)
+        read = dumps((self.zones_at(s.zones), list(map(self.vars_at, s.p)), self.gvars_at(s.g)), HIGHEST_PROTOCOL)
         return (read, self._item_states(s)) if self.props else read
 
     def seat_keys(self, s, key) -> list:
         """The keys of each player's estimate in ``s`` (whose whole key is ``key``): the seat, what
         it reads of its own, and what every seat reads alike (zones no player owns, global
         variables, the items' states)."""
-        zones, p, g = s.zones, s.p, s.g
-        alike = (dumps(([zones[k] for k in self.shared], [g[var] for var in self.gvars]), HIGHEST_PROTOCOL),
-                 key[1] if self.props else None)
-        return [(q, dumps(([zones[k] for k in own], [p[q][var] for var in self.seat_vars]), HIGHEST_PROTOCOL),
-                 alike) for q, own in enumerate(self.seats)]
+        zones, p, vars_at = s.zones, s.p, self.vars_at
+        alike = (dumps((self.shared_at(zones), self.gvars_at(s.g)), HIGHEST_PROTOCOL), key[1] if self.props else None)
+        return [(q, dumps((own_at(zones), vars_at(p[q])), HIGHEST_PROTOCOL), alike)
+                for q, own_at in enumerate(self.own_at)]
 
     def _item_states(self, s) -> bytes:
         """The items' states of ``s``, pickled. The pickle of a table no state may change any
