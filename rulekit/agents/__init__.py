@@ -162,16 +162,16 @@ class GreedyAgent:
         return best_index
 
     def _values(self, s, base, me: int, count: int, last: bool) -> list | None:
-        """Each option's lookahead value in the world ``base``; None if an option fails there
-        (the world is discarded), or on the ``last`` attempt None for each failing option
-        (unless it fails in the real game too: then that error is raised)."""
+        """Each option's lookahead value in the world ``base`` (used up: its last option is played
+        on it); None if an option fails there (the world is discarded), or on the ``last`` attempt
+        None for each failing option (unless it fails in the real game too: then that error is raised)."""
         values: list = []
         try:
             _estimates.worked_out(base)    # the tallies it builds in the world serve every trial
         except ContentRuntimeError:
             pass                # each trial meets the failure below, where it is judged
         for index in range(count):
-            trial = base.clone()
+            trial = base.clone() if index < count - 1 else base    # the world's last use: no copy
             trial.record = False
             try:
                 values.append(self._judge(trial, index, me))
