@@ -175,3 +175,14 @@ def test_a_seats_estimate_is_kept_apart_when_it_reads_its_own_alone(write_game, 
     asked.clear()
     assert remembered(changed) == _worked_out(changed)
     assert len(asked) - 2 == calls and asked[0] == PLAYERS[0], "the last two are _worked_out's"
+
+
+def test_the_kept_pickler_writes_equal_values_alike_and_outlives_a_failure():
+    value = ([1, "x"], (2, True), PLAYERS[1])
+    first = estimates.dumps(value)
+    cyclic: list = [1]
+    cyclic.append(cyclic)
+    for bad in (cyclic, [1, [2, lambda: 0]]):
+        with pytest.raises(Exception):  # noqa: B017 - which one is pickle's business
+            estimates.dumps(bad)
+    assert estimates.dumps(value) == first and estimates.dumps(([1, "x"], (2, True), 1)) != first

@@ -19,13 +19,28 @@ player's estimate reads (its own, and what all read alike), and works out only t
 """
 from __future__ import annotations
 
+from io import BytesIO
 from operator import itemgetter
-from pickle import HIGHEST_PROTOCOL, PicklingError, dumps
+from pickle import HIGHEST_PROTOCOL, Pickler, PicklingError
 
 from ..engine.state import ITEM_STATES, PLAYERS
 
 ESTIMATE = "$estimate"   # the estimate's name among the content functions (model.ESTIMATE; a test checks)
 LIMIT = 8192             # states remembered before the table starts over
+
+
+_BUFFER = BytesIO()
+_PICKLER = Pickler(_BUFFER, HIGHEST_PROTOCOL)
+_PICKLER.fast = True     # no memo: values are written out in full (none is cyclic), which is quicker
+
+
+def dumps(value) -> bytes:
+    """``value`` pickled by one pickler kept for every key (making one is a good part of a
+    small pickle's cost)."""
+    _BUFFER.seek(0)
+    _BUFFER.truncate()
+    _PICKLER.dump(value)
+    return _BUFFER.getvalue()
 
 
 def _values_at(keys: tuple):
@@ -83,7 +98,7 @@ class _Reads:
         equal classes (``1``, ``True``, ``1.0`` and a seat ``p2`` all differ), and equal values
         held differently (other items' states, another order of them) merely miss. Raises
         KeyError for a zone the state lacks, a pickling error for a value that cannot be kept."""
-        read = dumps((self.zones_at(s.zones), list(map(self.vars_at, s.p)), self.gvars_at(s.g)), HIGHEST_PROTOCOL)
+        read = dumps((self.zones_at(s.zones), list(map(self.vars_at, s.p)), self.gvars_at(s.g)))
         return (read, self._item_states(s)) if self.props else read
 
     def seat_keys(self, s, key) -> list:
@@ -91,8 +106,8 @@ class _Reads:
         it reads of its own, and what every seat reads alike (zones no player owns, global
         variables, the items' states)."""
         zones, p, vars_at = s.zones, s.p, self.vars_at
-        alike = (dumps((self.shared_at(zones), self.gvars_at(s.g)), HIGHEST_PROTOCOL), key[1] if self.props else None)
-        return [(q, dumps((own_at(zones), vars_at(p[q])), HIGHEST_PROTOCOL), alike)
+        alike = (dumps((self.shared_at(zones), self.gvars_at(s.g))), key[1] if self.props else None)
+        return [(q, dumps((own_at(zones), vars_at(p[q]))), alike)
                 for q, own_at in enumerate(self.own_at)]
 
     def _item_states(self, s) -> bytes:
@@ -101,11 +116,11 @@ class _Reads:
         itself: the trials of one decision share their world's table unless they change an item."""
         iprops = s.iprops
         if ITEM_STATES in s.owned:
-            return dumps(iprops, HIGHEST_PROTOCOL)
+            return dumps(iprops)
         last = self.last
         if last is not None and last[0] is iprops:
             return last[1]
-        pickled = dumps(iprops, HIGHEST_PROTOCOL)
+        pickled = dumps(iprops)
         self.last = (iprops, pickled)
         return pickled
 
@@ -144,7 +159,7 @@ class Estimates:
             return None
         try:
             return self.reads.key(s)
-        except (KeyError, TypeError, AttributeError, PicklingError):
+        except (KeyError, TypeError, AttributeError, PicklingError, ValueError):   # ValueError: a cycle
             return None
 
     def _worked_out(self, s, key) -> tuple:
