@@ -62,7 +62,7 @@ elif setting == "no estimate table":
     estimates._Reads.of = staticmethod(lambda game, n: None)
 elif setting == "no seat estimates":
     import rulekit.model
-    rulekit.model.seat_params = lambda vocab: {}
+    rulekit.model.seat_params = lambda vocab, name: None
 sys.path.insert(0, sys.argv[1] + "/benchmarks")
 from bench_random import play, play_greedy
 from rulekit.games import load_game

@@ -248,7 +248,7 @@ class _Builder:
         bots = self._bots(compiler)
         # compiled in this order as ever (the names the generated module binds are numbered in turn)
         scoring = attrs.evolve(scoring, estimate=self._estimate(compiler),
-                               estimate_of_own_seat=seat_params(vocab).get(ESTIMATE) is not None)
+                               estimate_of_own_seat=seat_params(vocab, ESTIMATE) is not None)
         board = attrs.evolve(board, dealt_from=self._dealt_from(compiler))
         narration = compile_narration(self, compiler)
         warnings = self._final_checks(compiler, procedures_spec)

@@ -1103,7 +1103,8 @@ class Compiler(Loops):
         if known is None:
             self._inline[name] = False      # a function asking about itself is called
             body = self.v.functions[name][1]
-            looked_up = frozenset(f for f in self.static_memo if f != name and not self._inlinable(f))
+            called = {n.func for n in ast.walk(body) if isinstance(n, ast.Call) and n.func in self.static_memo}
+            looked_up = frozenset(f for f in called if f != name and not self._inlinable(f))
             known = self._inline[name] = _size(body) <= 40 and _cheap(body, self.v, looked_up) and not (
                 name in self.static_memo and _builds_text(body))
         return known

@@ -104,25 +104,23 @@ def memo_table(reads: dict) -> tuple[dict, tuple]:
     return {k: tuple(v) + always for k, v in table.items()}, always
 
 
-def seat_params(vocab) -> dict:
-    """Function name -> the parameters through which it reads players' variables and zones
-    (``p.coins``, ``p.hand``, or passing ``p`` on to a function that reads them), a
-    frozenset; None when it may read some player's another way (``q.hand for q in
-    players``, ``players[0].coins``, a parameter its comprehension reuses as a name). A
-    function of ``p`` whose set is within ``{p}`` reads no other player's: the bots' estimate
-    of one player is then kept apart from the others' (agents/estimates.py)."""
+def seat_params(vocab, name: str) -> frozenset | None:
+    """The parameters through which function ``name`` reads players' variables and zones
+    (``p.coins``, ``p.hand``, or passing ``p`` on to a function that reads them); None when
+    it may read some player's another way (``q.hand for q in players``, ``players[0].coins``,
+    a parameter its comprehension reuses as a name). A function of ``p`` whose set is within
+    ``{p}`` reads no other player's: the bots' estimate of one player is then kept apart from
+    the others' (agents/estimates.py). Only ``name`` and the functions it calls are looked at."""
     out: dict = {}
 
-    def of(name: str):
-        if name not in out:
-            out[name] = None        # a function asking about itself: taken as reading another way
-            params, body = vocab.functions[name]
+    def of(fn: str):
+        if fn not in out:
+            out[fn] = None          # a function asking about itself: taken as reading another way
+            params, body = vocab.functions[fn]
             found: set = set()
-            out[name] = frozenset(found) if _through(body, vocab, frozenset(params), found, of) else None
-        return out[name]
-    for name in vocab.functions:
-        of(name)
-    return out
+            out[fn] = frozenset(found) if _through(body, vocab, frozenset(params), found, of) else None
+        return out[fn]
+    return of(name) if name in vocab.functions else None
 
 
 def _through(node, v, params: frozenset, found: set, of) -> bool:
