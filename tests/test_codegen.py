@@ -233,7 +233,9 @@ def test_a_parameter_the_listing_reads_more_than_once_is_read_once(write_game):
     text = OFFER + "flow:\n  rounds: 1\n  phases:\n    - id: m\n      do: |\n        offer(players[0], 2, 'x')\n"
     game = rulekit.load_game(write_game(text))
     source = game.program.module.source()
-    listing = source.split("def run_offer_", 1)[1].split("if pc == 1:", 1)[0]      # block 0 lists the options
+    block = source.split("def run_offer_", 1)[1].split("if pc == 1:", 1)[0]      # block 0 lists the options
+    stop, listing = block.split("return UNLISTED(s, e['p'], ", 1)    # (a bot's imagined position stops before)
+    assert stop.rstrip().endswith("if s.list_later:")
     assert "a_p = e['p']\n            a_n = e['n']" in listing and "a_tag" not in listing
     assert listing.count("e['p']") == 1 and listing.count("e['n']") == 1 and "DECIDE(s, a_p," in listing
     state = rulekit.new_game(game, 2)

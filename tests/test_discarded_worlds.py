@@ -20,15 +20,35 @@ from conftest import GAMES, load_test_game, run_cli
 REDEAL = str(GAMES / "redeal")
 
 
-@pytest.mark.parametrize("bot", ["greedy", "mcts:30", "mcts-crn:30"])
+@pytest.mark.parametrize("bot", ["mcts:30", "mcts-crn:30"])
 def test_a_search_bot_discards_the_worlds_the_content_cannot_play(bot):
     game = load_test_game("redeal")
+    _plays_out(game, bot, discards=True)
+
+
+def test_greedy_never_lists_the_options_of_a_position_it_only_judges():
+    """Greedy judges the position its move reaches by the estimate alone: that the opponent
+    has nothing to play there (RK4010) is never found out, so no world is discarded."""
+    _plays_out(load_test_game("redeal"), "greedy", discards=False)
+
+
+def test_greedy_discards_a_world_that_fails_on_the_way_to_the_position_it_judges(write_game):
+    text = (GAMES / "redeal" / "game.yaml").read_text().replace(
+        "                    p.points += c.value * round",
+        "                    p.points += c.value * round\n"
+        "                    for q in players:\n"
+        "                        assert all([d.colour == colour_of(q) for d in q.hand]), 'an imagined hand'")
+    assert "imagined hand" in text
+    _plays_out(rulekit.load_game(write_game(text)), "greedy", discards=True)
+
+
+def _plays_out(game, bot: str, discards: bool) -> None:
     for seed in range(2):
         s = api.new_game(game, 2, seed)
         agents = [make_agent(bot, seed * 31 + k) for k in range(2)]
         play_out(s, agents)
         assert s.over and len(s.actions) == 6
-        assert sum(agent.discarded for agent in agents) > 0
+        assert (sum(agent.discarded for agent in agents) > 0) is discards
         hands = [s.zones[k] for k in s.zones if k.name == "hand"]
         assert all(not hand for hand in hands)      # every card of each colour was played
 

@@ -17,7 +17,8 @@ import math
 
 from ..engine import api, rng
 from ..engine.determinize import deal_plan, determinize
-from ..engine.state import PLAYERS, Decision
+from ..engine.simultaneous import Simultaneous
+from ..engine.state import PLAYERS
 from ..errors import ContentRuntimeError, UsageError, suggestion_help
 from .estimates import Estimates
 
@@ -124,7 +125,10 @@ class GreedyAgent:
     The redeterminised copy may be a world the content cannot play (free redealing gave
     a player cards the rules never deal them): when any option fails there with a content
     error, the world is discarded (counted in ``discarded``) and another one sampled; after
-    :data:`WORLD_ATTEMPTS` worlds the options that still fail are judged worst.
+    :data:`WORLD_ATTEMPTS` worlds the options that still fail are judged worst. A position is
+    judged by its estimate alone: its options are listed only if the lookahead goes on from it
+    (``State.list_later``), so a world fails on the way to a position, never in the options
+    of the next player there, which greedy never reads.
     """
 
     name = "greedy"
@@ -173,6 +177,7 @@ class GreedyAgent:
         for index in range(count):
             trial = base.clone() if index < count - 1 else base    # the world's last use: no copy
             trial.record = False
+            trial.list_later = True     # most trials are only judged: options listed when looked at
             try:
                 values.append(self._judge(trial, index, me))
             except ContentRuntimeError as exc:
@@ -189,7 +194,7 @@ class GreedyAgent:
 
     def _judge(self, trial, index: int, me: int) -> float:
         api.apply_index(trial, index, atomic=False)
-        if trial.pending is not None and trial.pending.__class__ is not Decision:
+        if trial.pending.__class__ is Simultaneous:
             self.state = _others_decide(trial, me, self.state)
         return _lookahead(trial, me, self.follow)
 

@@ -399,7 +399,7 @@ class _Writer:
         self.goto(head)
         self.start(end)
 
-    def r_Choose(self, st, decide: str = "DECIDE(s, {player}, ch, {spec})", end: int | None = None) -> str:
+    def r_Choose(self, st, decide: str | None = None, end: int | None = None) -> str:
         """A `choose` is a block of its own (a saved game waiting here re-lists its options by
         running it again): it lists every legal option as ``(target block, *values)`` and hands
         them to ``decide``; each option's body goes on at ``end``. Returns its spec's name."""
@@ -413,6 +413,9 @@ class _Writer:
         end = self.reserve() if end is None else end
         lines = self.cur
         lines.append((3, f"f.pc = {here}", st.span))
+        later = None
+        if decide is None:      # a plain `choose` (not a `choose_all`'s player)
+            decide, later = "DECIDE(s, {player}, ch, {spec})", len(lines)
         listed = len(lines)
         options = []     # (option node, scope, names, clauses, keys, walkers)
         for opt in st.options:
@@ -463,7 +466,12 @@ class _Writer:
         if st.prompt is not None:
             prompt = self._label_fn(st, self.scope, {}, st.prompt)
         spec = comp._k(ChooseSpec(spec_keys, spec_labels, st.span, spec_says, prompt, spec_spans), f"CHOOSE{here}")
-        lines.append((3, "return " + decide.format(player=comp.src(st.player, self.scope), spec=spec), st.span))
+        player = comp.src(st.player, self.scope)
+        lines.append((3, "return " + decide.format(player=player, spec=spec), st.span))
+        if later is not None:       # a bot's imagined position stops here, its options listed when asked (engine/vm.py)
+            lines[later:later] = [(3, "if s.list_later:", st.span),
+                                  (4, f"return UNLISTED(s, {player}, {spec})", st.span)]
+            listed += 2
         self._params_read_once(lines, listed, st.span)
         for target, body, scope in bodies:
             self.start(target)

@@ -18,7 +18,7 @@ from collections.abc import Callable
 
 import attrs
 
-from ..engine import memo, mutate
+from ..engine import memo, mutate, vm
 from ..engine.library import REGISTRY, seq
 from ..engine.runtime import NAMES as RUNTIME_NAMES
 from ..engine.scoring import score
@@ -1382,8 +1382,8 @@ def _namespace(vocab: Vocabulary) -> dict:
     def nospace(family, key):
         raise ContentRuntimeError(f"`{family.name}` has no space `{mutate.fmt(key)}`")
 
-    return {"__builtins__": {}, **RUNTIME_NAMES, "SCORE": score, "len": len, "LIST": list, "SUM": sum, "MIN": min,
-            "MAX": max, "INT": int, "PLAIN_VALUE": _PLAIN_VALUE,
+    return {"__builtins__": {}, **RUNTIME_NAMES, "UNLISTED": vm.unlisted, "SCORE": score, "len": len, "LIST": list,
+            "SUM": sum, "MIN": min, "MAX": max, "INT": int, "PLAIN_VALUE": _PLAIN_VALUE,
             "NOSPACE": nospace, "COUNT_EQUAL": _count_equal, "UNSET": _UNSET,
             "TALLY_TABLE": tally_table, "SEQ": seq, "FMT": mutate.fmt, "ITEMS": items, "GETITEM": getitem,
             "CONTAINS": contains, "TALLY": tally, "PLAYER": Player, "SEATS": SEAT_NAMES,

@@ -85,10 +85,8 @@ def ret(s: State, f: Frame, value) -> bool:
 
 def decide(s: State, player, choices: list, spec: ChooseSpec) -> bool:
     """Stop at a ``choose``: ``choices`` are ``(target pc, *chosen values)`` tuples."""
-    if (player.__class__ is not Player or not 0 <= player < s.n) and (
-            player.__class__ is bool or not isinstance(player, int) or not 0 <= player < s.n):
-        raise ContentRuntimeError(f"`choose` asks {mutate.fmt(player)}, who is not a player of this game "
-                                  f"(p1..p{s.n})", spec.span, "RK4013")
+    if player.__class__ is not Player or not 0 <= player < s.n:
+        check_player(s, player, spec)
     if not choices:
         raise ContentRuntimeError(f"no option of this choice is legal for {mutate.fmt(player)}",
                                   spec.span, "RK4010")
@@ -96,6 +94,13 @@ def decide(s: State, player, choices: list, spec: ChooseSpec) -> bool:
     if s.record:
         s.pending.labels  # noqa: B018 - a recorded game writes (and checks, RK4011) its notation at once
     return True
+
+
+def check_player(s: State, player, spec: ChooseSpec) -> None:
+    """Refuse a `choose` that asks someone who is not a player (a plain whole number in range is one)."""
+    if player.__class__ is bool or not isinstance(player, int) or not 0 <= player < s.n:
+        raise ContentRuntimeError(f"`choose` asks {mutate.fmt(player)}, who is not a player of this game "
+                                  f"(p1..p{s.n})", spec.span, "RK4013")
 
 
 def limit_reached(s: State, name: str, span) -> None:

@@ -11,6 +11,11 @@ neither copied nor serialised. This is boardgame.io's "flow as an event queue" a
 TAG's extended sequences, folded into one mechanism: a decision may appear anywhere,
 in any nested procedure, loop or phase.
 
+A bot's imagined position (``State.list_later``) stops at a ``choose`` without listing
+its options: a greedy bot judges most positions it reaches by their estimate alone, and
+listing the next player's options was a third of what each such trial cost. They are
+listed when first asked for (:class:`Unlisted`).
+
 A failure inside generated code is mapped back to the content statement it came
 from: each generated line knows its span (``runtime.LINE_SPANS``).
 """
@@ -20,8 +25,8 @@ import dis
 
 from ..errors import RUNTIME_ERRORS, ContentRuntimeError, explain_failure
 from .library import EndGame
-from .runtime import LINE_SPANS, limit_reached
-from .state import Frame, State
+from .runtime import LINE_SPANS, check_player, limit_reached
+from .state import Decision, Frame, Player, State
 from .watchdog import RUNS
 
 DEFAULT_STEP_LIMIT = 2_000_000
@@ -106,3 +111,62 @@ def resume(s: State, index: int, limit: int = DEFAULT_STEP_LIMIT) -> None:
     f.pc = target
     s.pending = None
     run(s, limit)
+
+
+_CHOICES = Decision.__dict__["choices"]      # the slot Unlisted's property stands in front of
+
+
+class Unlisted(Decision):
+    """A decision whose options are listed when first asked for, by running its ``choose``
+    block again: the block starts by saving where it is (so a saved game waiting there
+    lists them the same way), and nothing has changed the state since it stopped. A
+    failure listing them (no legal option, RK4010) is met then, on its content line."""
+
+    __slots__ = ()
+
+    def __init__(self, player, spec, state: State):
+        Decision.__init__(self, player, None, spec, state)
+
+    @property
+    def choices(self) -> list:
+        choices = _CHOICES.__get__(self)
+        if choices is None:
+            choices = _list_options(self.state, self).choices
+            _CHOICES.__set__(self, choices)
+        return choices
+
+    @choices.setter
+    def choices(self, value) -> None:
+        """Decision's constructor sets the slot through here (Unlisted's sets it to None)."""
+        _CHOICES.__set__(self, value)
+
+    def bound_to(self, state) -> Decision:
+        choices = _CHOICES.__get__(self)
+        if choices is None:
+            return Unlisted(self.player, self.spec, state)
+        return Decision(self.player, choices, self.spec, state)
+
+
+def unlisted(s: State, player, spec) -> bool:
+    """Stop at a ``choose`` of a position whose options are listed later (generated code
+    calls this before listing them when ``s.list_later``)."""
+    if player.__class__ is not Player or not 0 <= player < s.n:
+        check_player(s, player, spec)
+    s.pending = Unlisted(player, spec, s)
+    return True
+
+
+def _list_options(s: State, decision: Unlisted) -> Decision:
+    if s.pending is not decision:
+        raise RuntimeError("the options of this decision cannot be listed: its state has moved on")
+    f = s.frames[-1]
+    s.list_later = False
+    RUNS[0] += 1
+    try:
+        f.code.run(s, f)        # the choose block: lists the options and stops (runtime.decide)
+    except _FAILURES as exc:
+        raise _located(exc, f, s.game) from None
+    finally:
+        RUNS[0] += 1
+        s.list_later = True
+    return s.pending
