@@ -11,7 +11,7 @@ from rulekit.engine.determinize import deal_plan, determinize, hidden_slots
 from rulekit.engine.serialize import to_dict
 from rulekit.engine.state import PLAYERS
 from rulekit.engine.view import view
-from rulekit.errors import UsageError
+from rulekit.errors import ContentRuntimeError, UsageError
 
 
 @pytest.fixture(scope="module")
@@ -202,3 +202,57 @@ def test_current_players_lists_the_seat_to_move_and_none_once_the_game_is_over(b
     play_out(state, agents, lambda s, who, index: seats.append((who, rulekit.current_players(s))))
     assert all(now == [who] for who, now in seats) and len(seats) == len(state.actions)
     assert state.over and rulekit.current_players(state) == []
+
+
+@pytest.mark.parametrize("record", [False, True])
+def test_a_rollout_at_random_takes_the_decisions_a_random_agent_takes(batavia, record):
+    """api.play_at_random (a search's rollout) applies what RandomAgent.choose and apply_index
+    would, one at a time: the same actions, the same position, the same stream after."""
+    start = _advance(batavia, 3, 4, 12)
+    start.record = record
+    one, fused = start.clone(), start.clone()
+    bot, agent = RandomAgent(9), RandomAgent(9)
+    for _ in range(150):
+        if one.over:
+            break
+        api.apply_index(one, bot.choose(one), atomic=False)
+    api.play_at_random(fused, agent, 150)
+    assert agent.state == bot.state and fused.actions == one.actions and len(one.actions) > 150
+    assert to_dict(fused) == to_dict(one)
+
+
+def test_a_rollout_at_random_keeps_its_stream_when_the_content_fails(write_game):
+    game = rulekit.load_game(write_game("""\
+        meta: {title: Fails}
+        players: {min: 1, max: 1}
+        flow:
+          rounds: 3
+          phases:
+            - id: main
+              do: |
+                choose players[0]:
+                    "a":
+                        pass
+                    "b":
+                        pass
+                    "c":
+                        assert round < 3, 'round three'
+        """))
+    s = api.new_game(game, 1, record=False)
+    agent = RandomAgent(0)
+    for _ in range(20):
+        try:
+            api.play_at_random(s.clone(), agent, 3)
+        except ContentRuntimeError:
+            break
+    else:
+        pytest.fail("the content never failed")
+    bot = RandomAgent(0)
+    # the same draws, one at a time, reach the same failure with the stream where it was left
+    with pytest.raises(ContentRuntimeError):
+        for _ in range(20):
+            play, steps = s.clone(), 0
+            while not play.over and steps < 3:
+                api.apply_index(play, bot.choose(play), atomic=False)
+                steps += 1
+    assert bot.state == agent.state

@@ -445,8 +445,11 @@ class MCTSAgent:
             policy.state = self.state
         else:
             self.state, policy.state = rng.next_u64(self.state)
-        steps = 0
         try:
+            if policy.__class__ is RandomAgent:
+                api.play_at_random(d, policy, self.depth)
+                return
+            steps = 0
             while not d.over and steps < self.depth:
                 api.apply_index(d, policy.choose(d), atomic=False)
                 steps += 1
