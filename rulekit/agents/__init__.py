@@ -388,6 +388,7 @@ class MCTSAgent:
             for index in range(len(world.pending.choices)):
                 trial = world.clone()
                 trial.record = False
+                trial.list_later = True     # judged as greedy judges (options listed when looked at)
                 api.apply_index(trial, index, atomic=False)
                 margins.append(_lookahead(trial, me, 2))
             labels = world.pending.labels

@@ -119,7 +119,8 @@ def play_at_random(s: State, agent, steps: int, step_limit: int = vm.DEFAULT_STE
     """Up to ``steps`` decisions of a ``RandomAgent`` (``agent.state`` its random stream, kept up
     to date even when the content fails), applied as :func:`apply_index` (not atomic) applies
     them: a search's rollout, most of what a search bot costs, without a call per layer per
-    decision."""
+    decision. (Coverage, which watches ``vm.resume``, counts no option a rollout takes: a
+    rollout is imagined play.)"""
     stream = agent.state
     try:
         if s.record:
