@@ -233,12 +233,19 @@ def _missing_property(exc: KeyError, game) -> str | None:
     held += [v for env in held if env.__class__ is dict for v in env.values()]
     lacking = sorted({v for v in held if v.__class__ is str and (v in items or v in members)
                       and prop not in _props_of(v, items, members)})
+    return lacks_property(game, lacking[0] if len(lacking) == 1 else None, prop)
+
+
+def lacks_property(game, value: str | None, prop: str) -> str:
+    """The message for ``value.prop`` read on an item (or set member) without ``prop``
+    (``value`` None: the item is not known)."""
+    items = game.components.items
     having = sorted({game.components.item_kind[i] for i, p in items.items() if prop in p})
     hint = f"give it a default under its kind's `props:`, or ask `has(x, \"{prop}\")` first"
-    if len(lacking) != 1:
+    if value is None:
         return f"an item has no property `{prop}` (only {_kinds(having)} have it; {hint})"
-    what = f"kind `{game.components.item_kind[lacking[0]]}`" if lacking[0] in items else "a set member"
-    return f"`{lacking[0]}` ({what}) has no property `{prop}` (only {_kinds(having)} have it; {hint})"
+    what = f"kind `{game.components.item_kind[value]}`" if value in items else "a set member"
+    return f"`{value}` ({what}) has no property `{prop}` (only {_kinds(having)} have it; {hint})"
 
 
 def _props_of(value: str, items: dict, members: dict):

@@ -9,6 +9,7 @@ import textwrap
 import pytest
 
 import rulekit
+from rulekit.dsl import compiler
 from rulekit.errors import ContentRuntimeError, DiagnosticReport
 
 from conftest import codes, game_dir, where
@@ -969,3 +970,66 @@ def test_whether_a_zone_holds_an_item_of_a_property_is_asked_of_its_tally(write_
         assert "TALLY_TABLE(s, " in body and "\n    for " not in body
     assert rulekit.new_game(game, 1).g["out"] == [[True, False, False, False],
                                                   [False, True, True, False, False, False]]
+
+
+MIXED = """\
+meta: {title: Mixed}
+players: {min: 1, max: 1}
+sets:
+  colours: [red, blue]
+components:
+  card:
+    generate: {colour: colours}
+    id: "card-{colour}"
+    start: deck
+  token:
+    start: deck
+    items:
+      - id: coin
+zones:
+  deck: {visibility: public}
+  table: {visibility: public}
+functions:
+  reds:
+    params: [z]
+    expr: "count([c for c in z if c.colour == 'red'])"
+  any_red:
+    params: []
+    expr: "any(c.colour == 'red' for c in table)"
+vars:
+  out: none
+setup: |
+  out = [reds(table), any_red()]
+  for x in ORDER:
+      move(item(x), to=table)
+  out = out + [any_red()]
+  ASK
+""" + _ONE_CHOICE
+
+
+@pytest.mark.parametrize("order, ask", [
+    ("['card-red', 'coin']", "out = out + [reds(deck)]"),           # the coin joined the tallied table: no failure
+    ("['card-red', 'coin']", "out = out + [any_red()]"),            # a red card before the coin: found
+    ("['coin', 'card-red']", "out = out + [reds(deck)]"),           # the deck no longer holds the coin
+    ("['coin', 'card-red']", "out = out + [reds(table)]"),          # a count meets the coin: fails on its line
+    ("['card-blue', 'coin', 'card-red']", "out = out + [reds(deck)]"),
+    ("['card-blue']", "out = out + [reds(deck)]"),                  # the deck still holds the coin: fails
+])
+def test_a_tally_answers_as_the_scan_where_an_item_lacks_its_property(write_game, monkeypatch, order, ask):
+    """A zone holding an item without the tallied property is answered as the content's own scan
+    answers it: the same results, or the same failure on the same line naming the same item."""
+    text = MIXED.replace("ORDER", order).replace("ASK", ask)
+
+    def outcome(folder):
+        try:
+            return rulekit.new_game(rulekit.load_game(folder), 1).g["out"]
+        except ContentRuntimeError as exc:
+            return exc.code, exc.span.line, str(exc)
+
+    folder = write_game(text, name="tallied")
+    assert "TALLY_TABLE(s, " in rulekit.load_game(folder).program.module.source()
+    tallied = outcome(folder)
+    monkeypatch.setattr(compiler, "_tally_parts", lambda arg, v: None)
+    scanned = outcome(write_game(text, name="scanned"))
+    assert tallied == scanned
+    assert isinstance(tallied, list) or "`coin` (kind `token`) has no property `colour`" in tallied[2]

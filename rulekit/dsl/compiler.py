@@ -881,7 +881,7 @@ class Compiler(Loops):
         zone_node, prop, right = parts
         value = self.src(right, scope)
         key = self._tally_key(zone_node, prop, scope)
-        found = f"{_tally_read(key, value)} > 0"
+        found = f"(s.tallies.get({key}) or TALLY_TABLE(s, {key}, True)).get({value}, 0) > 0"   # (an `any`: tally.py)
         if isinstance(right, (ast.Num, ast.Str, ast.Const)):
             return f"({found})"
         return f"({found} if {value}.__class__ in PLAIN_VALUE else ANY({self._generator(node.args[0], scope)}))"

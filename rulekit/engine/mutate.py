@@ -137,8 +137,12 @@ def move(s: State, item: str, to: ZoneKey, at: str = "top", span=None) -> None:
                 table = tallies[key] if key in owned else tally.own(s, key)
                 table[props[key[1]]] -= 1
             for key in joined:
+                try:
+                    value = props[key[1]]
+                except KeyError:        # an item without the property: only a scan answers for the zone now
+                    tally.drop(s, key)
+                    continue
                 table = tallies[key] if key in owned else tally.own(s, key)
-                value = props[key[1]]
                 table[value] = table.get(value, 0) + 1
     if s.memo:
         memo.forget_move(s, source.name, to.name)
