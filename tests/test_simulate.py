@@ -194,3 +194,43 @@ def test_a_stalled_seed_is_left_out_of_the_paired_differences():
     rows = {r["figure"]: r for r in pairs}
     assert rows["rounds"]["base"] == 5 and rows["rounds"]["ci95"] is None     # one pair is left
     assert sim.paired_differences([stalled], [finished]) == []
+
+
+def test_the_verb_counted_is_the_first_word_of_the_notation(write_game):
+    """`simulate` counts each action's first word (Decision.verb) without writing the notation
+    where the option's text fixes that word; where it starts with a value, it is written."""
+    import rulekit
+    from rulekit.engine import api, rng
+
+    starts_with_a_value = rulekit.load_game(write_game("""\
+        meta: {title: Verbs}
+        players: {min: 1, max: 1}
+        flow:
+          rounds: 2
+          phases:
+            - id: main
+              do: |
+                choose players[0]:
+                    "{n} up" for n in range(1, 3):
+                        pass
+                    "take{n}" for n in range(1, 3):
+                        pass
+                    "pass":
+                        pass
+                    "go {n}" for n in range(1, 3):
+                        pass
+        """))
+    fixed = 0
+    for game, n in ((rulekit.load_game("goa"), 4), (rulekit.load_game("batavia"), 5), (starts_with_a_value, 1)):
+        s = api.new_game(game, n, 3)
+        r = rng.stream_seed(3, "verbs")
+        while not s.over:
+            d = s.pending
+            for i in range(len(d.choices)):
+                assert d.verb(i) == d.label(i).split(" ", 1)[0]
+                fixed += d.spec.verbs.get(d.choices[i][0]) is not None
+            r, i = rng.below(r, len(d.choices))
+            api.apply_index(s, i)
+    assert fixed > 1000
+    spec = api.new_game(starts_with_a_value, 1).pending.spec
+    assert sorted(spec.verbs.values()) == ["go", "pass"]     # "{n} up" and "take{n}" are written to count

@@ -216,3 +216,9 @@ def test_greedy_judges_a_pick_by_the_decisions_outcome(game):
     agents._others_decide(world, 0, 11)          # the others pick at random: the bodies have run
     assert world.g["round"] == 2 and api.current_players(world) == [0, 1, 2]
     assert world.p[0]["wins"] == 1                # 5 is the most anyone can bid; p1 listed first
+
+
+def test_a_pick_counts_by_the_first_word_of_its_notation(game):
+    s = api.new_game(game, 3, 1)
+    assert [s.pending.verb(i) for i in range(2)] == ["bid", "bid"]
+    assert s.pending.label(1) == "bid 1"

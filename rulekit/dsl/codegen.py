@@ -430,7 +430,7 @@ class _Writer:
             options.append((opt, self.scope, names, clauses, keys, walkers))
         self._share_heads(options, lines, st.span)
         lines.append((3, "ch = []", st.span))
-        spec_keys, spec_labels, spec_says, spec_spans = {}, {}, {}, {}
+        spec_keys, spec_labels, spec_says, spec_spans, spec_verbs = {}, {}, {}, {}, {}
         bodies = []
         for opt, scope, names, clauses, keys, walkers in options:
             target = self.reserve()
@@ -438,6 +438,9 @@ class _Writer:
             spec_keys[target] = tuple(keys)
             spec_spans[target] = opt.span
             spec_labels[target] = self._label_fn(opt, inner, names)
+            verb = _fixed_verb(opt.label)
+            if verb is not None:
+                spec_verbs[target] = verb
             if opt.says is not None:
                 spec_says[target] = self._label_fn(opt, inner, names, opt.says)
             values = "".join(f", {names[n]}" for n in names)
@@ -465,7 +468,8 @@ class _Writer:
         prompt = None
         if st.prompt is not None:
             prompt = self._label_fn(st, self.scope, {}, st.prompt)
-        spec = comp._k(ChooseSpec(spec_keys, spec_labels, st.span, spec_says, prompt, spec_spans), f"CHOOSE{here}")
+        spec = comp._k(ChooseSpec(spec_keys, spec_labels, st.span, spec_says, prompt, spec_spans, spec_verbs),
+                       f"CHOOSE{here}")
         player = comp.src(st.player, self.scope)
         lines.append((3, "return " + decide.format(player=player, spec=spec), st.span))
         if later is not None:       # a bot's imagined position stops here, its options listed when asked (engine/vm.py)
@@ -963,3 +967,13 @@ def _in_cycles(calls: dict) -> set:
             seen.add(name)
             stack.extend(calls[name])
     return out
+
+
+def _fixed_verb(label) -> str | None:
+    """The first word of an option's notation where its text fixes it (``"bid {n}"``: bid),
+    so counting what was played needs no notation written; else None."""
+    first = label.value if isinstance(label, ast.Str) else label.parts[0] if isinstance(label, ast.Template) \
+        and label.parts and isinstance(label.parts[0], str) else None
+    if first is None or (" " not in first and not isinstance(label, ast.Str)):
+        return None
+    return first.split(" ", 1)[0]

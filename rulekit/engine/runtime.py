@@ -46,15 +46,17 @@ class ChooseSpec:
     """What a ``choose`` needs after its options are listed: for each option's target block,
     the env keys its chosen values bind and how its notation is written."""
 
-    __slots__ = ("keys", "labels", "span", "says", "prompt", "options")
+    __slots__ = ("keys", "labels", "span", "says", "prompt", "options", "verbs")
 
-    def __init__(self, keys: dict, labels: dict, span, says=None, prompt=None, options: dict | None = None):
+    def __init__(self, keys: dict, labels: dict, span, says=None, prompt=None, options: dict | None = None,
+                 verbs: dict | None = None):
         self.keys = keys        # target pc -> tuple of env keys
         self.labels = labels    # target pc -> fn(s, env, *values) -> notation
         self.span = span
         self.says = says or {}  # target pc -> fn(s, env, *values) -> narration (`says`), where given
         self.prompt = prompt    # fn(s, env) -> the choose's `prompt`, or None
         self.options = options or {}    # target pc -> the option's span (for `rulekit test --coverage`)
+        self.verbs = verbs or {}        # target pc -> the first word of its notation, where the text fixes it
 
 
 def call(s: State, code: Code, env: dict, ret) -> bool:

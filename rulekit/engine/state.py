@@ -151,6 +151,12 @@ class Decision:
             self._labels = labels
         return labels
 
+    def verb(self, index: int) -> str:
+        """The first word of one option's notation (what ``rulekit simulate`` counts), without
+        writing the notation where its text fixes that word."""
+        verb = self.spec.verbs.get(self.choices[index][0])
+        return verb if verb is not None else self.label(index).split(" ", 1)[0]
+
     def prompt(self) -> str | None:
         """The choose's `prompt` for the one deciding, or None: written only when asked."""
         writer = self.spec.prompt

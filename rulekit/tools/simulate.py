@@ -57,7 +57,7 @@ def play_one(game_ref: str, variants: tuple, players: int | None, seed: int, bot
     verbs: dict[str, int] = {}
 
     def count_verb(state, _who, index):
-        verb = state.pending.label(index).split(" ", 1)[0]
+        verb = state.pending.verb(index)
         verbs[verb] = verbs.get(verb, 0) + 1
     record = {"index": index, "seed": s_seed, "bots": seats}
     try:
