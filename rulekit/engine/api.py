@@ -114,13 +114,11 @@ def apply_index(s: State, index: int, atomic: bool = True, step_limit: int = vm.
         raise
 
 
-
 def play_at_random(s: State, agent, steps: int, step_limit: int = vm.DEFAULT_STEP_LIMIT) -> None:
     """Up to ``steps`` decisions of a ``RandomAgent`` (``agent.state`` its random stream, kept up
     to date even when the content fails), applied as :func:`apply_index` (not atomic) applies
     them: a search's rollout, most of what a search bot costs, without a call per layer per
-    decision. (Coverage, which watches ``vm.resume``, counts no option a rollout takes: a
-    rollout is imagined play.)"""
+    decision."""
     stream = agent.state
     try:
         if s.record:
@@ -129,20 +127,11 @@ def play_at_random(s: State, agent, steps: int, step_limit: int = vm.DEFAULT_STE
                 apply_index(s, index, False, step_limit)
                 steps -= 1
             return
-        actions, frames = s.actions, s.frames
+        actions, resume = s.actions, vm.resume
         while steps > 0 and not s.over:
-            decision = s.pending
-            choices = decision.choices
-            stream, index = below(stream, len(choices))
+            stream, index = below(stream, len(s.pending.choices))
             actions.append(index)
-            choice = choices[index]             # vm.resume, written out
-            f = frames[-1]
-            target = choice[0]
-            if len(choice) > 1:
-                f.env.update(zip(decision.spec.keys[target], choice[1:]))
-            f.pc = target
-            s.pending = None
-            vm.run(s, step_limit)
+            resume(s, index, step_limit)
             steps -= 1
     finally:
         agent.state = stream
