@@ -972,8 +972,8 @@ def _in_cycles(calls: dict) -> set:
 def _fixed_verb(label) -> str | None:
     """The first word of an option's notation where its text fixes it (``"bid {n}"``: bid),
     so counting what was played needs no notation written; else None."""
-    first = label.value if isinstance(label, ast.Str) else label.parts[0] if isinstance(label, ast.Template) \
-        and label.parts and isinstance(label.parts[0], str) else None
-    if first is None or (" " not in first and not isinstance(label, ast.Str)):
-        return None
-    return first.split(" ", 1)[0]
+    if isinstance(label, ast.Str):
+        return label.value.split(" ", 1)[0]
+    if isinstance(label, ast.Template) and label.parts and isinstance(label.parts[0], str) and " " in label.parts[0]:
+        return label.parts[0].split(" ", 1)[0]
+    return None
