@@ -18,6 +18,9 @@ seeds 0..N-1, CPU time of the process): Batavia with 5 players, Goa with 4. The 
 rulekit trees must play the same games from the same seeds; a warning says when their
 decisions per game differ. ``--greedy N`` adds N games with every seat played by
 ``greedy`` and ``--mcts`` the MCTS rate of ``bench_random.py`` (rulekit trees only).
+``--simulate`` adds the rate of ``rulekit simulate --bots random``'s own play (its games,
+seeded as the command seeds them, with its per-game record: the command the speed issue's
+bar names), against the hand-written time of the random column's games.
 Prints a Markdown table for docs/performance.md and a line naming the machine.
 """
 from __future__ import annotations
@@ -91,6 +94,14 @@ def _measure_tree(job: dict) -> dict:
         return steps
 
     out = {"where": where, "digest": _digest(job["tree"]), **_timed(play, job["games"])}
+    if job.get("simulate"):
+        try:
+            from rulekit.tools.simulate import play_one
+        except ImportError:              # rulekit/simulate.py before the tools moved
+            from rulekit.simulate import play_one
+        play_one(job["game"], (), players, 0, ["random"], 0)     # its action cap, worked out once
+        out["simulate"] = _timed(lambda i: play_one(job["game"], (), players, 0, ["random"], i),
+                                 job["games"])["rate"]
     if job["greedy"]:
         greedy = _timed(play_greedy, job["greedy"])
         out.update(greedy=greedy["rate"], greedy_decisions=greedy["decisions"])
@@ -168,6 +179,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--greedy", type=int, default=0, help="greedy-bot games per round (rulekit trees)")
     parser.add_argument("--mcts", action="store_true", help="MCTS iterations/s as bench_random.py (rulekit trees)")
+    parser.add_argument("--simulate", action="store_true",
+                        help="games/s of `rulekit simulate --bots random`'s own play (rulekit trees)")
     args = parser.parse_args()
     base_hash = _git("rev-parse", "--short", args.base + "^{commit}")
     head = _git("rev-parse", "--short", "HEAD")
@@ -194,7 +207,8 @@ def main() -> None:
                 for who in turn:
                     rulekit = trees[who] is not None
                     job = {"tree": trees[who], "game": name, "players": players, "games": counts[name],
-                           "greedy": args.greedy if rulekit else 0, "mcts": args.mcts and rulekit}
+                           "greedy": args.greedy if rulekit else 0, "mcts": args.mcts and rulekit,
+                           "simulate": args.simulate and rulekit}
                     got = _run(job, envs[who])
                     if round_ == 0:
                         print(f"# {who} {name}: " + ", ".join(f"{k} {v}" for k, v in got["where"].items()),
@@ -202,7 +216,7 @@ def main() -> None:
                     digests.setdefault(who, set()).add(got.get("digest"))
                     decisions[who, name, "random"] = got["decisions"]
                     decisions[who, name, "greedy"] = got.get("greedy_decisions")
-                    for key in ("rate", "greedy", "mcts"):
+                    for key in ("rate", "greedy", "mcts", "simulate"):
                         if key in got:
                             best[who, name, key] = max(best.get((who, name, key), 0), got[key])
             print(f"# round {round_ + 1}/{args.rounds} done", file=sys.stderr)
@@ -229,7 +243,8 @@ def main() -> None:
 def table(args, names: dict, best: dict, decisions: dict) -> None:
     label = {"batavia": "Batavia 5p", "goa": "Goa 4p"}
     head = [f"{label[n]} games/s" for n, _ in GAMES] + [f"{label[n]} decisions/game" for n, _ in GAMES]
-    extra = ([("greedy", f"{label[n]} greedy games/s", n) for n, _ in GAMES] if args.greedy else []) + \
+    extra = ([("simulate", f"{label[n]} simulate games/s", n) for n, _ in GAMES] if args.simulate else []) + \
+            ([("greedy", f"{label[n]} greedy games/s", n) for n, _ in GAMES] if args.greedy else []) + \
             ([("mcts", f"{label[n]} MCTS it/s", n) for n, _ in GAMES] if args.mcts else [])
     head += [title for _, title, _ in extra]
     print(f"Best of {args.rounds} interleaved rounds ({args.games_batavia} Batavia and "
@@ -244,6 +259,9 @@ def table(args, names: dict, best: dict, decisions: dict) -> None:
         row += [f"{sum(d) / len(d):.1f}" for d in (decisions[who, n, "random"] for n, _ in GAMES)]
         for key, _, name in extra:
             value = best.get((who, name, key))
+            if key == "simulate" and value is not None:
+                row.append(f"{value:.1f} ({best['reference', name, 'rate'] / value:.1f}x the hand-written time)")
+                continue
             row.append("-" if value is None else f"{value:.2f}" if key == "greedy" else f"{value:.0f}")
         print(f"| {title} | " + " | ".join(row) + " |")
     print()
