@@ -95,6 +95,10 @@ def apply(s: State, action: str, atomic: bool = True, step_limit: int = vm.DEFAU
 
 def apply_index(s: State, index: int, atomic: bool = True, step_limit: int = vm.DEFAULT_STEP_LIMIT) -> None:
     """Apply the legal action at ``index`` of ``legal_actions(s)`` (fast path for bots)."""
+    if not atomic and not s.record:     # a bot's own copy: nothing to undo, no notation
+        s.actions.append(index)
+        vm.resume(s, index, step_limit)
+        return
     backup = history = None
     if atomic:
         backup, history = s.checkpoint(), (len(s.events), len(s.actions))

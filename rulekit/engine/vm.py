@@ -106,7 +106,9 @@ def resume(s: State, index: int, limit: int = DEFAULT_STEP_LIMIT) -> None:
     choice = decision.choices[index]
     f = s.frames[-1]
     target = choice[0]
-    if len(choice) > 1:
+    if len(choice) == 2:
+        f.env[decision.spec.keys[target][0]] = choice[1]
+    elif len(choice) > 2:
         f.env.update(zip(decision.spec.keys[target], choice[1:]))
     f.pc = target
     s.pending = None
