@@ -443,27 +443,7 @@ class _Writer:
                 spec_verbs[target] = verb
             if opt.says is not None:
                 spec_says[target] = self._label_fn(opt, inner, names, opt.says)
-            values = "".join(f", {names[n]}" for n in names)
-            cond = comp.src(opt.cond, inner) if opt.cond is not None else None
-            if not clauses:
-                item = comp._k((target,), f"OPT{target}") if not values else f"({target}{values})"
-                if cond is None:
-                    lines.append((3, f"ch.append({item})", st.span))
-                else:
-                    lines.append((3, f"if {cond}:", st.span))
-                    lines.append((4, f"ch.append({item})", st.span))
-            elif opt.by is not None:
-                lines.append((3, f"ch += {self._grouped(opt, inner, target, values, clauses, cond)}", st.span))
-            else:       # plain loops: most lists of options are short or empty, where a comprehension costs more
-                for depth, (var, src) in enumerate(clauses):
-                    lines.append((3 + depth, f"for {var} in {src}:", st.span))
-                depth = 3 + len(clauses)
-                if cond is not None:
-                    lines.append((depth, f"if {cond}:", st.span))
-                    depth += 1
-                lines.append((depth, f"ch.append(({target}{values}))", st.span))
-            if opt.by is not None and not clauses:
-                comp.error("RK0322", "`by` groups the options a `for` lists; this option lists none", opt.by.span)
+            self._list_option(opt, inner, target, names, clauses, lines, st.span)
             bodies.append((target, opt.body, scope))
         prompt = None
         if st.prompt is not None:
@@ -486,6 +466,32 @@ class _Writer:
             self.goto(end)
         self.start(end)
         return spec
+
+    def _list_option(self, opt, inner: Scope, target: int, names: dict, clauses: list, lines: list, span) -> None:
+        """The lines that add one option's ``(target, *values)`` tuples to ``ch``, each value its
+        ``for`` clauses walk (where its condition holds)."""
+        comp = self.comp
+        values = "".join(f", {names[n]}" for n in names)
+        cond = comp.src(opt.cond, inner) if opt.cond is not None else None
+        if not clauses:
+            item = comp._k((target,), f"OPT{target}") if not values else f"({target}{values})"
+            if cond is None:
+                lines.append((3, f"ch.append({item})", span))
+            else:
+                lines.append((3, f"if {cond}:", span))
+                lines.append((4, f"ch.append({item})", span))
+        elif opt.by is not None:
+            lines.append((3, f"ch += {self._grouped(opt, inner, target, values, clauses, cond)}", span))
+        else:       # plain loops: most lists of options are short or empty, where a comprehension costs more
+            for depth, (var, src) in enumerate(clauses):
+                lines.append((3 + depth, f"for {var} in {src}:", span))
+            depth = 3 + len(clauses)
+            if cond is not None:
+                lines.append((depth, f"if {cond}:", span))
+                depth += 1
+            lines.append((depth, f"ch.append(({target}{values}))", span))
+        if opt.by is not None and not clauses:
+            comp.error("RK0322", "`by` groups the options a `for` lists; this option lists none", opt.by.span)
 
     def r_ChooseAll(self, st):
         """``choose_all q in players:`` (engine/simultaneous.py): the options are listed as a

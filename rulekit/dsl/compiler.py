@@ -881,7 +881,7 @@ class Compiler(Loops):
         zone_node, prop, right = parts
         value = self.src(right, scope)
         key = self._tally_key(zone_node, prop, scope)
-        found = f"(s.tallies.get({key}) or TALLY_TABLE(s, {key}, True)).get({value}, 0) > 0"   # (an `any`: tally.py)
+        found = f"{_tally_read(key, value, scanning_any=True)} > 0"
         if isinstance(right, (ast.Num, ast.Str, ast.Const)):
             return f"({found})"
         return f"({found} if {value}.__class__ in PLAIN_VALUE else ANY({self._generator(node.args[0], scope)}))"
@@ -1283,10 +1283,12 @@ def _tally_parts(arg, v: Vocabulary):
     return zone_node, prop, right
 
 
-def _tally_read(key: str, value: str) -> str:
+def _tally_read(key: str, value: str, scanning_any: bool = False) -> str:
     """How many items of a tally's zone have its property = ``value`` (engine/tally.py: the
-    table is built on the first question)."""
-    return f"(s.tallies.get({key}) or TALLY_TABLE(s, {key})).get({value}, 0)"
+    table is built on the first question; for an ``any``, one built where an item lacks the
+    property answers as the scan would)."""
+    build = f"TALLY_TABLE(s, {key}, True)" if scanning_any else f"TALLY_TABLE(s, {key})"
+    return f"(s.tallies.get({key}) or {build}).get({value}, 0)"
 
 
 def _any_parts(arg, v: Vocabulary):
