@@ -221,6 +221,25 @@ def test_a_rollout_at_random_takes_the_decisions_a_random_agent_takes(batavia, r
     assert to_dict(fused) == to_dict(one)
 
 
+@pytest.mark.parametrize("example, n", [("for-sale", 4), ("modern-art", 3)])
+def test_a_rollout_at_random_takes_simultaneous_and_nested_decisions_as_one_by_one(example, n):
+    """Sealed bids (``choose_all``) and decisions deep in procedures: the rollout takes each as
+    it comes, and stops at a simultaneous one as apply_index would."""
+    from pathlib import Path
+    game = rulekit.load_game(str(Path(__file__).resolve().parents[1] / "examples" / example))
+    for seed in range(3):
+        start = api.new_game(game, n, seed, record=False)
+        one, fused = start.clone(), start.clone()
+        bot, agent = RandomAgent(seed), RandomAgent(seed)
+        for _ in range(200):
+            if one.over:
+                break
+            api.apply_index(one, bot.choose(one), atomic=False)
+        api.play_at_random(fused, agent, 200)
+        assert agent.state == bot.state and fused.actions == one.actions
+        assert to_dict(fused) == to_dict(one)
+
+
 def test_a_rollout_at_random_keeps_its_stream_when_the_content_fails(write_game):
     game = rulekit.load_game(write_game("""\
         meta: {title: Fails}

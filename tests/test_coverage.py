@@ -7,6 +7,9 @@ from pathlib import Path
 
 from test_suite import COUNT
 
+import rulekit
+from rulekit.agents import RandomAgent
+from rulekit.engine import api
 from rulekit.testing.coverage import Tracer, report
 from rulekit.testing.suite import transcript_text
 
@@ -87,3 +90,20 @@ def test_rulekit_test_coverage_prints_the_summary_and_the_missed_lines(capsys, w
     assert marked[line_of("              move(top(supply), to=pool)")].startswith(">")
     assert marked[line_of('          "take":')].startswith("+")
     assert marked[line_of("  turn:")].startswith(" ")
+
+
+def test_a_rollouts_decisions_count_as_chosen_as_one_by_one_ones_do(write_game):
+    """api.play_at_random takes decisions as they come, without a resume: the trace notes
+    those options too, the same ones as when the same draws are applied one at a time."""
+    game = rulekit.load_game(write_game(GAME))
+    chosen = []
+    for fused in (True, False):
+        s, agent, tracer = api.new_game(game, 2, 5, record=False), RandomAgent(3), Tracer()
+        with tracer:
+            if fused:
+                api.play_at_random(s, agent, 6)
+            else:
+                for _ in range(6):
+                    api.apply_index(s, agent.choose(s), atomic=False)
+        chosen.append({(spec.span.line, target) for spec, target in tracer.chosen})
+    assert chosen[0] == chosen[1] and len(chosen[0]) >= 2

@@ -121,8 +121,10 @@ def apply_index(s: State, index: int, atomic: bool = True, step_limit: int = vm.
 def play_at_random(s: State, agent, steps: int, step_limit: int = vm.DEFAULT_STEP_LIMIT) -> None:
     """Up to ``steps`` decisions of a ``RandomAgent`` (``agent.state`` its random stream, kept up
     to date even when the content fails), applied as :func:`apply_index` (not atomic) applies
-    them: a search's rollout, most of what a search bot costs, without a call per layer per
-    decision."""
+    them: a search's rollout, most of what a search bot costs. Without a record, the decisions
+    after the first are taken where they come (``State.auto``, ``runtime.take_at_random``):
+    no Decision, no return to this loop, no resume; the draws, actions and steps are those of
+    one decision at a time."""
     stream = agent.state
     try:
         if s.record:
@@ -131,11 +133,13 @@ def play_at_random(s: State, agent, steps: int, step_limit: int = vm.DEFAULT_STE
                 apply_index(s, index, False, step_limit)
                 steps -= 1
             return
-        actions, resume = s.actions, vm.resume
         while steps > 0 and not s.over:
             stream, index = below(stream, len(s.pending.choices))
-            actions.append(index)
-            resume(s, index, step_limit)
-            steps -= 1
+            s.actions.append(index)
+            s.auto = [stream, steps - 1]    # the decisions after this one are taken as they come
+            try:
+                vm.resume(s, index, step_limit)
+            finally:
+                (stream, steps), s.auto = s.auto, None
     finally:
         agent.state = stream

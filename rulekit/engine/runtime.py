@@ -15,6 +15,7 @@ from fractions import Fraction
 from ..errors import ContentRuntimeError
 from . import mutate
 from .library import seq
+from .rng import below
 from .simultaneous import NAMES as SIMULTANEOUS
 from .state import Decision, Frame, Player, State
 
@@ -92,9 +93,33 @@ def decide(s: State, player, choices: list, spec: ChooseSpec) -> bool:
     if not choices:
         raise ContentRuntimeError(f"no option of this choice is legal for {mutate.fmt(player)}",
                                   spec.span, "RK4010")
+    if s.auto is not None and s.auto[1] > 0:
+        return take_at_random(s, choices, spec)
     s.pending = Decision(player, choices, spec, s)
     if s.record:
         s.pending.labels  # noqa: B018 - a recorded game writes (and checks, RK4011) its notation at once
+    return True
+
+
+def take_at_random(s: State, choices: list, spec: ChooseSpec) -> bool:
+    """Take a decision as it comes, at random (``State.auto``: a rollout of
+    ``api.play_at_random``): the option the stream draws is bound as ``vm.resume`` binds it
+    and the frame goes on at its block. True with no decision pending: ``vm.run`` runs on from
+    the top frame, as a resume would, without a Decision, a return to the caller, or a resume."""
+    auto = s.auto
+    auto[0], index = below(auto[0], len(choices))
+    auto[1] -= 1
+    s.actions.append(index)
+    choice = choices[index]
+    f = s.frames[-1]
+    target = choice[0]
+    if len(choice) == 2:
+        f.env[spec.keys[target][0]] = choice[1]
+    elif len(choice) > 2:
+        f.env.update(zip(spec.keys[target], choice[1:]))
+    f.pc = target
+    s.steps += s.limit - s.budget     # the steps to this decision, as vm.run's end counts them...
+    s.budget = s.limit                # ...and the next decision's budget, as a resume's run sets it
     return True
 
 

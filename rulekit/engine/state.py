@@ -202,7 +202,7 @@ class State:
 
     __slots__ = ("game", "n", "g", "p", "zones", "loc", "iprops", "rng", "frames", "pending",
                  "events", "actions", "over", "result", "pins", "record", "steps", "memo", "tallies",
-                 "tallied", "coarse", "budget", "limit", "owned", "list_later", "__weakref__")
+                 "tallied", "coarse", "budget", "limit", "owned", "list_later", "auto", "__weakref__")
 
     def clone(self) -> State:
         """A copy that shares the zones' item lists, and the items' states, with this state
@@ -229,6 +229,7 @@ class State:
         new.pins = {k: list(v) for k, v in self.pins.items()} if self.pins else {}
         new.record = self.record
         new.list_later = self.list_later
+        new.auto = None
         new.steps = self.steps
         new.memo = dict(self.memo)           # shared tables: see engine/memo.py, "Clones"
         new.tallies = dict(self.tallies)     # shared tables, copied on write (engine/tally.py)
@@ -305,6 +306,7 @@ class State:
         s.pins = {}
         s.record = True
         s.list_later = False        # a bot's imagined position lists its options only when asked (engine/vm.py)
+        s.auto = None               # [stream, decisions left]: a rollout's (runtime.take_at_random)
         s.steps = 0
         s.memo = {}
         s.tallies = {}

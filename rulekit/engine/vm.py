@@ -14,7 +14,10 @@ in any nested procedure, loop or phase.
 A bot's imagined position (``State.list_later``) stops at a ``choose`` without listing
 its options: a greedy bot judges most positions it reaches by their estimate alone, and
 listing the next player's options was a third of what each such trial cost. They are
-listed when first asked for (:class:`Unlisted`).
+listed when first asked for (:class:`Unlisted`). A search's random rollout
+(``State.auto``, ``api.play_at_random``) takes each decision as it comes instead of
+stopping (``runtime.take_at_random``): the loop below runs on from the top frame, as a
+resume would have.
 
 A failure inside generated code is mapped back to the content statement it came
 from: each generated line knows its span (``runtime.LINE_SPANS``).
@@ -43,7 +46,9 @@ def run(s: State, limit: int = DEFAULT_STEP_LIMIT) -> None:
             f = frames[-1]
             try:
                 if f.code.run(s, f):
-                    return
+                    if s.pending is not None:
+                        return
+                    continue        # a decision taken as it came (runtime.take_at_random): on from the top frame
             except EndGame:
                 del frames[1:]
                 frames[0].pc = s.game.program.finish_pc

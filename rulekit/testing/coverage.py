@@ -23,11 +23,12 @@ import sys
 import attrs
 
 from ..engine import vm
-from ..engine.runtime import LINE_SPANS, ChooseSpec
+from ..engine.runtime import LINE_SPANS, ChooseSpec, take_at_random
 from ..model import ESTIMATE
 from ..source import source_line
 
 _RESUME = vm.resume.__code__
+_TAKEN = take_at_random.__code__   # a rollout's decision taken as it came: no resume
 SHOWN = 40     # missed lines and options listed under the summary (the annotated files show them all)
 
 
@@ -66,6 +67,8 @@ class Tracer:
         if code in self.functions:
             self.functions[code] = True
             return None
+        if code is _TAKEN:
+            return self._taken
         if code is _RESUME:
             state, index = frame.f_locals.get("s"), frame.f_locals.get("index")
             decision = getattr(state, "pending", None)
@@ -76,6 +79,12 @@ class Tracer:
                     spec, target = sim.inner, decision.choices[index][1][1][0]
                 self.chosen.add((spec, target))
         return None
+
+    def _taken(self, frame, event, arg):
+        """A decision a rollout took as it came: its option once the draw bound it."""
+        if event == "return" and "target" in frame.f_locals:
+            self.chosen.add((frame.f_locals["spec"], frame.f_locals["target"]))
+        return self._taken
 
     def _line(self, frame, event, arg):
         if event == "line":
