@@ -4,6 +4,7 @@
 
     python benchmarks/instructions.py [--batavia 20 --goa 8]
     python benchmarks/instructions.py --greedy --batavia 1 --goa 1
+    python benchmarks/instructions.py --mcts --batavia 10 --goa 10
 
 Counted instructions do not move with the load of a shared machine the way CPU time does,
 so two engine versions compare from separate runs, days apart. Each figure is the count of
@@ -11,7 +12,8 @@ a process that plays N random games minus that of one that plays none (loading a
 compiling the game), divided by N. The engine runs as shipped: every content function is
 called directly (no per-state memory since the tenth session; before it, this script
 switched the memory's timed trials off, since timing under valgrind costs far more than it
-does natively). With ``--greedy`` the games are greedy bots'. Needs valgrind (Debian's
+does natively). With ``--greedy`` the games are greedy bots'; with ``--mcts`` it counts MCTS
+iterations (bench_random's search). Needs valgrind (Debian's
 package); takes about a minute (random) or a few minutes (one greedy game of each).
 
 Random games also count the hand-written references of ``benchmarks/reference/`` over the
@@ -41,8 +43,17 @@ if how == "greedy":
     play = play_greedy
 from rulekit.games import load_game
 game = load_game(name)
-for seed in range(games):
-    play(game, players, seed)
+if how == "mcts":       # bench_random's search: 30 iterations from its mid-game state, once per "game"
+    from rulekit.agents import MCTSAgent
+    from rulekit.engine import api
+    s = api.new_game(game, players, 0)
+    for _ in range(30):
+        api.apply_index(s, 0)
+    for seed in range(games):
+        MCTSAgent(seed, iterations=30, worlds=0, rollout=40, reward="rank", prior=0, rollout_bot=None).choose(s)
+else:
+    for seed in range(games):
+        play(game, players, seed)
 """
 
 
@@ -79,14 +90,21 @@ def main() -> None:
     parser.add_argument("--greedy", action="store_true",
                         help="greedy games (every seat greedy, every memory kept) instead of random ones; "
                              "about two minutes a game under valgrind: give --batavia 1 --goa 1")
+    parser.add_argument("--mcts", action="store_true",
+                        help="MCTS iterations instead of games: each 'game' is bench_random's search (30 "
+                             "iterations from its mid-game state, the agent seeded anew); give --batavia 10 --goa 10")
     args = parser.parse_args()
     if shutil.which("valgrind") is None:
         raise SystemExit("valgrind is not installed (Debian: apt install valgrind)")
-    how = "greedy" if args.greedy else "random"
+    how = "greedy" if args.greedy else "mcts" if args.mcts else "random"
     for name, players, games in (("batavia", 5, args.batavia), ("goa", 4, args.goa)):
         if games <= 0:
             continue
         per_game = (count(name, players, games, how) - count(name, players, 0, how)) / games
+        if how == "mcts":
+            print(f"{name:8s} {players}p  {per_game / 30 / 1e6:7.2f} M instructions per MCTS iteration "
+                  f"({games} searches of 30)")
+            continue
         line = f"{name:8s} {players}p  {per_game / 1e6:7.2f} M instructions per {how} game ({games} games)"
         if how == "random":
             reference = (count(name, players, games, "reference") - count(name, players, 0, "reference")) / games

@@ -46,7 +46,7 @@ def run(s: State, limit: int = DEFAULT_STEP_LIMIT) -> None:
             f = frames[-1]
             try:
                 if f.code.run(s, f):
-                    if s.pending is not None:
+                    if s.pending is not None or s.auto is None:
                         return
                     continue        # a decision taken as it came (runtime.take_at_random): on from the top frame
             except EndGame:
