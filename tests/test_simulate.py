@@ -234,3 +234,58 @@ def test_the_verb_counted_is_the_first_word_of_the_notation(write_game):
     assert fixed > 1000
     spec = api.new_game(starts_with_a_value, 1).pending.spec
     assert sorted(spec.verbs.values()) == ["go", "pass"]     # "{n} up" and "take{n}" are written to count
+
+
+def _one_at_a_time(monkeypatch):
+    """play_one with every seat random played as play_out plays other bots."""
+    from rulekit.agents import play_out
+
+    def slow(state, agents, verbs, cap):
+        def count(s, _who, index):
+            verb = s.pending.verb(index)
+            verbs[verb] = verbs.get(verb, 0) + 1
+        return play_out(state, agents, count, cap)
+    monkeypatch.setattr(sim, "play_out_at_random", slow)
+
+
+@pytest.mark.parametrize("game, players, cap", [
+    ("batavia", 5, None), ("goa", 4, None), ("examples/for-sale", 4, None), ("examples/modern-art", 3, None),
+    ("goa", 2, 150),
+])
+def test_random_seats_play_the_same_games_taken_as_they_come(monkeypatch, game, players, cap):
+    """Every seat random: decisions are taken where they come (api.autoplay), each seat on its own
+    stream; the records (scores, decisions, verbs, a stall at the cap) are those of one at a time."""
+    fast = [sim.play_one(game, (), players, 5, ["random"], i, cap) for i in range(3)]
+    _one_at_a_time(monkeypatch)
+    slow = [sim.play_one(game, (), players, 5, ["random"], i, cap) for i in range(3)]
+    assert fast == slow
+    assert any(r["stalled"] for r in fast) == (cap is not None)
+
+
+def test_random_seats_count_verbs_written_from_the_notation(write_game, monkeypatch):
+    """An option whose text starts with a value has its notation written to count its verb, before
+    its choice binds (the label reads the locals as the decision stood)."""
+    folder = write_game("""\
+        meta: {title: Verbs}
+        players: {min: 2, max: 2}
+        vars:
+          k: 0
+        flow:
+          rounds: 6
+          phases:
+            - id: main
+              do: |
+                for p in players:
+                    k = k + 1
+                    choose p:
+                        "{k} up":
+                            k = k + 2
+                        "{n} down" for n in range(1, 3):
+                            k = k - n
+                        "pass":
+                            pass
+        """)
+    fast = [sim.play_one(folder, (), 2, 1, ["random"], i) for i in range(4)]
+    _one_at_a_time(monkeypatch)
+    assert fast == [sim.play_one(folder, (), 2, 1, ["random"], i) for i in range(4)]
+    assert sum(len(r["actions"]) for r in fast) > 4     # numbers, not only "pass"

@@ -17,6 +17,7 @@ import math
 
 from ..engine import api, rng
 from ..engine.determinize import deal_plan, determinize
+from ..engine.runtime import Autoplay
 from ..engine.simultaneous import Simultaneous
 from ..engine.state import PLAYERS
 from ..errors import ContentRuntimeError, UsageError, suggestion_help
@@ -537,6 +538,23 @@ def play_out(state, agents, each=None, max_actions: int | None = None):
         if each is not None:
             each(state, who, index)
         api.apply_index(state, index, atomic=False)
+    return state
+
+
+def play_out_at_random(state, agents, verbs: dict, max_actions: int | None = None):
+    """:func:`play_out` for seats all played by ``RandomAgent``, with the first word of each
+    option taken counted in ``verbs`` (``rulekit simulate``'s record): the same games, draws and
+    stall, with the decisions taken where they come (``api.autoplay``), about a tenth quicker."""
+    auto = Autoplay([agent.state for agent in agents], True, 0, verbs)
+    try:
+        while not state.over:
+            if max_actions is not None and len(state.actions) >= max_actions:
+                raise stalled(state, max_actions)
+            auto.left = max_actions - len(state.actions) if max_actions is not None else 1 << 62
+            api.autoplay(state, auto)
+    finally:
+        for agent, stream in zip(agents, auto.streams):
+            agent.state = stream
     return state
 
 

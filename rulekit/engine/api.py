@@ -12,6 +12,7 @@ from __future__ import annotations
 from ..errors import ContentRuntimeError, IllegalAction, UsageError
 from . import memo, simultaneous, vm
 from .rng import below
+from .runtime import Autoplay
 from .state import PLAYERS, Decision, Frame, State
 
 
@@ -121,25 +122,43 @@ def apply_index(s: State, index: int, atomic: bool = True, step_limit: int = vm.
 def play_at_random(s: State, agent, steps: int, step_limit: int = vm.DEFAULT_STEP_LIMIT) -> None:
     """Up to ``steps`` decisions of a ``RandomAgent`` (``agent.state`` its random stream, kept up
     to date even when the content fails), applied as :func:`apply_index` (not atomic) applies
-    them: a search's rollout, most of what a search bot costs. Without a record, the decisions
-    after the first are taken where they come (``State.auto``, ``runtime.take_at_random``):
-    no Decision, no return to this loop, no resume; the draws, actions and steps are those of
-    one decision at a time."""
-    stream = agent.state
-    try:
-        if s.record:
+    them: a search's rollout, most of what a search bot costs (see :func:`autoplay`)."""
+    if s.record:
+        stream = agent.state
+        try:
             while steps > 0 and not s.over:
                 stream, index = below(stream, len(s.pending.choices))
                 apply_index(s, index, False, step_limit)
                 steps -= 1
-            return
-        while steps > 0 and not s.over:
-            stream, index = below(stream, len(s.pending.choices))
-            s.actions.append(index)
-            s.auto = [stream, steps - 1]    # the decisions after this one are taken as they come
-            try:
-                vm.resume(s, index, step_limit)
-            finally:
-                (stream, steps), s.auto = s.auto, None
+        finally:
+            agent.state = stream
+        return
+    auto = Autoplay([agent.state], False, steps)
+    try:
+        autoplay(s, auto, step_limit)
     finally:
-        agent.state = stream
+        agent.state = auto.streams[0]
+
+
+def autoplay(s: State, auto: Autoplay, step_limit: int = vm.DEFAULT_STEP_LIMIT) -> None:
+    """Take ``auto.left`` decisions at random (fewer if the game ends) in a game played without
+    a record, as ``below`` over the options and :func:`apply_index` (not atomic) would one at a
+    time: the same draws, actions, steps and state. Only the first decision of a run is
+    resumed from here; the others are taken where they come (``State.auto``,
+    ``runtime.take_at_random``), with no Decision, no return to this loop and no resume. A
+    simultaneous decision (``choose_all``) stops the run like any decision in a game played
+    one at a time, and its first player still to choose draws here."""
+    while auto.left > 0 and not s.over:
+        decision = s.pending
+        k = decision.player if auto.seats else 0
+        auto.streams[k], index = below(auto.streams[k], len(decision.choices))
+        auto.left -= 1
+        if auto.verbs is not None:
+            verb = decision.verb(index)
+            auto.verbs[verb] = auto.verbs.get(verb, 0) + 1
+        s.actions.append(index)
+        s.auto = auto
+        try:
+            vm.resume(s, index, step_limit)
+        finally:
+            s.auto = None

@@ -93,26 +93,45 @@ def decide(s: State, player, choices: list, spec: ChooseSpec) -> bool:
     if not choices:
         raise ContentRuntimeError(f"no option of this choice is legal for {mutate.fmt(player)}",
                                   spec.span, "RK4010")
-    if s.auto is not None and s.auto[1] > 0:
-        return take_at_random(s, choices, spec)
+    if s.auto is not None and s.auto.left > 0:
+        return take_at_random(s, player, choices, spec)
     s.pending = Decision(player, choices, spec, s)
     if s.record:
         s.pending.labels  # noqa: B018 - a recorded game writes (and checks, RK4011) its notation at once
     return True
 
 
-def take_at_random(s: State, choices: list, spec: ChooseSpec) -> bool:
-    """Take a decision as it comes, at random (``State.auto``: a rollout of
-    ``api.play_at_random``): the option the stream draws is bound as ``vm.resume`` binds it
-    and the frame goes on at its block. True with no decision pending: ``vm.run`` runs on from
-    the top frame, as a resume would, without a Decision, a return to the caller, or a resume."""
+class Autoplay:
+    """Decisions taken at random as they come (``State.auto``; ``api.autoplay``): the random
+    streams (one every seat draws from, or one a seat), how many decisions are still to be
+    taken so, and where the first word of each option taken is counted (``rulekit simulate``'s
+    record), or None."""
+
+    __slots__ = ("streams", "seats", "left", "verbs")
+
+    def __init__(self, streams: list, seats: bool, left: int, verbs: dict | None = None):
+        self.streams = streams
+        self.seats = seats
+        self.left = left
+        self.verbs = verbs
+
+
+def take_at_random(s: State, player, choices: list, spec: ChooseSpec) -> bool:
+    """Take a decision as it comes, at random (``State.auto``): the option the stream draws
+    is bound as ``vm.resume`` binds it and the frame goes on at its block. True with no
+    decision pending: ``vm.run`` runs on from the top frame, as a resume would, without a
+    Decision, a return to the caller, or a resume."""
     auto = s.auto
-    auto[0], index = below(auto[0], len(choices))
-    auto[1] -= 1
-    s.actions.append(index)
+    k = player if auto.seats else 0
+    auto.streams[k], index = below(auto.streams[k], len(choices))
+    auto.left -= 1
     choice = choices[index]
-    f = s.frames[-1]
     target = choice[0]
+    if auto.verbs is not None:      # before the choice binds: a label may read the locals
+        verb = spec.verbs.get(target) or Decision(player, choices, spec, s).verb(index)
+        auto.verbs[verb] = auto.verbs.get(verb, 0) + 1
+    s.actions.append(index)
+    f = s.frames[-1]
     if len(choice) == 2:
         f.env[spec.keys[target][0]] = choice[1]
     elif len(choice) > 2:
