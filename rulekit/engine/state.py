@@ -306,7 +306,7 @@ class State:
         s.pins = {}
         s.record = True
         s.list_later = False        # a bot's imagined position lists its options only when asked (engine/vm.py)
-        s.auto = None               # [stream, decisions left]: a rollout's (runtime.take_at_random)
+        s.auto = None               # a runtime.Autoplay: decisions taken at random as they come
         s.steps = 0
         s.memo = {}
         s.tallies = {}

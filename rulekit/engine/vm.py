@@ -14,10 +14,10 @@ in any nested procedure, loop or phase.
 A bot's imagined position (``State.list_later``) stops at a ``choose`` without listing
 its options: a greedy bot judges most positions it reaches by their estimate alone, and
 listing the next player's options was a third of what each such trial cost. They are
-listed when first asked for (:class:`Unlisted`). A search's random rollout
-(``State.auto``, ``api.play_at_random``) takes each decision as it comes instead of
-stopping (``runtime.take_at_random``): the loop below runs on from the top frame, as a
-resume would have.
+listed when first asked for (:class:`Unlisted`). A game played at random (a search's
+rollout, ``rulekit simulate`` with random seats: ``State.auto``, ``api.autoplay``) takes
+each decision as it comes instead of stopping (``runtime.take_at_random``): the loop below
+runs on from the top frame, as a resume would have.
 
 A failure inside generated code is mapped back to the content statement it came
 from: each generated line knows its span (``runtime.LINE_SPANS``).
