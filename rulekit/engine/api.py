@@ -123,16 +123,6 @@ def play_at_random(s: State, agent, steps: int, step_limit: int = vm.DEFAULT_STE
     """Up to ``steps`` decisions of a ``RandomAgent`` (``agent.state`` its random stream, kept up
     to date even when the content fails), applied as :func:`apply_index` (not atomic) applies
     them: a search's rollout, most of what a search bot costs (see :func:`autoplay`)."""
-    if s.record:
-        stream = agent.state
-        try:
-            while steps > 0 and not s.over:
-                stream, index = below(stream, len(s.pending.choices))
-                apply_index(s, index, False, step_limit)
-                steps -= 1
-        finally:
-            agent.state = stream
-        return
     auto = Autoplay([agent.state], False, steps)
     try:
         autoplay(s, auto, step_limit)
@@ -141,9 +131,9 @@ def play_at_random(s: State, agent, steps: int, step_limit: int = vm.DEFAULT_STE
 
 
 def autoplay(s: State, auto: Autoplay, step_limit: int = vm.DEFAULT_STEP_LIMIT) -> None:
-    """Take ``auto.left`` decisions at random (fewer if the game ends) in a game played without
-    a record, as ``below`` over the options and :func:`apply_index` (not atomic) would one at a
-    time: the same draws, actions, steps and state. Only the first decision of a run is
+    """Take ``auto.left`` decisions at random (fewer if the game ends), as ``below`` over the
+    options and :func:`apply_index` (not atomic) would one at a time: the same draws, actions,
+    steps and state. In a game played without a record only the first decision of a run is
     resumed from here; the others are taken where they come (``State.auto``,
     ``runtime.take_at_random``), with no Decision, no return to this loop and no resume. A
     simultaneous decision (``choose_all``) stops the run like any decision in a game played
@@ -156,6 +146,9 @@ def autoplay(s: State, auto: Autoplay, step_limit: int = vm.DEFAULT_STEP_LIMIT) 
         if auto.verbs is not None:
             verb = decision.verb(index)
             auto.verbs[verb] = auto.verbs.get(verb, 0) + 1
+        if s.record:        # each decision's notation and events are written: one at a time
+            apply_index(s, index, False, step_limit)
+            continue
         s.actions.append(index)
         s.auto = auto
         try:
