@@ -52,6 +52,24 @@ def play_greedy(game, players: int, seed: int) -> int:
     return steps
 
 
+def mcts_position(game, players: int):
+    """Where the benchmark's search starts: seed 0, the first option 30 times (fewer if the
+    game ends)."""
+    s = api.new_game(game, players, 0)
+    for _ in range(30):
+        if s.over:
+            break
+        api.apply_index(s, 0)
+    return s
+
+
+def mcts_search(seed: int):
+    """The benchmark's search, 30 iterations: the same in every game (not each game's
+    `search:`), so the rates compare."""
+    from rulekit.agents import MCTSAgent
+    return MCTSAgent(seed, iterations=30, worlds=0, rollout=40, reward="rank", prior=0, rollout_bot=None)
+
+
 def _load_time(name: str, cache: bool) -> float:
     """CPU seconds to load and check a game as a new process would: parsed texts read
     from the cache file (``cache``) or parsed afresh (a first run, or an edited file)."""
@@ -79,11 +97,7 @@ def bench(name: str, players: int, games: int, greedy_games: int) -> None:
     t0 = time.process_time()
     decisions = sum(play(game, players, seed) for seed in range(games))
     elapsed = time.process_time() - t0
-    s = api.new_game(game, players, 0)
-    for _ in range(30):
-        if s.over:
-            break
-        api.apply_index(s, 0)
+    s = mcts_position(game, players)
     n = 2000
     t0 = time.process_time()
     for _ in range(n):
@@ -93,9 +107,7 @@ def bench(name: str, players: int, games: int, greedy_games: int) -> None:
     play(game, players, 12345)  # peak memory of one whole game, with its state and caches
     _cur, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
-    from rulekit.agents import MCTSAgent
-    # the same search in every game (not each game's `search:`), so the rates compare
-    agent = MCTSAgent(1, iterations=30, worlds=0, rollout=40, reward="rank", prior=0, rollout_bot=None)
+    agent = mcts_search(1)
     t0 = time.process_time()
     agent.choose(s) if not s.over else None
     mcts_rate = 30 / (time.process_time() - t0)

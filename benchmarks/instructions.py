@@ -38,19 +38,15 @@ import sys
 sys.path.insert(0, sys.argv[1])
 name, players, games, how = sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
 sys.path.insert(0, sys.argv[1] + "/benchmarks")
-from bench_random import play, play_greedy    # the playouts every benchmark uses
+from bench_random import mcts_position, mcts_search, play, play_greedy    # what every benchmark plays
 if how == "greedy":
     play = play_greedy
 from rulekit.games import load_game
 game = load_game(name)
-if how == "mcts":       # bench_random's search: 30 iterations from its mid-game state, once per "game"
-    from rulekit.agents import MCTSAgent
-    from rulekit.engine import api
-    s = api.new_game(game, players, 0)
-    for _ in range(30):
-        api.apply_index(s, 0)
+if how == "mcts":       # bench_random's search, once per "game", the agent seeded anew
+    s = mcts_position(game, players)
     for seed in range(games):
-        MCTSAgent(seed, iterations=30, worlds=0, rollout=40, reward="rank", prior=0, rollout_bot=None).choose(s)
+        mcts_search(seed).choose(s)
 else:
     for seed in range(games):
         play(game, players, seed)

@@ -144,8 +144,7 @@ def autoplay(s: State, auto: Autoplay, step_limit: int = vm.DEFAULT_STEP_LIMIT) 
         auto.streams[k], index = below(auto.streams[k], len(decision.choices))
         auto.left -= 1
         if auto.verbs is not None:
-            verb = decision.verb(index)
-            auto.verbs[verb] = auto.verbs.get(verb, 0) + 1
+            auto.count(decision.verb(index))
         if s.record:        # each decision's notation and events are written: one at a time
             apply_index(s, index, False, step_limit)
             continue

@@ -115,6 +115,21 @@ class Autoplay:
         self.left = left
         self.verbs = verbs
 
+    def count(self, verb: str) -> None:
+        """One more option taken whose notation starts with ``verb``."""
+        self.verbs[verb] = self.verbs.get(verb, 0) + 1
+
+
+def bind(f: Frame, spec: ChooseSpec, choice: tuple) -> None:
+    """Go on after a ``choose`` in frame ``f`` with the option ``choice`` (``(target pc,
+    *values)``): its values bound to their names, its block next."""
+    target = choice[0]
+    if len(choice) == 2:
+        f.env[spec.keys[target][0]] = choice[1]
+    elif len(choice) > 2:
+        f.env.update(zip(spec.keys[target], choice[1:]))
+    f.pc = target
+
 
 def take_at_random(s: State, player, choices: list, spec: ChooseSpec) -> bool:
     """Take a decision as it comes, at random (``State.auto``): the option the stream draws
@@ -126,17 +141,10 @@ def take_at_random(s: State, player, choices: list, spec: ChooseSpec) -> bool:
     auto.streams[k], index = below(auto.streams[k], len(choices))
     auto.left -= 1
     choice = choices[index]
-    target = choice[0]
     if auto.verbs is not None:      # before the choice binds: a label may read the locals
-        verb = spec.verbs.get(target) or Decision(player, choices, spec, s).verb(index)
-        auto.verbs[verb] = auto.verbs.get(verb, 0) + 1
+        auto.count(spec.verbs.get(choice[0]) or Decision(player, choices, spec, s).verb(index))
     s.actions.append(index)
-    f = s.frames[-1]
-    if len(choice) == 2:
-        f.env[spec.keys[target][0]] = choice[1]
-    elif len(choice) > 2:
-        f.env.update(zip(spec.keys[target], choice[1:]))
-    f.pc = target
+    bind(s.frames[-1], spec, choice)
     s.steps += s.limit - s.budget     # the steps to this decision, as vm.run's end counts them...
     s.budget = s.limit                # ...and the next decision's budget, as a resume's run sets it
     return True

@@ -28,7 +28,7 @@ import dis
 
 from ..errors import RUNTIME_ERRORS, ContentRuntimeError, explain_failure
 from .library import EndGame
-from .runtime import LINE_SPANS, check_player, limit_reached
+from .runtime import LINE_SPANS, bind, check_player, limit_reached
 from .state import Decision, Frame, Player, State
 from .watchdog import RUNS
 
@@ -108,14 +108,7 @@ def _line_before(tb) -> int | None:
 def resume(s: State, index: int, limit: int = DEFAULT_STEP_LIMIT) -> None:
     """Continue after the pending decision with the choice at ``index``."""
     decision = s.pending
-    choice = decision.choices[index]
-    f = s.frames[-1]
-    target = choice[0]
-    if len(choice) == 2:
-        f.env[decision.spec.keys[target][0]] = choice[1]
-    elif len(choice) > 2:
-        f.env.update(zip(decision.spec.keys[target], choice[1:]))
-    f.pc = target
+    bind(s.frames[-1], decision.spec, decision.choices[index])
     s.pending = None
     run(s, limit)
 

@@ -82,8 +82,8 @@ class Tracer:
 
     def _taken(self, frame, event, arg):
         """A decision a rollout took as it came: its option once the draw bound it."""
-        if event == "return" and "target" in frame.f_locals:
-            self.chosen.add((frame.f_locals["spec"], frame.f_locals["target"]))
+        if event == "return" and "choice" in frame.f_locals:
+            self.chosen.add((frame.f_locals["spec"], frame.f_locals["choice"][0]))
         return self._taken
 
     def _line(self, frame, event, arg):
