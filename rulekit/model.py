@@ -54,7 +54,7 @@ class Components:
     item_start: dict            # id -> ZoneKey name where it starts
     prop_defaults: dict         # state property -> its default (the last kind declaring it)
     kind_state: dict            # component kind -> the state properties it declares (`has`)
-    state_seed: dict            # (item, prop) -> its kind's own state default, where not the common one
+    state_seed: dict            # prop -> {item: its kind's own state default, where not the common one}
     prop_values: dict           # item property -> every value items have (none: an item without it)
 
 
@@ -737,12 +737,12 @@ def _state_seed(kind_state: dict, kinds: dict, prop_defaults: dict) -> dict:
     """The state values a new game starts with: an item whose kind gives a state property
     another default than the game-wide one (the last kind declaring it) holds its kind's
     default from the start, so reading any state property stays one lookup."""
-    seed = {}
+    seed: dict = {}
     for kind, declared in kind_state.items():
         for prop, default in declared.items():
             common = prop_defaults[prop]
             if default.__class__ is not common.__class__ or default != common:
-                seed.update(((ident, prop), default) for ident in kinds[kind])
+                seed.setdefault(prop, {}).update((ident, default) for ident in kinds[kind])
     return seed
 
 

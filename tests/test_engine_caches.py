@@ -122,9 +122,10 @@ def test_a_clone_shares_caches_and_zones_until_it_changes_them(name):
     assert all(c.zones[k] is s.zones[k] for k in s.zones)            # shared...
     assert all(c.memo[k] is s.memo[k] for k in s.memo) and c.memo is not s.memo
     assert c.iprops is s.iprops                                      # and the items' states...
+    assert all(c.iprops[k] is s.iprops[k] for k in s.iprops)
     before = {k: dict(v) for k, v in s.tallies.items()}
     lists = {k: list(v) for k, v in s.zones.items()}
-    states = dict(s.iprops)
+    states = {k: dict(v) for k, v in s.iprops.items()}
     r = rng.stream_seed(9, "clone")
     while not c.over:                                     # ...until a move changes them, in the clone only
         r, i = rng.below(r, len(c.pending.choices))
@@ -132,6 +133,8 @@ def test_a_clone_shares_caches_and_zones_until_it_changes_them(name):
     assert {k: dict(v) for k, v in s.tallies.items()} == before
     assert {k: list(v) for k, v in s.zones.items()} == lists
     assert s.iprops == states and c.iprops is not s.iprops
+    changed = [k for k in s.iprops if c.iprops[k] is not s.iprops[k]]
+    assert changed and all(c.iprops[k] != s.iprops[k] for k in changed)   # copied: only the changed properties
     cold = _cold(s)
     for fname, table in s.memo.items():                   # what the clone added to shared tables holds here
         for key, value in table.items():
@@ -148,15 +151,16 @@ def test_items_states_are_copied_by_whichever_state_changes_one_first():
     s = _random_game(game, 3, 5, lambda s: None, steps=100)
     item = next(iter(game.components.items))
     c = s.clone()
-    shared = dict(s.iprops)
+    shared = {k: dict(v) for k, v in s.iprops.items()}
     mutate.set_prop(s, item, "used", "changed")
-    assert c.iprops == shared and s.iprops[(item, "used")] == "changed"
+    assert c.iprops == shared and s.iprops["used"][item] == "changed"
+    assert all(s.iprops[k] is c.iprops[k] for k in s.iprops if k != "used")   # the other properties stay shared
     mutate.set_prop(c, item, "used", "again")
-    assert s.iprops[(item, "used")] == "changed" and c.iprops[(item, "used")] == "again"
+    assert s.iprops["used"][item] == "changed" and c.iprops["used"][item] == "again"
     backup = c.clone()
     c.restore(backup)
     mutate.set_prop(c, item, "used", "third")
-    assert backup.iprops[(item, "used")] == "again"
+    assert backup.iprops["used"][item] == "again"
 
 
 @pytest.mark.parametrize("name, players", [("batavia", 4), ("goa", 3)])

@@ -438,7 +438,7 @@ def test_views_update_when_an_item_turns_face_up():
     table = s.game.board.zones["table"]
     hidden_card = s.zones[table][0]
     assert view(s, 1)["zones"]["table"][0] == HIDDEN
-    s.iprops[(hidden_card, "face_up")] = True
+    s.item_states("face_up")[hidden_card] = True
     assert view(s, 1)["zones"]["table"][0] == hidden_card
 
 

@@ -53,8 +53,8 @@ def test_has_tells_which_items_carry_a_property(game):
 def test_a_kind_keeps_its_own_state_default(game):
     s = api.new_game(game, 2, 0)
     assert game.components.prop_defaults["used"] is True      # the last kind's, as before: read by kinds declaring none
-    assert game.components.state_seed == {("t1", "used"): False, ("t2", "used"): False}
-    assert s.iprops[("t2", "used")] is False and ("c1", "used") not in s.iprops
+    assert game.components.state_seed == {"used": {"t1": False, "t2": False}}
+    assert s.iprops["used"]["t2"] is False and "c1" not in s.iprops["used"]
 
 
 def test_a_missing_property_names_the_item_its_kind_and_the_property(game):

@@ -185,7 +185,7 @@ def _tamper_unseen_item_state(state, seat):
             if ident not in shown:
                 for prop in props:
                     if prop != "face_up":
-                        state.iprops[(ident, prop)] = 4321
+                        state.item_states(prop)[ident] = 4321
 
 
 def test_nothing_hidden_reaches_an_observation(game):

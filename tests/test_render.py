@@ -118,7 +118,7 @@ def test_nothing_hidden_is_drawn(logged):
                 out.update(items)
             elif vis == "face_up":
                 face_up = game.components.prop_defaults.get("face_up")
-                out.update(i for i in items if not state.iprops.get((i, "face_up"), face_up))
+                out.update(i for i in items if not state.iprops["face_up"].get(i, face_up))
         return out
 
     for seat in (None, 0):
@@ -406,7 +406,7 @@ def _goa_development_board(game, log):
     """Goa's development board is a grid: a line per column of the printed board, a cell per
     row, each player's marker (in their colour) in the row it has reached, nowhere else."""
     state = _mid_state(game, log, len(log["actions"]) * 2 // 3)
-    levels = {(i, c): state.iprops.get((f"dev-p{i + 1}-{c}", "level"), 1)
+    levels = {(i, c): state.iprops["level"].get(f"dev-p{i + 1}-{c}", 1)
               for i in range(state.n) for c in game.components.sets["columns"]}
     assert any(level > 1 for level in levels.values())      # someone has developed by now
     renderer = Renderer(game, state.n)

@@ -58,7 +58,7 @@ def test_a_mid_game_goa_view_holds_the_development_levels():
         markers = picture["players"][f"p{seat + 1}"]["dev"]
         assert len(markers) == 5
         for marker in markers:
-            assert picture["items"][marker] == {"level": state.iprops.get((marker, "level"), 1)}
+            assert picture["items"][marker] == {"level": state.iprops["level"].get(marker, 1)}
     assert any(row["level"] > 1 for row in picture["items"].values() if "level" in row), "nobody developed yet"
 
 
@@ -87,14 +87,14 @@ def test_hidden_item_state_never_reaches_a_view(game):
         for ident in unseen:
             for prop in state_props(game)[game.components.item_kind[ident]]:
                 if prop != "face_up":
-                    state.iprops[(ident, prop)] = SENTINEL
+                    state.item_states(prop)[ident] = SENTINEL
                     tampered += 1
         assert view(state, 0) == before
         shown = [i for i in before["items"] if any(p != "face_up" for p in before["items"][i])]
         if shown:
             ident = rng.choice(shown)
             prop = next(p for p in before["items"][ident] if p != "face_up")
-            state.iprops[(ident, prop)] = SENTINEL
+            state.item_states(prop)[ident] = SENTINEL
             assert view(state, 0)["items"][ident][prop] == SENTINEL
     if game.name == "goa":
         assert tampered, "Goa always has face-down tiles whose state must stay hidden"

@@ -58,7 +58,7 @@ class _Reads:
 
     __slots__ = ("props", "last", "seats", "zones_at", "vars_at", "gvars_at", "shared_at", "own_at")
 
-    def __init__(self, zones: tuple, pvars: tuple, gvars: tuple, props: frozenset, seats: tuple | None = None):
+    def __init__(self, zones: tuple, pvars: tuple, gvars: tuple, props: tuple, seats: tuple | None = None):
         self.props = props
         self.last: tuple | None = None      # (items' states no state changes any more, their pickle)
         self.zones_at, self.vars_at, self.gvars_at = _values_at(zones), _values_at(pvars), _values_at(gvars)
@@ -91,7 +91,7 @@ class _Reads:
             seats = tuple(tuple(game.board.pzones[name][q] for name in owned) for q in range(n))
         return _Reads(tuple(zones), tuple(r[1] for r in found if r[0] == "pvar"),
                       tuple(r[1] for r in found if r[0] == "g"),
-                      frozenset(r[1] for r in found if r[0] == "prop"), seats)
+                      tuple(sorted({r[1] for r in found if r[0] == "prop"})), seats)
 
     def key(self, s) -> bytes | tuple:
         """The values the estimate reads in ``s``, pickled: equal bytes hold equal values of
@@ -111,16 +111,17 @@ class _Reads:
                 for q, own_at in enumerate(self.own_at)]
 
     def _item_states(self, s) -> bytes:
-        """The items' states of ``s``, pickled. The pickle of a table no state may change any
-        more (one ``s`` shares with its clones: ``State.item_states``) is kept with the table
-        itself: the trials of one decision share their world's table unless they change an item."""
+        """The states of the properties the estimate reads, pickled. The pickle of tables no
+        state may change any more (``s`` shares them with its clones until one changes an
+        item's state: ``State.item_states``) is kept with them: the trials of one decision
+        share their world's tables unless they change an item."""
         iprops = s.iprops
         if ITEM_STATES in s.owned:
-            return dumps(iprops)
+            return dumps([iprops.get(prop) for prop in self.props])
         last = self.last
         if last is not None and last[0] is iprops:
             return last[1]
-        pickled = dumps(iprops)
+        pickled = dumps([iprops.get(prop) for prop in self.props])
         self.last = (iprops, pickled)
         return pickled
 

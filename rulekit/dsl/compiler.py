@@ -592,7 +592,7 @@ class Compiler(Loops):
         def item_read(item: str) -> str | None:
             """An item's state, or its printed property (None: the name is neither)."""
             if "dprop" in paths:
-                return f"s.iprops.get(({item}, {key}), {self._k(v.prop_defaults.get(name))})"
+                return f"s.iprops[{key}].get({item}, {self._k(v.prop_defaults.get(name))})"
             return f"ITEMS[{item}][{key}]" if "sprop" in paths else None
 
         if (isinstance(node.obj, ast.Name) and scope.py.get(node.obj.id) in scope.items) or \
@@ -618,7 +618,7 @@ class Compiler(Loops):
                     return pzone_keys[o]
             elif o in items:
                 if "dprop" in paths:
-                    value = s.iprops.get((o, name), _MISSING)
+                    value = s.iprops[name].get(o, _MISSING)
                     return s.game.components.prop_defaults.get(name) if value is _MISSING else value
                 if "sprop" in paths:
                     return items[o][name]

@@ -147,7 +147,7 @@ def _sees(state, zone_text: str, item, seat) -> bool:
     """Whether ``seat`` sees ``item`` lying in the zone printed ``zone_text`` (as views do)."""
     vis = state.game.board.zone_vis.get(_zone_name(zone_text), "public")
     if vis == "face_up":
-        return bool(state.iprops.get((item, "face_up"), state.game.components.prop_defaults.get("face_up")))
+        return bool(state.iprops.get("face_up", {}).get(item, state.game.components.prop_defaults.get("face_up")))
     return vis == "public" or (vis == "owner" and _owner(zone_text) == seat)
 
 

@@ -39,7 +39,7 @@ def _hidden_places(s: State, observer: int) -> list:
     zone_vis = game.board.zone_vis
     out = []
     face_default = game.components.prop_defaults.get("face_up")
-    iprops = s.iprops
+    face_up = s.iprops.get("face_up", {})
     for key, items in s.zones.items():
         if not items:
             continue
@@ -49,10 +49,10 @@ def _hidden_places(s: State, observer: int) -> list:
         if vis != "face_up":
             out.append((key, range(len(items))))
         elif len(items) == 1:       # a space of a board: one tile, face up or not
-            if not iprops.get((items[0], "face_up"), face_default):
+            if not face_up.get(items[0], face_default):
                 out.append((key, range(1)))
         else:
-            places = [i for i, item in enumerate(items) if not iprops.get((item, "face_up"), face_default)]
+            places = [i for i, item in enumerate(items) if not face_up.get(item, face_default)]
             if places:
                 out.append((key, places if len(places) < len(items) else range(len(items))))
     return out

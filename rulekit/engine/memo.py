@@ -242,7 +242,7 @@ def holds_zone(s) -> bool:
     """Whether a variable or item state holds a zone (then functions reading it may read
     any zone, and every change forgets every remembered result; see dsl/reads.py)."""
     return (any(_zonelike(v) for v in s.g.values()) or any(_zonelike(v) for row in s.p for v in row.values())
-            or any(_zonelike(v) for v in s.iprops.values()))
+            or any(_zonelike(v) for table in s.iprops.values() for v in table.values()))
 
 
 def stored(s, value) -> None:

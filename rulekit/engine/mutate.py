@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..errors import ContentRuntimeError
 from . import memo, rng, tally
-from .state import ITEM_STATES, PLAYERS, SEAT_NAMES, Family, Player, State, ZoneKey
+from .state import PLAYERS, SEAT_NAMES, Family, Player, State, ZoneKey
 
 
 def fmt(value) -> str:
@@ -92,10 +92,9 @@ def _check_bounds(what: str, value, bounds, span) -> None:
 
 
 def set_prop(s: State, item: str, name: str, value) -> None:
-    key = (item, name)
-    iprops = s.iprops if ITEM_STATES in s.owned else s.item_states()
-    old = iprops.get(key, s.game.components.prop_defaults.get(name))
-    iprops[key] = value
+    table = s.iprops[name] if name in s.owned else s.item_states(name)
+    old = table.get(item, s.game.components.prop_defaults.get(name))
+    table[item] = value
     if s.memo:
         memo.forget(s, ("prop", name))
     memo.stored(s, value)

@@ -13,7 +13,7 @@ from fractions import Fraction
 
 from ..errors import RulekitError
 from . import memo
-from .state import PLAYERS, Family, Frame, Player, State, ZoneKey
+from .state import PLAYERS, Family, Frame, Player, State, ZoneKey, item_state_entries
 
 FORMAT = 3  # 3: program counters number the blocks of generated code (dsl/codegen.py)
 
@@ -92,7 +92,7 @@ def to_dict(s: State) -> dict:
         "g": _enc(s.g),
         "p": [_enc(row) for row in s.p],
         "zones": {key.text: list(items) for key, items in s.zones.items()},
-        "iprops": [[item, prop, _enc(value)] for (item, prop), value in s.iprops.items()],
+        "iprops": [[item, prop, _enc(value)] for item, prop, value in item_state_entries(s.iprops)],
         "rng": dict(s.rng),
         "frames": frames,
         "events": [_enc(list(e)) for e in s.events],
@@ -122,7 +122,8 @@ def from_dict(game, data: dict) -> State:
     s.zones = {zones[text]: list(items) for text, items in data["zones"].items()}
     s.loc = {item: key for key, items in s.zones.items() for item in items}
     s.owned = set(s.zones)
-    s.iprops = {(item, prop): _dec(value, zones, game) for item, prop, value in data["iprops"]}
+    for item, prop, value in data["iprops"]:
+        s.iprops.setdefault(prop, {})[item] = _dec(value, zones, game)
     s.rng = dict(data["rng"])
     s.frames = [Frame(codes[f["code"]], f["pc"], _dec(f["env"], zones, game), f["ret"]) for f in data["frames"]]
     s.pending = None

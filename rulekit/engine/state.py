@@ -34,7 +34,25 @@ class Player(int):
 
 
 PLAYERS = tuple(Player(i) for i in range(16))
-ITEM_STATES = "$item states"     # in State.owned: the items' states are the state's own (no zone is so named)
+# In State.owned: the table of the items' states is the state's own (a property's name there:
+# that property's table is). Zone keys and tally keys are never texts, so neither is taken for one.
+ITEM_STATES = "$item states"
+
+
+def item_states_of(game) -> dict:
+    """A new game's items' states: property -> {item: value}, one table per state property,
+    so generated code reads ``s.iprops["level"].get(item, 1)`` (no key tuple to build and
+    hash). It holds the items whose kind gives a property another default than the
+    game-wide one; any other item reads that default."""
+    seed = game.components.state_seed
+    return {prop: dict(seed.get(prop, ())) for prop in game.components.prop_defaults}
+
+
+def item_state_entries(iprops: dict):
+    """``(item, property, value)`` for every item state held, property by property."""
+    for prop, table in iprops.items():
+        for item, value in table.items():
+            yield item, prop, value
 SEAT_NAMES = tuple(f"p{i + 1}" for i in range(len(PLAYERS)))
 
 
@@ -271,12 +289,19 @@ class State:
             self.owned.add(key)
         return items
 
-    def item_states(self) -> dict:
-        """The items' states (``iprops``), this state's own to change in place."""
-        if ITEM_STATES not in self.owned:
+    def item_states(self, prop: str) -> dict:
+        """The items' states of property ``prop`` (``iprops[prop]``), this state's own to
+        change in place: a clone shares the table of tables, and each table, until one
+        changes it, so a change copies one property's table, not every item's state."""
+        owned = self.owned
+        if prop in owned:       # a property's name, in State.owned: its table is this state's own
+            return self.iprops[prop]
+        if ITEM_STATES not in owned:
             self.iprops = dict(self.iprops)
-            self.owned.add(ITEM_STATES)
-        return self.iprops
+            owned.add(ITEM_STATES)
+        table = self.iprops[prop] = dict(self.iprops.get(prop, ()))
+        owned.add(prop)
+        return table
 
     @property
     def current_player(self) -> int | None:
@@ -295,7 +320,7 @@ class State:
         s.p = []
         s.zones = {}
         s.loc = {}
-        s.iprops = dict(game.components.state_seed) if game.components.state_seed else {}
+        s.iprops = item_states_of(game)
         s.rng = {}
         s.frames = []
         s.pending = None

@@ -40,8 +40,8 @@ def _zone(s: State, key: ZoneKey, vis: str, viewer, owner, full: bool):
     if full or vis == "public" or (vis == "owner" and viewer is not None and viewer == owner):
         return list(items)
     if vis == "face_up":
-        return [i if s.iprops.get((i, "face_up"), s.game.components.prop_defaults.get("face_up")) else HIDDEN
-                for i in items]
+        face_up, default = s.iprops.get("face_up", {}), s.game.components.prop_defaults.get("face_up")
+        return [i if face_up.get(i, default) else HIDDEN for i in items]
     return {"count": len(items)}
 
 
@@ -138,13 +138,13 @@ def _item_states(s: State, zones: dict, players: dict, full: bool) -> dict:
     for ident in idents:
         props = kinds.get(game.components.item_kind.get(ident))
         if props:
-            out[ident] = {name: _jsonable(s.iprops.get((ident, name), defaults.get(name))) for name in props}
+            out[ident] = {name: _jsonable(s.iprops[name].get(ident, defaults.get(name))) for name in props}
     return out
 
 
 def item_props(s: State, item: str) -> dict:
     props = dict(s.game.components.items[item])
-    for (ident, name), value in s.iprops.items():
-        if ident == item:
-            props[name] = value
+    for name, table in s.iprops.items():
+        if item in table:
+            props[name] = table[item]
     return props

@@ -17,7 +17,7 @@ from ..dsl.notation import render_event
 from ..engine import api
 from ..engine.mutate import fmt
 from ..engine.simultaneous import NotDeciding
-from ..engine.state import PLAYERS, Decision, State
+from ..engine.state import PLAYERS, Decision, State, item_state_entries
 from ..errors import ContentRuntimeError, Diagnostic, IllegalAction, RulekitError, suggestion_help
 from ..source import Span
 
@@ -165,7 +165,7 @@ def fingerprint(state: State) -> str:
     zones = sorted((str(key), items) for key, items in state.zones.items())
     frames = [(f.pc, f.env) for f in state.frames]
     labels = None if state.pending is None else list(state.pending.labels)
-    return repr((state.g, state.p, zones, sorted(state.iprops.items(), key=repr), state.rng, frames,
+    return repr((state.g, state.p, zones, sorted(item_state_entries(state.iprops), key=repr), state.rng, frames,
                  state.actions, len(state.events), state.over, state.result, labels))
 
 
