@@ -107,3 +107,22 @@ def test_a_rollouts_decisions_count_as_chosen_as_one_by_one_ones_do(write_game):
                     api.apply_index(s, agent.choose(s), atomic=False)
         chosen.append({(spec.span.line, target) for spec, target in tracer.chosen})
     assert chosen[0] == chosen[1] and len(chosen[0]) >= 2
+
+
+def test_a_function_written_into_a_function_written_in_place_ran_when_its_caller_did(write_game):
+    """`doubled` is written into `quadrupled`, itself written in place of its call: neither runs
+    as a function of its own, and both count as run once the statement calling `quadrupled` has."""
+    text = GAME.replace("""procedures:""", """  quadrupled:
+    params: [n]
+    expr: "doubled(n) * 2"
+procedures:""", 1).replace("p.total = doubled(2)", "p.total = quadrupled(1)")
+    folder = write_game({"game.yaml": text, "scenarios/adding.yaml": ADDING})
+    compiler = rulekit.load_game(folder).compiler_for_scripts()
+    assert compiler._inlinable("doubled") and compiler._inlinable("quadrupled")
+    tracer = Tracer()
+    transcript_text(str(Path(folder) / "scenarios" / "adding.yaml"), tracer)
+    lines = report(tracer).statements[str(Path(folder) / "game.yaml")]
+    at = text.splitlines().index
+    assert lines[at("          p.total = quadrupled(1)") + 1] is True
+    assert lines[at('    expr: "doubled(n) * 2"') + 1] is True
+    assert lines[at('    expr: "[n, n, n * 2][n]"') + 1] is True

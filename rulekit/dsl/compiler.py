@@ -196,6 +196,8 @@ class Compiler(Loops):
         self._fn_evident: dict = {}     # user function -> the evident kind of its body (_kind_of)
         self.roll_streams: set | None = set()   # streams `roll` draws from (None: some only running tells)
         self._inline: dict = {}
+        self._inline_size: dict = {}     # function name -> its body's size with the calls written in place
+        self._inline_reach: dict = {}    # function name -> the functions its written-out body calls
         self.inlined_at: dict = {}       # function name -> spans of the calls written in place (coverage.py)
         self.ns: dict = _namespace(vocab)
 
@@ -1094,19 +1096,26 @@ class Compiler(Loops):
 
     def _inlinable(self, name: str) -> bool:
         """A function whose body is a few steps with no loop (no comprehension left after
-        tallies, no call of another content function): calling it through the memo costs
-        more than working it out. A function of the board alone that builds a text (an item's
-        id from a seat and a column) is the exception: its remembered answer is quicker than
-        the new string, its hash and its size check. A call of such a remembered function that
-        is not written in place itself is a table lookup, so it may stand in a cheap body."""
+        tallies, no call of a content function but of one written in place itself, whose
+        steps count): calling it costs more than working it out. A function of the board
+        alone that builds a text (an item's id from a seat and a column) is the exception:
+        its remembered answer is quicker than the new string, its hash and its size check. A
+        call of such a remembered function that is not written in place itself is a table
+        lookup, so it may stand in a cheap body."""
         known = self._inline.get(name)
         if known is None:
             self._inline[name] = False      # a function asking about itself is called
             body = self.v.functions[name][1]
-            called = {n.func for n in ast.walk(body) if isinstance(n, ast.Call) and n.func in self.static_memo}
-            looked_up = frozenset(f for f in called if f != name and not self._inlinable(f))
-            known = self._inline[name] = _size(body) <= 40 and _cheap(body, self.v, looked_up) and not (
-                name in self.static_memo and _builds_text(body))
+            called = {n.func for n in ast.walk(body) if isinstance(n, ast.Call) and n.func in self.v.functions}
+            written = frozenset(f for f in called if f != name and self._inlinable(f))
+            looked_up = frozenset(f for f in called & set(self.static_memo) if f != name and f not in written)
+            size = self._inline_size[name] = _size(body) + sum(
+                self._inline_size[n.func] for n in ast.walk(body) if isinstance(n, ast.Call) and n.func in written)
+            # every function its written-out body calls: one asking this one again (a circle)
+            # is never written in place, or writing it out would not end
+            reach = self._inline_reach[name] = called.union(*(self._inline_reach[f] for f in written))
+            known = self._inline[name] = name not in reach and size <= 40 and _cheap(
+                body, self.v, looked_up | written) and not (name in self.static_memo and _builds_text(body))
         return known
 
     def _memoised(self, name: str, arity: int) -> str:
@@ -1321,7 +1330,8 @@ def _equal_parts(arg):
 
 def _cheap(node, v: Vocabulary, looked_up: frozenset = frozenset()) -> bool:
     """No loop in ``node``: no comprehension (but a tallied count) and no content function call
-    but of one among ``looked_up`` (its answer remembered for the game: a table lookup)."""
+    but of one among ``looked_up`` (its answer remembered for the game, a table lookup, or a
+    cheap body written in place)."""
     if isinstance(node, ast.Call):
         if node.func in v.functions:
             return node.func in looked_up and _cheap(node.args, v, looked_up) and not node.kwargs

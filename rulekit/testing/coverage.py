@@ -150,17 +150,25 @@ def report(tracer: Tracer) -> Report:
 
 def _functions(table: dict, program, tracer: Tracer) -> None:
     """Content functions: run when called, or, for one written in place of its calls (a cheap
-    body), when a statement or function on the line of such a call ran."""
+    body), when a statement or function on the line of such a call ran. A call written in a
+    body that is itself written in place ran when that body did: the lines that ran grow until
+    none is added."""
     comp = program.comp
-    called = {(span.path, span.line) for _n, pyname, _p, _b, span, _r in comp.function_defs
-              if span is not None and tracer.functions.get(comp.ns[pyname].__code__)}
-    for name, _pyname, _params, _body, span, _reused in comp.function_defs:
-        if span is None or not span.path or name == ESTIMATE:     # the estimate is for bots; scripts never ask it
-            continue
-        hit = (span.path, span.line) in called or any(
-            table.get(at.path, {}).get(at.line) or (at.path, at.line) in called
-            for at in comp.inlined_at.get(name, ()))
-        _mark(table, span, hit)
+    ran = {(span.path, span.line) for _n, pyname, _p, _b, span, _r in comp.function_defs
+           if span is not None and tracer.functions.get(comp.ns[pyname].__code__)}
+    defs = [(name, span) for name, _pyname, _params, _body, span, _reused in comp.function_defs
+            if span is not None and span.path and name != ESTIMATE]   # the estimate is for bots; scripts never ask it
+    grown = True
+    while grown:
+        grown = False
+        for name, span in defs:
+            if (span.path, span.line) not in ran and any(
+                    table.get(at.path, {}).get(at.line) or (at.path, at.line) in ran
+                    for at in comp.inlined_at.get(name, ())):
+                ran.add((span.path, span.line))
+                grown = True
+    for _name, span in defs:
+        _mark(table, span, (span.path, span.line) in ran)
 
 
 def _mark(table: dict, span, ran: bool) -> None:
