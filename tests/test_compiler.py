@@ -1033,3 +1033,26 @@ def test_a_tally_answers_as_the_scan_where_an_item_lacks_its_property(write_game
     scanned = outcome(write_game(text, name="scanned"))
     assert tallied == scanned
     assert isinstance(tallied, list) or "`coin` (kind `token`) has no property `colour`" in tallied[2]
+
+
+def test_a_cheap_function_asking_another_is_written_out_so_shared_questions_are_asked_once(write_game):
+    """`price` asks `level_of`, both cheap: `affordable` asking both gets `price`'s body written
+    out, and `level_of(p)`, asked twice then, is worked out once. A body naming what its caller
+    binds (`rich` reads the game's `total`, the caller's loop binds a `total` of its own) is not
+    written out there, so each name keeps its meaning."""
+    text = BASE.replace("  double:", "  level_of:\n    params: [p]\n    expr: \"p.coins + 1\"\n"
+                        "  price:\n    params: [p]\n    expr: \"[0, 1, 2, 3, 4, 5, 6][level_of(p)]\"\n"
+                        "  affordable:\n    params: [p]\n    expr: \"level_of(p) < 5 and limit >= price(p)\"\n"
+                        "  rich:\n    params: [p]\n    expr: \"total + level_of(p)\"\n"
+                        "  richest:\n    params: [p]\n"
+                        "    expr: \"max([rich(p) + total for total in [100]])\"\n  double:")
+    text = text.replace("SNIPPET", "      players[0].coins = 1\n"
+                                   "      total = 5\n"
+                                   "      players[1].coins = (10 if affordable(players[0]) else 0)"
+                                   " + richest(players[0])\n")
+    game = rulekit.load_game(write_game({"game.yaml": text}))
+    source = game.program.module.source()
+    affordable = source[source.index("def f_affordable"):].split("\n\n")[0]
+    assert affordable.count("['coins']") == 1 and "_r1" in affordable and "fn_price" not in affordable
+    state = rulekit.new_game(game, 2)
+    assert state.p[1]["coins"] == 10 + (5 + 2) + 100      # `rich` read the game's total, 5

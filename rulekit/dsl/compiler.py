@@ -198,6 +198,7 @@ class Compiler(Loops):
         self._inline: dict = {}
         self._inline_size: dict = {}     # function name -> its body's size with the calls written in place
         self._inline_reach: dict = {}    # function name -> the functions its written-out body calls
+        self._inline_written: dict = {}  # function name -> the cheap functions its body calls
         self.inlined_at: dict = {}       # function name -> spans of the calls written in place (coverage.py)
         self.ns: dict = _namespace(vocab)
 
@@ -223,6 +224,8 @@ class Compiler(Loops):
         a condition of a tool): like a function body, it asks a repeated question once."""
         if self._reuse is not None:     # inside another compilation: no plan of its own
             return self._function(("s", "e"), self.src(node, scope), node.span)
+        node = self._written_out(node, frozenset(scope.locals) | frozenset(scope.py) | frozenset(scope.alias)
+                                 | _bound_names(node))
         source, reused = self._with_reuse(node, scope, set())
         if not reused:
             return self._function(("s", "e"), source, node.span)
@@ -1114,9 +1117,35 @@ class Compiler(Loops):
             # every function its written-out body calls: one asking this one again (a circle)
             # is never written in place, or writing it out would not end
             reach = self._inline_reach[name] = called.union(*(self._inline_reach[f] for f in written))
+            self._inline_written[name] = written
             known = self._inline[name] = name not in reach and size <= 40 and _cheap(
                 body, self.v, looked_up | written) and not (name in self.static_memo and _builds_text(body))
         return known
+
+    def _written_out(self, node, bound: frozenset):
+        """``node`` with each call of a cheap function whose body asks another cheap one replaced
+        by that body, its plain arguments in place of its parameters: the questions the bodies
+        and their caller share (``row(p, c)`` asked by a function and by the ``price(p, c)`` it
+        asks too) are then asked once (``_reuse_plan``). Other cheap calls stay calls, written in
+        place where they compile (:meth:`_user_function_call`). ``bound``: the names the caller
+        binds; a body naming one of them (or binding a name it is given) stays a call."""
+        if isinstance(node, ast.Call) and node.func in self.v.functions and not node.kwargs \
+                and self._inlinable(node.func) and self._inline_written[node.func]:
+            params, body = self.v.functions[node.func]
+            given = {a.id for a in node.args if isinstance(a, ast.Name)}
+            if len(node.args) == len(params) and all(isinstance(a, _PLAIN_ARGS) for a in node.args) \
+                    and not (_names_in(body) - set(params)) & (bound | given) \
+                    and not _bound_names(body) & set(params):
+                self.inlined_at.setdefault(node.func, []).append(node.span)
+                return self._written_out(_substituted(body, dict(zip(params, node.args))), bound)
+        if isinstance(node, ast.Node):
+            parts = {f.name: getattr(node, f.name) for f in attrs.fields(type(node)) if f.name != "span"}
+            new = {name: self._written_out(part, bound) for name, part in parts.items()}
+            return node if all(new[k] is parts[k] for k in parts) else attrs.evolve(node, **new)
+        if isinstance(node, tuple):
+            new = tuple(self._written_out(part, bound) for part in node)
+            return node if all(a is b for a, b in zip(new, node)) else new
+        return node
 
     def _memoised(self, name: str, arity: int) -> str:
         """The source name of the caller of user function ``name`` (engine/memo.py): a function
@@ -1149,6 +1178,7 @@ class Compiler(Loops):
                        if REGISTRY[impure.func].pins else "call it in a procedure, an invariant or an expectation")
         names = {p: self._var(p) for p in params}
         scope = Scope(set(params)).bind_py(names)
+        body = self._written_out(body, frozenset(params) | _bound_names(body))
         lines, reused = self._with_reuse(body, scope, set(names.values()), self.function_lines)
         self.function_defs.append((name, self.impl_name(name), ("s",) + tuple(names.values()),
                                    lines, body.span, reused))
@@ -1527,6 +1557,37 @@ def _free_names(node) -> frozenset:
             out |= _free_names(item)
         return frozenset(out)
     return frozenset()
+
+
+_PLAIN_ARGS = (ast.Name, ast.Num, ast.Str, ast.Const)   # arguments a body written out may take in place
+
+
+def _names_in(node) -> set:
+    """Every name ``node`` reads or binds."""
+    out = set()
+    for n in ast.walk(node):
+        if isinstance(n, ast.Name):
+            out.add(n.id)
+        elif isinstance(n, ast.Comp):
+            out.update(name for name, _coll in n.fors)
+    return out
+
+
+def _bound_names(node) -> frozenset:
+    """The names ``node``'s comprehensions bind."""
+    return frozenset(name for n in ast.walk(node) if isinstance(n, ast.Comp) for name, _coll in n.fors)
+
+
+def _substituted(node, values: dict):
+    """``node`` with each name of ``values`` replaced by its value (no name is bound inside)."""
+    if isinstance(node, ast.Name):
+        return values.get(node.id, node)
+    if isinstance(node, ast.Node):
+        return attrs.evolve(node, **{f.name: _substituted(getattr(node, f.name), values)
+                                     for f in attrs.fields(type(node)) if f.name != "span"})
+    if isinstance(node, tuple):
+        return tuple(_substituted(part, values) for part in node)
+    return node
 
 
 def _mentions(node, name: str) -> bool:
