@@ -1056,3 +1056,20 @@ def test_a_cheap_function_asking_another_is_written_out_so_shared_questions_are_
     assert affordable.count("['coins']") == 1 and "_r1" in affordable and "fn_price" not in affordable
     state = rulekit.new_game(game, 2)
     assert state.p[1]["coins"] == 10 + (5 + 2) + 100      # `rich` read the game's total, 5
+
+
+def test_a_set_member_is_asked_of_a_tally_with_no_check_of_its_class(write_game):
+    """A variable walking a set holds one of its members, a text a tally table holds as it is:
+    `has(c)` written in place for it reads the tally without first checking the value's class
+    (a value of another class, a list, is compared item by item: `has([1])` in ANY_OF)."""
+    from rulekit.tools.listing import listing
+
+    text = ANY_OF.replace("  out = [before,", "  present = [c for c in colours if has(c)]\n  out = [before, present,")
+    game = rulekit.load_game(write_game(text))
+    lines = listing(game).splitlines()
+    walk = lines[next(k for k, line in enumerate(lines) if "in SET_colours" in line) + 1]
+    assert "TALLY_TABLE" in walk and "PLAIN_VALUE" not in walk and "ANY(" not in walk
+    asked = next(line for line in lines if "l_present" in line and "TALLY_TABLE" in line)
+    assert "PLAIN_VALUE" not in asked and "fn_has_" in asked    # 'red', 'blue', none: plain; has([1]) is asked
+    assert rulekit.new_game(game, 1).g["out"] == [[True, False, False, False], ["blue", "green"],
+                                                  [False, True, True, False, False, False]]

@@ -587,6 +587,7 @@ class _Writer:
             names[name] = var
             if comp.static_kind(coll, visible) == "zone":
                 walkers.append(var)
+            comp.note_member(var, coll, visible)
             keys.append(key(name))
 
     def _include(self, inc, lines, span):

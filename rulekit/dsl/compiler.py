@@ -74,7 +74,7 @@ class Scope:
         self.items = items   # Python variables certainly holding an item (they walk a zone)
         # what a procedure's local certainly holds ("list", "zone", "item": Compiler.local_kinds),
         # by ("local", name) or ("py", Python variable)
-        self.kinds = kinds or {}
+        self.kinds = kinds if kinds is not None else {}
 
     def key(self, name: str) -> str:
         return self.alias.get(name, name)
@@ -675,6 +675,7 @@ class Compiler(Loops):
             clauses.append(f"for {var} in {self.seq_src(coll, visible)}")
             self._in_iterable -= 1
             walkers = [w for w in walkers if w != var] + ([var] if self.static_kind(coll, visible) == "zone" else [])
+            self.note_member(var, coll, visible)
             names = dict(names)
             names[name] = var
         inner = scope.bind_py(names, walkers)
@@ -887,9 +888,21 @@ class Compiler(Loops):
         value = self.src(right, scope)
         key = self._tally_key(zone_node, prop, scope)
         found = f"{_tally_read(key, value, scanning_any=True)} > 0"
-        if isinstance(right, (ast.Num, ast.Str, ast.Const)):
+        if isinstance(right, (ast.Num, ast.Str, ast.Const)) or self._is_member(right, scope) \
+                or _LITERAL.fullmatch(value) or value in ("None", "True", "False"):    # plain for certain
             return f"({found})"
         return f"({found} if {value}.__class__ in PLAIN_VALUE else ANY({self._generator(node.args[0], scope)}))"
+
+    def note_member(self, var: str, coll, scope) -> None:
+        """Python variable ``var`` walks ``coll``: when that is a set, it holds one of the set's
+        members (a text), which a tally answers for with no check of its class."""
+        if isinstance(coll, ast.Name) and coll.id in self.v.sets and coll.id not in scope.py \
+                and coll.id not in scope.alias and coll.id not in scope.locals:
+            scope.kinds[("py", var)] = "member"
+
+    def _is_member(self, node, scope) -> bool:
+        return isinstance(node, ast.Name) and node.id in scope.py and \
+            scope.kinds.get(("py", scope.py[node.id])) == "member"
 
     def _aggregate(self, builtin, node, scope):
         """``count``/``sum``/``min``/``max`` of a certain list or zone as the Python built-in
@@ -1089,6 +1102,7 @@ class Compiler(Loops):
             # a body as cheap as a memo lookup is written in place of the call
             self.inlined_at.setdefault(name, []).append(node.span)
             inner = Scope(set(params)).bind_py(dict(zip(params, sources)))
+            inner.kinds.update((("py", a), "member") for a in sources if scope.kinds.get(("py", a)) == "member")
             saved, self._reuse = self._reuse, None      # its nodes are its own, not the caller's
             try:
                 return f"({self.src(_body, inner)})"

@@ -304,6 +304,7 @@ class Loops:
             finally:
                 self._branches -= bool(number)
             walkers = [w for w in walkers if w != var] + ([var] if self.static_kind(coll, visible) == "zone" else [])
+            self.note_member(var, coll, visible)
             names = dict(names)
             names[name] = var
             indent += 1
