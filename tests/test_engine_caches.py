@@ -306,3 +306,33 @@ def test_functions_reading_no_state_are_remembered_across_clones_and_player_coun
     assert "adjacent" not in clone.memo and adjacent(clone, "c3") is first     # the clone asks the same table
     four = rulekit.new_game(game, 4, 1)
     assert adjacent(four, "c3") == first and adjacent(four, "c3") is not first  # its own entry
+
+
+@pytest.mark.parametrize("arity", [1, 2])
+def test_a_function_of_the_board_keeps_equal_arguments_of_other_classes_apart(arity):
+    """`1`, `True` and seat p2 are one key to a dict; to content they differ. The quick nested
+    lookup answers only for the class it was filled with; the others are answered (and kept)
+    by the flat table, and clearing the table clears both."""
+    from rulekit.engine.state import PLAYERS
+
+    asked = []
+
+    def shown(*values):
+        return "/".join(f"{type(v).__name__}:{v!r}" for v in values)
+
+    def describe(s, *values):
+        asked.append(values)
+        return shown(*values)
+
+    class Game:        # what a static caller reads of a state: its player count
+        n = 3
+
+    table = memo.StaticTable()
+    call = memo.static_caller("describe", {"describe": describe}, table, arity)
+    firsts = [(1,), (True,), (PLAYERS[1],)] if arity == 1 else [(1, "a"), (True, "a"), (PLAYERS[1], "a"), (1, 1.0)]
+    for _ in range(2):
+        assert [call(Game, *args) for args in firsts] == [shown(*args) for args in firsts]
+    assert asked == firsts                      # each worked out once, by its own class
+    assert len(table) == len(firsts) and table.nested
+    table.clear()
+    assert not table.nested and call(Game, *firsts[0]) == shown(*firsts[0]) and len(asked) == len(firsts) + 1

@@ -888,8 +888,7 @@ class Compiler(Loops):
         value = self.src(right, scope)
         key = self._tally_key(zone_node, prop, scope)
         found = f"{_tally_read(key, value, scanning_any=True)} > 0"
-        if isinstance(right, (ast.Num, ast.Str, ast.Const)) or self._is_member(right, scope) \
-                or _LITERAL.fullmatch(value) or value in ("None", "True", "False"):    # plain for certain
+        if isinstance(right, (ast.Num, ast.Str, ast.Const)) or self._is_member(right, scope) or _plain_literal(value):
             return f"({found})"
         return f"({found} if {value}.__class__ in PLAIN_VALUE else ANY({self._generator(node.args[0], scope)}))"
 
@@ -1519,6 +1518,11 @@ _IN_ORDER = frozenset((ast.Num, ast.Str, ast.Const, ast.Template, ast.Name, ast.
                        ast.BinOp, ast.Compare, ast.BoolOp, ast.Not, ast.Neg, ast.IfExp, ast.Call))
 _PLAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")   # generated source that is one Python variable
 _LITERAL = re.compile(r"'[A-Za-z0-9_.$ -]*'|-?[0-9]+")    # ...or a literal (Compiler._k writes these)
+
+
+def _plain_literal(source: str) -> bool:
+    """Whether generated ``source`` is a written text, whole number, truth value or none."""
+    return source in ("None", "True", "False") or _LITERAL.fullmatch(source) is not None
 
 
 def too_complex(exc: Exception) -> bool:

@@ -154,22 +154,47 @@ def _pays(calls: int, computed: int, hit_ns: int, compute_ns: int) -> bool:
     return with_memory < KEEP_MARGIN * calls * per_compute
 
 
-def static_caller(name: str, impls: dict, table: dict, arity: int = -1):
+class StaticTable(dict):
+    """The results of one function that reads nothing of the state, for one game definition:
+    ``(n, *args, *their classes) -> value``. ``nested`` holds the same results of one- and
+    two-argument calls by player count, then argument by argument, each with its class
+    (``n -> x -> (class, value)``; ``n -> x -> (class, y -> (class, value))``): looking up a
+    seat and a column there needs no key tuple built and hashed (clearing clears both)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.nested: dict = {}
+
+    def clear(self) -> None:
+        super().clear()
+        self.nested.clear()
+
+
+def static_caller(name: str, impls: dict, table: StaticTable, arity: int = -1):
     """A caller of a function that reads nothing of the state: one table per game
-    definition, keyed by the player count and the arguments."""
+    definition, keyed by the player count and the arguments (and their classes: ``1``,
+    ``True`` and seat ``p2`` are equal keys to Python, not to content)."""
+    nested = table.nested
     if arity == 1:
         def call1(s, x):
             try:
-                return table[(s.n, x, x.__class__)]
+                kind, value = nested[s.n][x]
+                if kind is x.__class__:
+                    return value
             except (KeyError, TypeError):
-                return call(s, x)
+                pass
+            return call(s, x)
         fast = call1
     elif arity == 2:
         def call2(s, x, y):
             try:
-                return table[(s.n, x, y, x.__class__, y.__class__)]
+                kind, row = nested[s.n][x]
+                kind_y, value = row[y]
+                if kind is x.__class__ and kind_y is y.__class__:
+                    return value
             except (KeyError, TypeError):
-                return call(s, x, y)
+                pass
+            return call(s, x, y)
         fast = call2
     else:
         fast = None
@@ -177,19 +202,34 @@ def static_caller(name: str, impls: dict, table: dict, arity: int = -1):
     def call(s, *values):
         key = (s.n,) + values + tuple(v.__class__ for v in values)
         try:
-            return table[key]
+            value = table[key]
         except KeyError:
             if any(v.__class__ in _ZONELIKE for v in values):
                 return impls[name](s, *values)   # it reads the zone it was given
             if len(table) >= STATIC_LIMIT:
                 table.clear()
             value = table[key] = impls[name](s, *values)
-            return value
         except TypeError:
             if len(table) >= STATIC_LIMIT:
                 table.clear()
             return _by_contents(table, impls[name], s, values, (s.n,))
+        if fast is not None:
+            _nest(nested.setdefault(s.n, {}), values, value)
+        return value
     return fast or call
+
+
+def _nest(rows: dict, values: tuple, value) -> None:
+    """Keep ``value`` for ``values`` (one or two) in a nested table, unless an equal argument of
+    another class holds its place there (such calls find their result in the flat table)."""
+    x = values[0]
+    if len(values) == 1:
+        rows.setdefault(x, (x.__class__, value))
+        return
+    kind, row = rows.setdefault(x, (x.__class__, {}))
+    if kind is x.__class__:
+        y = values[1]
+        row.setdefault(y, (y.__class__, value))
 
 
 def _contents_key(value):
