@@ -135,7 +135,7 @@ def autoplay(s: State, auto: Autoplay, step_limit: int = vm.DEFAULT_STEP_LIMIT) 
     options and :func:`apply_index` (not atomic) would one at a time: the same draws, actions,
     steps and state. In a game played without a record only the first decision of a run is
     resumed from here; the others are taken where they come (``State.auto``,
-    ``runtime.take_at_random``), with no Decision, no return to this loop and no resume. A
+    ``runtime.decide``), with no Decision, no return to this loop and no resume. A
     simultaneous decision (``choose_all``) stops the run like any decision in a game played
     one at a time, and its first player still to choose draws here."""
     while auto.left > 0 and not s.over:

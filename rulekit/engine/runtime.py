@@ -87,17 +87,34 @@ def ret(s: State, f: Frame, value) -> bool:
 
 
 def decide(s: State, player, choices: list, spec: ChooseSpec) -> bool:
-    """Stop at a ``choose``: ``choices`` are ``(target pc, *chosen values)`` tuples."""
+    """Stop at a ``choose``: ``choices`` are ``(target pc, *chosen values)`` tuples.
+
+    Or take the decision as it comes, at random (``State.auto``, a rollout): the option the
+    stream draws is bound as ``vm.resume`` binds it (:func:`bind`) and the frame goes on at its
+    block. True with no decision pending: ``vm.run`` runs on from the top frame, as a resume
+    would, without a Decision, a return to the caller, or a resume. (Every decision of every
+    rollout passes here, so this is written in one function, not two calls.)"""
     if player.__class__ is not Player or not 0 <= player < s.n:
         check_player(s, player, spec)
     if not choices:
         raise ContentRuntimeError(f"no option of this choice is legal for {mutate.fmt(player)}",
                                   spec.span, "RK4010")
-    if s.auto is not None and s.auto.left > 0:
-        return take_at_random(s, player, choices, spec)
-    s.pending = Decision(player, choices, spec, s)
-    if s.record:
-        s.pending.labels  # noqa: B018 - a recorded game writes (and checks, RK4011) its notation at once
+    auto = s.auto
+    if auto is None or auto.left <= 0:
+        s.pending = Decision(player, choices, spec, s)
+        if s.record:
+            s.pending.labels  # noqa: B018 - a recorded game writes (and checks, RK4011) its notation at once
+        return True
+    k = player if auto.seats else 0
+    auto.streams[k], index = below(auto.streams[k], len(choices))
+    auto.left -= 1
+    choice = choices[index]         # coverage (testing/coverage.py) reads the option taken here
+    if auto.verbs is not None:      # before the choice binds: a label may read the locals
+        auto.count(spec.verbs.get(choice[0]) or Decision(player, choices, spec, s).verb(index))
+    s.actions.append(index)
+    bind(s.frames[-1], spec, choice)
+    s.steps += s.limit - s.budget     # the steps to this decision, as vm.run's end counts them...
+    s.budget = s.limit                # ...and the next decision's budget, as a resume's run sets it
     return True
 
 
@@ -129,25 +146,6 @@ def bind(f: Frame, spec: ChooseSpec, choice: tuple) -> None:
     elif len(choice) > 2:
         f.env.update(zip(spec.keys[target], choice[1:]))
     f.pc = target
-
-
-def take_at_random(s: State, player, choices: list, spec: ChooseSpec) -> bool:
-    """Take a decision as it comes, at random (``State.auto``): the option the stream draws
-    is bound as ``vm.resume`` binds it and the frame goes on at its block. True with no
-    decision pending: ``vm.run`` runs on from the top frame, as a resume would, without a
-    Decision, a return to the caller, or a resume."""
-    auto = s.auto
-    k = player if auto.seats else 0
-    auto.streams[k], index = below(auto.streams[k], len(choices))
-    auto.left -= 1
-    choice = choices[index]
-    if auto.verbs is not None:      # before the choice binds: a label may read the locals
-        auto.count(spec.verbs.get(choice[0]) or Decision(player, choices, spec, s).verb(index))
-    s.actions.append(index)
-    bind(s.frames[-1], spec, choice)
-    s.steps += s.limit - s.budget     # the steps to this decision, as vm.run's end counts them...
-    s.budget = s.limit                # ...and the next decision's budget, as a resume's run sets it
-    return True
 
 
 def check_player(s: State, player, spec: ChooseSpec) -> None:

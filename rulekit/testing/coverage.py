@@ -23,12 +23,12 @@ import sys
 import attrs
 
 from ..engine import vm
-from ..engine.runtime import LINE_SPANS, ChooseSpec, take_at_random
+from ..engine.runtime import LINE_SPANS, ChooseSpec, decide
 from ..model import ESTIMATE
 from ..source import source_line
 
 _RESUME = vm.resume.__code__
-_TAKEN = take_at_random.__code__   # a rollout's decision taken as it came: no resume
+_TAKEN = decide.__code__   # a rollout's decision taken as it came (a `choice` bound): no resume
 SHOWN = 40     # missed lines and options listed under the summary (the annotated files show them all)
 
 
