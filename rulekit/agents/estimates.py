@@ -116,13 +116,12 @@ class _Reads:
         item's state: ``State.item_states``) is kept with them: the trials of one decision
         share their world's tables unless they change an item."""
         iprops = s.iprops
-        if ITEM_STATES in s.owned:
-            return dumps([iprops.get(prop) for prop in self.props])
-        last = self.last
-        if last is not None and last[0] is iprops:
-            return last[1]
+        shared = ITEM_STATES not in s.owned
+        if shared and self.last is not None and self.last[0] is iprops:
+            return self.last[1]
         pickled = dumps([iprops.get(prop) for prop in self.props])
-        self.last = (iprops, pickled)
+        if shared:
+            self.last = (iprops, pickled)
         return pickled
 
 

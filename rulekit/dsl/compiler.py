@@ -1100,8 +1100,9 @@ class Compiler(Loops):
         if self._inlinable(name) and all(_SIMPLE.fullmatch(a) for a in sources):
             # a body as cheap as a memo lookup is written in place of the call
             self.inlined_at.setdefault(name, []).append(node.span)
-            inner = Scope(set(params)).bind_py(dict(zip(params, sources)))
-            inner.kinds.update((("py", a), "member") for a in sources if scope.kinds.get(("py", a)) == "member")
+            # what the caller knows of its Python variables (a set's member, a list) holds for the body
+            known = {key: kind for key, kind in scope.kinds.items() if key[0] == "py"}
+            inner = Scope(set(params), kinds=known).bind_py(dict(zip(params, sources)))
             saved, self._reuse = self._reuse, None      # its nodes are its own, not the caller's
             try:
                 return f"({self.src(_body, inner)})"
@@ -1151,14 +1152,7 @@ class Compiler(Loops):
                     and not _bound_names(body) & set(params):
                 self.inlined_at.setdefault(node.func, []).append(node.span)
                 return self._written_out(_substituted(body, dict(zip(params, node.args))), bound)
-        if isinstance(node, ast.Node):
-            parts = {f.name: getattr(node, f.name) for f in attrs.fields(type(node)) if f.name != "span"}
-            new = {name: self._written_out(part, bound) for name, part in parts.items()}
-            return node if all(new[k] is parts[k] for k in parts) else attrs.evolve(node, **new)
-        if isinstance(node, tuple):
-            new = tuple(self._written_out(part, bound) for part in node)
-            return node if all(a is b for a, b in zip(new, node)) else new
-        return node
+        return _rebuilt(node, lambda part: self._written_out(part, bound))
 
     def _memoised(self, name: str, arity: int) -> str:
         """The source name of the caller of user function ``name`` (engine/memo.py): a function
@@ -1582,13 +1576,7 @@ _PLAIN_ARGS = (ast.Name, ast.Num, ast.Str, ast.Const)   # arguments a body writt
 
 def _names_in(node) -> set:
     """Every name ``node`` reads or binds."""
-    out = set()
-    for n in ast.walk(node):
-        if isinstance(n, ast.Name):
-            out.add(n.id)
-        elif isinstance(n, ast.Comp):
-            out.update(name for name, _coll in n.fors)
-    return out
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)} | _bound_names(node)
 
 
 def _bound_names(node) -> frozenset:
@@ -1600,11 +1588,19 @@ def _substituted(node, values: dict):
     """``node`` with each name of ``values`` replaced by its value (no name is bound inside)."""
     if isinstance(node, ast.Name):
         return values.get(node.id, node)
+    return _rebuilt(node, lambda part: _substituted(part, values))
+
+
+def _rebuilt(node, change):
+    """``node`` (a node, a tuple of parts, or a plain value) with ``change`` applied to each of
+    its parts: the same object where no part changed."""
     if isinstance(node, ast.Node):
-        return attrs.evolve(node, **{f.name: _substituted(getattr(node, f.name), values)
-                                     for f in attrs.fields(type(node)) if f.name != "span"})
+        parts = {f.name: getattr(node, f.name) for f in attrs.fields(type(node)) if f.name != "span"}
+        new = {name: change(part) for name, part in parts.items()}
+        return node if all(new[k] is parts[k] for k in parts) else attrs.evolve(node, **new)
     if isinstance(node, tuple):
-        return tuple(_substituted(part, values) for part in node)
+        new = tuple(change(part) for part in node)
+        return node if all(a is b for a, b in zip(new, node)) else new
     return node
 
 

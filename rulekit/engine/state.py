@@ -34,6 +34,7 @@ class Player(int):
 
 
 PLAYERS = tuple(Player(i) for i in range(16))
+SEAT_NAMES = tuple(f"p{i + 1}" for i in range(len(PLAYERS)))
 # In State.owned: the table of the items' states is the state's own (a property's name there:
 # that property's table is). Zone keys and tally keys are never texts, so neither is taken for one.
 ITEM_STATES = "$item states"
@@ -53,7 +54,6 @@ def item_state_entries(iprops: dict):
     for prop, table in iprops.items():
         for item, value in table.items():
             yield item, prop, value
-SEAT_NAMES = tuple(f"p{i + 1}" for i in range(len(PLAYERS)))
 
 
 class ZoneKey:
