@@ -483,9 +483,16 @@ class _Writer:
         elif opt.by is not None:
             lines.append((3, f"ch += {self._grouped(opt, inner, target, values, clauses, cond)}", span))
         else:       # plain loops: most lists of options are short or empty, where a comprehension costs more
-            for depth, (var, src) in enumerate(clauses):
-                lines.append((3 + depth, f"for {var} in {src}:", span))
-            depth = 3 + len(clauses)
+            depth = 3
+            for var, src, guard, test, _shared in clauses:
+                if guard is not None:
+                    lines.append((depth, f"if {guard}:", span))
+                    depth += 1
+                lines.append((depth, f"for {var} in {src}:", span))
+                depth += 1
+                if test is not None:
+                    lines.append((depth, f"if {test}:", span))
+                    depth += 1
             if cond is not None:
                 lines.append((depth, f"if {cond}:", span))
                 depth += 1
@@ -523,7 +530,7 @@ class _Writer:
     def _grouped(self, opt, inner, target: int, values: str, clauses: list, cond) -> str:
         """``"take {t.kind}" for t in row by t.kind``: one option per key, the first of each
         (identical tiles are one move, not one per tile)."""
-        fors = " ".join(f"for {var} in {src}" for var, src in clauses)
+        fors = " ".join(f"for {var} in {src}" for var, src, *_plain in clauses)
         key = self.comp.src(opt.by, inner)
         pairs = f"[({key}, ({target}{values})) {fors}" + (f" if {cond}]" if cond is not None else "]")
         return f"FIRST_OF_EACH({pairs})"
@@ -548,16 +555,16 @@ class _Writer:
         it out before the options changes nothing but the time."""
         counts: dict = {}
         for _opt, _scope, _names, clauses, _keys, _walkers in options:
-            if clauses and "(" in clauses[0][1]:
-                counts[clauses[0][1]] = counts.get(clauses[0][1], 0) + 1
+            if clauses and "(" in clauses[0][4]:
+                counts[clauses[0][4]] = counts.get(clauses[0][4], 0) + 1
         shared: dict = {}
         for _opt, _scope, _names, clauses, _keys, _walkers in options:
-            if clauses and counts.get(clauses[0][1], 0) >= 2:
-                src = clauses[0][1]
+            if clauses and counts.get(clauses[0][4], 0) >= 2:
+                src = clauses[0][4]
                 if src not in shared:
                     shared[src] = f"h{len(shared) + 1}"
                     lines.append((3, f"{shared[src]} = {src}", span))
-                clauses[0] = (clauses[0][0], shared[src])
+                clauses[0] = (clauses[0][0], shared[src], None, None, shared[src])
 
     def _label_fn(self, opt, inner: Scope, names: dict, text=None):
         """``fn(s, e, *values)``: an option's notation (or ``text``: its `says`, a choose's
@@ -569,21 +576,33 @@ class _Writer:
         return self.comp._define(tuple(params), f"return {self.comp.src(text, inner)}", opt.span,
                                  "label", "shorten the option's text")
 
-    def _option_fors(self, fors, scope, key, names, clauses, keys, walkers, walk=False):
-        """The ``for`` clauses of an option as (variable, collection source); its variables
-        are Python variables while options are listed, and the chosen values go into the env
-        under ``keys``. ``walk``: the clauses become ``for`` statements (the option is not
-        grouped), which may walk a range as it is (``walk_src``)."""
+    def _option_fors(self, fors, scope, key, names, clauses, keys, walkers, walk=False, plain=False):
+        """The ``for`` clauses of an option as ``(variable, collection source, guard, test,
+        shared)``; its variables are Python variables while options are listed, and the chosen
+        values go into the env under ``keys``. ``walk``: the clauses become ``for`` statements
+        (the option is not grouped), which may walk a range as it is (``walk_src``). ``plain``:
+        they become ``for`` statements in any case, and one over a function that picks items of
+        a collection walks that collection (``Compiler.walked_body``): ``guard`` comes before
+        the loop, ``test`` inside it (None where there is none). ``shared``: the source the
+        clause has in common with other options' (``_share_heads``)."""
         comp = self.comp
         for name, coll in fors:
             var = comp._var(name)
             visible = scope.bind_py(names, walkers)
             if walk:
-                clauses.append((var, comp.walk_src(coll, visible)))
+                src = comp.walk_src(coll, visible)
             else:
                 comp._in_iterable += 1      # a comprehension's iterable when options are grouped (_grouped)
-                clauses.append((var, comp.seq_src(coll, visible)))
+                src = comp.seq_src(coll, visible)
                 comp._in_iterable -= 1
+            clause = (var, src, None, None, src)
+            picked = comp.walked_body(coll, visible) if plain or walk else None
+            if picked is not None:
+                guard, coll, own, test = picked
+                src = comp.walk_src(coll, visible)
+                mine = visible.bind_py({own: var}, [var] if comp.static_kind(coll, visible) == "zone" else [])
+                clause = (var, src, guard and comp.src(guard, visible), test and comp.src(test, mine), clause[1])
+            clauses.append(clause)
             names[name] = var
             if comp.static_kind(coll, visible) == "zone":
                 walkers.append(var)
@@ -618,7 +637,8 @@ class _Writer:
             alias = {n: f"{inc.name}.{n}" for n in locals_}
             inner = Scope(set(alias.values()), [], alias)
             o_names, o_clauses, o_keys, o_walkers = dict(names), list(clauses), list(keys), []
-            self._option_fors(opt.fors, inner, alias.__getitem__, o_names, o_clauses, o_keys, o_walkers)
+            self._option_fors(opt.fors, inner, alias.__getitem__, o_names, o_clauses, o_keys, o_walkers,
+                              plain=opt.by is None)
             out.append((opt, inner, o_names, o_clauses, o_keys, o_walkers))
         return out
 

@@ -1154,6 +1154,42 @@ class Compiler(Loops):
                 return self._written_out(_substituted(body, dict(zip(params, node.args))), bound)
         return _rebuilt(node, lambda part: self._written_out(part, bound))
 
+    def walked_body(self, coll, scope):
+        """``for x in kept(p, 'spy')`` where the function's body picks items of a collection
+        (``[t for t in p.tiles if t.type == kind]``, or ``[] if c else [...]``): the loop can
+        walk that collection itself, testing each item where the function would, and no list
+        is built and no call made. Returns ``(guard, collection, variable, test)``, nodes read
+        in the caller's ``scope`` (its arguments in place of the parameters; ``guard`` and
+        ``test`` may be None), or None where the call stays: arguments that are not plain, a
+        body naming what the caller binds, a function remembered for the game."""
+        if not (isinstance(coll, ast.Call) and coll.func in self.v.functions and not coll.kwargs) \
+                or coll.func in self.static_memo:
+            return None
+        params, body = self.v.functions[coll.func]
+        if len(coll.args) != len(params) or not all(isinstance(a, _PLAIN_ARGS) for a in coll.args):
+            return None
+        guard = None
+        if isinstance(body, ast.IfExp) and isinstance(body.then, ast.ListLit) and not body.then.items:
+            guard, body = ast.Not(body.cond, span=body.cond.span), body.orelse
+        if not (isinstance(body, ast.Comp) and len(body.fors) == 1 and body.by is None
+                and isinstance(body.elt, ast.Name) and body.elt.id == body.fors[0][0]):
+            return None
+        var, inner = body.fors[0]
+        given = {a.id for a in coll.args if isinstance(a, ast.Name)}
+        caller = scope.locals | set(scope.py) | set(scope.alias)
+        outside = (_free_names(body) | _free_names(guard)) - set(params)
+        if outside & caller or (_bound_names(body) | _bound_names(guard)) & (set(params) | given):
+            return None     # a name of the body's would mean another thing here, or an argument would be captured
+        tests = (body.cond, guard)
+        called = {n.func for n in ast.walk(tests) if isinstance(n, ast.Call) and n.func in self.v.functions}
+        cheap = frozenset(f for f in called if f in self.static_memo or self._inlinable(f))
+        if not _cheap(tests, self.v, cheap):
+            return None     # a test with a loop of its own: the function's body has it written as a loop
+        values = dict(zip(params, coll.args))
+        self.inlined_at.setdefault(coll.func, []).append(coll.span)
+        test = None if body.cond is None else _substituted(body.cond, values)
+        return (None if guard is None else _substituted(guard, values)), _substituted(inner, values), var, test
+
     def _memoised(self, name: str, arity: int) -> str:
         """The source name of the caller of user function ``name`` (engine/memo.py): a function
         that reads no state is remembered per game; any other is called directly (or, with
