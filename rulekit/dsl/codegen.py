@@ -451,7 +451,13 @@ class _Writer:
         spec = comp._k(ChooseSpec(spec_keys, spec_labels, st.span, spec_says, prompt, spec_spans, spec_verbs),
                        f"CHOOSE{here}")
         player = comp.src(st.player, self.scope)
-        lines.append((3, "return " + decide.format(player=player, spec=spec), st.span))
+        if later is None:
+            lines.append((3, "return " + decide.format(player=player, spec=spec), st.span))
+        else:       # a decision taken as it came (runtime.decide): on at once at the block it bound
+            lines.append((3, f"if {decide.format(player=player, spec=spec)}:", st.span))
+            lines.append((4, "return True", st.span))
+            lines.append((3, "pc = f.pc", st.span))
+            lines.append((3, "continue", st.span))
         if later is not None:       # a bot's imagined position stops here, its options listed when asked (engine/vm.py)
             lines[later:later] = [(3, "if s.list_later:", st.span),
                                   (4, f"return UNLISTED(s, {player}, {spec})", st.span)]

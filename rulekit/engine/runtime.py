@@ -70,8 +70,15 @@ def call(s: State, code: Code, env: dict, ret) -> bool:
                                   None, "RK4008")
     frame = Frame(code, 0, env, ret)
     frames.append(frame)
+    taken = len(s.actions)
     while not code.run(s, frame):
         if frames[-1] is not frame:     # it returned (RET took its frame off)
+            if len(s.actions) != taken:
+                # it went on after a decision taken as it came (decide): a resume would have
+                # run it from vm.run's loop, whose step its return costs (the same steps)
+                s.budget -= 1
+                if s.budget < 0:
+                    limit_reached(s, code.name, code.span)
             return False
         # still on top: it asks to run on (a `choose_all` listing the next player's options)
     return True
@@ -87,13 +94,13 @@ def ret(s: State, f: Frame, value) -> bool:
 
 
 def decide(s: State, player, choices: list, spec: ChooseSpec) -> bool:
-    """Stop at a ``choose``: ``choices`` are ``(target pc, *chosen values)`` tuples.
+    """Stop at a ``choose`` (True): ``choices`` are ``(target pc, *chosen values)`` tuples.
 
     Or take the decision as it comes, at random (``State.auto``, a rollout): the option the
-    stream draws is bound as ``vm.resume`` binds it (:func:`bind`) and the frame goes on at its
-    block. True with no decision pending: ``vm.run`` runs on from the top frame, as a resume
-    would, without a Decision, a return to the caller, or a resume. (Every decision of every
-    rollout passes here, so this is written in one function, not two calls.)"""
+    stream draws is bound as ``vm.resume`` binds it (:func:`bind`), and False tells the
+    generated code to go on at once at the block bound (``f.pc``), as a resume would, with no
+    Decision, no return to ``vm.run`` and no resume. (Every decision of every rollout passes
+    here, so this is written in one function, not two calls.)"""
     if player.__class__ is not Player or not 0 <= player < s.n:
         check_player(s, player, spec)
     if not choices:
@@ -115,7 +122,7 @@ def decide(s: State, player, choices: list, spec: ChooseSpec) -> bool:
     bind(s.frames[-1], spec, choice)
     s.steps += s.limit - s.budget     # the steps to this decision, as vm.run's end counts them...
     s.budget = s.limit                # ...and the next decision's budget, as a resume's run sets it
-    return True
+    return False
 
 
 class Autoplay:

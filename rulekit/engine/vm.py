@@ -16,8 +16,10 @@ its options: a greedy bot judges most positions it reaches by their estimate alo
 listing the next player's options was a third of what each such trial cost. They are
 listed when first asked for (:class:`Unlisted`). A game played at random (a search's
 rollout, ``rulekit simulate`` with random seats: ``State.auto``, ``api.autoplay``) takes
-each decision as it comes instead of stopping (``runtime.decide``): the loop below
-runs on from the top frame, as a resume would have.
+each decision as it comes instead of stopping (``runtime.decide``): the generated code
+goes on at once at the block the decision bound, as a resume would have, and a frame that
+returns after such a decision costs the step the loop below would have counted
+(``runtime.call``).
 
 A failure inside generated code is mapped back to the content statement it came
 from: each generated line knows its span (``runtime.LINE_SPANS``).
@@ -48,7 +50,7 @@ def run(s: State, limit: int = DEFAULT_STEP_LIMIT) -> None:
                 if f.code.run(s, f):
                     if s.pending is not None or s.auto is None:
                         return
-                    continue        # a decision taken as it came (runtime.decide): on from the top frame
+                    continue        # it asks to run on from the top frame
             except EndGame:
                 del frames[1:]
                 frames[0].pc = s.game.program.finish_pc
