@@ -1103,37 +1103,51 @@ class Compiler(Loops):
             # what the caller knows of its Python variables (a set's member, a list) holds for the body
             known = {key: kind for key, kind in scope.kinds.items() if key[0] == "py"}
             inner = Scope(set(params), kinds=known).bind_py(dict(zip(params, sources)))
-            saved, self._reuse = self._reuse, None      # its nodes are its own, not the caller's
-            try:
-                return f"({self.src(_body, inner)})"
-            finally:
-                self._reuse = saved
+            return f"({self._written_in_place(_body, inner, set(sources))})"
+
         args = "".join(", " + a for a in sources)
         return f"{self._memoised(name, len(params))}(s{args})"
 
+    def _written_in_place(self, body, inner: Scope, sources: set) -> str:
+        """A body written in place of its call: a value it asks for twice is worked out once (its
+        own plan, ``_reuse_plan``, in locals named apart from the caller's), where the first time
+        is certainly reached each time the body is; otherwise (or inside an iterable) as written."""
+        body = self._written_out(body, frozenset(inner.py) | _bound_names(body))
+        saved = (self._reuse, self._reuse_params, self._reused, self._known, self._branches)
+        plan = {node: f"_w{next(self._temps)}" for node in self._reuse_plan(body)}
+        try:
+            self._reuse, self._reuse_params, self._reused, self._known, self._branches = \
+                plan or None, sources, set(), set(), 0
+            source = self.src(body, inner)
+            if self._reused:        # a local that would have to start as UNSET: none kept
+                self._reuse, self._reused, self._known = None, set(), set()
+                source = self.src(body, inner)
+            return source
+        finally:
+            self._reuse, self._reuse_params, self._reused, self._known, self._branches = saved
+
     def _inlinable(self, name: str) -> bool:
         """A function whose body is a few steps with no loop (no comprehension left after
-        tallies, no call of a content function but of one written in place itself, whose
-        steps count): calling it costs more than working it out. A function of the board
-        alone that builds a text (an item's id from a seat and a column) is the exception:
-        its remembered answer is quicker than the new string, its hash and its size check. A
-        call of such a remembered function that is not written in place itself is a table
-        lookup, so it may stand in a cheap body."""
+        tallies; the bodies of the cheap functions it calls are written in with it, and their
+        steps count): calling it costs more than working it out. It may call a function that
+        stays a call (``has_spices`` in ``can_progress``): a Python call costs about as much as
+        a few dozen steps, and writing the body in saves the outer one. A function of the board
+        alone that builds a text (an item's id from a seat and a column) is the exception: its
+        remembered answer is quicker than the new string, its hash and its size check."""
         known = self._inline.get(name)
         if known is None:
             self._inline[name] = False      # a function asking about itself is called
             body = self.v.functions[name][1]
             called = {n.func for n in ast.walk(body) if isinstance(n, ast.Call) and n.func in self.v.functions}
             written = frozenset(f for f in called if f != name and self._inlinable(f))
-            looked_up = frozenset(f for f in called & set(self.static_memo) if f != name and f not in written)
             size = self._inline_size[name] = _size(body) + sum(
                 self._inline_size[n.func] for n in ast.walk(body) if isinstance(n, ast.Call) and n.func in written)
             # every function its written-out body calls: one asking this one again (a circle)
             # is never written in place, or writing it out would not end
             reach = self._inline_reach[name] = called.union(*(self._inline_reach[f] for f in written))
             self._inline_written[name] = written
-            known = self._inline[name] = name not in reach and size <= 40 and _cheap(
-                body, self.v, looked_up | written) and not (name in self.static_memo and _builds_text(body))
+            known = self._inline[name] = name not in reach and size <= 48 and _cheap(
+                body, self.v, frozenset(called - {name})) and not (name in self.static_memo and _builds_text(body))
         return known
 
     def _written_out(self, node, bound: frozenset):
