@@ -53,9 +53,13 @@ def evaluate_all(s) -> list[float]:
     if values is None:
         return [0.5] * s.n
     out = []
-    for mine in values:
-        below = sum(1 for v in values if v < mine)
-        equal = sum(1 for v in values if v == mine) - 1
+    for mine in values:     # below it, and level with it (itself not counted)
+        below, equal = 0, -1
+        for v in values:
+            if v < mine:
+                below += 1
+            elif v == mine:
+                equal += 1
         out.append((below + 0.5 * equal) / (s.n - 1))
     return out
 
