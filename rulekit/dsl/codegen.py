@@ -32,6 +32,8 @@ from . import ast, code_cache
 from .compiler import (
     Compiler,
     Scope,
+    _bound_names,
+    _free_names,
     assigned_names,
     first_assignment,
     located_code,
@@ -39,6 +41,7 @@ from .compiler import (
     read_names,
     too_complex,
 )
+from .loops import _conjuncts
 
 _units = itertools.count(1)
 
@@ -489,8 +492,12 @@ class _Writer:
         elif opt.by is not None:
             lines.append((3, f"ch += {self._grouped(opt, inner, target, values, clauses, cond)}", span))
         else:       # plain loops: most lists of options are short or empty, where a comprehension costs more
+            placed, cond = self._placed_tests(opt, inner, clauses, cond)
             depth = 3
-            for var, src, guard, test, _shared in clauses:
+            for level, (var, src, guard, test, _shared) in enumerate(clauses):
+                if level == 0 and -1 in placed:
+                    lines.append((depth, f"if {placed[-1]}:", span))
+                    depth += 1
                 if guard is not None:
                     lines.append((depth, f"if {guard}:", span))
                     depth += 1
@@ -499,12 +506,54 @@ class _Writer:
                 if test is not None:
                     lines.append((depth, f"if {test}:", span))
                     depth += 1
+                if level in placed:
+                    lines.append((depth, f"if {placed[level]}:", span))
+                    depth += 1
             if cond is not None:
                 lines.append((depth, f"if {cond}:", span))
                 depth += 1
             lines.append((depth, f"ch.append(({target}{values}))", span))
         if opt.by is not None and not clauses:
             comp.error("RK0322", "`by` groups the options a `for` lists; this option lists none", opt.by.span)
+
+    def _placed_tests(self, opt, inner: Scope, clauses: list, cond: str | None) -> tuple:
+        """An option's condition split where its first parts need fewer of its loops:
+        ``"take {c}" for c in suits if can_take(p, c)`` asks ``count(p.hand) < hand_limit``
+        (the first part of ``can_take``) once, before the loop, not once a suit. A part
+        goes before a loop only when that loop and every one inside it walk a set of the game
+        (never empty, never failing, nothing tested on the way), and the parts keep their order,
+        so each is worked out exactly when, and as, it would be at the innermost place.
+        Returns ({level: test}, where -1 is before the first loop, and the test left inside)."""
+        comp = self.comp
+        if opt.cond is None:
+            return {}, cond
+        steady = len(clauses)      # the loops from this one in walk sets of the game
+        while steady > 0 and clauses[steady - 1][2] is None and clauses[steady - 1][3] is None \
+                and self._walks_set(opt.fors[steady - 1][1], inner):
+            steady -= 1
+        if steady == len(clauses):
+            return {}, cond
+        bound = frozenset(inner.locals) | frozenset(inner.py) | frozenset(inner.alias)
+        parts = _conjuncts(comp._written_out(opt.cond, bound | _bound_names(opt.cond)))
+        level_of = {name: k for k, (name, _coll) in enumerate(opt.fors)}
+        placed: dict = {}
+        at, hoisted = steady - 1, 0
+        for part in parts:
+            at = max([at] + [level_of[name] for name in _free_names(part) if name in level_of])
+            if at >= len(clauses) - 1:
+                break
+            placed.setdefault(at, []).append(f"({comp.src(part, inner)})")
+            hoisted += 1
+        if not placed:
+            return {}, cond
+        rest = parts[hoisted:]
+        inside = " and ".join(f"({comp.src(part, inner)})" for part in rest) if rest else None
+        return {level: " and ".join(tests) for level, tests in placed.items()}, inside
+
+    def _walks_set(self, coll, scope: Scope) -> bool:
+        """``coll`` names a set of the game with members (not a name bound here)."""
+        return isinstance(coll, ast.Name) and bool(self.comp.v.sets.get(coll.id)) and coll.id not in scope.py \
+            and coll.id not in scope.alias and coll.id not in scope.locals
 
     def r_ChooseAll(self, st):
         """``choose_all q in players:`` (engine/simultaneous.py): the options are listed as a

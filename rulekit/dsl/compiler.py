@@ -1130,7 +1130,7 @@ class Compiler(Loops):
         """A function whose body is a few steps with no loop (no comprehension left after
         tallies; the bodies of the cheap functions it calls are written in with it, and their
         steps count): calling it costs more than working it out. It may call a function that
-        stays a call (``has_spices`` in ``can_progress``): a Python call costs about as much as
+        stays a call (a test written as a loop): a Python call costs about as much as
         a few dozen steps, and writing the body in saves the outer one. A function of the board
         alone that builds a text (an item's id from a seat and a column) is the exception: its
         remembered answer is quicker than the new string, its hash and its size check."""
@@ -1156,13 +1156,14 @@ class Compiler(Loops):
         and their caller share (``row(p, c)`` asked by a function and by the ``price(p, c)`` it
         asks too) are then asked once (``_reuse_plan``). Other cheap calls stay calls, written in
         place where they compile (:meth:`_user_function_call`). ``bound``: the names the caller
-        binds; a body naming one of them (or binding a name it is given) stays a call."""
+        binds; a body reading one of them from outside (or whose comprehension binds a name it
+        is given, or a parameter) stays a call."""
         if isinstance(node, ast.Call) and node.func in self.v.functions and not node.kwargs \
                 and self._inlinable(node.func) and self._inline_written[node.func]:
             params, body = self.v.functions[node.func]
             given = {a.id for a in node.args if isinstance(a, ast.Name)}
             if len(node.args) == len(params) and all(isinstance(a, _PLAIN_ARGS) for a in node.args) \
-                    and not (_names_in(body) - set(params)) & (bound | given) \
+                    and not (_free_names(body) - set(params)) & bound and not _bound_names(body) & given \
                     and not _bound_names(body) & set(params):
                 self.inlined_at.setdefault(node.func, []).append(node.span)
                 return self._written_out(_substituted(body, dict(zip(params, node.args))), bound)
