@@ -242,3 +242,87 @@ def test_a_parameter_the_listing_reads_more_than_once_is_read_once(write_game):
     assert list(state.pending.labels) == ["take 1", "take 2", "pass", "x"]
     rulekit.apply(state, "take 2")
     assert state.p[0]["coins"] == 2 and state.over
+
+
+PICKS = """\
+meta: {title: Picks}
+players: {min: 1, max: 1}
+sets:
+  colors: [red, blue, green]
+vars:
+  played: false
+  seen: NSEEN
+components:
+  card: {items: [{id: r1, color: red}, {id: b1, color: blue}, {id: r2, color: red}], start: pile}
+zones:
+  pile: {}
+player:
+  zones: {hand: {}}
+functions:
+  of_color:
+    params: [p, k]
+    expr: "[c for c in p.hand if c.color == k]"
+  playable:
+    params: [p, k]
+    expr: "[] if played else [c for c in p.hand if c.color == k]"
+  roomy:
+    params: [p, k]
+    expr: "count(p.hand) < 5 and k != 'green'"
+  inv:
+    params: [x]
+    expr: "10 // x"
+procedures:
+  turn:
+    params: [p]
+    do: |
+      choose p:
+          "keep {c}" for c in of_color(p, 'red'):
+              played = true
+          "play {c}" for c in playable(p, 'blue'):
+              pass
+          "name {k}" for k in colors if roomy(p, k):
+              pass
+          "shed {c}" for c in p.hand if inv(seen) > 0:
+              pass
+flow:
+  rounds: 1
+  phases:
+    - id: m
+      do: |
+        draw(pile, to=players[0].hand, n=NCARDS)
+        turn(players[0])
+"""
+
+
+def _picks(write_game, cards: int, seen: int = 1):
+    return rulekit.load_game(write_game(PICKS.replace("NCARDS", str(cards)).replace("NSEEN", str(seen))))
+
+
+def test_an_option_walks_what_its_function_picks_from(write_game):
+    """``for c in of_color(p, 'red')`` where the function is ``[c for c in p.hand if ...]``: the
+    listing walks the hand and tests each card in place (no call, no list), with the function's
+    own guard (``[] if played else ...``) before the loop; the options are the function's."""
+    game = _picks(write_game, 3)
+    listing = game.program.module.source().split("def run_turn_", 1)[1]
+    assert "fn_of_color" not in listing and "fn_playable" not in listing
+    assert "if (ITEMS[" in listing and "== 'red')" in listing and "if (not s.g['played']):" in listing
+    state = rulekit.new_game(game, 1)
+    assert list(state.pending.labels) == ["keep r2", "keep r1", "play b1", "name red", "name blue",
+                                          "shed r2", "shed b1", "shed r1"]
+
+
+def test_a_test_goes_before_loops_over_sets_only(write_game):
+    """``roomy(p, k)`` written out: ``count(p.hand) < 5`` needs no ``k`` and the loop walks a
+    set, so it is asked once before the loop; a failing test of a hand (``10 // 0``) stays inside
+    its loop: with no card in hand it is never asked, as before."""
+    game = _picks(write_game, 0, seen=0)
+    listing = game.program.module.source().split("def run_turn_", 1)[1]
+    before, loop = listing.split("for v", 1)[0], listing.split("in SET_colors_", 1)[1]
+    assert listing.index("< 5)):") < listing.index("in SET_colors_")
+    assert "!= 'green'" in loop.split("ch.append", 1)[0] and "< 5" not in loop.split("ch.append", 1)[0]
+    assert before.count("if ") >= 1
+    state = rulekit.new_game(game, 1)       # an empty hand: no `shed` option, and no failure
+    assert list(state.pending.labels) == ["name red", "name blue"]
+    with pytest.raises(ContentRuntimeError) as failed:
+        rulekit.new_game(_picks(write_game, 1, seen=0), 1)   # a card in hand: the test is asked, and fails
+    assert failed.value.code == "RK4000"

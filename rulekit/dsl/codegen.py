@@ -41,7 +41,6 @@ from .compiler import (
     read_names,
     too_complex,
 )
-from .loops import _conjuncts
 
 _units = itertools.count(1)
 
@@ -534,7 +533,8 @@ class _Writer:
         if steady == len(clauses):
             return {}, cond
         bound = frozenset(inner.locals) | frozenset(inner.py) | frozenset(inner.alias)
-        parts = _conjuncts(comp._written_out(opt.cond, bound | _bound_names(opt.cond)))
+        written = {name: list(spans) for name, spans in comp.inlined_at.items()}
+        parts = comp.conjuncts(opt.cond, bound | _bound_names(opt.cond))
         level_of = {name: k for k, (name, _coll) in enumerate(opt.fors)}
         placed: dict = {}
         at, hoisted = steady - 1, 0
@@ -545,6 +545,7 @@ class _Writer:
             placed.setdefault(at, []).append(f"({comp.src(part, inner)})")
             hoisted += 1
         if not placed:
+            comp.inlined_at = written       # the condition is written as it was (coverage.py)
             return {}, cond
         rest = parts[hoisted:]
         inside = " and ".join(f"({comp.src(part, inner)})" for part in rest) if rest else None

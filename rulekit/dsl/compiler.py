@@ -27,7 +27,7 @@ from ..engine.tally import tally_count, tally_table
 from ..errors import ContentRuntimeError, Diagnostic, suggestion_help
 from ..source import Span
 from . import ast, code_cache
-from .loops import Loops
+from .loops import Loops, _conjuncts
 
 Fn = Callable  # (state, env) -> value
 
@@ -1158,16 +1158,36 @@ class Compiler(Loops):
         place where they compile (:meth:`_user_function_call`). ``bound``: the names the caller
         binds; a body reading one of them from outside (or whose comprehension binds a name it
         is given, or a parameter) stays a call."""
-        if isinstance(node, ast.Call) and node.func in self.v.functions and not node.kwargs \
-                and self._inlinable(node.func) and self._inline_written[node.func]:
-            params, body = self.v.functions[node.func]
-            given = {a.id for a in node.args if isinstance(a, ast.Name)}
-            if len(node.args) == len(params) and all(isinstance(a, _PLAIN_ARGS) for a in node.args) \
-                    and not (_free_names(body) - set(params)) & bound and not _bound_names(body) & given \
-                    and not _bound_names(body) & set(params):
-                self.inlined_at.setdefault(node.func, []).append(node.span)
-                return self._written_out(_substituted(body, dict(zip(params, node.args))), bound)
+        if isinstance(node, ast.Call) and node.func in self.v.functions and self._inlinable(node.func) \
+                and self._inline_written[node.func]:
+            body = self._body_in_place(node, bound)
+            if body is not None:
+                return self._written_out(body, bound)
         return _rebuilt(node, lambda part: self._written_out(part, bound))
+
+    def _body_in_place(self, node, bound: frozenset):
+        """The body of the cheap function ``node`` calls, its plain arguments in place of its
+        parameters, or None where that would change what a name means (``_written_out``)."""
+        if not (isinstance(node, ast.Call) and node.func in self.v.functions and not node.kwargs
+                and self._inlinable(node.func)):
+            return None
+        params, body = self.v.functions[node.func]
+        given = {a.id for a in node.args if isinstance(a, ast.Name)}
+        if len(node.args) == len(params) and all(isinstance(a, _PLAIN_ARGS) for a in node.args) \
+                and not (_free_names(body) - set(params)) & bound and not _bound_names(body) & given \
+                and not _bound_names(body) & set(params):
+            self.inlined_at.setdefault(node.func, []).append(node.span)
+            return _substituted(body, dict(zip(params, node.args)))
+        return None
+
+    def conjuncts(self, node, bound: frozenset) -> list:
+        """The parts of ``a and b and c`` in order, a cheap function's call among them written out
+        as its own parts (``can_take(p, c)`` as ``count(p.hand) < limit`` and ``c != 'x'``)."""
+        out: list = []
+        for part in _conjuncts(self._written_out(node, bound)):
+            body = self._body_in_place(part, bound)
+            out.extend([part] if body is None else self.conjuncts(body, bound))
+        return out
 
     def walked_body(self, coll, scope):
         """``for x in kept(p, 'spy')`` where the function's body picks items of a collection
