@@ -234,7 +234,7 @@ class _Writer:
     def resumable_function(self, body, where: str) -> None:
         self.start(self.reserve())
         self.seq(body)
-        self.cur.append((3, "return RET(s, f, None)", None))
+        self.cur.extend(_returned("None", 3, None))
         self.emit_blocks(where)
 
     def emit_blocks(self, where: str) -> None:
@@ -835,7 +835,7 @@ class _Writer:
     def s_Return(self, st, ind, out):
         value = self.comp.src(st.value, self.scope) if st.value is not None else "None"
         if self.resumable:
-            out.append((ind, f"return RET(s, f, {value})", st.span))
+            out.extend(_returned(value, ind, st.span))
         else:
             out.append((ind, f"return {value}", st.span))
 
@@ -920,6 +920,21 @@ class _Writer:
 
     def s_Choose(self, st, ind, out):  # pragma: no cover - a choose always makes its procedure resumable
         raise AssertionError("choose outside a resumable procedure")
+
+
+def _returned(value: str, ind: int, span) -> list:
+    """The lines that return from a resumable procedure's frame (the top one) with ``value``:
+    the frame comes off and, where the caller stores the value (``x = proc()``: ``f.ret``), it
+    goes into the caller's locals; False tells the caller's ``runtime.call`` it returned. The
+    value is worked out first: one that fails leaves the frame where it was."""
+    lines = []
+    if value != "None":
+        lines.append((ind, f"_v = {value}", span))
+        value = "_v"
+    return lines + [(ind, "s.frames.pop()", span),
+                    (ind, "if f.ret is not None and s.frames:", span),
+                    (ind + 1, f"s.frames[-1].env[f.ret] = {value}", span),
+                    (ind, "return False", span)]
 
 
 _JUMP = re.compile(r"(f\.)?pc = (\d+)")

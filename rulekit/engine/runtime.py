@@ -2,11 +2,11 @@
 """What generated code calls at run time, besides the library and ``mutate``.
 
 ``dsl/codegen.py`` writes each procedure as Python. A procedure that may stop for a
-decision runs in a :class:`~rulekit.engine.state.Frame`; these helpers start and end
-such frames (:func:`call`, :func:`ret`), stop at a ``choose`` (:func:`decide`) and
-bound loops (:func:`limit_reached`). :data:`LINE_SPANS` maps every generated line back
-to the content statement it came from, which is how engine/vm.py puts a failure on
-the author's line.
+decision runs in a :class:`~rulekit.engine.state.Frame`; these helpers start such frames
+(:func:`call`; a return is written in place, ``codegen._returned``), stop at a ``choose``
+(:func:`decide`) and bound loops (:func:`limit_reached`). :data:`LINE_SPANS` maps every
+generated line back to the content statement it came from, which is how engine/vm.py puts
+a failure on the author's line.
 """
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ from .state import Decision, Frame, Player, State
 # generated file name -> span of each of its lines (index = line - 1)
 LINE_SPANS: dict[str, list] = {}
 MAX_DEPTH = 200
+_bare = object.__new__
 
 
 class Code:
@@ -68,11 +69,15 @@ def call(s: State, code: Code, env: dict, ret) -> bool:
     if len(frames) > MAX_DEPTH:
         raise ContentRuntimeError(f"procedure calls nest deeper than {MAX_DEPTH} (recursion in `{code.name}`?)",
                                   None, "RK4008")
-    frame = Frame(code, 0, env, ret)
+    frame = _bare(Frame)      # Frame(code, 0, env, ret), without a Python call to its __init__
+    frame.code = code
+    frame.pc = 0
+    frame.env = env
+    frame.ret = ret
     frames.append(frame)
     taken = len(s.actions)
     while not code.run(s, frame):
-        if frames[-1] is not frame:     # it returned (RET took its frame off)
+        if frames[-1] is not frame:     # it returned (its return took its frame off: codegen._returned)
             if len(s.actions) != taken:
                 # it went on after a decision taken as it came (decide): a resume would have
                 # run it from vm.run's loop, whose step its return costs (the same steps)
@@ -82,15 +87,6 @@ def call(s: State, code: Code, env: dict, ret) -> bool:
             return False
         # still on top: it asks to run on (a `choose_all` listing the next player's options)
     return True
-
-
-def ret(s: State, f: Frame, value) -> bool:
-    """Return from the frame ``f`` (the top one) with ``value``."""
-    frames = s.frames
-    frames.pop()
-    if f.ret is not None and frames:
-        frames[-1].env[f.ret] = value
-    return False
 
 
 def decide(s: State, player, choices: list, spec: ChooseSpec) -> bool:
@@ -246,7 +242,7 @@ def iterate(s: State, value) -> tuple:
     return tuple(seq(s, value))
 
 
-NAMES = {"CALL": call, "RET": ret, "DECIDE": decide, "LIMIT": limit_reached, "ITER": iterate, "ADD": add, "MUL": mul,
+NAMES = {"CALL": call, "DECIDE": decide, "LIMIT": limit_reached, "ITER": iterate, "ADD": add, "MUL": mul,
          "TOO_LONG": too_long, "MAX_SIZE": MAX_SIZE, "STR": str,
          "POW": power, "DIV": divide,
          "ASSERT": assert_failed, **SIMULTANEOUS}
