@@ -19,7 +19,6 @@ from __future__ import annotations
 import contextlib
 import itertools
 import linecache
-import math
 import re
 import zlib
 
@@ -245,17 +244,22 @@ class _Writer:
         m.add(1, "pc = f.pc")
         m.add(1, "while True:")
         blocks = _threaded(self.blocks)
-        group = _group_size(len(blocks))
-        for pc, lines in enumerate(blocks):
-            shift = 0
-            if group:
-                shift = 1
-                if pc % group == 0:     # a range test first: a resume walks a few ranges, not every block
-                    m.add(2, f"if pc < {min(pc + group, len(blocks))}:")
-            m.add(2 + shift, f"if pc == {pc}:")
-            if not lines:
-                lines = [(3, "pass", None)]
-            m.extend([(ind + shift, text, span) for ind, text, span in lines])
+        self._emit_range(blocks, 0, len(blocks), 0)
+
+    def _emit_range(self, blocks: list, lo: int, hi: int, shift: int) -> None:
+        """Blocks ``lo``..``hi - 1``, tested by halves (``if pc < mid:`` around the lower half, the
+        upper half after it): a resume finds its block in a few tests, not one per block, and a
+        block still falls through to any later one (every test comes in the blocks' order)."""
+        if hi - lo > _LEAF_BLOCKS:
+            mid = (lo + hi) // 2
+            self.m.add(2 + shift, f"if pc < {mid}:")
+            self._emit_range(blocks, lo, mid, shift + 1)
+            self._emit_range(blocks, mid, hi, shift)
+            return
+        for pc in range(lo, hi):
+            self.m.add(2 + shift, f"if pc == {pc}:")
+            lines = blocks[pc] or [(3, "pass", None)]
+            self.m.extend([(ind + shift, text, span) for ind, text, span in lines])
 
     def goto(self, pc: int, ind: int = 3) -> None:
         """Leave the current block for block ``pc`` (by falling through when it is next)."""
@@ -937,6 +941,7 @@ def _returned(value: str, ind: int, span) -> list:
                     (ind, "return False", span)]
 
 
+_LEAF_BLOCKS = 4        # blocks tested one by one (a range test pays beyond a few)
 _JUMP = re.compile(r"(f\.)?pc = (\d+)")
 
 
@@ -979,11 +984,6 @@ def _threaded(blocks: list) -> list:
                 new.pop()       # a later block: the tests below this one reach it without going round
         out.append(new)
     return out
-
-
-def _group_size(blocks: int) -> int:
-    """Blocks per range test of the dispatch (0: none, a short chain of tests is cheaper)."""
-    return 0 if blocks <= 12 else math.isqrt(blocks - 1) + 1
 
 
 def _always_true(node) -> bool:
