@@ -21,6 +21,7 @@ import itertools
 import linecache
 import re
 import zlib
+from typing import NamedTuple
 
 from ..engine.library import REGISTRY
 from ..engine.runtime import LINE_SPANS, ChooseSpec, Code
@@ -496,26 +497,19 @@ class _Writer:
             lines.append((3, f"ch += {self._grouped(opt, inner, target, values, clauses, cond)}", span))
         else:       # plain loops: most lists of options are short or empty, where a comprehension costs more
             placed, cond = self._placed_tests(opt, inner, clauses, cond)
-            depth = 3
-            for level, (var, src, guard, test, _shared) in enumerate(clauses):
-                if level == 0 and -1 in placed:
-                    lines.append((depth, f"if {placed[-1]}:", span))
-                    depth += 1
-                if guard is not None:
-                    lines.append((depth, f"if {guard}:", span))
-                    depth += 1
-                lines.append((depth, f"for {var} in {src}:", span))
-                depth += 1
-                if test is not None:
-                    lines.append((depth, f"if {test}:", span))
-                    depth += 1
+            heads = [f"if {placed[-1]}:"] if -1 in placed else []
+            for level, clause in enumerate(clauses):
+                if clause.guard is not None:
+                    heads.append(f"if {clause.guard}:")
+                heads.append(f"for {clause.var} in {clause.src}:")
+                if clause.test is not None:
+                    heads.append(f"if {clause.test}:")
                 if level in placed:
-                    lines.append((depth, f"if {placed[level]}:", span))
-                    depth += 1
+                    heads.append(f"if {placed[level]}:")
             if cond is not None:
-                lines.append((depth, f"if {cond}:", span))
-                depth += 1
-            lines.append((depth, f"ch.append(({target}{values}))", span))
+                heads.append(f"if {cond}:")
+            lines.extend((depth, head, span) for depth, head in enumerate(heads, 3))
+            lines.append((3 + len(heads), f"ch.append(({target}{values}))", span))
         if opt.by is not None and not clauses:
             comp.error("RK0322", "`by` groups the options a `for` lists; this option lists none", opt.by.span)
 
@@ -531,7 +525,7 @@ class _Writer:
         if opt.cond is None:
             return {}, cond
         steady = len(clauses)      # the loops from this one in walk sets of the game
-        while steady > 0 and clauses[steady - 1][2] is None and clauses[steady - 1][3] is None \
+        while steady > 0 and clauses[steady - 1].guard is None and clauses[steady - 1].test is None \
                 and self._walks_set(opt.fors[steady - 1][1], inner):
             steady -= 1
         if steady == len(clauses):
@@ -556,9 +550,8 @@ class _Writer:
         return {level: " and ".join(tests) for level, tests in placed.items()}, inside
 
     def _walks_set(self, coll, scope: Scope) -> bool:
-        """``coll`` names a set of the game with members (not a name bound here)."""
-        return isinstance(coll, ast.Name) and bool(self.comp.v.sets.get(coll.id)) and coll.id not in scope.py \
-            and coll.id not in scope.alias and coll.id not in scope.locals
+        """``coll`` names a set of the game that has members."""
+        return self.comp.names_set(coll, scope) and bool(self.comp.v.sets[coll.id])
 
     def r_ChooseAll(self, st):
         """``choose_all q in players:`` (engine/simultaneous.py): the options are listed as a
@@ -590,7 +583,7 @@ class _Writer:
     def _grouped(self, opt, inner, target: int, values: str, clauses: list, cond) -> str:
         """``"take {t.kind}" for t in row by t.kind``: one option per key, the first of each
         (identical tiles are one move, not one per tile)."""
-        fors = " ".join(f"for {var} in {src}" for var, src, *_plain in clauses)
+        fors = " ".join(f"for {clause.var} in {clause.src}" for clause in clauses)
         key = self.comp.src(opt.by, inner)
         pairs = f"[({key}, ({target}{values})) {fors}" + (f" if {cond}]" if cond is not None else "]")
         return f"FIRST_OF_EACH({pairs})"
@@ -615,16 +608,16 @@ class _Writer:
         it out before the options changes nothing but the time."""
         counts: dict = {}
         for _opt, _scope, _names, clauses, _keys, _walkers in options:
-            if clauses and "(" in clauses[0][4]:
-                counts[clauses[0][4]] = counts.get(clauses[0][4], 0) + 1
+            if clauses and "(" in clauses[0].shared:
+                counts[clauses[0].shared] = counts.get(clauses[0].shared, 0) + 1
         shared: dict = {}
         for _opt, _scope, _names, clauses, _keys, _walkers in options:
-            if clauses and counts.get(clauses[0][4], 0) >= 2:
-                src = clauses[0][4]
+            if clauses and counts.get(clauses[0].shared, 0) >= 2:
+                src = clauses[0].shared
                 if src not in shared:
                     shared[src] = f"h{len(shared) + 1}"
                     lines.append((3, f"{shared[src]} = {src}", span))
-                clauses[0] = (clauses[0][0], shared[src], None, None, shared[src])
+                clauses[0] = _Clause(clauses[0].var, shared[src], shared=shared[src])
 
     def _label_fn(self, opt, inner: Scope, names: dict, text=None):
         """``fn(s, e, *values)``: an option's notation (or ``text``: its `says`, a choose's
@@ -637,14 +630,12 @@ class _Writer:
                                  "label", "shorten the option's text")
 
     def _option_fors(self, fors, scope, key, names, clauses, keys, walkers, walk=False, plain=False):
-        """The ``for`` clauses of an option as ``(variable, collection source, guard, test,
-        shared)``; its variables are Python variables while options are listed, and the chosen
-        values go into the env under ``keys``. ``walk``: the clauses become ``for`` statements
-        (the option is not grouped), which may walk a range as it is (``walk_src``). ``plain``:
-        they become ``for`` statements in any case, and one over a function that picks items of
-        a collection walks that collection (``Compiler.walked_body``): ``guard`` comes before
-        the loop, ``test`` inside it (None where there is none). ``shared``: the source the
-        clause has in common with other options' (``_share_heads``)."""
+        """The ``for`` clauses of an option (:class:`_Clause`); its variables are Python
+        variables while options are listed, and the chosen values go into the env under
+        ``keys``. ``walk``: the clauses become ``for`` statements (the option is not grouped),
+        which may walk a range as it is (``walk_src``). ``plain``: they become ``for``
+        statements in any case. Either way, a clause over a function that picks items of a
+        collection walks that collection (``Compiler.walked_body``)."""
         comp = self.comp
         for name, coll in fors:
             var = comp._var(name)
@@ -655,14 +646,14 @@ class _Writer:
                 comp._in_iterable += 1      # a comprehension's iterable when options are grouped (_grouped)
                 src = comp.seq_src(coll, visible)
                 comp._in_iterable -= 1
-            clause = (var, src, None, None, src)
             picked = comp.walked_body(coll, visible) if plain or walk else None
-            if picked is not None:
+            if picked is None:
+                clauses.append(_Clause(var, src, shared=src))
+            else:
                 guard, coll, own, test = picked
-                src = comp.walk_src(coll, visible)
                 mine = visible.bind_py({own: var}, [var] if comp.static_kind(coll, visible) == "zone" else [])
-                clause = (var, src, guard and comp.src(guard, visible), test and comp.src(test, mine), clause[1])
-            clauses.append(clause)
+                clauses.append(_Clause(var, comp.walk_src(coll, visible), guard and comp.src(guard, visible),
+                                       test and comp.src(test, mine), src))
             names[name] = var
             if comp.static_kind(coll, visible) == "zone":
                 walkers.append(var)
@@ -939,6 +930,17 @@ def _returned(value: str, ind: int, span) -> list:
                     (ind, "if f.ret is not None and s.frames:", span),
                     (ind + 1, f"s.frames[-1].env[f.ret] = {value}", span),
                     (ind, "return False", span)]
+
+
+class _Clause(NamedTuple):
+    """One ``for`` of an option as generated code walks it: ``guard`` is tested before the loop
+    and ``test`` on each item (None where there is none); ``shared`` is the source of the
+    collection the clause has in common with other options' (``_share_heads``)."""
+    var: str
+    src: str
+    guard: str | None = None
+    test: str | None = None
+    shared: str | None = None
 
 
 _LEAF_BLOCKS = 4        # blocks tested one by one (a range test pays beyond a few)

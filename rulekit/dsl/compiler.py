@@ -892,11 +892,15 @@ class Compiler(Loops):
             return f"({found})"
         return f"({found} if {value}.__class__ in PLAIN_VALUE else ANY({self._generator(node.args[0], scope)}))"
 
+    def names_set(self, coll, scope) -> bool:
+        """``coll`` names a set of the game (not a name bound in ``scope``)."""
+        return isinstance(coll, ast.Name) and coll.id in self.v.sets and coll.id not in scope.py \
+            and coll.id not in scope.alias and coll.id not in scope.locals
+
     def note_member(self, var: str, coll, scope) -> None:
         """Python variable ``var`` walks ``coll``: when that is a set, it holds one of the set's
         members (a text), which a tally answers for with no check of its class."""
-        if isinstance(coll, ast.Name) and coll.id in self.v.sets and coll.id not in scope.py \
-                and coll.id not in scope.alias and coll.id not in scope.locals:
+        if self.names_set(coll, scope):
             scope.kinds[("py", var)] = "member"
 
     def _is_member(self, node, scope) -> bool:
@@ -1166,19 +1170,26 @@ class Compiler(Loops):
         return _rebuilt(node, lambda part: self._written_out(part, bound))
 
     def _body_in_place(self, node, bound: frozenset):
-        """The body of the cheap function ``node`` calls, its plain arguments in place of its
-        parameters, or None where that would change what a name means (``_written_out``)."""
-        if not (isinstance(node, ast.Call) and node.func in self.v.functions and not node.kwargs
-                and self._inlinable(node.func)):
+        """The body of the cheap function ``node`` calls, written in place (``_substituted_body``),
+        or None."""
+        if not (isinstance(node, ast.Call) and node.func in self.v.functions and self._inlinable(node.func)):
             return None
+        body = self._substituted_body(node, bound)
+        if body is not None:
+            self.inlined_at.setdefault(node.func, []).append(node.span)
+        return body
+
+    def _substituted_body(self, node, bound: frozenset):
+        """The body of the content function ``node`` calls, its plain arguments in place of its
+        parameters, or None where that would change what a name means: the body reads from
+        outside a name the caller binds (``bound``), or a comprehension of the body binds a
+        parameter or a name given as an argument (it would be captured)."""
         params, body = self.v.functions[node.func]
         given = {a.id for a in node.args if isinstance(a, ast.Name)}
-        if len(node.args) == len(params) and all(isinstance(a, _PLAIN_ARGS) for a in node.args) \
-                and not (_free_names(body) - set(params)) & bound and not _bound_names(body) & given \
-                and not _bound_names(body) & set(params):
-            self.inlined_at.setdefault(node.func, []).append(node.span)
-            return _substituted(body, dict(zip(params, node.args)))
-        return None
+        if node.kwargs or len(node.args) != len(params) or not all(isinstance(a, _PLAIN_ARGS) for a in node.args) \
+                or (_free_names(body) - set(params)) & bound or _bound_names(body) & (given | set(params)):
+            return None
+        return _substituted(body, dict(zip(params, node.args)))
 
     def conjuncts(self, node, bound: frozenset) -> list:
         """The parts of ``a and b and c`` in order, a cheap function's call among them written out
@@ -1197,33 +1208,23 @@ class Compiler(Loops):
         in the caller's ``scope`` (its arguments in place of the parameters; ``guard`` and
         ``test`` may be None), or None where the call stays: arguments that are not plain, a
         body naming what the caller binds, a function remembered for the game."""
-        if not (isinstance(coll, ast.Call) and coll.func in self.v.functions and not coll.kwargs) \
-                or coll.func in self.static_memo:
+        if not (isinstance(coll, ast.Call) and coll.func in self.v.functions) or coll.func in self.static_memo:
             return None
-        params, body = self.v.functions[coll.func]
-        if len(coll.args) != len(params) or not all(isinstance(a, _PLAIN_ARGS) for a in coll.args):
-            return None
+        body = self._substituted_body(coll, scope.locals | set(scope.py) | set(scope.alias))
         guard = None
         if isinstance(body, ast.IfExp) and isinstance(body.then, ast.ListLit) and not body.then.items:
             guard, body = ast.Not(body.cond, span=body.cond.span), body.orelse
         if not (isinstance(body, ast.Comp) and len(body.fors) == 1 and body.by is None
                 and isinstance(body.elt, ast.Name) and body.elt.id == body.fors[0][0]):
             return None
-        var, inner = body.fors[0]
-        given = {a.id for a in coll.args if isinstance(a, ast.Name)}
-        caller = scope.locals | set(scope.py) | set(scope.alias)
-        outside = (_free_names(body) | _free_names(guard)) - set(params)
-        if outside & caller or (_bound_names(body) | _bound_names(guard)) & (set(params) | given):
-            return None     # a name of the body's would mean another thing here, or an argument would be captured
         tests = (body.cond, guard)
         called = {n.func for n in ast.walk(tests) if isinstance(n, ast.Call) and n.func in self.v.functions}
         cheap = frozenset(f for f in called if f in self.static_memo or self._inlinable(f))
         if not _cheap(tests, self.v, cheap):
             return None     # a test with a loop of its own: the function's body has it written as a loop
-        values = dict(zip(params, coll.args))
         self.inlined_at.setdefault(coll.func, []).append(coll.span)
-        test = None if body.cond is None else _substituted(body.cond, values)
-        return (None if guard is None else _substituted(guard, values)), _substituted(inner, values), var, test
+        var, inner = body.fors[0]
+        return guard, inner, var, body.cond
 
     def _memoised(self, name: str, arity: int) -> str:
         """The source name of the caller of user function ``name`` (engine/memo.py): a function
@@ -1643,11 +1644,6 @@ def _free_names(node) -> frozenset:
 
 
 _PLAIN_ARGS = (ast.Name, ast.Num, ast.Str, ast.Const)   # arguments a body written out may take in place
-
-
-def _names_in(node) -> set:
-    """Every name ``node`` reads or binds."""
-    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)} | _bound_names(node)
 
 
 def _bound_names(node) -> frozenset:
