@@ -327,3 +327,79 @@ def test_a_test_goes_before_loops_over_sets_only(write_game):
     with pytest.raises(ContentRuntimeError) as failed:
         rulekit.new_game(_picks(write_game, 1, seen=0), 1)   # a card in hand: the test is asked, and fails
     assert failed.value.code == "RK4000"
+
+
+ASKS = """\
+meta: {title: Asks}
+players: {min: 1, max: 1}
+sets:
+  colors: [red, blue, green]
+components:
+  card: {items: [{id: r1, color: red}, {id: b1, color: blue}, {id: r2, color: red}, EXTRA], start: pile}
+zones:
+  pile: {}
+player:
+  zones: {hand: {}}
+flow:
+  rounds: 3
+  phases:
+    - id: m
+      do: |
+        p = players[0]
+        if round == 1:
+            draw(pile, to=p.hand, n=NCARDS)
+        choose p:
+            "give {k}" for k in colors if round >= FROM and count([c for c in p.hand if c.color == k]) > 0:
+                move(first([c for c in p.hand if c.color == k]), to=pile)
+            "keep {k}" for k in colors if round >= FROM and count([c for c in p.hand if c.color == k]) > 1:
+                pass
+            "wait":
+                pass
+"""
+
+
+class _CountedGets(dict):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.gets = 0
+
+    def get(self, *args):
+        self.gets += 1
+        return super().get(*args)
+
+
+def _asks(write_game, cards: int, extra: str = "{id: r3, color: red}", first_round: int = 1):
+    text = ASKS.replace("NCARDS", str(cards)).replace("EXTRA", extra).replace("FROM", str(first_round))
+    return rulekit.load_game(write_game(text))
+
+
+def test_a_tally_the_listing_asks_in_a_loop_is_looked_up_once(write_game):
+    """``count(... c.color == k)`` for each ``k`` of a set: the hand's tally is one table for
+    the whole listing (no move happens while options are listed), looked up where it is first
+    asked; the next listing, after a move, looks it up again and sees the move."""
+    game = _asks(write_game, 4)
+    listing = game.program.module.source().split("def run_phase_m_", 1)[1]
+    assert len(set(re.findall(r"_tc\d+", listing))) == 1 and re.search(r"_tc\d+ = None", listing)
+    state = rulekit.new_game(game, 1)
+    assert list(state.pending.labels) == ["give red", "give blue", "keep red", "wait"]
+    state.tallies = _CountedGets(state.tallies)
+    rulekit.apply(state, "give red")
+    assert state.tallies.gets == 1      # six tests of two options over three colours: one lookup
+    assert list(state.pending.labels) == ["give red", "give blue", "keep red", "wait"]   # r1, r2, r3: two red
+    rulekit.apply(state, "give red")
+    assert list(state.pending.labels) == ["give red", "give blue", "wait"]
+
+
+def test_a_tally_kept_for_the_listing_fails_where_it_is_first_asked(write_game):
+    """A card without the property in the hand: the count fails as its scan would, on the
+    choice's line, when the listing first asks it, and not where no test asks it (the first
+    counts wait for round 2: the first round lists `wait` alone, the second fails)."""
+    with pytest.raises(ContentRuntimeError) as failed:
+        rulekit.new_game(_asks(write_game, 4, extra="{id: x1}"), 1)
+    assert failed.value.code == "RK4000" and "x1" in str(failed.value)
+    assert failed.value.span.line == ASKS.splitlines().index("        choose p:") + 1     # the choice's line
+    state = rulekit.new_game(_asks(write_game, 4, extra="{id: x1}", first_round=2), 1)
+    assert list(state.pending.labels) == ["wait"]
+    with pytest.raises(ContentRuntimeError) as again:
+        rulekit.apply(state, "wait")
+    assert again.value.code == "RK4000" and again.value.span == failed.value.span

@@ -10,6 +10,7 @@ import pytest
 
 import rulekit
 from rulekit.dsl import compiler
+from rulekit.engine.state import PLAYERS
 from rulekit.errors import ContentRuntimeError, DiagnosticReport
 
 from conftest import codes, game_dir, where
@@ -398,6 +399,34 @@ def test_a_function_of_the_board_that_builds_a_text_is_remembered_not_written_in
     assert state.g["total"] == ["seat-p1-red", "seat-p1-blue", "seat-p2-red", "seat-p2-blue"]
     assert sorted(v for v in game.memo.static["tag"].values()) == sorted(state.g["total"])
     assert state.p[0]["coins"] == 4 and not game.memo.static["double"]     # written in place: never asked
+
+
+def test_a_function_of_a_seat_and_a_text_is_looked_up_where_it_is_called(write_game):
+    """`tag(p, c)` reads no state and not the player count: called with a seat and a text, its
+    remembered answer is read where it is called (memo.StaticTable ``by_seat``), no call made.
+    `1` and `true` equal seat p2 as keys but are no seats, and `1` is no text: those calls
+    are made, each answered for what it was given. `near` asks `others(p)`, which reads the
+    player count: it keeps no table by seat."""
+    text = BASE.replace("  double:", "  tag:\n    params: [p, c]\n    expr: \"text(p) + '-' + text(c)\"\n"
+                        "  near:\n    params: [p, c]\n    expr: \"text(first(others(p))) + c\"\n  double:")
+    text = text.replace("SNIPPET", "      q = players[1]\n      n = 1\n"
+                        "      total = [tag(x, c) for x in players for c in colors]"
+                        " + [tag(n, 'red'), tag(n == 1, 'red'), tag(q, n), tag(q, 'red'), near(q, 'x')]\n")
+    game = rulekit.load_game(write_game({"game.yaml": text}))
+    source = game.program.module.source()
+    assert "BY_SEAT_tag" in source and "BY_SEAT_near" not in source
+    expected = ["p1-red", "p1-blue", "p2-red", "p2-blue", "1-red", "true-red", "p2-1", "p2-red", "p1x"]
+    assert rulekit.new_game(game, 2).g["total"] == expected
+    table = game.memo.static["tag"]
+    assert table.by_seat[PLAYERS[0]] == {"red": "p1-red", "blue": "p1-blue"}
+    assert table.by_seat[PLAYERS[1]] == {"red": "p2-red", "blue": "p2-blue"}
+    assert game.memo.static["near"].by_seat is None
+    ns = game.program.module.comp.ns
+    wrapper = re.search(r"fn_tag_\d+", source).group()
+    asked, call = [], ns[wrapper]
+    ns[wrapper] = lambda s, *args: asked.append(args) or call(s, *args)
+    assert rulekit.new_game(game, 2).g["total"] == expected      # a second game: the seats' answers are known
+    assert asked == [(1, "red"), (True, "red"), (PLAYERS[1], 1)]
 
 
 def test_a_small_function_asking_a_remembered_one_is_written_in_place(write_game):

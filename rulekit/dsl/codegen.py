@@ -439,6 +439,7 @@ class _Writer:
         lines.append((3, "ch = []", st.span))
         spec_keys, spec_labels, spec_says, spec_spans, spec_verbs = {}, {}, {}, {}, {}
         bodies = []
+        tables: dict = {}       # tallies the options' tests read, each kept in a local (Compiler.listing)
         for opt, scope, names, clauses, keys, walkers in options:
             target = self.reserve()
             inner = scope.bind_py(names, walkers)
@@ -450,8 +451,10 @@ class _Writer:
                 spec_verbs[target] = verb
             if opt.says is not None:
                 spec_says[target] = self._label_fn(opt, inner, names, opt.says)
-            self._list_option(opt, inner, target, names, clauses, lines, st.span)
+            with comp.listing(tables):
+                self._list_option(opt, inner, target, names, clauses, lines, st.span)
             bodies.append((target, opt.body, scope))
+        self._tables_start(tables, lines, listed, st.span)
         prompt = None
         if st.prompt is not None:
             prompt = self._label_fn(st, self.scope, {}, st.prompt)
@@ -587,6 +590,14 @@ class _Writer:
         key = self.comp.src(opt.by, inner)
         pairs = f"[({key}, ({target}{values})) {fors}" + (f" if {cond}]" if cond is not None else "]")
         return f"FIRST_OF_EACH({pairs})"
+
+    @staticmethod
+    def _tables_start(tables: dict, lines: list, start: int, span) -> None:
+        """Each local keeping a tally for the listing starts as None (the first test that reads
+        it looks the table up); one the written tests do not read (a split that was undone) is left out."""
+        written = "\n".join(text for _ind, text, _span in lines[start:])
+        lines[start:start] = [(3, f"{local} = None", span) for local in tables.values()
+                              if re.search(rf"\b{local}\b", written)]
 
     def _params_read_once(self, lines: list, start: int, span) -> None:
         """A parameter the listing of options reads more than once (``e['p']`` in every option)

@@ -11,6 +11,7 @@ which never look at the AST again.
 """
 from __future__ import annotations
 
+import contextlib
 import itertools
 import re
 import zlib
@@ -28,6 +29,7 @@ from ..errors import ContentRuntimeError, Diagnostic, suggestion_help
 from ..source import Span
 from . import ast, code_cache
 from .loops import Loops, _conjuncts
+from .reads import reads_player_count
 
 Fn = Callable  # (state, env) -> value
 
@@ -190,6 +192,7 @@ class Compiler(Loops):
         self._known: set = set()          # slots certainly worked out by the code written so far
         self._branches = 0                # > 0: the code being written may not run (src, _branch)
         self._in_iterable = 0
+        self._listing: dict | None = None  # while options are listed: a table's source -> its local (listing)
         self._lowered: dict = {}          # id of a node -> the local a loop left its value in (loops.py)
         self._temps = itertools.count(1)  # `_t1`...: a value read twice, stored by its first read (_twice)
         self._fn_kinds: dict = {}
@@ -199,6 +202,7 @@ class Compiler(Loops):
         self._inline_size: dict = {}     # function name -> its body's size with the calls written in place
         self._inline_reach: dict = {}    # function name -> the functions its written-out body calls
         self._inline_written: dict = {}  # function name -> the cheap functions its body calls
+        self._by_seat: dict = {}         # function name -> its results by seat and text, or None (_looked_up_by_seat)
         self.inlined_at: dict = {}       # function name -> spans of the calls written in place (coverage.py)
         self.ns: dict = _namespace(vocab)
 
@@ -222,6 +226,10 @@ class Compiler(Loops):
     def expr(self, node, scope: Scope) -> Fn:
         """A ``(state, env) -> value`` function for a checked expression (a score, an estimate,
         a condition of a tool): like a function body, it asks a repeated question once."""
+        with self.listing(None):        # a function of its own: no listing's locals
+            return self._expr(node, scope)
+
+    def _expr(self, node, scope: Scope) -> Fn:
         if self._reuse is not None:     # inside another compilation: no plan of its own
             return self._function(("s", "e"), self.src(node, scope), node.span)
         node = self._written_out(node, frozenset(scope.locals) | frozenset(scope.py) | frozenset(scope.alias)
@@ -887,7 +895,7 @@ class Compiler(Loops):
         zone_node, prop, right = parts
         value = self.src(right, scope)
         key = self._tally_key(zone_node, prop, scope)
-        found = f"{_tally_read(key, value, scanning_any=True)} > 0"
+        found = f"{self._tally_table(key, scanning_any=True)}.get({value}, 0) > 0"
         if isinstance(right, (ast.Num, ast.Str, ast.Const)) or self._is_member(right, scope) or _plain_literal(value):
             return f"({found})"
         return f"({found} if {value}.__class__ in PLAIN_VALUE else ANY({self._generator(node.args[0], scope)}))"
@@ -939,8 +947,32 @@ class Compiler(Loops):
         zone_node, prop, right = parts
         if self.static_kind(zone_node, scope) == "zone":
             key = self._tally_key(zone_node, prop, scope)
-            return _tally_read(key, self.src(right, scope))
+            return f"{self._tally_table(key)}.get({self.src(right, scope)}, 0)"
         return f"TALLY(s, {self.src(zone_node, scope)}, {self._k(prop)}, {self.src(right, scope)})"
+
+    def _tally_table(self, key: str, scanning_any: bool = False) -> str:
+        """A tally's table (engine/tally.py: built on the first question; for an ``any``, one
+        built where an item lacks the property answers as the scan would). While options are
+        listed (:meth:`listing`), a table whose key no loop changes is looked up once, where it
+        is first asked, and read from a local after that: the listing moves no item."""
+        build = f"TALLY_TABLE(s, {key}, True)" if scanning_any else f"TALLY_TABLE(s, {key})"
+        table = f"(s.tallies.get({key}) or {build})"
+        if self._listing is None or self._in_iterable or not _STEADY_KEY.fullmatch(key):
+            return table
+        local = self._listing.get(table)
+        if local is None:
+            local = self._listing[table] = f"_tc{next(self._temps)}"
+        return f"({local} or ({local} := {table}))"     # a table is never empty (tally_table)
+
+    @contextlib.contextmanager
+    def listing(self, tables: dict):
+        """Compile the tests of a choice's options, which share ``tables`` (a table's source ->
+        the local that keeps it; each local must start as None before the options are listed)."""
+        saved, self._listing = self._listing, tables
+        try:
+            yield
+        finally:
+            self._listing = saved
 
     def _tally_key(self, zone_node, prop: str, scope) -> str:
         """The source of a tally's key ``(zone, prop)`` for a zone known to be one: made once
@@ -1110,7 +1142,30 @@ class Compiler(Loops):
             return f"({self._written_in_place(_body, inner, set(sources))})"
 
         args = "".join(", " + a for a in sources)
-        return f"{self._memoised(name, len(params))}(s{args})"
+        call = f"{self._memoised(name, len(params))}(s{args})"
+        return self._looked_up_by_seat(name, node, sources, scope, call) or call
+
+    def _looked_up_by_seat(self, name: str, node, sources: list, scope, call: str) -> str | None:
+        """``marker(p, c)`` of a function that reads no state and not the player count, given
+        plain arguments: its remembered result looked up where it is called (memo.StaticTable
+        ``by_seat``), the call made only where the first argument is not a seat, the second not
+        a text, or no result is kept yet (or it is a false one). About half a call's cost."""
+        table = self.static_memo.get(name)
+        if table is None or len(sources) != 2 or not all(_SIMPLE.fullmatch(a) for a in sources):
+            return None
+        if name not in self._by_seat:
+            self._by_seat[name] = None if reads_player_count(self.v, name) else \
+                self._k(table.seated(), f"BY_SEAT_{py_identifier(name)}")
+        rows = self._by_seat[name]
+        if rows is None:
+            return None
+        seat, text = sources
+        if any(_LITERAL.fullmatch(a) and not a.startswith("'") or a in ("True", "False", "None") for a in sources):
+            return None         # a number or a truth value is never a seat, nor a text
+        tests = [f"{seat}.__class__ is PLAYER"]
+        if not (text.startswith("'") or self._is_member(node.args[1], scope)):
+            tests.append(f"{text}.__class__ is STR")      # a value no row could hold, or could not be a key
+        return f"(({rows}[{seat}].get({text}) if {' and '.join(tests)} else None) or {call})"
 
     def _written_in_place(self, body, inner: Scope, sources: set) -> str:
         """A body written in place of its call: a value it asks for twice is worked out once (its
@@ -1401,14 +1456,6 @@ def _tally_parts(arg, v: Vocabulary):
     return zone_node, prop, right
 
 
-def _tally_read(key: str, value: str, scanning_any: bool = False) -> str:
-    """How many items of a tally's zone have its property = ``value`` (engine/tally.py: the
-    table is built on the first question; for an ``any``, one built where an item lacks the
-    property answers as the scan would)."""
-    build = f"TALLY_TABLE(s, {key}, True)" if scanning_any else f"TALLY_TABLE(s, {key})"
-    return f"(s.tallies.get({key}) or {build}).get({value}, 0)"
-
-
 def _any_parts(arg, v: Vocabulary):
     """(ZONE, PROP, VALUE) of ``any(x.PROP == VALUE for x in ZONE)`` (as ``_tally_parts``, VALUE
     a name or a constant: nothing that could fail or cost where no item is looked at), else None."""
@@ -1582,6 +1629,8 @@ _UNSET = object()   # a reused value not worked out yet
 # part is certainly there for the parts after it (Compiler._reused_value).
 _IN_ORDER = frozenset((ast.Num, ast.Str, ast.Const, ast.Template, ast.Name, ast.Attr, ast.Index, ast.ListLit,
                        ast.BinOp, ast.Compare, ast.BoolOp, ast.Not, ast.Neg, ast.IfExp, ast.Call))
+# a tally's key no loop of a listing changes: a zone's, or a player's zone of a parameter or a variable
+_STEADY_KEY = re.compile(r"TK_\w+(?:\[(?:e|s\.g)\[(?:K?\w+|'[A-Za-z_$][A-Za-z0-9_.$ -]*')\]\])?")
 _PLAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")   # generated source that is one Python variable
 _LITERAL = re.compile(r"'[A-Za-z0-9_.$ -]*'|-?[0-9]+")    # ...or a literal (Compiler._k writes these)
 

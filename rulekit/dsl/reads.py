@@ -91,6 +91,29 @@ def _walk(node, v, found: set, called: set) -> bool:
     return True
 
 
+def reads_player_count(vocab, name: str) -> bool:
+    """Whether function ``name`` (or one it calls) may read the number of players: a
+    constant (``players``, ``num_players``, a parameter worked out from the count) or a
+    built-in declaring ``reads="players"`` (``others``). A function reading no state and not
+    this gives one result for given arguments whatever the player count (memo.StaticTable)."""
+    seen: set = set()
+    stack = [name]
+    while stack:
+        fn = stack.pop()
+        if fn in seen:
+            continue
+        seen.add(fn)
+        for node in ast.walk(vocab.functions[fn][1]):
+            if isinstance(node, ast.Name) and node.id in vocab.constants:
+                return True
+            if isinstance(node, ast.Call):
+                if node.func in vocab.functions:
+                    stack.append(node.func)
+                elif REGISTRY.get(node.func) is None or REGISTRY[node.func].reads != "arguments":
+                    return True
+    return False
+
+
 def memo_table(reads: dict) -> tuple[dict, tuple]:
     """(resource -> functions to forget when it changes, functions to forget on any change)."""
     always = tuple(sorted(name for name, r in reads.items() if r is EVERYTHING))

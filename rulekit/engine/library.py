@@ -38,8 +38,9 @@ class Builtin:
     args: dict = attrs.Factory(dict)  # argument -> the kind it takes: zone, item, number, list, text
     returns: str | None = None        # the kind it evidently returns, for the static type check
     gives: str | None = None          # the kind it *always* returns ("list", "item"): read without asking
-    reads: str = "arguments"          # of the state: "arguments" (and the game's fixed tables), or
-                                      # "state" (where items are: a function calling it reads anything)
+    reads: str = "arguments"          # of the state: "arguments" (and the game's fixed tables),
+                                      # "players" (those and the number of players), or "state"
+                                      # (where items are: a function calling it reads anything)
     pure: bool = True                 # False: each call draws randomness (never inside a function)
     form: str | None = None           # a faster form the compiler may write (count, sum, min, max,
                                       # any, all, first: compiler.Compiler._forms)
@@ -305,7 +306,7 @@ def _index_of(s, items, item):
 
 @function("players_from", ("player",), (), "every player in seat order, starting with player",
           "players_from(start_player)",
-          returns="list", gives="list")
+          returns="list", gives="list", reads="players")
 def _players_from(s, player):
     return [PLAYERS[(player + i) % s.n] for i in range(s.n)]
 
@@ -316,7 +317,7 @@ _OTHERS = tuple(tuple([PLAYERS[(p + i) % n] for i in range(1, n)] for p in range
 
 @function("others", ("player",), (), "every other player in seat order, starting left of player",
           "others(winner)",
-          returns="list", gives="list", binds={"OTHERS": _OTHERS},
+          returns="list", gives="list", reads="players", binds={"OTHERS": _OTHERS},
           inline="(OTHERS[s.n][{0}] if {first}.__class__ is PLAYER and {0} < s.n else {call})")
 def _others(s, player):
     if player.__class__ is Player and player < s.n:
@@ -328,7 +329,7 @@ def _others(s, player):
 
 @function("next_player", ("player",), (("steps", 1),), "the player `steps` seats to the left",
           "next_player(auctioneer)",
-          args={'steps': 'number'})
+          args={'steps': 'number'}, reads="players")
 def _next_player(s, player, steps=1):
     return PLAYERS[(player + steps) % s.n]
 

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 from time import perf_counter_ns
 
-from .state import Family, ZoneKey
+from .state import PLAYERS, Family, Player, ZoneKey
 
 _ZONELIKE = frozenset((ZoneKey, Family))
 PER_STATE = False        # per-state memory (State.memo), read when a game is compiled: see above
@@ -159,15 +159,32 @@ class StaticTable(dict):
     ``(n, *args, *their classes) -> value``. ``nested`` holds the same results of one- and
     two-argument calls by player count, then argument by argument, each with its class
     (``n -> x -> (class, value)``; ``n -> x -> (class, y -> (class, value))``): looking up a
-    seat and a column there needs no key tuple built and hashed (clearing clears both)."""
+    seat and a column there needs no key tuple built and hashed (clearing clears both).
+
+    ``by_seat`` (see :meth:`seated`), for a two-argument function that does not read the
+    player count either: seat -> text -> value, the results of calls given exactly a seat
+    and a text, for generated code to look up in place of the call (``ST[p].get(c) or
+    fn(s, p, c)``, where the seat's class is checked: ``1`` and ``True`` equal seat ``p2``
+    as keys). Every seat has its row from the start, so the seat needs no ``get``; only a
+    text equals a text, so the second argument needs no check beyond being one."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.nested: dict = {}
+        self.by_seat: dict | None = None
+
+    def seated(self) -> dict:
+        """The seat -> text -> value table (made on the first question)."""
+        if self.by_seat is None:
+            self.by_seat = {seat: {} for seat in PLAYERS}
+        return self.by_seat
 
     def clear(self) -> None:
         super().clear()
         self.nested.clear()
+        if self.by_seat is not None:
+            for row in self.by_seat.values():
+                row.clear()
 
 
 def static_caller(name: str, impls: dict, table: StaticTable, arity: int = -1):
@@ -215,6 +232,9 @@ def static_caller(name: str, impls: dict, table: StaticTable, arity: int = -1):
             return _by_contents(table, impls[name], s, values, (s.n,))
         if fast is not None:
             _nest(nested.setdefault(s.n, {}), values, value)
+            if table.by_seat is not None and len(values) == 2 and values[0].__class__ is Player \
+                    and values[1].__class__ is str:
+                table.by_seat[values[0]][values[1]] = value
         return value
     return fast or call
 
