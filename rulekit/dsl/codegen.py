@@ -475,6 +475,7 @@ class _Writer:
         self._params_read_once(lines, listed, st.span)
         for target, body, scope in bodies:
             self.start(target)
+            self._bind_chosen(spec_keys[target], st.span)
             saved = self.scope
             self.scope = scope
             self.seq(body)
@@ -482,6 +483,15 @@ class _Writer:
             self.goto(end)
         self.start(end)
         return spec
+
+    def _bind_chosen(self, keys: tuple, span) -> None:
+        """An option's block starts by binding the values taken (``Frame.chosen``, set by
+        runtime.decide, runtime.take or a `choose_all`'s next pick) to their names."""
+        slots = [f"e[{self.comp._k(key)}]" for key in keys]
+        if len(slots) == 1:
+            self.cur.append((3, f"{slots[0]} = f.chosen[1]", span))
+        elif slots:
+            self.cur.append((3, f"_pc, {', '.join(slots)} = f.chosen", span))
 
     def _list_option(self, opt, inner: Scope, target: int, names: dict, clauses: list, lines: list, span) -> None:
         """The lines that add one option's ``(target, *values)`` tuples to ``ch``, each value its
@@ -578,6 +588,7 @@ class _Writer:
         self.cur.append((4, f"pc = {end}", None))
         self.cur.append((3, "continue", None))
         self.start(record)
+        self._bind_chosen((sim.pick,), st.span)       # the pick a player took (sim.outer's one option)
         self.cur.append((3, f"if SIM_RECORD(s, f, {ref}):", st.span))     # the others still to choose
         self.cur.append((4, "return True", None))
         self.goto(ask)

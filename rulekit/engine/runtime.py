@@ -93,8 +93,8 @@ def decide(s: State, player, choices: list, spec: ChooseSpec) -> bool:
     """Stop at a ``choose`` (True): ``choices`` are ``(target pc, *chosen values)`` tuples.
 
     Or take the decision as it comes, at random (``State.auto``, a rollout): the option the
-    stream draws is bound as ``vm.resume`` binds it (:func:`bind`), and False tells the
-    generated code to go on at once at the block bound (``f.pc``), as a resume would, with no
+    stream draws is taken as ``vm.resume`` takes it (:func:`take`), and False tells the
+    generated code to go on at once at the option's block (``f.pc``), as a resume would, with no
     Decision, no return to ``vm.run`` and no resume. (Every decision of every rollout passes
     here, so this is written in one function, not two calls.)"""
     if player.__class__ is not Player or not 0 <= player < s.n:
@@ -115,7 +115,9 @@ def decide(s: State, player, choices: list, spec: ChooseSpec) -> bool:
     if auto.verbs is not None:      # before the choice binds: a label may read the locals
         auto.count(spec.verbs.get(choice[0]) or Decision(player, choices, spec, s).verb(index))
     s.actions.append(index)
-    bind(s.frames[-1], spec, choice)
+    f = s.frames[-1]
+    f.chosen = choice               # the block it goes on at binds the values (take)
+    f.pc = choice[0]
     s.steps += s.limit - s.budget     # the steps to this decision, as vm.run's end counts them...
     s.budget = s.limit                # ...and the next decision's budget, as a resume's run sets it
     return False
@@ -140,15 +142,12 @@ class Autoplay:
         self.verbs[verb] = self.verbs.get(verb, 0) + 1
 
 
-def bind(f: Frame, spec: ChooseSpec, choice: tuple) -> None:
+def take(f: Frame, choice: tuple) -> None:
     """Go on after a ``choose`` in frame ``f`` with the option ``choice`` (``(target pc,
-    *values)``): its values bound to their names, its block next."""
-    target = choice[0]
-    if len(choice) == 2:
-        f.env[spec.keys[target][0]] = choice[1]
-    elif len(choice) > 2:
-        f.env.update(zip(spec.keys[target], choice[1:]))
-    f.pc = target
+    *values)``): its block next, which binds the values to their names as it starts
+    (``Frame.chosen``; decide does the same in place)."""
+    f.chosen = choice
+    f.pc = choice[0]
 
 
 def check_player(s: State, player, spec: ChooseSpec) -> None:

@@ -171,8 +171,8 @@ def record(s, f, sim: SimSpec) -> bool:
 
 
 def next_pick(f, sim: SimSpec):
-    """Bind the next pick (the player's variable and the option's values); its body's block,
-    or None when every body has run."""
+    """Take the next pick (the player's variable bound here, the option's values by its body's
+    block as it starts: ``Frame.chosen``); that block, or None when every body has run."""
     env = f.env
     step, picks = env[sim.step], env[sim.picks]
     if step >= len(picks):
@@ -182,8 +182,7 @@ def next_pick(f, sim: SimSpec):
     player, choice = picks[step]
     env[sim.step] = step + 1
     env[sim.name] = player
-    for key, value in zip(sim.inner.keys[choice[0]], choice[1:]):
-        env[key] = value
+    f.chosen = choice       # its body's block binds the values (Frame.chosen)
     return choice[0]
 
 

@@ -85,9 +85,12 @@ class ZoneKey:
 
 
 class Frame:
-    """One activation of a procedure: its code, program counter and locals."""
+    """One activation of a procedure: its code, program counter and locals. ``chosen`` is
+    the option a decision just took, ``(target pc, *values)``: set as the frame goes on at
+    its block, whose first line binds the values to their names (dsl/codegen.py); nothing
+    reads it after that, so a copy or a save leaves it out."""
 
-    __slots__ = ("code", "pc", "env", "ret")
+    __slots__ = ("code", "pc", "env", "ret", "chosen")
 
     def __init__(self, code, pc: int, env: dict, ret: str | None = None):
         self.code = code

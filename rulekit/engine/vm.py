@@ -30,7 +30,7 @@ import dis
 
 from ..errors import RUNTIME_ERRORS, ContentRuntimeError, explain_failure
 from .library import EndGame
-from .runtime import LINE_SPANS, bind, check_player, limit_reached
+from .runtime import LINE_SPANS, check_player, limit_reached, take
 from .state import Decision, Frame, Player, State
 from .watchdog import RUNS
 
@@ -110,7 +110,7 @@ def _line_before(tb) -> int | None:
 def resume(s: State, index: int, limit: int = DEFAULT_STEP_LIMIT) -> None:
     """Continue after the pending decision with the choice at ``index``."""
     decision = s.pending
-    bind(s.frames[-1], decision.spec, decision.choices[index])
+    take(s.frames[-1], decision.choices[index])
     s.pending = None
     run(s, limit)
 
