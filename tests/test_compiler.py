@@ -402,31 +402,36 @@ def test_a_function_of_the_board_that_builds_a_text_is_remembered_not_written_in
 
 
 def test_a_function_of_a_seat_and_a_text_is_looked_up_where_it_is_called(write_game):
-    """`tag(p, c)` reads no state and not the player count: called with a seat and a text, its
-    remembered answer is read where it is called (memo.StaticTable ``by_seat``), no call made.
-    `1` and `true` equal seat p2 as keys but are no seats, and `1` is no text: those calls
-    are made, each answered for what it was given. `near` asks `others(p)`, which reads the
-    player count: it keeps no table by seat."""
+    """`tag(p, c)` and `mark(x)` read no state and not the player count: called with a seat and
+    a text (a seat or a text), the remembered answer is read where they are called
+    (memo.StaticTable ``by_seat``), no call made. `1` and `true` equal seat p2 as keys but are
+    no seats, and `1` is no text: those calls are made, each answered for what it was given.
+    `near` asks `others(p)`, which reads the player count: it keeps no table by seat."""
     text = BASE.replace("  double:", "  tag:\n    params: [p, c]\n    expr: \"text(p) + '-' + text(c)\"\n"
+                        "  mark:\n    params: [x]\n    expr: \"text(x) + '!'\"\n"
                         "  near:\n    params: [p, c]\n    expr: \"text(first(others(p))) + c\"\n  double:")
-    text = text.replace("SNIPPET", "      q = players[1]\n      n = 1\n"
+    text = text.replace("SNIPPET", "      q = players[1]\n      n = 1\n      k = 'red'\n"
                         "      total = [tag(x, c) for x in players for c in colors]"
-                        " + [tag(n, 'red'), tag(n == 1, 'red'), tag(q, n), tag(q, 'red'), near(q, 'x')]\n")
+                        " + [tag(n, 'red'), tag(n == 1, 'red'), tag(q, n), tag(q, 'red'), near(q, 'x')]"
+                        " + [mark(q), mark(k), mark(n), mark(n == 1), mark(q), mark(k)]\n")
     game = rulekit.load_game(write_game({"game.yaml": text}))
     source = game.program.module.source()
-    assert "BY_SEAT_tag" in source and "BY_SEAT_near" not in source
-    expected = ["p1-red", "p1-blue", "p2-red", "p2-blue", "1-red", "true-red", "p2-1", "p2-red", "p1x"]
+    assert "BY_SEAT_tag" in source and "BY_SEAT_mark" in source and "BY_SEAT_near" not in source
+    expected = ["p1-red", "p1-blue", "p2-red", "p2-blue", "1-red", "true-red", "p2-1", "p2-red", "p1x",
+                "p2!", "red!", "1!", "true!", "p2!", "red!"]
     assert rulekit.new_game(game, 2).g["total"] == expected
     table = game.memo.static["tag"]
     assert table.by_seat[PLAYERS[0]] == {"red": "p1-red", "blue": "p1-blue"}
     assert table.by_seat[PLAYERS[1]] == {"red": "p2-red", "blue": "p2-blue"}
+    assert game.memo.static["mark"].by_seat == {PLAYERS[1]: "p2!", "red": "red!"}
     assert game.memo.static["near"].by_seat is None
     ns = game.program.module.comp.ns
-    wrapper = re.search(r"fn_tag_\d+", source).group()
-    asked, call = [], ns[wrapper]
-    ns[wrapper] = lambda s, *args: asked.append(args) or call(s, *args)
+    asked = []
+    for fn in ("tag", "mark"):
+        wrapper = re.search(rf"fn_{fn}_\d+", source).group()
+        ns[wrapper] = (lambda call: lambda s, *args: asked.append(args) or call(s, *args))(ns[wrapper])
     assert rulekit.new_game(game, 2).g["total"] == expected      # a second game: the seats' answers are known
-    assert asked == [(1, "red"), (True, "red"), (PLAYERS[1], 1)]
+    assert asked == [(1, "red"), (True, "red"), (PLAYERS[1], 1), (1,), (True,)]
 
 
 def test_a_small_function_asking_a_remembered_one_is_written_in_place(write_game):

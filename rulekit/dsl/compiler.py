@@ -1146,26 +1146,31 @@ class Compiler(Loops):
         return self._looked_up_by_seat(name, node, sources, scope, call) or call
 
     def _looked_up_by_seat(self, name: str, node, sources: list, scope, call: str) -> str | None:
-        """``marker(p, c)`` of a function that reads no state and not the player count, given
-        plain arguments: its remembered result looked up where it is called (memo.StaticTable
-        ``by_seat``), the call made only where the first argument is not a seat, the second not
-        a text, or no result is kept yet (or it is a false one). About half a call's cost."""
+        """``marker(p, c)``, ``adjacent(s)``: a function that reads no state and not the player
+        count, given plain arguments, has its remembered result looked up where it is called
+        (memo.StaticTable ``by_seat``), the call made only where an argument is not of the
+        classes the table holds (a seat, a text), or no result is kept yet (or it is a false
+        one). About half a call's cost."""
         table = self.static_memo.get(name)
-        if table is None or len(sources) != 2 or not all(_SIMPLE.fullmatch(a) for a in sources):
+        if table is None or len(sources) not in (1, 2) or not all(_SIMPLE.fullmatch(a) for a in sources):
             return None
+        if any(_LITERAL.fullmatch(a) and not a.startswith("'") or a in ("True", "False", "None") for a in sources):
+            return None         # a number or a truth value is never a seat, nor a text
         if name not in self._by_seat:
             self._by_seat[name] = None if reads_player_count(self.v, name) else \
-                self._k(table.seated(), f"BY_SEAT_{py_identifier(name)}")
+                self._k(table.seated(len(sources)), f"BY_SEAT_{py_identifier(name)}")
         rows = self._by_seat[name]
         if rows is None:
             return None
-        seat, text = sources
-        if any(_LITERAL.fullmatch(a) and not a.startswith("'") or a in ("True", "False", "None") for a in sources):
-            return None         # a number or a truth value is never a seat, nor a text
-        tests = [f"{seat}.__class__ is PLAYER"]
-        if not (text.startswith("'") or self._is_member(node.args[1], scope)):
-            tests.append(f"{text}.__class__ is STR")      # a value no row could hold, or could not be a key
-        return f"(({rows}[{seat}].get({text}) if {' and '.join(tests)} else None) or {call})"
+        texts = [a.startswith("'") or self._is_member(arg, scope) for a, arg in zip(sources, node.args)]
+        if len(sources) == 1:       # a seat or a text: `1` and `True` equal seat p2 as keys
+            test = None if texts[0] else f"{sources[0]}.__class__ in SEAT_OR_TEXT"
+            found = f"{rows}.get({sources[0]})"
+        else:       # every seat has its row; a row holds texts only, which equal nothing else
+            seat, text = sources
+            tests = [f"{seat}.__class__ is PLAYER"] + ([] if texts[1] else [f"{text}.__class__ is STR"])
+            test, found = " and ".join(tests), f"{rows}[{seat}].get({text})"
+        return f"({found} or {call})" if test is None else f"(({found} if {test} else None) or {call})"
 
     def _written_in_place(self, body, inner: Scope, sources: set) -> str:
         """A body written in place of its call: a value it asks for twice is worked out once (its
@@ -1555,6 +1560,7 @@ def _namespace(vocab: Vocabulary) -> dict:
             "NOSPACE": nospace, "COUNT_EQUAL": _count_equal, "UNSET": _UNSET,
             "TALLY_TABLE": tally_table, "SEQ": seq, "FMT": mutate.fmt, "ITEMS": items, "GETITEM": getitem,
             "CONTAINS": contains, "TALLY": tally, "PLAYER": Player, "SEATS": SEAT_NAMES,
+            "SEAT_OR_TEXT": memo.SEAT_OR_TEXT,
             "ANY": any, "ALL": all, "NEXT": next,
             "SET_PROP": mutate.set_prop, "FIRST_OF_EACH": _first_of_each}
 

@@ -41,6 +41,7 @@ from time import perf_counter_ns
 from .state import PLAYERS, Family, Player, ZoneKey
 
 _ZONELIKE = frozenset((ZoneKey, Family))
+SEAT_OR_TEXT = frozenset((Player, str))     # argument classes whose equal values are of one class
 PER_STATE = False        # per-state memory (State.memo), read when a game is compiled: see above
 TRIAL_CALLS = 300
 KEEP_RATE = 0.5          # at least this share of a trial's calls answered from memory...
@@ -161,30 +162,35 @@ class StaticTable(dict):
     (``n -> x -> (class, value)``; ``n -> x -> (class, y -> (class, value))``): looking up a
     seat and a column there needs no key tuple built and hashed (clearing clears both).
 
-    ``by_seat`` (see :meth:`seated`), for a two-argument function that does not read the
-    player count either: seat -> text -> value, the results of calls given exactly a seat
-    and a text, for generated code to look up in place of the call (``ST[p].get(c) or
-    fn(s, p, c)``, where the seat's class is checked: ``1`` and ``True`` equal seat ``p2``
-    as keys). Every seat has its row from the start, so the seat needs no ``get``; only a
-    text equals a text, so the second argument needs no check beyond being one."""
+    ``by_seat`` (see :meth:`seated`), for a function of one or two arguments that does not
+    read the player count either, holds results for generated code to look up in place of
+    the call (``ST.get(x) or fn(s, x)``; ``ST[p].get(c) or fn(s, p, c)``): of one argument, by
+    that argument where it is a seat or a text; of two, seat -> text -> value where they are
+    exactly a seat and a text. A seat's class is checked where it is looked up (``1`` and
+    ``True`` equal seat ``p2`` as keys); every seat has its row from the start, so it needs no
+    ``get``; only a text equals a text."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.nested: dict = {}
         self.by_seat: dict | None = None
+        self.rows_by_seat = False
 
-    def seated(self) -> dict:
-        """The seat -> text -> value table (made on the first question)."""
+    def seated(self, arity: int) -> dict:
+        """The ``by_seat`` table (made on the first question)."""
         if self.by_seat is None:
-            self.by_seat = {seat: {} for seat in PLAYERS}
+            self.rows_by_seat = arity == 2
+            self.by_seat = {seat: {} for seat in PLAYERS} if self.rows_by_seat else {}
         return self.by_seat
 
     def clear(self) -> None:
         super().clear()
         self.nested.clear()
-        if self.by_seat is not None:
-            for row in self.by_seat.values():
+        if self.by_seat is not None and self.rows_by_seat:
+            for row in self.by_seat.values():       # every seat keeps its row
                 row.clear()
+        elif self.by_seat is not None:
+            self.by_seat.clear()
 
 
 def static_caller(name: str, impls: dict, table: StaticTable, arity: int = -1):
@@ -232,9 +238,12 @@ def static_caller(name: str, impls: dict, table: StaticTable, arity: int = -1):
             return _by_contents(table, impls[name], s, values, (s.n,))
         if fast is not None:
             _nest(nested.setdefault(s.n, {}), values, value)
-            if table.by_seat is not None and len(values) == 2 and values[0].__class__ is Player \
-                    and values[1].__class__ is str:
-                table.by_seat[values[0]][values[1]] = value
+            if table.by_seat is not None:
+                if len(values) == 1:
+                    if values[0].__class__ in SEAT_OR_TEXT:
+                        table.by_seat[values[0]] = value
+                elif values[0].__class__ is Player and values[1].__class__ is str:
+                    table.by_seat[values[0]][values[1]] = value
         return value
     return fast or call
 
