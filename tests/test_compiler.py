@@ -432,6 +432,11 @@ def test_a_function_of_a_seat_and_a_text_is_looked_up_where_it_is_called(write_g
         ns[wrapper] = (lambda call: lambda s, *args: asked.append(args) or call(s, *args))(ns[wrapper])
     assert rulekit.new_game(game, 2).g["total"] == expected      # a second game: the seats' answers are known
     assert asked == [(1, "red"), (True, "red"), (PLAYERS[1], 1), (1,), (True,)]
+    table.clear()       # a table past its size starts over: every seat keeps an empty row
+    game.memo.static["mark"].clear()
+    assert set(table.by_seat) == set(PLAYERS) and not any(table.by_seat.values())
+    assert game.memo.static["mark"].by_seat == {}
+    assert rulekit.new_game(game, 2).g["total"] == expected
 
 
 def test_a_small_function_asking_a_remembered_one_is_written_in_place(write_game):

@@ -186,10 +186,12 @@ class StaticTable(dict):
     def clear(self) -> None:
         super().clear()
         self.nested.clear()
-        if self.by_seat is not None and self.rows_by_seat:
+        if self.by_seat is None:
+            return
+        if self.rows_by_seat:
             for row in self.by_seat.values():       # every seat keeps its row
                 row.clear()
-        elif self.by_seat is not None:
+        else:
             self.by_seat.clear()
 
 
