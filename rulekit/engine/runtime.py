@@ -97,7 +97,7 @@ def decide(s: State, player, choices: list, spec: ChooseSpec) -> bool:
     generated code to go on at once at the option's block (``f.pc``), as a resume would, with no
     Decision, no return to ``vm.run`` and no resume. (Every decision of every rollout passes
     here, so this is written in one function, not two calls.)"""
-    if player.__class__ is not Player or not 0 <= player < s.n:
+    if player.__class__ is not Player or player >= s.n:     # a seat is never below 0 (state.PLAYERS)
         check_player(s, player, spec)
     if not choices:
         raise ContentRuntimeError(f"no option of this choice is legal for {mutate.fmt(player)}",
