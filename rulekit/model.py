@@ -23,7 +23,7 @@ from .dsl import ast, parse_cache
 from .dsl.codegen import Code, Module
 from .dsl.compiler import Compiler, Vocabulary
 from .dsl.narrate import compile_narration
-from .dsl.reads import function_reads, memo_table, seat_params
+from .dsl.reads import EVERYTHING, PLAYER_COUNT, function_reads, memo_table, seat_params
 from .dsl.texts import located, parse_text, scope
 from .engine.memo import StaticTable
 from .engine.state import PLAYERS, Family, ZoneKey
@@ -413,7 +413,8 @@ class _Builder:
         """Returns (the compiler, what each function reads); functions reading no state
         are memoised for the whole game."""
         reads = function_reads(vocab)
-        compiler = Compiler(vocab, {n: StaticTable() for n, r in reads.items() if r == frozenset()})
+        compiler = Compiler(vocab, {n: StaticTable(of_count=bool(r)) for n, r in reads.items()
+                                    if r is not EVERYTHING and r <= {PLAYER_COUNT}})
         for name in functions_spec:
             compiler.compile_function(name)
         if ESTIMATE in vocab.functions:

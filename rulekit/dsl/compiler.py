@@ -29,7 +29,6 @@ from ..errors import ContentRuntimeError, Diagnostic, suggestion_help
 from ..source import Span
 from . import ast, code_cache
 from .loops import Loops, _conjuncts
-from .reads import reads_player_count
 
 Fn = Callable  # (state, env) -> value
 
@@ -202,7 +201,7 @@ class Compiler(Loops):
         self._inline_size: dict = {}     # function name -> its body's size with the calls written in place
         self._inline_reach: dict = {}    # function name -> the functions its written-out body calls
         self._inline_written: dict = {}  # function name -> the cheap functions its body calls
-        self._by_seat: dict = {}         # function name -> its results by seat and text, or None (_looked_up_by_seat)
+        self._by_seat: dict = {}         # function name -> the name of its table by seat (_looked_up_by_seat)
         self.inlined_at: dict = {}       # function name -> spans of the calls written in place (coverage.py)
         self.ns: dict = _namespace(vocab)
 
@@ -1152,16 +1151,14 @@ class Compiler(Loops):
         classes the table holds (a seat, a text), or no result is kept yet (or it is a false
         one). About half a call's cost."""
         table = self.static_memo.get(name)
-        if table is None or len(sources) not in (1, 2) or not all(_SIMPLE.fullmatch(a) for a in sources):
+        if table is None or table.of_count or len(sources) not in (1, 2) \
+                or not all(_SIMPLE.fullmatch(a) for a in sources):
             return None
         if any(_LITERAL.fullmatch(a) and not a.startswith("'") or a in ("True", "False", "None") for a in sources):
             return None         # a number or a truth value is never a seat, nor a text
         if name not in self._by_seat:
-            self._by_seat[name] = None if reads_player_count(self.v, name) else \
-                self._k(table.seated(len(sources)), f"BY_SEAT_{py_identifier(name)}")
+            self._by_seat[name] = self._k(table.seated(len(sources)), f"BY_SEAT_{py_identifier(name)}")
         rows = self._by_seat[name]
-        if rows is None:
-            return None
         texts = [a.startswith("'") or self._is_member(arg, scope) for a, arg in zip(sources, node.args)]
         if len(sources) == 1:       # a seat or a text: `1` and `True` equal seat p2 as keys
             test = None if texts[0] else f"{sources[0]}.__class__ in SEAT_OR_TEXT"

@@ -22,13 +22,16 @@ from ..engine.library import REGISTRY
 from . import ast
 
 EVERYTHING = None  # the read set of a function that may read any part of the state
+PLAYER_COUNT = ("players",)   # read by `players`, `num_players`, a parameter, `others`...: never changes in a game
 
 
 def function_reads(vocab) -> dict:
     """Function name -> frozenset of resources, or EVERYTHING.
 
     Resources: ("zone", name), ("g", var), ("pvar", var), ("prop", state), ("loc",) (where
-    items are, asked by `x in zone`)."""
+    items are, asked by `x in zone`), :data:`PLAYER_COUNT` (a constant, or a built-in declaring
+    ``reads="players"``: a function reading no more than that is remembered per game and player
+    count, memo.StaticTable)."""
     direct: dict = {}
     calls: dict = {}
     for name, (_params, body) in vocab.functions.items():
@@ -63,6 +66,8 @@ def _walk(node, v, found: set, called: set) -> bool:
             found.add(("g", node.id))
         elif node.id in v.zones or node.id in v.families:
             found.add(("zone", node.id))
+        elif node.id in v.constants:
+            found.add(PLAYER_COUNT)
         return True
     if isinstance(node, ast.Attr):
         if node.name in v.pvars:
@@ -78,6 +83,8 @@ def _walk(node, v, found: set, called: set) -> bool:
             builtin = REGISTRY.get(node.func)
             if builtin is None or builtin.kind != "function" or builtin.reads == "state":
                 return False
+            if builtin.reads == "players":
+                found.add(PLAYER_COUNT)
     elif isinstance(node, ast.Compare) and node.op in ("in", "not in"):
         found.add(("loc",))
     if isinstance(node, ast.Node):
@@ -91,29 +98,6 @@ def _walk(node, v, found: set, called: set) -> bool:
     return True
 
 
-def reads_player_count(vocab, name: str) -> bool:
-    """Whether function ``name`` (or one it calls) may read the number of players: a
-    constant (``players``, ``num_players``, a parameter worked out from the count) or a
-    built-in declaring ``reads="players"`` (``others``). A function reading no state and not
-    this gives one result for given arguments whatever the player count (memo.StaticTable)."""
-    seen: set = set()
-    stack = [name]
-    while stack:
-        fn = stack.pop()
-        if fn in seen:
-            continue
-        seen.add(fn)
-        for node in ast.walk(vocab.functions[fn][1]):
-            if isinstance(node, ast.Name) and node.id in vocab.constants:
-                return True
-            if isinstance(node, ast.Call):
-                if node.func in vocab.functions:
-                    stack.append(node.func)
-                elif REGISTRY.get(node.func) is None or REGISTRY[node.func].reads != "arguments":
-                    return True
-    return False
-
-
 def memo_table(reads: dict) -> tuple[dict, tuple]:
     """(resource -> functions to forget when it changes, functions to forget on any change)."""
     always = tuple(sorted(name for name, r in reads.items() if r is EVERYTHING))
@@ -121,7 +105,7 @@ def memo_table(reads: dict) -> tuple[dict, tuple]:
     for name, r in sorted(reads.items()):
         if r is EVERYTHING:
             continue
-        for resource in r:
+        for resource in r - {PLAYER_COUNT}:      # no change of a game names it
             table.setdefault(resource, [])
             table[resource].append(name)
     return {k: tuple(v) + always for k, v in table.items()}, always

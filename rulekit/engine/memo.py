@@ -163,15 +163,16 @@ class StaticTable(dict):
     seat and a column there needs no key tuple built and hashed (clearing clears both).
 
     ``by_seat`` (see :meth:`seated`), for a function of one or two arguments that does not
-    read the player count either, holds results for generated code to look up in place of
+    read the player count either (not ``of_count``), holds results for generated code to look up in place of
     the call (``ST.get(x) or fn(s, x)``; ``ST[p].get(c) or fn(s, p, c)``): of one argument, by
     that argument where it is a seat or a text; of two, seat -> text -> value where they are
     exactly a seat and a text. A seat's class is checked where it is looked up (``1`` and
     ``True`` equal seat ``p2`` as keys); every seat has its row from the start, so it needs no
     ``get``; only a text equals a text."""
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, of_count: bool = True, **kwargs):
         super().__init__(*args, **kwargs)
+        self.of_count = of_count        # its results may depend on the player count (dsl/reads.py)
         self.nested: dict = {}
         self.by_seat: dict | None = None
         self.rows_by_seat = False
