@@ -3,6 +3,7 @@
 and compiled code that computes what the language says."""
 from __future__ import annotations
 
+import json
 import re
 import textwrap
 
@@ -55,9 +56,16 @@ SNIPPET_LINE = BASE.splitlines().index("SNIPPET") + 1
 SNIPPET_COL = 7   # the snippet is indented by 6 spaces
 
 
-def build(write_game, snippet: str):
+def build(write_game, snippet: str, functions: dict | None = None, more_vars: dict | None = None):
+    """A game folder: BASE with ``snippet`` as the body of procedure `snippet`, ``functions``
+    (name -> (params, expression)) declared before `double` and ``more_vars`` (name -> initial
+    value) after `total`."""
     body = textwrap.indent(textwrap.dedent(snippet), " " * 6)
-    return write_game({"game.yaml": BASE.replace("SNIPPET", body)})
+    declared = "".join(f"  {name}:\n    params: [{', '.join(params)}]\n    expr: {json.dumps(expr)}\n"
+                       for name, (params, expr) in (functions or {}).items())
+    added = "".join(f"\n  {name}: {value}" for name, value in (more_vars or {}).items())
+    text = BASE.replace("SNIPPET", body).replace("  double:", declared + "  double:", 1)
+    return write_game({"game.yaml": text.replace("  total: 0", "  total: 0" + added, 1)})
 
 
 def diagnostics_of(write_game, snippet: str):
@@ -387,12 +395,10 @@ def test_a_function_of_the_board_that_builds_a_text_is_remembered_not_written_in
     """`tag` (no loop, no call, reads no state) would be written into its callers, but it joins
     texts: a new string (its hash, its size check) on every call costs more than its remembered
     answer, so callers ask the per-game table; `double` is still written in place."""
-    text = BASE.replace("  double:", "  tag:\n    params: [p, c]\n    expr: \"'seat-' + text(p) + '-' + c\"\n  double:")
-    text = text.replace("  total: 0", "  total: 0\n  total_n: 2").replace(
-        "SNIPPET", "      total = [tag(q, c) for q in players for c in colors]\n"
-                   "      players[0].coins = double(total_n)\n")
-    folder = write_game({"game.yaml": text})
-    game = rulekit.load_game(folder)
+    game = rulekit.load_game(build(write_game, """\
+        total = [tag(q, c) for q in players for c in colors]
+        players[0].coins = double(total_n)
+        """, {"tag": (["p", "c"], "'seat-' + text(p) + '-' + c")}, {"total_n": 2}))
     compiler = game.compiler_for_scripts()
     assert not compiler._inlinable("tag") and compiler._inlinable("double")
     state = rulekit.new_game(game, 2)
@@ -407,14 +413,15 @@ def test_a_function_of_a_seat_and_a_text_is_looked_up_where_it_is_called(write_g
     (memo.StaticTable ``by_seat``), no call made. `1` and `true` equal seat p2 as keys but are
     no seats, and `1` is no text: those calls are made, each answered for what it was given.
     `near` asks `others(p)`, which reads the player count: it keeps no table by seat."""
-    text = BASE.replace("  double:", "  tag:\n    params: [p, c]\n    expr: \"text(p) + '-' + text(c)\"\n"
-                        "  mark:\n    params: [x]\n    expr: \"text(x) + '!'\"\n"
-                        "  near:\n    params: [p, c]\n    expr: \"text(first(others(p))) + c\"\n  double:")
-    text = text.replace("SNIPPET", "      q = players[1]\n      n = 1\n      k = 'red'\n"
-                        "      total = [tag(x, c) for x in players for c in colors]"
-                        " + [tag(n, 'red'), tag(n == 1, 'red'), tag(q, n), tag(q, 'red'), near(q, 'x')]"
-                        " + [mark(q), mark(k), mark(n), mark(n == 1), mark(q), mark(k)]\n")
-    game = rulekit.load_game(write_game({"game.yaml": text}))
+    game = rulekit.load_game(build(write_game, """\
+        q = players[1]
+        n = 1
+        k = 'red'
+        total = [tag(x, c) for x in players for c in colors]
+        total = total + [tag(n, 'red'), tag(n == 1, 'red'), tag(q, n), tag(q, 'red'), near(q, 'x')]
+        total = total + [mark(q), mark(k), mark(n), mark(n == 1), mark(q), mark(k)]
+        """, {"tag": (["p", "c"], "text(p) + '-' + text(c)"), "mark": (["x"], "text(x) + '!'"),
+              "near": (["p", "c"], "text(first(others(p))) + c")}))
     source = game.program.module.source()
     assert "BY_SEAT_tag" in source and "BY_SEAT_mark" in source and "BY_SEAT_near" not in source
     expected = ["p1-red", "p1-blue", "p2-red", "p2-blue", "1-red", "true-red", "p2-1", "p2-red", "p1x",
@@ -444,14 +451,12 @@ def test_a_small_function_asking_a_remembered_one_is_written_in_place(write_game
     place: that call is one table lookup, so `tagged` is as cheap as `double` and written into
     its callers (a literal argument is as plain as a name). Functions asking each other in a
     circle are never all written in place, so writing them out ends."""
-    text = BASE.replace("  double:", "  tag:\n    params: [p, c]\n    expr: \"'seat-' + text(p) + '-' + c\"\n"
-                        "  tagged:\n    params: [p, c]\n    expr: \"tag(p, c) in total\"\n"
-                        "  ping:\n    params: [x]\n    expr: \"0 if x <= 0 else pong(x - 1) + 1\"\n"
-                        "  pong:\n    params: [x]\n    expr: \"ping(x)\"\n  double:")
-    text = text.replace("SNIPPET", "      total = [tag(q, 'red') for q in players]\n"
-                                   "      first = players[0]\n"
-                                   "      players[0].coins = 10 * ping(3) + (1 if tagged(first, 'red') else 0)\n")
-    game = rulekit.load_game(write_game({"game.yaml": text}))
+    game = rulekit.load_game(build(write_game, """\
+        total = [tag(q, 'red') for q in players]
+        first = players[0]
+        players[0].coins = 10 * ping(3) + (1 if tagged(first, 'red') else 0)
+        """, {"tag": (["p", "c"], "'seat-' + text(p) + '-' + c"), "tagged": (["p", "c"], "tag(p, c) in total"),
+              "ping": (["x"], "0 if x <= 0 else pong(x - 1) + 1"), "pong": (["x"], "ping(x)")}))
     compiler = game.compiler_for_scripts()
     assert not compiler._inlinable("tag") and compiler._inlinable("tagged")
     assert not (compiler._inlinable("ping") and compiler._inlinable("pong"))
@@ -1079,17 +1084,13 @@ def test_a_cheap_function_asking_another_is_written_out_so_shared_questions_are_
     out, and `level_of(p)`, asked twice then, is worked out once. A body naming what its caller
     binds (`rich` reads the game's `total`, the caller's loop binds a `total` of its own) is not
     written out there, so each name keeps its meaning."""
-    text = BASE.replace("  double:", "  level_of:\n    params: [p]\n    expr: \"p.coins + 1\"\n"
-                        "  price:\n    params: [p]\n    expr: \"[0, 1, 2, 3, 4, 5, 6][level_of(p)]\"\n"
-                        "  affordable:\n    params: [p]\n    expr: \"level_of(p) < 5 and limit >= price(p)\"\n"
-                        "  rich:\n    params: [p]\n    expr: \"total + level_of(p)\"\n"
-                        "  richest:\n    params: [p]\n"
-                        "    expr: \"max([rich(p) + total for total in [100]])\"\n  double:")
-    text = text.replace("SNIPPET", "      players[0].coins = 1\n"
-                                   "      total = 5\n"
-                                   "      players[1].coins = (10 if affordable(players[0]) else 0)"
-                                   " + richest(players[0])\n")
-    game = rulekit.load_game(write_game({"game.yaml": text}))
+    game = rulekit.load_game(build(write_game, """\
+        players[0].coins = 1
+        total = 5
+        players[1].coins = (10 if affordable(players[0]) else 0) + richest(players[0])
+        """, {"level_of": (["p"], "p.coins + 1"), "price": (["p"], "[0, 1, 2, 3, 4, 5, 6][level_of(p)]"),
+              "affordable": (["p"], "level_of(p) < 5 and limit >= price(p)"), "rich": (["p"], "total + level_of(p)"),
+              "richest": (["p"], "max([rich(p) + total for total in [100]])")}))
     source = game.program.module.source()
     affordable = source[source.index("def f_affordable"):].split("\n\n")[0]
     assert affordable.count("['coins']") == 1 and "_r1" in affordable and "fn_price" not in affordable
