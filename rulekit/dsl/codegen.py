@@ -498,7 +498,8 @@ class _Writer:
         ``for`` clauses walk (where its condition holds)."""
         comp = self.comp
         values = "".join(f", {names[n]}" for n in names)
-        cond = comp.src(opt.cond, inner) if opt.cond is not None else None
+        # compiled once: whole, or in the parts _placed_tests puts before loops
+        cond = comp.src(opt.cond, inner) if opt.cond is not None and not (clauses and opt.by is None) else None
         if not clauses:
             item = comp._k((target,), f"OPT{target}") if not values else f"({target}{values})"
             if cond is None:
@@ -509,7 +510,7 @@ class _Writer:
         elif opt.by is not None:
             lines.append((3, f"ch += {self._grouped(opt, inner, target, values, clauses, cond)}", span))
         else:       # plain loops: most lists of options are short or empty, where a comprehension costs more
-            placed, cond = self._placed_tests(opt, inner, clauses, cond)
+            placed, cond = self._placed_tests(opt, inner, clauses)
             heads = [f"if {placed[-1]}:"] if -1 in placed else []
             for level, clause in enumerate(clauses):
                 if clause.guard is not None:
@@ -526,7 +527,7 @@ class _Writer:
         if opt.by is not None and not clauses:
             comp.error("RK0322", "`by` groups the options a `for` lists; this option lists none", opt.by.span)
 
-    def _placed_tests(self, opt, inner: Scope, clauses: list, cond: str | None) -> tuple:
+    def _placed_tests(self, opt, inner: Scope, clauses: list) -> tuple:
         """An option's condition split where its first parts need fewer of its loops:
         ``"take {c}" for c in suits if can_take(p, c)`` asks ``count(p.hand) < hand_limit``
         (the first part of ``can_take``) once, before the loop, not once a suit. A part
@@ -536,13 +537,13 @@ class _Writer:
         Returns ({level: test}, where -1 is before the first loop, and the test left inside)."""
         comp = self.comp
         if opt.cond is None:
-            return {}, cond
+            return {}, None
         steady = len(clauses)      # the loops from this one in walk sets of the game
         while steady > 0 and clauses[steady - 1].guard is None and clauses[steady - 1].test is None \
                 and self._walks_set(opt.fors[steady - 1][1], inner):
             steady -= 1
         if steady == len(clauses):
-            return {}, cond
+            return {}, comp.src(opt.cond, inner)
         bound = frozenset(inner.locals) | frozenset(inner.py) | frozenset(inner.alias)
         written = {name: list(spans) for name, spans in comp.inlined_at.items()}
         parts = comp.conjuncts(opt.cond, bound | _bound_names(opt.cond))
@@ -557,7 +558,7 @@ class _Writer:
             hoisted += 1
         if not placed:
             comp.inlined_at = written       # the condition is written as it was (coverage.py)
-            return {}, cond
+            return {}, comp.src(opt.cond, inner)
         rest = parts[hoisted:]
         inside = " and ".join(f"({comp.src(part, inner)})" for part in rest) if rest else None
         return {level: " and ".join(tests) for level, tests in placed.items()}, inside
@@ -605,10 +606,8 @@ class _Writer:
     @staticmethod
     def _tables_start(tables: dict, lines: list, start: int, span) -> None:
         """Each local keeping a tally for the listing starts as None (the first test that reads
-        it looks the table up); one the written tests do not read (a split that was undone) is left out."""
-        written = "\n".join(text for _ind, text, _span in lines[start:])
-        lines[start:start] = [(3, f"{local} = None", span) for local in tables.values()
-                              if re.search(rf"\b{local}\b", written)]
+        it looks the table up)."""
+        lines[start:start] = [(3, f"{local} = None", span) for local in tables.values()]
 
     def _params_read_once(self, lines: list, start: int, span) -> None:
         """A parameter the listing of options reads more than once (``e['p']`` in every option)
