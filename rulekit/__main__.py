@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 import sys
 
-from .tools.cli import main
+from .tools.entry import main
 
 sys.exit(main())

@@ -31,6 +31,12 @@ CODES: dict[str, str] = {
     "RK0111": "an included file that does not exist",
     "RK0112": "a section or key defined in two files",
     "RK0113": "an included file outside the game's folder",
+    "RK0114": "a game's file (game.yaml, a variant, a script of its folder) that is a symbolic link to a file "
+              "outside the game's folder: named, never read",
+    "RK0115": "a content file that is not a regular file (a FIFO, a device, a socket, a folder, a /proc file): "
+              "named, never read",
+    "RK0116": "a number written in a YAML file with more than 1,000 digits",
+    "RK0117": "a text written in the rules (a label, a template) of more than 1,000,000 characters",
     # RK012x: schema (schemas/*.schema.json)
     "RK0120": "an unknown key",
     "RK0121": "a missing required key",
@@ -116,7 +122,7 @@ CODES: dict[str, str] = {
     "RK4013": "a choice for someone who is not a player (or a `choose_all` listing a player twice)",
     "RK4014": "a `range` longer than 1,000,000 numbers",
     "RK4015": "a value too large to build: a text or list of more than 1,000,000 elements, a number of more "
-              "than about 30,000 digits",
+              "than about 3,900 digits (Python prints no more than 4,300)",
     "RK4016": "one step of the rules computed for a minute of CPU time without reaching a decision",
     "RK4017": "`**` with an exponent that is not a whole number of at least 0",
     "RK4018": "no player may win: `scoring.eligible` is false for everyone",
@@ -143,6 +149,9 @@ CODES: dict[str, str] = {
     "RK5022": "a pin for a zone the game does not have, or for a random stream no `roll` draws from",
     "RK5023": "a `pins: top:` item that is no item of the game, is listed twice, or is not in its zone when it is "
               "shuffled",
+    "RK5024": "a script's or log's `seed:` or `players:` that is not a whole number in range (a seed is 0 to 2**64-1)",
+    "RK5025": "a pinned roll or shuffle the game cannot use: a roll that is not a whole number from 1 to the die's "
+              "sides, an order naming no item or one twice, or not a permutation of its zone when it is shuffled",
     # RK60xx: saved states
     "RK6001": "saved-state data that `rulekit.engine.serialize.from_dict` cannot read (or a state it cannot save)",
     # RK9999: internal

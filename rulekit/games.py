@@ -22,7 +22,7 @@ from .content.loader import LNode, SourceMap, flatten, load_yaml, merge
 from .dsl import code_cache, parse_cache
 from .errors import Diagnostic, DiagnosticReport, UsageError, suggestion_help
 from .model import Game, build_game
-from .source import display_path, source_line
+from .source import display_path, inside, read_regular, source_line
 
 ROOT_FILE = "game.yaml"
 _ID_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_"
@@ -48,9 +48,10 @@ def shipped_games() -> list[str]:
 def find_game(name_or_path: str) -> str:
     """A game folder from a path (folder or its game.yaml) or a shipped game's name."""
     path = os.fspath(name_or_path)
-    if os.path.isdir(path) and os.path.isfile(os.path.join(path, ROOT_FILE)):
+    # lexists: a game.yaml that is a FIFO or a link leading out is this game's, refused when read
+    if os.path.isdir(path) and os.path.lexists(os.path.join(path, ROOT_FILE)):
         return os.path.normpath(path)
-    if os.path.isfile(path) and os.path.basename(path) == ROOT_FILE:
+    if os.path.lexists(path) and os.path.basename(path) == ROOT_FILE:
         return os.path.dirname(os.path.normpath(path)) or "."
     candidate = os.path.join(shipped_games_dir(), path)
     if os.path.isfile(os.path.join(candidate, ROOT_FILE)):
@@ -66,7 +67,7 @@ def load_tree(folder: str, files: list | None = None) -> LNode:
     """The game's root file with its includes merged in, as located nodes (the paths
     of the files read are appended to ``files`` when given)."""
     root_path = display_path(os.path.join(folder, ROOT_FILE))
-    root = load_yaml(root_path)
+    root = load_yaml(root_path, within=folder)
     if files is not None:
         files.append(root_path)
     if not isinstance(root.value, dict):
@@ -81,17 +82,16 @@ def load_tree(folder: str, files: list | None = None) -> LNode:
                 continue
             path = display_path(os.path.join(folder, rel))
             if not inside(folder, os.path.join(folder, rel)):
-                diagnostics.append(Diagnostic("RK0113", f"included file `{rel}` is outside the game's folder",
-                                              entry.span, help="a game includes files from its own folder"))
+                diagnostics.append(_outside_include(folder, rel, entry.span))
                 continue
-            if not os.path.isfile(path):
+            if not os.path.lexists(path):
                 diagnostics.append(Diagnostic("RK0111", f"included file `{rel}` does not exist", entry.span,
                                               help=suggestion_help(rel, _yaml_files(folder))))
                 continue
             try:
-                part = load_yaml(path)
+                part = load_yaml(path, within=folder)
             except DiagnosticReport as report:
-                diagnostics.extend(report.diagnostics)
+                diagnostics.extend(_included_here(d, entry.span) for d in report.diagnostics)
                 continue
             if files is not None:
                 files.append(path)
@@ -117,13 +117,18 @@ def load_tree(folder: str, files: list | None = None) -> LNode:
     return LNode(merged, root.span)
 
 
-def inside(folder: str, path: str) -> bool:
-    """Whether ``path`` (symbolic links resolved) lies in ``folder``."""
-    try:
-        base = os.path.realpath(folder)
-        return os.path.commonpath([base, os.path.realpath(path)]) == base
-    except (ValueError, OSError):
-        return False
+def _included_here(diagnostic: Diagnostic, span) -> Diagnostic:
+    """An include's file refused unread also points at the line that includes it."""
+    if diagnostic.code not in ("RK0100", "RK0114", "RK0115"):
+        return diagnostic
+    return attrs.evolve(diagnostic, related=(*diagnostic.related, ("included here", span)))
+
+
+def _outside_include(folder: str, rel: str, span) -> Diagnostic:
+    """RK0113 for an include that leads out of the game's folder, saying how."""
+    how = " a symbolic link to a file" if os.path.islink(os.path.join(folder, rel)) else ""
+    return Diagnostic("RK0113", f"included file `{rel}` is{how} outside the game's folder", span,
+                      help="a game includes files from its own folder")
 
 
 def _merge_sections(first: LNode, child: LNode, path: str, diagnostics: list) -> LNode:
@@ -159,20 +164,23 @@ def variant_path(folder: str, variant: str) -> str:
 def named_variant(folder: str, variant: str) -> str:
     """The file of the variant ``variant`` of the game in ``folder``, or a UsageError naming the known ones."""
     path = os.path.join(folder, "variants", f"{variant}.yaml")
-    if os.path.isfile(path):
-        return display_path(path)
-    known = sorted(f[:-5] for f in os.listdir(os.path.join(folder, "variants"))
-                   if f.endswith(".yaml")) if os.path.isdir(os.path.join(folder, "variants")) else []
+    known = _listed_variants(folder)
+    if os.path.lexists(path) or variant in known:
+        return display_path(path)     # reading it says what is wrong with it, if anything
     hint = suggestion_help(variant, known)
     raise UsageError(f"no variant `{variant}` (known: {', '.join(known) or 'none'})" + (f"; {hint}" if hint else ""))
 
 
 def variants_of(name_or_path: str) -> list[str]:
-    folder = find_game(name_or_path)
-    vdir = os.path.join(folder, "variants")
-    if not os.path.isdir(vdir):
+    return _listed_variants(find_game(name_or_path))
+
+
+def _listed_variants(folder: str) -> list[str]:
+    """The names of the ``.yaml`` entries of the game's ``variants/`` (whatever they are)."""
+    try:
+        return sorted(f[:-5] for f in os.listdir(os.path.join(folder, "variants")) if f.endswith(".yaml"))
+    except OSError:
         return []
-    return sorted(f[:-5] for f in os.listdir(vdir) if f.endswith(".yaml"))
 
 
 def load_game(name_or_path: str, variants: tuple | list = ()) -> Game:
@@ -191,7 +199,7 @@ def _load_game(folder: str, variants) -> Game:
     base = typed_sections(tree)
     for variant in variants:
         path = variant_path(folder, variant)
-        overlay = load_yaml(path)
+        overlay = load_yaml(path, within=folder if _below(folder, path) else None)
         files.append(path)
         problems = schema.check(overlay, "variant")
         if problems:
@@ -205,6 +213,16 @@ def _load_game(folder: str, variants) -> Game:
     name = os.path.basename(os.path.abspath(folder))
     game = _build(data, smap, base, name, display_path(folder), tuple(variants))
     return attrs.evolve(game, files=file_hashes(folder, files))
+
+
+def _below(folder: str, path: str) -> bool:
+    """Whether ``path`` as written (links not resolved) is in ``folder``: a file of the game,
+    which must stay inside it; a variant file elsewhere is the user's own choice."""
+    base = os.path.abspath(folder)
+    try:
+        return os.path.commonpath([base, os.path.abspath(path)]) == base
+    except ValueError:   # another drive on Windows
+        return False
 
 
 def _build(data: dict, smap: SourceMap, base: tuple, name: str, path: str, variants: tuple) -> Game:
@@ -278,9 +296,8 @@ def file_hashes(folder: str, paths: list) -> dict:
     out = {}
     for path in paths:
         try:
-            with open(path, "rb") as handle:
-                digest = hashlib.sha256(handle.read()).hexdigest()[:16]
-        except OSError:
+            digest = hashlib.sha256(read_regular(path)).hexdigest()[:16]
+        except OSError:   # Refused too: a file swapped for a FIFO since it was read
             continue
         rel = os.path.relpath(os.path.abspath(path), os.path.abspath(folder))
         out[rel.replace(os.sep, "/")] = "sha256:" + digest

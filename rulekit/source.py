@@ -7,7 +7,9 @@ the author at ``file:line:col``. Lines and columns are 1-based everywhere.
 """
 from __future__ import annotations
 
+import io
 import os
+import stat
 
 import attrs
 
@@ -40,17 +42,25 @@ def register_text(path: str, text: str) -> None:
     _TEXTS[path] = text.splitlines()
 
 
+def withhold(path: str) -> None:
+    """Never quote ``path``: a file refused unread (a link to outside a game's folder, a FIFO)
+    is named by diagnostics, but its content must not reach a terminal or a CI log."""
+    _TEXTS[path] = []
+
+
 def source_line(path: str, line: int) -> str | None:
     """Line ``line`` of a file, to quote. A large file is not read whole for it (a 1 GB
     file refused for its size is quoted from its first line), and at most
-    ``MAX_LINE_READ`` characters of one line are read."""
+    ``MAX_LINE_READ`` characters of one line are read. Only a regular file is read
+    (:func:`open_regular`): quoting never blocks on a FIFO nor reads a /proc file."""
     lines = _TEXTS.get(path)
     if lines is None:
         try:
-            if os.path.getsize(path) > _READ_WHOLE:
-                return _streamed_line(path, line)
-            with open(path, encoding="utf-8") as handle:
-                lines = handle.read().splitlines()
+            handle, size = open_regular(path)
+            with handle:
+                if size > _READ_WHOLE:
+                    return _streamed_line(handle, line)
+                lines = handle.read(size).decode("utf-8").splitlines()
         except (OSError, UnicodeDecodeError):
             return None
         _TEXTS[path] = lines
@@ -59,18 +69,105 @@ def source_line(path: str, line: int) -> str | None:
     return None
 
 
-def _streamed_line(path: str, line: int) -> str | None:
-    with open(path, encoding="utf-8", errors="replace") as handle:
-        number = 1
-        while number <= line:
-            part = handle.readline(MAX_LINE_READ)
-            if not part:
-                return None
-            if number == line:
-                return part.rstrip("\n")
-            if part.endswith("\n"):
-                number += 1          # else the rest of a long line follows
+def _streamed_line(handle, line: int) -> str | None:
+    text = io.TextIOWrapper(handle, encoding="utf-8", errors="replace")
+    number = 1
+    while number <= line:
+        part = text.readline(MAX_LINE_READ)
+        if not part:
+            return None
+        if number == line:
+            return part.rstrip("\n")
+        if part.endswith("\n"):
+            number += 1          # else the rest of a long line follows
     return None
+
+
+# -- reading only regular files ------------------------------------------------------------
+class Refused(OSError):
+    """A file rulekit will not read; ``problem`` says what it is, in words (never its content)."""
+
+    def __init__(self, path: str, problem: str, outside: bool = False):
+        super().__init__(problem)
+        self.path = path
+        self.problem = problem
+        self.strerror = problem
+        self.outside = outside      # refused for where it leads, not for what it is
+
+
+OUTSIDE = "a symbolic link to a file outside the game's folder"
+_KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"),
+          (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))
+_PSEUDO = "a special file of the system (like those in /proc), not a regular file"
+_FLAGS = (os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+          | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0))
+
+
+def not_regular(mode: int) -> str | None:
+    """What a file of ``mode`` is when it is no regular file (None when it is one)."""
+    if stat.S_ISREG(mode):
+        return None
+    kind = next((name for test, name in _KINDS if test(mode)), "a special file")
+    return f"{kind}, not a regular file"
+
+
+def inside(folder: str, path: str) -> bool:
+    """Whether ``path`` (symbolic links resolved) lies in ``folder``."""
+    try:
+        base = os.path.realpath(folder)
+        return os.path.commonpath([base, os.path.realpath(path)]) == base
+    except (ValueError, OSError):
+        return False
+
+
+def open_regular(path: str, within: str | None = None):
+    """``(binary handle, size)`` of ``path``, opened only when it is a regular file (and, with
+    ``within``, one inside that folder once links are resolved); else :class:`Refused`,
+    without opening it. A FIFO or a device is never opened (opening a FIFO blocks, reading a
+    device may never end): the type is checked before, and the resolved path is opened
+    without following a link nor blocking, then checked again on the descriptor, so a file
+    swapped in between is caught. A /proc-like file (size 0, yet it reads) is refused too."""
+    real = os.path.realpath(path)
+    if within is not None and not inside(within, real):
+        raise Refused(path, _outside(path, within), outside=True)
+    _refuse_unless_regular(path, os.stat(real).st_mode)
+    fd = os.open(real, _FLAGS)
+    try:
+        info = os.fstat(fd)
+        _refuse_unless_regular(path, info.st_mode)
+    except OSError:
+        os.close(fd)
+        raise
+    handle = os.fdopen(fd, "rb")
+    if info.st_size == 0 and handle.read(1):
+        handle.close()
+        raise Refused(path, _PSEUDO)
+    return handle, info.st_size
+
+
+def _outside(path: str, within: str) -> str:
+    """How ``path``, which resolves to outside ``within``, leads there."""
+    if os.path.islink(path):
+        return OUTSIDE
+    base = os.path.abspath(within)
+    try:
+        linked = os.path.commonpath([base, os.path.abspath(path)]) == base
+    except ValueError:   # another drive on Windows
+        linked = False
+    return "outside the game's folder" + (" (a folder on its way is a symbolic link)" if linked else "")
+
+
+def _refuse_unless_regular(path: str, mode: int) -> None:
+    problem = not_regular(mode)
+    if problem is not None:
+        raise Refused(path, problem)
+
+
+def read_regular(path: str, within: str | None = None, most: int | None = None) -> bytes:
+    """The bytes of a regular file (see :func:`open_regular`), at most ``most`` of them."""
+    handle, size = open_regular(path, within)
+    with handle:
+        return handle.read(size if most is None else min(size, most))
 
 
 def display_path(path: str) -> str:

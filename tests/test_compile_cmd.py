@@ -89,7 +89,7 @@ def test_the_listing_is_python_that_compiles(listings, name):
 
 def test_a_procedure_names_its_content_line(listings):
     _table, module = parts(listings["goa"])
-    match = re.search(r"^    # auction \((games/goa/rules\.yaml):(\d+)\)", module, re.MULTILINE)
+    match = re.search(r"^    # 'auction' \('(games/goa/rules\.yaml):(\d+)'\)", module, re.MULTILINE)
     assert match, "the auction procedure's comment names its place in games/goa/rules.yaml"
     rules = (ROOT / match.group(1)).read_text(encoding="utf-8").splitlines()
     assert rules[int(match.group(2)) - 1].strip() == "auction:"

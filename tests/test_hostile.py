@@ -225,7 +225,7 @@ def test_a_log_of_a_newer_format_is_refused(tmp_path, capsys):
     log = _log_of(tmp_path)
     log.write_text(log.read_text(encoding="utf-8").replace("rulekit_log: 2", "rulekit_log: 3"), encoding="utf-8")
     code, said = _run(capsys, "run", log)
-    assert code == 1 and "error[RK5020]" in said and "version 3" in said and f"{log.name}:2:" in said
+    assert code == 1 and "error[RK5020]" in said and "version 3" in said and f"{log.name}:1:" in said
 
 
 def test_a_pin_for_an_unknown_zone_is_refused_on_its_line(tmp_path, capsys):

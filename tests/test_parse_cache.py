@@ -105,7 +105,7 @@ def test_a_warm_load_compiles_nothing_and_fails_on_the_same_content_line(cache, 
     monkeypatch.setattr(code_cache, "compile", lambda *a: compiled.append(a) or compile(*a), raising=False)
     assert _failure(folder) == cold, "from memory: the module of the second load has a name of its own"
     parse_cache.forget()                       # a new process: only the files are left,
-    for name in [n for n in LINE_SPANS if n.startswith("<rulekit g #")]:
+    for name in [n for n in LINE_SPANS if n.startswith("<rulekit 'g' #")]:
         monkeypatch.delitem(LINE_SPANS, name)  # and no line map of an earlier load of the game
     assert _failure(folder) == cold
     assert compiled == [], "every code came from memory or the game's file"

@@ -8,7 +8,7 @@ import os
 import pytest
 import yaml
 
-from rulekit.errors import ContentRuntimeError, DiagnosticReport
+from rulekit.errors import DiagnosticReport
 from rulekit.testing.script import ScriptError, run_script
 from rulekit.tools.cli import main
 
@@ -158,12 +158,12 @@ def test_script_schema_problems_stop_the_run(tmp_path):
     assert info.value.diagnostics[0].code == "RK0120"
 
 
-def test_bad_pins_are_content_runtime_errors(tmp_path):
+def test_bad_pins_are_errors_at_the_scripts_line(tmp_path):
     script = tmp_path / "s.yaml"
     script.write_text(f"game: {GAMES / 'hidden'}\npins:\n  shuffles: {{deck: [[red-1]]}}\n")
-    with pytest.raises(ContentRuntimeError) as info:
+    with pytest.raises(ScriptError) as info:     # the rules' RK4006, at the pin (issue 35)
         run_script(str(script))
-    assert info.value.code == "RK4006"
+    assert info.value.code == "RK5025" and (info.value.span.path, info.value.span.line) == (str(script), 3)
 
 
 # ------------------------------------------------------------------ logs

@@ -17,7 +17,6 @@ Overlay semantics (documented in docs/language.md):
 from __future__ import annotations
 
 import functools
-import os
 import sys
 from typing import Any
 
@@ -25,13 +24,17 @@ import attrs
 import yaml
 
 from ..errors import Diagnostic, DiagnosticReport
-from ..source import Span, register_text, source_line
+from ..source import Refused, Span, open_regular, register_text, source_line, withhold
 
 # libyaml's composer when present (several times faster; same nodes and marks).
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 MAX_FILE_BYTES = 4 * 1024 * 1024
 MAX_NODES = 200_000
+# A log holds its actions beyond MAX_NODES, as many as its closing `action_count` declares and it
+# lists written out; one takes at least 4 bytes ("- x" and a newline), so never more than this.
+MAX_LOGGED_ACTIONS = MAX_FILE_BYTES // 4
 MAX_DEPTH = 64
+MAX_DIGITS = 1000     # digits of a number written in YAML (as in the effect language, RK0221)
 _STD_TAGS = {
     "tag:yaml.org,2002:str", "tag:yaml.org,2002:int", "tag:yaml.org,2002:float",
     "tag:yaml.org,2002:bool", "tag:yaml.org,2002:null", "tag:yaml.org,2002:map",
@@ -197,17 +200,18 @@ def _span(path: str, mark, end=None) -> Span:
 
 
 class _Builder:
-    def __init__(self, path: str, text: str, diagnostics: list[Diagnostic]):
+    def __init__(self, path: str, text: str, diagnostics: list[Diagnostic], limit: int = MAX_NODES):
         self.path = path
         self.text = text
         self.lines = text.splitlines()
         self.diagnostics = diagnostics
         self.count = 0
+        self.limit = limit          # how many values the file may hold (:func:`_prescan`)
 
     def build(self, node, depth: int = 0) -> LNode | None:
         self.count += 1
-        if self.count > MAX_NODES:
-            raise _TooBig(_span(self.path, node.start_mark))
+        if self.count > self.limit:
+            raise _TooBig(_span(self.path, node.start_mark), self.limit)
         if depth > MAX_DEPTH:
             raise _TooDeep(_span(self.path, node.start_mark))
         span = _span(self.path, node.start_mark, node.end_mark)
@@ -215,7 +219,7 @@ class _Builder:
                 isinstance(node, yaml.ScalarNode) and node.tag.startswith("tag:yaml.org,2002:")
                 and not node.tag.startswith("tag:yaml.org,2002:python/")):
             self.diagnostics.append(Diagnostic(
-                "RK0104", f"tag `{node.tag}` is not allowed in content", span,
+                "RK0104", f"tag `{brief(node.tag)}` is not allowed in content", span,
                 help="remove the tag; content is plain YAML (strings, numbers, lists, mappings)"))
             return LNode(None, span)
         if isinstance(node, yaml.MappingNode):
@@ -259,6 +263,14 @@ class _Builder:
                 if line.strip():
                     indent = len(line) - len(line.lstrip(" "))
                     break
+        if node.tag == "tag:yaml.org,2002:int" and not style and len(node.value) > MAX_DIGITS:
+            written = node.value.lstrip("+-").replace("_", "")
+            digits = len(written) - 2 * (written[:2].lower() in ("0x", "0o", "0b"))
+            if digits > MAX_DIGITS:     # Python reads no more than 4,300; no rule needs a tenth of them
+                self.diagnostics.append(Diagnostic(
+                    "RK0116", f"a number of {digits:,} digits is too long to write (at most {MAX_DIGITS:,})",
+                    span, help="no game needs such a number; quote it if it is meant as text"))
+                return LNode(None, span)
         value = _resolve_scalar(node)
         raw = None
         if style not in ("|", ">") and isinstance(value, str):
@@ -290,15 +302,26 @@ def _resolve_scalar(node) -> Any:
     return text
 
 
-def _prescan(path: str, text: str) -> None:
+def _prescan(path: str, text: str) -> int:
     """Refuse deep nesting and alias bombs from the event stream, before composing:
     libyaml's composer recurses in C (a few ten thousand ``[`` crash the process), and
     a few lines of anchors and aliases can stand for billions of values. Values are
-    counted the way :class:`_Builder` counts them (mapping keys do not count)."""
+    counted the way :class:`_Builder` counts them (mapping keys do not count).
+
+    Returns how many values the file may hold: MAX_NODES, and for a log as many more as
+    the actions it declares (its closing ``action_count``) and lists written out, so a log
+    rulekit wrote replays however long it is; a count declared without the actions lifts
+    nothing, and no count lifts the limit past what MAX_FILE_BYTES could list."""
     sizes: dict[str, int] = {}        # anchor -> how many values it stands for
     stack: list[list] = []            # per open collection: [values, anchor, is_map, children, in_key]
     total = 0
+    declared = _declared_actions(text)
+    limit = MAX_NODES + declared      # while reading: the most the file could still prove it needs
+    log = _LogShape() if declared else None
+    over = None                       # where the values first passed MAX_NODES
     for event in yaml.parse(text, Loader=_LOADER):
+        if log is not None:
+            log.see(event, stack)
         if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
             in_key = _is_key(stack) or bool(stack and stack[-1][4])
             stack.append([1, event.anchor, isinstance(event, yaml.MappingStartEvent), 0, in_key])
@@ -324,7 +347,58 @@ def _prescan(path: str, text: str) -> None:
             if not key:
                 stack[-1][0] += count
         if total > MAX_NODES:
-            raise _TooBig(_span(path, event.start_mark))
+            over = over or _span(path, event.start_mark)
+            if total > limit:
+                raise _TooBig(over, limit)
+    allowed = MAX_NODES + (log.proven(declared) if log is not None else 0)
+    if total > allowed:
+        raise _TooBig(over, allowed)
+    return allowed
+
+
+def _declared_actions(text: str) -> int:
+    """The count on a log's closing line (``action_count: N``, as :func:`write_log` ends a
+    log), at most MAX_LOGGED_ACTIONS; 0 for any other file."""
+    tail = text[-64:].rstrip()
+    _, newline, line = tail.rpartition("\n")
+    name, colon, number = line.partition(":")
+    number = number.strip()
+    if (newline or len(tail) == len(text.rstrip())) and name == "action_count" and colon \
+            and number.isascii() and number.isdigit() and len(number) <= 12:
+        return min(int(number), MAX_LOGGED_ACTIONS)
+    return 0
+
+
+class _LogShape:
+    """What a log's event stream proves of its size: the ``actions`` of its top-level
+    mapping written out (plain entries, not aliases) and its top-level ``action_count``."""
+
+    def __init__(self) -> None:
+        self.key = None             # the top-level key whose value comes next
+        self.in_actions = False     # inside the top-level `actions` list
+        self.listed = 0
+        self.count = 0
+
+    def see(self, event, stack: list) -> None:
+        """One event, seen before :func:`_prescan` opens or closes a collection for it."""
+        depth = len(stack)
+        if depth == 2 and self.in_actions:
+            if isinstance(event, yaml.ScalarEvent):
+                self.listed += 1
+            elif isinstance(event, yaml.SequenceEndEvent):
+                self.in_actions = False
+        elif depth == 1 and stack[0][2]:
+            if _is_key(stack):
+                self.key = event.value if isinstance(event, yaml.ScalarEvent) else None
+            elif self.key == "actions":
+                self.in_actions = isinstance(event, yaml.SequenceStartEvent)
+            elif self.key == "action_count" and isinstance(event, yaml.ScalarEvent) and not event.style:
+                value = event.value
+                self.count = int(value) if value.isascii() and value.isdigit() and len(value) <= 12 else 0
+
+    def proven(self, declared: int) -> int:
+        """The actions that lift the limit: declared, counted and listed alike."""
+        return min(declared, self.count, self.listed)
 
 
 def _is_key(stack: list) -> bool:
@@ -332,14 +406,15 @@ def _is_key(stack: list) -> bool:
     return bool(stack) and stack[-1][2] and stack[-1][3] % 2 == 0
 
 
-def _too_big(span: Span) -> Diagnostic:
-    return Diagnostic("RK0106", f"file expands to more than {MAX_NODES} values (aliases?)", span,
+def _too_big(span: Span, limit: int = MAX_NODES) -> Diagnostic:
+    return Diagnostic("RK0106", f"file expands to more than {limit} values (aliases?)", span,
                       help="avoid anchors and aliases that multiply content")
 
 
 class _TooBig(Exception):
-    def __init__(self, span):
+    def __init__(self, span, limit: int = MAX_NODES):
         self.span = span
+        self.limit = limit
 
 
 class _TooDeep(Exception):
@@ -347,22 +422,26 @@ class _TooDeep(Exception):
         self.span = span
 
 
-def read_text(path: str) -> str:
-    """Read a content file as UTF-8, turning every I/O problem into a diagnostic."""
+def read_text(path: str, within: str | None = None) -> str:
+    """Read a content file as UTF-8, turning every I/O problem into a diagnostic. Only a
+    regular file is read (with ``within``, one inside that folder once links are resolved):
+    anything else is refused by name, unread and never quoted (RK0114, RK0115)."""
     try:
-        size = os.path.getsize(path)
+        handle, size = open_regular(path, within)
+    except Refused as exc:
+        raise DiagnosticReport([_refused(path, exc, within)]) from None
     except OSError as exc:
         raise DiagnosticReport([Diagnostic("RK0100", f"cannot read `{path}`: {exc.strerror or exc}",
                                            Span(path, 1, 1))]) from None
-    if size > MAX_FILE_BYTES:
-        raise DiagnosticReport([Diagnostic(
-            "RK0106", f"file is too large ({size} bytes; the limit is {MAX_FILE_BYTES})", Span(path, 1, 1))])
-    try:
-        with open(path, "rb") as handle:
-            raw = handle.read()
-    except OSError as exc:
-        raise DiagnosticReport([Diagnostic("RK0100", f"cannot read `{path}`: {exc.strerror or exc}",
-                                           Span(path, 1, 1))]) from None
+    with handle:
+        if size > MAX_FILE_BYTES:
+            raise DiagnosticReport([Diagnostic(
+                "RK0106", f"file is too large ({size} bytes; the limit is {MAX_FILE_BYTES})", Span(path, 1, 1))])
+        try:
+            raw = handle.read(size)
+        except OSError as exc:
+            raise DiagnosticReport([Diagnostic("RK0100", f"cannot read `{path}`: {exc.strerror or exc}",
+                                               Span(path, 1, 1))]) from None
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -373,20 +452,38 @@ def read_text(path: str) -> str:
     return text
 
 
-def load_yaml(path: str, text: str | None = None) -> LNode:
-    """Parse one YAML file into located nodes; every problem becomes a diagnostic."""
+BRIEF = 80     # characters of a word from a file a message quotes (the excerpt shows the line)
+
+
+def brief(text: str) -> str:
+    """``text`` cut to ``BRIEF`` characters, marked ``...`` where cut: a message quoting a tag
+    or a parser's complaint from a file that is one huge line must not print all of it."""
+    return text if len(text) <= BRIEF else text[:BRIEF] + "..."
+
+
+def _refused(path: str, exc: Refused, within: str | None) -> Diagnostic:
+    """The diagnostic for a file refused unread; it is named, never quoted."""
+    withhold(path)
+    where = "inside the game's folder" if within is not None else ""
+    return Diagnostic("RK0114" if exc.outside else "RK0115", f"`{path}` is not read: it is {exc.problem}",
+                      Span(path, 1, 1), help=f"content is read from regular files {where}".rstrip())
+
+
+def load_yaml(path: str, text: str | None = None, within: str | None = None) -> LNode:
+    """Parse one YAML file into located nodes; every problem becomes a diagnostic
+    (``within``: the game folder the file must lie in, see :func:`read_text`)."""
     if text is None:
-        text = read_text(path)
+        text = read_text(path, within)
     register_text(path, text)
     diagnostics: list[Diagnostic] = []
     try:
-        _prescan(path, text)
+        limit = _prescan(path, text)
         node = yaml.compose(text, Loader=_LOADER)
     except _TooDeep as exc:
         raise DiagnosticReport([Diagnostic(
             "RK0108", f"nesting deeper than {MAX_DEPTH} levels", exc.span)]) from None
     except _TooBig as exc:
-        raise DiagnosticReport([_too_big(exc.span)]) from None
+        raise DiagnosticReport([_too_big(exc.span, exc.limit)]) from None
     except yaml.reader.ReaderError as exc:
         # a character YAML does not allow (NUL, most control characters)
         char = exc.character if isinstance(exc.character, str) else chr(exc.character or 0)
@@ -400,7 +497,7 @@ def load_yaml(path: str, text: str | None = None) -> LNode:
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         span = _span(path, mark) if mark else Span(path, 1, 1)
-        problem = (exc.problem or exc.context or "invalid YAML").strip()
+        problem = brief((exc.problem or exc.context or "invalid YAML").strip())
         helptext = None
         if "\t" in text and ("tab" in problem or "found character" in problem):
             helptext = "YAML indentation must use spaces, not tabs"
@@ -409,17 +506,17 @@ def load_yaml(path: str, text: str | None = None) -> LNode:
                 "RK0108", f"nesting deeper than libyaml allows ({problem})", span)]) from None
         raise DiagnosticReport([Diagnostic("RK0101", f"invalid YAML: {problem}", span, help=helptext)]) from None
     except yaml.YAMLError as exc:
-        raise DiagnosticReport([Diagnostic("RK0101", f"invalid YAML: {exc}", Span(path, 1, 1))]) from None
+        raise DiagnosticReport([Diagnostic("RK0101", f"invalid YAML: {brief(str(exc))}", Span(path, 1, 1))]) from None
     except RecursionError:
         raise DiagnosticReport([Diagnostic("RK0108", "YAML nesting is too deep", Span(path, 1, 1))]) from None
     if node is None:
         raise DiagnosticReport([Diagnostic("RK0109", "file is empty", Span(path, 1, 1),
                                            help="a content file holds a YAML mapping")])
-    builder = _Builder(path, text, diagnostics)
+    builder = _Builder(path, text, diagnostics, limit)
     try:
         root = builder.build(node)
     except _TooBig as exc:
-        raise DiagnosticReport([_too_big(exc.span)]) from None
+        raise DiagnosticReport([_too_big(exc.span, exc.limit)]) from None
     except _TooDeep as exc:
         raise DiagnosticReport([Diagnostic(
             "RK0108", f"nesting deeper than {MAX_DEPTH} levels", exc.span)]) from None

@@ -68,7 +68,10 @@ def check_data(data, smap: SourceMap, kind: str) -> list[Diagnostic]:
     """Diagnostics for every failing place (one per place, the most relevant)."""
     validator = _validator(kind)
     by_place: dict[tuple, list] = {}
-    for error in validator.iter_errors(data):
+    checked, kept = _checked_form(data, kind)
+    for error in validator.iter_errors(checked):
+        if kept is not None and len(error.path) > 1 and error.path[0] == "actions":
+            error.path[1] = kept[error.path[1]]     # the step's place in the file
         by_place.setdefault(tuple(error.absolute_path), []).append(error)
     out = []
     for place in sorted(by_place, key=lambda p: [str(x) for x in p]):
@@ -85,6 +88,30 @@ def check_data(data, smap: SourceMap, kind: str) -> list[Diagnostic]:
                                   notes=("at $",)))
         out.extend(layout_problems(data, smap))
     return out
+
+
+def _checked_form(data, kind: str) -> tuple:
+    """(what the schema checks, the places of the actions it checks or None): a variant without
+    its removals; a script or log without the actions written as plain text, which the script
+    schema takes whole, so a log of 250,000 actions is checked in a moment."""
+    if kind == "variant":
+        return _without_removals(data), None
+    steps = data.get("actions") if kind == "script" and isinstance(data, dict) else None
+    if isinstance(steps, list):
+        kept = [i for i, step in enumerate(steps) if step.__class__ is not str]
+        if len(kept) < len(steps):
+            return dict(data, actions=[steps[i] for i in kept]), kept
+    return data, None
+
+
+def _without_removals(data):
+    """A variant without the keys it sets to ``null``: those remove what they name, so they need
+    no type (the merged game is checked whole afterwards)."""
+    if isinstance(data, dict):
+        return {k: _without_removals(v) for k, v in data.items() if v is not None}
+    if isinstance(data, list):
+        return [_without_removals(v) for v in data]
+    return data
 
 
 def _diagnostic(error, smap: SourceMap) -> Diagnostic:

@@ -23,23 +23,26 @@ import marshal
 import sys
 from types import CodeType
 
-from . import parse_cache
+from . import parse_cache, verify
 
 _MAX_ENTRIES = 4_000       # codes one game's file keeps; past this it keeps only the last load's
-_PYTHON = f"{importlib.util.MAGIC_NUMBER.hex()}o{sys.flags.optimize}"
+# the interpreter, and the rules of dsl/verify.py every code kept here passed
+_PYTHON = f"{importlib.util.MAGIC_NUMBER.hex()}o{sys.flags.optimize}v{verify.VERSION}"
 _memory: dict[str, CodeType] = {}      # source -> its code, for every source this process compiled or read
 _known: dict[str, set] = {}            # cache file -> the digests known to be in it
 _scope: dict = {"file": None, "disk": None, "used": None}
 
 
-def compiled(text: str, filename: str) -> CodeType:
+def compiled(text: str, filename: str, *, check) -> CodeType:
     """``compile(text, filename, "exec")``, from memory or the game's cache file when this
-    source was compiled before (errors are raised afresh: only what compiles is kept)."""
+    source was compiled before (errors are raised afresh: only what compiles is kept).
+    ``check(text)`` (dsl/verify.py) runs before a source is first compiled and gives the tree
+    compiled (or None: the source is): what is kept was checked, so it is checked once."""
     code = _memory.get(text)
     if code is None:
         code = _from_disk(text)
         if code is None:
-            code = compile(text, filename, "exec")
+            code = compile(check(text) or text, filename, "exec")
         _memory[text] = code
     if _scope["used"] is not None:
         _scope["used"][text] = code
@@ -75,9 +78,9 @@ def _read(name: str) -> dict:
     body = parse_cache.read_signed(name)
     if body is None:
         return {}
-    try:
+    try:   # a cache that cannot be read is a cache missed, never the content's fault (RK0219)
         data = marshal.loads(body)   # signed by this folder's key: written by rulekit
-    except (ValueError, EOFError, TypeError):
+    except (ValueError, EOFError, TypeError, MemoryError, RecursionError):
         return {}
     if not isinstance(data, dict):
         return {}

@@ -28,14 +28,16 @@ from ..engine.runtime import LINE_SPANS, ChooseSpec, Code
 from ..engine.simultaneous import SimSpec
 from ..errors import Diagnostic, DiagnosticReport, suggestion_help
 from ..source import source_line
-from . import ast, code_cache
+from . import ast, code_cache, verify
 from .compiler import (
     Compiler,
     Scope,
     _bound_names,
     _free_names,
     assigned_names,
-    first_assignment,
+    filled,
+    first_assignments,
+    literal,
     located_code,
     py_identifier,
     read_names,
@@ -50,7 +52,7 @@ class Module:
 
     def __init__(self, comp: Compiler, title: str):
         self.comp = comp
-        self.filename = f"<rulekit {title} #{next(_units)}>"
+        self.filename = f"<rulekit {literal(title)} #{next(_units)}>"
         self.lines: list[str] = []
         self.spans: list = []
         self.codes: dict[str, Code] = {}      # procedure name -> Code
@@ -73,8 +75,7 @@ class Module:
     def write_functions(self) -> None:
         """The game's functions (compiled by the Compiler), first in the module."""
         for name, pyname, params, body, span, reused in self.comp.function_defs:
-            where = _where(span)
-            self.add(0, f"def {pyname}({', '.join(params)}):  # {name} ({where})")
+            self.add(0, f"def {pyname}({', '.join(params)}):  # {_named(name, span)}")
             if reused:
                 self.add(1, f"{' = '.join(reused)} = UNSET")
             for indent, text in body:
@@ -87,7 +88,7 @@ class Module:
         LINE_SPANS[self.filename] = self.spans
         linecache.cache[self.filename] = (len(text), None, text.splitlines(True), self.filename)
         try:
-            code = code_cache.compiled(text, self.filename)
+            code = code_cache.compiled(text, self.filename, check=lambda source: verify.check(source, self.comp.ns))
         except (SyntaxError, RecursionError, MemoryError) as exc:
             if not too_complex(exc):
                 raise               # a bug of the code generator, not the author's mistake
@@ -95,7 +96,7 @@ class Module:
             span = next((s for s in reversed(self.spans[:line]) if s is not None), None)
             raise DiagnosticReport([Diagnostic("RK0219", "procedure too complex to compile (nested too deeply)",
                                                span, help="split it into smaller procedures")]) from None
-        exec(code, self.comp.ns)  # noqa: S102 - our own source
+        exec(code, self.comp.ns)  # noqa: S102 - our own source, checked (dsl/verify.py)
         ns = self.comp.ns
         for code in self.written:
             code.run = ns.get(f"run_{code.pyname}")
@@ -142,26 +143,26 @@ class Module:
         comp = self.comp
         assigned = assigned_names(body) - comp.v.gvars
         unused = assigned - set(params) - read_names(body)
+        firsts = first_assignments(body) if unused else {}
         for local in sorted(unused):
             hint = suggestion_help(local, comp.v.gvars)
             comp.diagnostics.append(Diagnostic(
                 "RK0340", f"`{local}` is assigned in `{name}` but never used",
-                first_assignment(body, local) or span,
+                firsts.get(local) or span,
                 help=hint + " (a misspelt global becomes a new local)" if hint else
                 "remove it, or declare it under `vars:` if it should outlive the procedure",
                 severity="warning"))
-        where = _where(span)
         if code.stops:
             scope = Scope(set(params) | assigned)
             scope.kinds = comp.local_kinds(body, assigned - set(params), scope)
             writer = _Writer(self, code, scope, resumable=True, flat=key in self.flat)
-            writer.resumable_function(body, where)
+            writer.resumable_function(body)
         else:
             names = {p: _pylocal(p) for p in sorted(set(params) | assigned)}
             scope = Scope(set()).bind_py(names)
             scope.kinds = comp.local_kinds(body, assigned - set(params), scope, lambda name: ("py", names[name]))
             writer = _Writer(self, code, scope, resumable=False)
-            writer.direct_function(body, [names[p] for p in params], where)
+            writer.direct_function(body, [names[p] for p in params])
         self.add(0, "")
 
     def write_main(self, code: Code, setup: Code, phases: list, rounds, until, finish: Code) -> int:
@@ -199,7 +200,7 @@ class Module:
         w.cur.append((3, "s.over = True", None))
         w.cur.append((3, "s.frames.clear()", None))
         w.cur.append((3, "return True", None))
-        w.emit_blocks("the flow")
+        w.emit_blocks()
         self.add(0, "")
         return fin
 
@@ -221,26 +222,26 @@ class _Writer:
         self._slots = itertools.count()
 
     # ------------------------------------------------------------ frames of code
-    def direct_function(self, body, pyparams, where: str) -> None:
+    def direct_function(self, body, pyparams) -> None:
         m = self.m
         m.add(0, f"def call_{self.code.pyname}({', '.join(['s'] + pyparams)}):", self.code.span)
-        m.add(1, f"# {self.code.name} ({where})")
+        m.add(1, f"# {_named(self.code.name, self.code.span)}")
         lines: list = []
         self.stmts(body, 1, lines)
         if not any(not text.startswith("#") for _i, text, _s in lines):
             lines.append((1, "pass", None))
         m.extend(lines)
 
-    def resumable_function(self, body, where: str) -> None:
+    def resumable_function(self, body) -> None:
         self.start(self.reserve())
         self.seq(body)
         self.cur.extend(_returned("None", 3, None))
-        self.emit_blocks(where)
+        self.emit_blocks()
 
-    def emit_blocks(self, where: str) -> None:
+    def emit_blocks(self) -> None:
         m = self.m
         m.add(0, f"def run_{self.code.pyname}(s, f):", self.code.span)
-        m.add(1, f"# {self.code.name} ({where}): resumable, blocks 0-{len(self.blocks) - 1}")
+        m.add(1, f"# {_named(self.code.name, self.code.span)}: resumable, blocks 0-{len(self.blocks) - 1}")
         m.add(1, "e = f.env")
         m.add(1, "pc = f.pc")
         m.add(1, "while True:")
@@ -846,7 +847,7 @@ class _Writer:
             given.setdefault(name, comp._k(default))
         for bound, value in builtin.binds.items():
             comp.ns.setdefault(bound, value)
-        return builtin.direct.format(span=span, **given)
+        return filled(builtin.direct, span=span, **given)
 
     def s_Return(self, st, ind, out):
         value = self.comp.src(st.value, self.scope) if st.value is not None else "None"
@@ -1014,9 +1015,12 @@ def _always_true(node) -> bool:
     return isinstance(node, ast.Const) and node.value is True
 
 
-def _where(span) -> str:
-    """A content place as a comment in generated code names it."""
-    return f"{span.path}:{span.line}" if span is not None and span.path else "generated"
+def _named(name: str, span) -> str:
+    """What a comment of generated code says a function was compiled from: its content name and
+    place, each a literal (``'auction' ('games/g/rules.yaml:162')``): a name or a file name is
+    text from outside, and a line break in it must not end the comment."""
+    where = f"{span.path}:{int(span.line)}" if span is not None and span.path else "generated"
+    return f"{literal(str(name))} ({literal(where)})"
 
 
 def _span_text(span) -> str | None:

@@ -20,14 +20,14 @@ from collections.abc import Callable
 import attrs
 
 from ..engine import memo, mutate, vm
-from ..engine.library import REGISTRY, seq
+from ..engine.library import MAX_SIZE, REGISTRY, seq
 from ..engine.runtime import NAMES as RUNTIME_NAMES
 from ..engine.scoring import score
 from ..engine.state import SEAT_NAMES, Family, Player, ZoneKey
 from ..engine.tally import tally_count, tally_table
 from ..errors import ContentRuntimeError, Diagnostic, suggestion_help
 from ..source import Span
-from . import ast, code_cache
+from . import ast, code_cache, verify
 from .loops import Loops, _conjuncts
 
 Fn = Callable  # (state, env) -> value
@@ -105,7 +105,7 @@ def assigned_values(body) -> dict:
         if value is None:
             out[name] = None
         elif out.get(name, ()) is not None:
-            out[name] = out.get(name, ()) + (value,)
+            out.setdefault(name, []).append(value)     # a tuple grown by `+` was quadratic
 
     def walk(stmts):
         for st in stmts:
@@ -131,7 +131,7 @@ def assigned_values(body) -> dict:
                             bound(name)
                         walk(opt.body)
     walk(body)
-    return out
+    return {name: None if given is None else tuple(given) for name, given in out.items()}
 
 
 def assigned_names(body) -> set:
@@ -356,9 +356,9 @@ class Compiler(Loops):
         as literals (they cannot carry code); anything else is bound in the namespace under
         a name of its own (``hint`` makes generated code readable), never spliced as text."""
         if type(value) is int or value is None or value is True or value is False:
-            return repr(value)
+            return literal(value)
         if type(value) is str and len(value) <= 40 and value.isascii() and _LITERAL_TEXT.fullmatch(value):
-            return repr(value)
+            return literal(value)
         try:
             key = (type(value), value)
             name = self._const_names.get(key)
@@ -390,7 +390,8 @@ class Compiler(Loops):
             return fn
         out: dict = {}
         try:
-            exec(code_cache.compiled(text, f"<rulekit {what}>"), self.ns, out)  # noqa: S102 - our own source
+            code = code_cache.compiled(text, f"<rulekit {what}>", check=lambda source: verify.check(source, self.ns))
+            exec(code, self.ns, out)  # noqa: S102 - our own source, checked (dsl/verify.py)
         except (SyntaxError, RecursionError, MemoryError) as exc:
             if not too_complex(exc):
                 raise               # a bug of this compiler, not the author's mistake
@@ -411,16 +412,28 @@ class Compiler(Loops):
         values = {name: given for name, given in assigned_values(body).items()
                   if given is not None and name in names}
         kinds = {key(name): self.static_kind(given[0], scope) for name, given in values.items()}
-        changed = True
-        while changed:
-            changed = False
-            known = Scope(scope.locals, scope.loops, scope.alias, scope.py, scope.items,
-                          {k: kind for k, kind in kinds.items() if kind is not None})
-            for name, given in values.items():
-                kind = kinds[key(name)]
-                if kind is not None and any(self.static_kind(value, known) != kind for value in given):
-                    kinds[key(name)] = None
-                    changed = True
+        known = Scope(scope.locals, scope.loops, scope.alias, scope.py, scope.items,
+                      {k: kind for k, kind in kinds.items() if kind is not None})
+        # A local losing its kind can only take it from those whose values name it: they alone
+        # are asked again (asking every local again after each loss was quadratic).
+        readers: dict = {}
+        for name, given in values.items():
+            for node in ast.walk(given):
+                if isinstance(node, ast.Name) and node.id in values:
+                    readers.setdefault(node.id, set()).add(name)
+        work = list(values)
+        waiting = set(work)
+        while work:
+            name = work.pop()
+            waiting.discard(name)
+            kind = kinds[key(name)]
+            if kind is not None and any(self.static_kind(value, known) != kind for value in values[name]):
+                kinds[key(name)] = None
+                del known.kinds[key(name)]
+                for reader in readers.get(name, ()):
+                    if reader not in waiting:
+                        waiting.add(reader)
+                        work.append(reader)
         return {k: kind for k, kind in kinds.items() if kind in ("list", "zone", "item")}
 
     def static_kind(self, node, scope) -> str | None:
@@ -508,8 +521,8 @@ class Compiler(Loops):
             self.ns.setdefault(bound, value)
         again = [later for _first, later in reads]
         impl = self._k(builtin.impl, f"B_{builtin.name}")
-        return form.format(*again, call=f"{impl}(s, {', '.join(again)})",
-                           **{f"first{k}": first for k, (first, _later) in enumerate(reads)})
+        return filled(form, *again, call=f"{impl}(s, {', '.join(again)})",
+                      **{f"first{k}": first for k, (first, _later) in enumerate(reads)})
 
     def seq_src(self, node, scope) -> str:
         """Source of the items of a list or zone (``SEQ`` only where the kind is not certain)."""
@@ -529,14 +542,31 @@ class Compiler(Loops):
         return self._k(node.value)
 
     def x_Str(self, node, scope):
+        self._written_text(node, len(node.value))
         return self._k(node.value)
 
     def x_Const(self, node, scope):
         return self._k(node.value)
 
     def x_Template(self, node, scope):
+        """A text with holes; each hole prints within the limits (``library.printed``) and the whole
+        is checked too (``"{s}{s}"`` doubles), unless it is one hole alone."""
+        self._written_text(node, sum(len(p) for p in node.parts if isinstance(p, str)))
         parts = [self._k(p) if isinstance(p, str) else f"FMT({self.src(p, scope)})" for p in node.parts]
-        return "''.join((" + "".join(p + ", " for p in parts) + "))"
+        joined = "''.join((" + "".join(p + ", " for p in parts) + "))"
+        if len(parts) == 1:
+            return joined
+        twice = self._twice(joined)
+        if twice is None:
+            return f"CHECKED_TEXT({joined})"
+        first, again = twice        # library.checked_text, written out
+        return f"({again} if len({first}) <= MAX_SIZE else TOO_LONG({again}))"
+
+    def _written_text(self, node, size: int) -> None:
+        """A text written in the content is at most MAX_SIZE characters, as a built one (RK0117)."""
+        if size > MAX_SIZE:
+            self.error("RK0117", f"a text of {size:,} characters is too long to write (at most {MAX_SIZE:,})",
+                       node.span, "keep long texts out of the rules (a `text:` field documents them)")
 
     def x_Name(self, node, scope):
         name = node.id
@@ -664,6 +694,11 @@ class Compiler(Loops):
         return f"[{self.src(node.value, scope)}]"     # walked by its `for` clause: one value
 
     def x_Comp(self, node, scope):
+        """A list comprehension. One ``for`` over a value within the limits yields no more than
+        MAX_SIZE items; with two or more it may yield their product, so it is built to MAX_SIZE + 1
+        items at most and refused past MAX_SIZE (``BOUNDED``: runtime.bounded)."""
+        if len(node.fors) > 1:
+            return f"BOUNDED({self._generator(node, scope)})"
         return f"[{self._generator(node, scope)}]"
 
     def _generator(self, node, scope, keyed: bool = False) -> str:
@@ -785,7 +820,7 @@ class Compiler(Loops):
             first, again = twice
             for bound, value in builtin.binds.items():
                 self.ns.setdefault(bound, value)
-            return builtin.inline.format(again, first=first, call=f"{impl}(s, {again})")
+            return filled(builtin.inline, again, first=first, call=f"{impl}(s, {again})")
         return f"{impl}(s{''.join(', ' + a for a in args)}{''.join(f', {k}={f}' for k, f in kwargs.items())})"
 
     def _keyed(self, builtin, node, scope) -> str:
@@ -795,7 +830,8 @@ class Compiler(Loops):
             self.error("RK0322", f"`{builtin.name}` does not compare items by a key", comp.by.span,
                        "`by` belongs to sorted, min, max and distinct (and to the options of a `choose`)")
             return "None"
-        pairs = f"[{self._generator(comp, scope, keyed=True)}]"
+        pairs = f"{'BOUNDED(' if len(comp.fors) > 1 else '['}{self._generator(comp, scope, keyed=True)}" \
+                f"{')' if len(comp.fors) > 1 else ']'}"
         args, kwargs = self._bind(builtin, node, scope, lambda n, sc: pairs if n is comp else self.src(n, sc))
         listed = "".join(", " + a for a in args) + "".join(f", {k}={f}" for k, f in kwargs.items())
         return f"{self._k(builtin.by, f'BY_{builtin.name}')}(s{listed})"
@@ -1555,7 +1591,7 @@ def _namespace(vocab: Vocabulary) -> dict:
     return {"__builtins__": {}, **RUNTIME_NAMES, "UNLISTED": vm.unlisted, "SCORE": score, "len": len, "LIST": list,
             "SUM": sum, "MIN": min, "MAX": max, "INT": int, "PLAIN_VALUE": _PLAIN_VALUE,
             "NOSPACE": nospace, "COUNT_EQUAL": _count_equal, "UNSET": _UNSET,
-            "TALLY_TABLE": tally_table, "SEQ": seq, "FMT": mutate.fmt, "ITEMS": items, "GETITEM": getitem,
+            "TALLY_TABLE": tally_table, "SEQ": seq, "ITEMS": items, "GETITEM": getitem,
             "CONTAINS": contains, "TALLY": tally, "PLAYER": Player, "SEATS": SEAT_NAMES,
             "SEAT_OR_TEXT": memo.SEAT_OR_TEXT,
             "ANY": any, "ALL": all, "NEXT": next,
@@ -1600,28 +1636,29 @@ def read_names(body) -> set:
     return out
 
 
-def first_assignment(body, name: str):
-    for st in body:
-        if isinstance(st, (ast.Assign, ast.AugAssign)) and isinstance(st.target, ast.Name) and st.target.id == name:
-            return st.target.span
-        for field in ("body", "orelse"):
-            inner = getattr(st, field, None)
-            if isinstance(inner, tuple):
-                found = first_assignment(inner, name)
-                if found:
-                    return found
-        if isinstance(st, ast.If):
-            for _cond, branch in st.branches:
-                found = first_assignment(branch, name)
-                if found:
-                    return found
-        if isinstance(st, ast.Choose):
-            for opt in st.options:
-                if isinstance(opt, ast.Option):
-                    found = first_assignment(opt.body, name)
-                    if found:
-                        return found
-    return None
+def first_assignments(body) -> dict:
+    """Every local's first assignment in ``body`` (statements in order, each before those it
+    holds) -> its span: one walk for all of them (one walk per unused local was quadratic in a
+    long procedure, RK0340)."""
+    found: dict = {}
+
+    def walk(statements):
+        for st in statements:
+            if isinstance(st, (ast.Assign, ast.AugAssign)) and isinstance(st.target, ast.Name):
+                found.setdefault(st.target.id, st.target.span)
+            for field in ("body", "orelse"):
+                inner = getattr(st, field, None)
+                if isinstance(inner, tuple):
+                    walk(inner)
+            if isinstance(st, ast.If):
+                for _cond, branch in st.branches:
+                    walk(branch)
+            if isinstance(st, ast.Choose):
+                for opt in st.options:
+                    if isinstance(opt, ast.Option):
+                        walk(opt.body)
+    walk(body)
+    return found
 
 
 UNROLL_MEMBERS = 8   # any/all over a named set of at most this many members...
@@ -1739,5 +1776,40 @@ def _find_impure(node, v):
                  and n.func in REGISTRY and not REGISTRY[n.func].pure), None)
 
 def py_identifier(text: str) -> str:
-    """``text`` as a fragment of a Python identifier (for readable generated names)."""
-    return "".join(c if (c.isascii() and (c.isalnum() or c == "_")) else "_" for c in text)
+    """``text`` as a fragment of a Python identifier (for readable generated names): ASCII
+    letters, digits and ``_`` alone, every other character ``_``. Generated code puts it
+    after a prefix of its own (``f_``, ``Z_``, ``call_``), so it never starts a name."""
+    return "".join(c if c in _IDENTIFIER_CHARS else "_" for c in str(text))
+
+
+_IDENTIFIER_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+
+
+def literal(value) -> str:
+    """Text from outside (content, a file name, a title) as generated code holds it, comments
+    and file names included: the Python literal ``repr`` makes, never the text itself (a line
+    break in a name would end a comment and start code). Numbers, truth values, none too."""
+    if value.__class__ not in (str, int, bool, type(None)):
+        raise TypeError(f"no literal for a {type(value).__name__}")
+    return repr(value)
+
+
+_DOTTED = re.compile(r"\{(\w+)\}\.")     # a field of a form followed by an attribute: `{first}.__class__`
+
+
+def filled(form: str, *args: str, **named: str) -> str:
+    """A built-in's form (``inline``, ``walks``, ``direct``) with its arguments' sources in
+    place. A number literal followed by an attribute goes in parentheses (``1.__class__`` is
+    no Python; ``(1).__class__`` is); other sources go in as they are."""
+    dotted = _DOTTED.findall(form)
+    if dotted:
+        args = tuple(_attribute_safe(a) if str(k) in dotted else a for k, a in enumerate(args))
+        named = {k: _attribute_safe(a) if k in dotted else a for k, a in named.items()}
+    return form.format(*args, **named)
+
+
+def _attribute_safe(source: str) -> str:
+    return f"({source})" if _NUMBER.fullmatch(source) else source
+
+
+_NUMBER = re.compile(r"-?[0-9]+")

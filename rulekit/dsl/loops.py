@@ -251,6 +251,10 @@ class Loops:
             lines.append((depth, f"{item} = {elt}"))
             elt = item
         self._accumulate(form, acc, elt, depth, lines, returned)
+        if form == "list" and len(comp.fors) > 1:
+            # one `for` over a value within the limits adds no more than MAX_SIZE items; the list
+            # is checked each time the innermost loop ends (compiler.x_Comp: BOUNDED)
+            lines.append((indent + len(comp.fors) - 1, f"if len({acc}) > MAX_SIZE: TOO_LONG({acc})"))
         if form in ("max", "min"):
             defaults = _defaults(node)
             fallback = self.src(defaults[0], scope) if defaults else "None"

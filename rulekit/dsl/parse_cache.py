@@ -16,7 +16,11 @@ A cache must never run code nor change the rules, whoever wrote its files:
 - each file is signed with a key kept in the folder (HMAC-SHA256), so a file that was
   altered, cut short or written by anything else is ignored and written afresh;
 - the folder is made 0700 and used only if the current user owns it and no one else
-  may write to it (otherwise nothing is read from or written to it).
+  may write to it (otherwise nothing is read from or written to it); a cache folder of
+  the user's that others may read is made 0700, or else not used (a note says so);
+- a cache file or the key is opened without following a link or waiting on a pipe, read
+  only if it is a regular file and at most ``_MAX_FILE`` long, and written by replacing
+  the name itself: a link planted there is replaced, never what it points to.
 
 A text that fails to parse is never kept (its error is reported afresh), and file names
 carry a hash of the grammar and of the modules that build trees.
@@ -24,11 +28,14 @@ carry a hash of the grammar and of the modules that build trees.
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import hmac
 import json
 import os
+import re
 import stat
+import sys
 import tempfile
 from pathlib import Path
 
@@ -40,6 +47,9 @@ from . import ast
 
 _MAX_ENTRIES = 2_000       # texts one game's file keeps; past this it keeps only the last load's
 _MAX_FILE = 64 * 1024 * 1024   # a bigger cache file is not read
+_OPEN = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+_noted: set = set()        # folders a note was printed for (once a process)
+_CACHE_NAME = re.compile(r"(key|(parsed|code|grammar)-.*|\.key-.*|\..*\.tmp)\Z", re.S)   # what the folder holds
 _MAGIC = b"rulekit-cache 1 "
 _memory: dict = {}         # every tree this process parsed or read
 _FORGET: list = []         # what forget() also clears
@@ -76,7 +86,8 @@ def _mine(info: os.stat_result) -> bool:
 
 def private_folder() -> Path | None:
     """The cache folder, made (0700) if missing; None when off, or when another user owns
-    it or may write to it (then the cache is not used at all)."""
+    it or may write to it (then the cache is not used at all), or when others may read it
+    and it cannot be made private."""
     folder = cache_folder()
     if folder is None:
         return None
@@ -87,30 +98,67 @@ def private_folder() -> Path | None:
         return None
     if not (stat.S_ISDIR(info.st_mode) and _mine(info) and _mine(link)):
         return None
+    if info.st_mode & 0o077 and not _made_private(folder):
+        return None
     return folder
 
 
+def _made_private(folder: Path) -> bool:
+    """Make the user's own cache folder that others may read 0700. Only a folder holding
+    nothing but rulekit's cache files is changed (``RULEKIT_CACHE_DIR`` may name any
+    folder: never a home or ``/``); any other, or a failure, is noted once and not used."""
+    try:
+        if not all(_CACHE_NAME.match(name) for name in os.listdir(folder)):
+            raise PermissionError(errno.EPERM, "it holds files that are not rulekit's cache")
+        os.chmod(folder, 0o700)
+        return True
+    except OSError as exc:
+        if str(folder) not in _noted:
+            _noted.add(str(folder))
+            print(f"rulekit: note: the cache folder `{folder}` is readable by others and was not made private "
+                  f"({exc.strerror or exc}); the cache is not used (chmod 700 it)", file=sys.stderr)
+        return False
+
+
 def _key(folder: Path) -> bytes | None:
-    """The folder's signing key (32 random bytes in ``key``, 0600), made on first use."""
+    """The folder's signing key (32 random bytes in ``key``, 0600), made on first use, and
+    made afresh when what is there is no such key (a link, a pipe, another user's file):
+    the files it signed are then ignored and written again."""
     path = folder / "key"
-    for _attempt in range(2):
+    for attempt in range(3):
         try:
-            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+            secret = _own_file(path, 33, private=True)
         except FileNotFoundError:
             _new_key(folder, path)
             continue
         except OSError:
-            return None
-        with os.fdopen(fd, "rb") as handle:
-            info = os.fstat(handle.fileno())
-            secret = handle.read(33)
-        private = _mine(info) and not info.st_mode & 0o077
-        return secret if private and len(secret) == 32 else None
+            secret = None
+        if secret is not None and len(secret) == 32:
+            return secret
+        if attempt == 0:
+            _new_key(folder, path, replace=True)
     return None
 
 
-def _new_key(folder: Path, path: Path) -> None:
-    """Write a fresh key without ever replacing one (two processes may race here)."""
+def _own_file(path: Path, limit: int, private: bool = False) -> bytes | None:
+    """At most ``limit`` bytes of the regular file at ``path``, opened without following a
+    link or waiting on a pipe; None when it is no regular file of this user's (with
+    ``private``, one only this user may read) or is longer than ``limit``."""
+    fd = os.open(path, _OPEN)
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
+            return None
+        if private and not (_mine(info) and not info.st_mode & 0o077):
+            return None
+        data = handle.read(info.st_size + 1)    # a file that grew since is cut: its signature fails
+    return data if len(data) <= limit else None
+
+
+def _new_key(folder: Path, path: Path, replace: bool = False) -> None:
+    """Write a fresh key: where none is, without ever replacing one another process made
+    meanwhile; with ``replace``, over whatever is at the name (a link itself, not what it
+    points to)."""
     try:
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=".key-")
     except OSError:
@@ -118,7 +166,7 @@ def _new_key(folder: Path, path: Path) -> None:
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(os.urandom(32))
-        os.link(tmp, path)
+        (os.replace if replace else os.link)(tmp, path)
     except OSError:
         pass   # another process made it first (or no hard links): read whatever is there
     finally:
@@ -138,11 +186,10 @@ def read_signed(name: str) -> bytes | None:
     if key is None:
         return None
     try:
-        with open(folder / name, "rb") as handle:
-            if os.fstat(handle.fileno()).st_size > _MAX_FILE:
-                return None
-            blob = handle.read()
-    except OSError:
+        blob = _own_file(folder / name, _MAX_FILE)
+    except (OSError, MemoryError):
+        return None
+    if blob is None:
         return None
     head, _, body = blob.partition(b"\n")
     if not head.startswith(_MAGIC) or not hmac.compare_digest(head[len(_MAGIC):], _sign(key, body)):
@@ -158,7 +205,8 @@ def write_signed(name: str, body: bytes) -> None:
     if key is None:
         return
     with contextlib.suppress(OSError):
-        write_atomic(folder / name, _MAGIC + _sign(key, body) + b"\n" + body, mode=0o600, durable=False)
+        write_atomic(folder / name, _MAGIC + _sign(key, body) + b"\n" + body, mode=0o600, durable=False,
+                     follow=False)
 
 
 def read_data(name: str):
@@ -168,7 +216,7 @@ def read_data(name: str):
         return None
     try:
         return json.loads(body)
-    except (ValueError, RecursionError):
+    except (ValueError, RecursionError, MemoryError):
         return None
 
 

@@ -14,6 +14,7 @@ import attrs
 from lark.exceptions import VisitError
 from lark.indenter import DedentError
 
+from ..engine.library import MAX_BITS
 from ..engine.mutate import fmt
 from ..errors import RUNTIME_ERRORS, ContentRuntimeError, Diagnostic, DiagnosticReport, explain_failure
 from ..source import Span
@@ -111,6 +112,9 @@ def located(fn, span: Span, what: str, number: str | None = None):
         except RUNTIME_ERRORS as exc:
             raise ContentRuntimeError(f"cannot compute {what}: {explain_failure(exc, s.game)}", span,
                                       "RK4000") from None
+        if number and value.__class__ is int and value.bit_length() > MAX_BITS:
+            raise ContentRuntimeError(f"{what}: a number of about {value.bit_length() * 3 // 10:,} digits is too large "
+                                      f"(at most about {MAX_BITS * 3 // 10:,}; a runaway sum?)", span, "RK4015")
         if number and not (isinstance(value, (int, float)) or (value is None and number == "points")):
             if isinstance(value, Fraction) and number != "points":
                 return value

@@ -13,6 +13,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable
+from fractions import Fraction
 
 import attrs
 
@@ -99,6 +100,70 @@ def seq(s: State, value):
     if value is None:
         raise TypeError("expected a list or a zone, got none")
     return value
+
+
+# ------------------------------------------------------------------ how large a value may grow
+# A text or list of MAX_SIZE elements, a whole number of MAX_BITS bits (about 3,900 digits:
+# Python prints no more than 4,300). Beyond them a runaway rule (`s = s + s` in a loop) is
+# stopped on its line, in a moment, instead of eating the machine's memory: where values are
+# built (runtime.add, mul, power; templates; the built-ins here that build texts).
+MAX_SIZE = 1_000_000
+MAX_BITS = 13_000
+
+
+def too_long(value):
+    """A text or list grew past MAX_SIZE: the game stops on its line."""
+    raise ContentRuntimeError(too_long_message(value.__class__ is str, len(value)), None, "RK4015")
+
+
+def too_long_message(text: bool, size: int, more: bool = False) -> str:
+    what, unit = ("text", "characters") if text else ("list", "items")
+    return f"a {what} of {'more than ' if more else ''}{size:,} {unit} is too long (at most {MAX_SIZE:,}; " \
+           "a value that grows without end?)"
+
+
+def too_many_digits(bits: int, what: str = "a runaway value?"):
+    """A whole number past MAX_BITS bits: refused before it is worked out, printed or kept."""
+    raise ContentRuntimeError(f"a number of about {bits * 3 // 10:,} digits is too large (at most about "
+                              f"{MAX_BITS * 3 // 10:,}; {what})", None, "RK4015")
+
+
+def printed(value) -> str:
+    """``mutate.fmt`` within the limits (templates, ``join``, ``text``, ``log``): a list prints
+    item by item and stops as soon as its text passes MAX_SIZE (a list of a million long texts
+    would print a terabyte), and a whole number past MAX_BITS is refused, not sent to ``str``
+    (which refuses more than 4,300 digits with an internal error)."""
+    kind = value.__class__
+    if kind is str:
+        return value
+    if kind is int:
+        if value.bit_length() > MAX_BITS:
+            too_many_digits(value.bit_length())
+        return str(value)
+    if kind is list or kind is tuple:
+        return "[" + _printed_items(value, ", ") + "]"
+    if kind is Fraction and max(value.numerator.bit_length(), value.denominator.bit_length()) > MAX_BITS:
+        too_many_digits(max(value.numerator.bit_length(), value.denominator.bit_length()))
+    return mutate.fmt(value)
+
+
+def _printed_items(values, separator: str) -> str:
+    """The values printed with ``separator`` between them, refused (RK4015) once past MAX_SIZE."""
+    parts = []
+    size = -len(separator)
+    step = len(separator)
+    for value in values:
+        part = printed(value)
+        size += len(part) + step
+        if size > MAX_SIZE:
+            raise ContentRuntimeError(too_long_message(True, MAX_SIZE, more=True), None, "RK4015")
+        parts.append(part)
+    return separator.join(parts)
+
+
+def checked_text(text: str) -> str:
+    """A text just built (a template's), refused when past MAX_SIZE."""
+    return text if len(text) <= MAX_SIZE else too_long(text)
 
 
 # ------------------------------------------------------------------ compared by a key
@@ -270,14 +335,14 @@ MAX_SUBSETS = 1_000_000    # as many as the longest list content may build
 def _join(s, items, separator=", "):
     if separator.__class__ is not str:
         raise ContentRuntimeError(f"`join` separates with a text, not {mutate.fmt(separator)}", None, "RK4002")
-    return separator.join(mutate.fmt(value) for value in seq(s, items))
+    return _printed_items(seq(s, items), separator)
 
 
 @function("text", ("value",), (), "the value as text, as notation prints it (players as p1, p2...)",
           "item(\"dev-\" + text(p) + \"-\" + column)",
           returns="text", inline="(SEATS[{0}] if {first}.__class__ is PLAYER and 0 <= {0} < len(SEATS) else {call})")
 def _text(s, value):
-    return mutate.fmt(value)
+    return printed(value)
 
 
 @function("without", ("items", "item"), (), "a copy of the list without the first occurrence of item",
@@ -456,7 +521,7 @@ def _hide(s, item, span=None):
 @effect("log", ("text",), (), "write a line to the game's event log", "log(\"{p} takes the lot\")",
         recorded_only=True)
 def _log(s, text, span=None):
-    mutate.log(s, mutate.fmt(text))
+    mutate.log(s, printed(text))
 
 
 @effect("end_game", (), (), "end the game now and go to the finish and scoring", "end_game()")

@@ -162,8 +162,10 @@ def shuffle(s: State, zone: ZoneKey, stream: str, span=None) -> None:
     if pinned:
         order = list(pinned.pop(0))
         if sorted(order) != sorted(items):
-            raise ContentRuntimeError(
+            exc = ContentRuntimeError(
                 f"pinned order for `{zone}` is not a permutation of its {len(items)} items", span, "RK4006")
+            exc.pin = ("shuffles", zone.text, -1 - len(pinned))    # script.py names the script's line
+            raise exc
         s.zones[zone] = order
         s.owned.add(zone)
     else:
@@ -198,7 +200,9 @@ def roll(s: State, sides: int, stream: str, span=None) -> int:
     if pinned:
         value = int(pinned.pop(0))
         if not 1 <= value <= sides:
-            raise ContentRuntimeError(f"pinned roll {value} is not between 1 and {sides}", span, "RK4006")
+            exc = ContentRuntimeError(f"pinned roll {value} is not between 1 and {sides}", span, "RK4006")
+            exc.pin = ("rolls", stream, -1 - len(pinned))           # counted from the end of the pins
+            raise exc
     else:
         state, value = rng.below(_stream(s, stream), sides)
         s.rng[stream] = state

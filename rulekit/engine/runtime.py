@@ -11,10 +11,11 @@ a failure on the author's line.
 from __future__ import annotations
 
 from fractions import Fraction
+from itertools import islice
 
 from ..errors import ContentRuntimeError
 from . import mutate
-from .library import seq
+from .library import MAX_BITS, MAX_SIZE, checked_text, printed, seq, too_long, too_long_message, too_many_digits
 from .rng import below
 from .simultaneous import NAMES as SIMULTANEOUS
 from .state import Decision, Frame, Player, State
@@ -162,38 +163,34 @@ def limit_reached(s: State, name: str, span) -> None:
                               "(a loop that never ends?)", span, "RK4009")
 
 
-# How large a value content may build: a text or list of MAX_SIZE elements, a whole number of
-# MAX_BITS bits (about 30,000 digits). Beyond them a runaway rule (`s = s + s` in a loop) is
-# stopped on its line, in a moment, instead of eating the machine's memory.
-MAX_SIZE = 1_000_000
-MAX_BITS = 100_000
-
-
 def add(a, b):
     """``a + b`` where both may be texts or lists (a constant or number operand is written plainly;
-    generated code writes this check out where it can, calling :func:`too_long`)."""
+    generated code writes this check out where it can, calling :func:`too_long`). The limits,
+    MAX_SIZE and MAX_BITS, are engine/library.py's."""
     value = a + b
     if (value.__class__ is str or value.__class__ is list) and len(value) > MAX_SIZE:
         too_long(value)
     return value
 
 
-def too_long(value):
-    """A text or list grew past MAX_SIZE: the game stops on its line."""
-    raise ContentRuntimeError(_too_long(value, len(value)), None, "RK4015")
+def bounded(items) -> list:
+    """The list of what a comprehension with two or more ``for`` clauses yields (their product
+    may be far larger than any of them): built to one item past MAX_SIZE at most, then refused."""
+    out = list(islice(items, MAX_SIZE + 1))
+    if len(out) > MAX_SIZE:
+        raise ContentRuntimeError(too_long_message(False, MAX_SIZE, more=True), None, "RK4015")
+    return out
 
 
 def mul(a, b):
     """``a * b``, refused before it is worked out when the result would be too large."""
     if isinstance(a, int) and isinstance(b, int):
         if a.bit_length() + b.bit_length() > MAX_BITS:
-            raise ContentRuntimeError(f"a whole number of about {(a.bit_length() + b.bit_length()) * 3 // 10:,} "
-                                      f"digits is too large (at most about {MAX_BITS * 3 // 10:,}; a runaway "
-                                      "product?)", None, "RK4015")
+            too_many_digits(a.bit_length() + b.bit_length(), "a runaway product?")
     elif isinstance(b, int) and (a.__class__ is str or a.__class__ is list) and len(a) * b > MAX_SIZE:
-        raise ContentRuntimeError(_too_long(a, len(a) * b), None, "RK4015")
+        raise ContentRuntimeError(too_long_message(a.__class__ is str, len(a) * b), None, "RK4015")
     elif isinstance(a, int) and (b.__class__ is str or b.__class__ is list) and len(b) * a > MAX_SIZE:
-        raise ContentRuntimeError(_too_long(b, len(b) * a), None, "RK4015")
+        raise ContentRuntimeError(too_long_message(b.__class__ is str, len(b) * a), None, "RK4015")
     return a * b
 
 
@@ -211,8 +208,7 @@ def power(a, b):
     else:
         bits = 0                # not a number: Python refuses it (RK4000)
     if bits * b > MAX_BITS:
-        raise ContentRuntimeError(f"a number of about {bits * b * 3 // 10:,} digits is too large (at most about "
-                                  f"{MAX_BITS * 3 // 10:,}; a runaway power?)", None, "RK4015")
+        too_many_digits(bits * b, "a runaway power?")
     return a ** b
 
 
@@ -223,12 +219,6 @@ def divide(a, b):
             raise ContentRuntimeError(f"`/` divides numbers, not {mutate.fmt(value)}", None, "RK4002")
     quotient = Fraction(a, b)
     return quotient.numerator if quotient.denominator == 1 else quotient
-
-
-def _too_long(value, size: int) -> str:
-    what = "text" if value.__class__ is str else "list"
-    return f"a {what} of {size:,} {'characters' if what == 'text' else 'items'} is too long " \
-           f"(at most {MAX_SIZE:,}; a value that grows without end?)"
 
 
 def assert_failed(message) -> None:
@@ -242,6 +232,7 @@ def iterate(s: State, value) -> tuple:
 
 
 NAMES = {"CALL": call, "DECIDE": decide, "LIMIT": limit_reached, "ITER": iterate, "ADD": add, "MUL": mul,
-         "TOO_LONG": too_long, "MAX_SIZE": MAX_SIZE, "STR": str,
+         "TOO_LONG": too_long, "MAX_SIZE": MAX_SIZE, "STR": str, "FMT": printed, "CHECKED_TEXT": checked_text,
+         "BOUNDED": bounded,
          "POW": power, "DIV": divide,
          "ASSERT": assert_failed, **SIMULTANEOUS}

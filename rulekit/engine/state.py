@@ -102,6 +102,9 @@ class Frame:
         return Frame(self.code, self.pc, dict(self.env), self.ret)
 
 
+MAX_LABELS = 10_000_000     # characters of all the labels of one decision (ten texts of the longest)
+
+
 class Decision:
     """A pending choice: who decides, the options and how to resume.
 
@@ -164,8 +167,16 @@ class Decision:
             writers = self.spec.labels
 
             def every(s, env):
-                return tuple([w if (w := writers[c[0]]).__class__ is str else w(s, env, *c[1:])
-                              for c in self.choices])
+                out = []
+                size = 0
+                for c in self.choices:
+                    label = w if (w := writers[c[0]]).__class__ is str else w(s, env, *c[1:])
+                    size += len(label)
+                    if size > MAX_LABELS:       # each is within library.MAX_SIZE; all, within this
+                        raise ContentRuntimeError(f"the options' labels come to more than {MAX_LABELS:,} "
+                                                  "characters (shorter labels, or fewer options?)", None, "RK4015")
+                    out.append(label)
+                return tuple(out)
             labels = self._written(every, ())
             if len(set(labels)) != len(labels):
                 _duplicate(labels, self.spec.span)

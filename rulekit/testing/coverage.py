@@ -241,9 +241,8 @@ def annotate(rep: Report, folder: str) -> list[str]:
         name = rep.names.get(path, os.path.basename(path))
         body = [f"{marks[path].get(i, ' ')} {i:>5}  {line}".rstrip() for i, line in enumerate(text, 1)]
         target = os.path.join(folder, name + ".cover")
-        os.makedirs(os.path.dirname(target), exist_ok=True)
         write_text(target, f"# {name}: > ran, ! never ran, + option chosen, - option never chosen\n"
-                   + "\n".join(body) + "\n")
+                   + "\n".join(body) + "\n", make_folder=True)
         written.append(target)
     return written
 

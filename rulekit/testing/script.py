@@ -51,6 +51,7 @@ from . import steps
 from .steps import STEP_KINDS, ScriptError, Step, act, raise_all
 
 LOG_VERSION = 2    # 2: a log ends with `action_count`, so a log cut short is refused
+MAX_SEED = 2 ** 64 - 1      # seeds are 0..MAX_SEED (schemas/script.schema.json says the same)
 
 
 @attrs.define
@@ -162,20 +163,56 @@ def run_script(path: str, force: bool = False, game_override=None, record: bool 
     """Play a script or log file; raises ScriptError / DiagnosticReport on failure."""
     data, smap = _load_script(path)
     _check_log(data, smap)
+    _check_numbers(data, smap)
     game, variants = _script_game_of(path, data, smap, game_override, force)
-    seed = int(data.get("seed", 0))
+    seed = data.get("seed", 0)
     try:
         state = _start(game, data, smap, seed, record)
         transcript, checkpoints = _play(game, state, data, smap)
     except ContentRuntimeError as exc:
-        if getattr(exc, "pin", None) is None:
-            raise
-        raise ScriptError(str(exc), smap.span(("pins",) + exc.pin), "RK5023") from None
+        raise _pin_error(exc, data, smap) from None
     _check_result(state, data, smap)
     if state.result is not None:
         transcript.append("result: " + json.dumps(state.result, sort_keys=True))
     return ScriptResult(state, transcript, make_log(state, variants, seed, data.get("pins"), data.get("position")),
                         checkpoints)
+
+
+def _pin_error(exc: ContentRuntimeError, data: dict, smap) -> Exception:
+    """A failure of a pinned value (``exc.pin``: its kind, stream or zone and index, from the end
+    when negative) as an error at the script's own line, naming where the rules drew it."""
+    pin = getattr(exc, "pin", None)
+    if pin is None:
+        return exc
+    kind, name, index = pin
+    if index < 0:
+        index += len(((data.get("pins") or {}).get(kind) or {}).get(name) or ())
+    notes = (f"drawn by the rules at {exc.span}",) if exc.span is not None else ()
+    return ScriptError(str(exc), smap.span(("pins", kind, name, index)), "RK5023" if kind == "top" else "RK5025",
+                       notes=notes)
+
+
+def _check_numbers(data: dict, smap) -> None:
+    """``seed:``, ``players:`` and pinned rolls are whole numbers (a JSON Schema ``integer``
+    lets ``3.0`` through), the seed within 0..MAX_SEED and a roll at least 1: refused at the
+    script's own line, before any game is loaded."""
+    for key, low, high in (("seed", 0, MAX_SEED), ("players", 1, None)):
+        value = data.get(key, low)
+        if type(value) is not int or value < low or (high is not None and value > high):
+            bounds = f"from {low} to {high}" if high is not None else f"of at least {low}"
+            raise ScriptError(f"`{key}:` must be a whole number {bounds}, not {_shown(value)}",
+                              smap.span((key,)), "RK5024")
+    for stream, values in (((data.get("pins") or {}).get("rolls")) or {}).items():
+        for i, value in enumerate(values or ()):
+            if type(value) is not int or value < 1:
+                raise ScriptError(f"pinned roll {_shown(value)} for `{stream}` is not a whole number of at least 1",
+                                  smap.span(("pins", "rolls", stream, i)), "RK5025")
+
+
+def _shown(value) -> str:
+    """A value as the script wrote it, cut to a readable length."""
+    text = json.dumps(value, default=str)
+    return f"`{text[:40]}...`" if len(text) > 40 else f"`{text}`"
 
 
 def _load_script(path: str):
@@ -209,8 +246,14 @@ def _script_game_of(path: str, data: dict, smap, game_override, force: bool):
 
 def _start(game, data: dict, smap, seed: int, record: bool) -> State:
     """The state at its first decision: after setup and the script's ``position:``."""
-    for zone, first in ((data.get("pins") or {}).get("top") or {}).items():
-        _check_top(game, zone, first, smap)       # before setup, which may shuffle the zone
+    for zone, first in ((data.get("pins") or {}).get("top") or {}).items():     # before setup, which may shuffle
+        _check_items(game, f"pinned on top of `{zone}`", first, ("pins", "top", zone), "RK5023", smap)
+    zones = _zone_names(game)
+    for zone, orders in ((data.get("pins") or {}).get("shuffles") or {}).items():
+        for k, order in enumerate(orders or ()):
+            if zone in zones:                     # a zone the game lacks is refused after setup (RK5022)
+                _check_items(game, f"pinned shuffle of `{zone}`", order, ("pins", "shuffles", zone, k),
+                             "RK5025", smap)
     position = None
     if "position" in data:
         position = game.compile_script(data["position"], smap.text(("position",)))
@@ -322,6 +365,9 @@ def _script_variant(folder: str, variant: str) -> str:
     if not inside(folder, path) or not os.path.isfile(path):
         raise UsageError(f"no variant file `{variant}` in the game's folder: a script's variant is a name "
                          "(variants/NAME.yaml) or a file inside the game's folder")
+    overlay = load_yaml(path, within=folder)
+    if not isinstance(overlay.value, dict) or "variant" not in overlay.value:   # a file of the game, say
+        raise UsageError(f"`{variant}` is no variant: a variant file starts with a `variant:` header")
     return path
 
 
@@ -339,13 +385,17 @@ def _normal(value):
 
 def write_log(path: str, log: dict) -> None:
     """Write a game log (a script that replays the game) to ``path``, atomically. Its last
-    line is ``action_count: N``: a log cut short is refused rather than replayed in part."""
+    line is ``action_count: N``: a log cut short is refused rather than replayed in part.
+
+    No ``$schema`` modeline: a log is the same bytes on every machine, and the only schema path
+    that exists everywhere it could be opened is the machine's own install (docs/cli.md says how
+    to point an editor at ``rulekit schema``'s files)."""
     if os.path.isabs(log.get("game", "")):  # a game folder: name it relative to the log file
         log = dict(log, game=os.path.relpath(log["game"], os.path.dirname(os.path.abspath(path))))
     log = {k: v for k, v in log.items() if k != "action_count"}
     log["action_count"] = len(log.get("actions") or ())
     text = yaml.safe_dump(log, sort_keys=False, allow_unicode=True)
-    write_text(path, "# yaml-language-server: $schema=https://rulekit.dev/schemas/script.schema.json\n" + text)
+    write_text(path, text)
 
 
 def _check_log(data: dict, smap) -> None:
@@ -389,14 +439,24 @@ def _check_pins(state: State, data: dict, smap) -> None:
                               f"its rolls use {', '.join(f'`{x}`' for x in sorted(streams)) or 'no stream'}")
 
 
-def _check_top(game, zone: str, first: list, smap) -> None:
-    """The items of a partial pin: items of the game, each named once."""
+def _check_items(game, what: str, idents: list, key: tuple, code: str, smap) -> None:
+    """The items a pin lists (on top of a zone, or a shuffle's order): items of the game, each
+    named once (whether an order holds the zone's very items is known only when it is shuffled;
+    that is refused at the order's line too)."""
     seen: set = set()
-    for i, ident in enumerate(first):
-        where = smap.span(("pins", "top", zone, i))
+    for i, ident in enumerate(idents or ()):
+        where = smap.span((*key, i))
         if ident not in game.components.items:
-            raise ScriptError(f"pinned on top of `{zone}`: `{ident}` is no item of {game.title}", where, "RK5023",
+            raise ScriptError(f"{what}: `{ident}` is no item of {game.title}", where, code,
                               help=suggestion_help(str(ident), game.components.items))
         if ident in seen:
-            raise ScriptError(f"pinned on top of `{zone}`: `{ident}` is listed twice", where, "RK5023")
+            raise ScriptError(f"{what}: `{ident}` is listed twice", where, code)
         seen.add(ident)
+
+
+def _zone_names(game) -> set:
+    """Every zone of the game as pins name it (``deck``, ``route[3]``, ``p1.hand``)."""
+    board = game.board
+    keys = list(board.zones.values()) + [k for fam in board.families.values() for k in fam.zones.values()]
+    keys += [k for per_player in board.pzones.values() for k in per_player]
+    return {key.text for key in keys}

@@ -20,8 +20,9 @@ import attrs
 import yaml
 
 from ..errors import DiagnosticReport, RulekitError, UsageError
+from ..files import write_text
 from ..games import ROOT_FILE, find_game, load_game, variants_of
-from ..source import display_path
+from ..source import Refused, display_path, open_regular, read_regular
 from . import RANDOM_GAME_ACTIONS, random_game
 
 TRANSCRIPT = ".transcript"
@@ -32,7 +33,8 @@ class Row:
     check: str
     ok: bool
     seconds: float
-    detail: str = ""     # a failure in full, or what an update wrote
+    detail: str = ""     # a failure in full, what an update wrote, or why a file was skipped
+    skipped: bool = False  # a file not read (a FIFO, a link out of the folder): shown, yet no failure
 
 
 @attrs.define
@@ -58,17 +60,21 @@ def run_suite(target: str, options: Options, report: Callable[[Row], None] | Non
         if not scripts_only:
             _check_game(folder, options, add)
         base = os.path.dirname(os.path.abspath(folder))
-        for path in scripts_in(folder):
+        for path, problem in _yaml_files(folder):
             name = os.path.relpath(os.path.abspath(path), base).replace(os.sep, "/")
-            add(_timed(name, lambda path=path: check_script(path, options.update, tracer)))
+            if problem is not None:
+                add(_skipped(name, problem))
+            elif is_script(path, folder):
+                add(_timed(name, lambda path=path, folder=folder: check_script(path, options.update, tracer,
+                                                                               folder)))
     return rows
 
 
 def _targets(target: str) -> list[tuple[str, bool]]:
     """(folder, scripts only?) for each game below ``target``, or the folder of scripts itself."""
-    if os.path.isdir(target) and not os.path.isfile(os.path.join(target, ROOT_FILE)):
+    if os.path.isdir(target) and not os.path.lexists(os.path.join(target, ROOT_FILE)):
         games = sorted(os.path.join(target, d) for d in os.listdir(target)
-                       if os.path.isfile(os.path.join(target, d, ROOT_FILE)))
+                       if os.path.lexists(os.path.join(target, d, ROOT_FILE)))
         if games:
             return [(g, False) for g in games]
         if scripts_in(target):
@@ -83,6 +89,10 @@ def _check_game(folder: str, options: Options, add) -> None:
     game_name = os.path.basename(os.path.abspath(folder))
     for variants in [(), *((v,) for v in variants_of(folder))]:
         name = f"validate {game_name}" + "".join(f" +{v}" for v in variants)
+        problem = variants and refusal(os.path.join(folder, "variants", f"{variants[0]}.yaml"), folder)
+        if problem:
+            add(_skipped(name, problem))
+            continue
         add(_timed(name, lambda variants=variants: _validate(folder, variants, loaded)))
     game = loaded.get(())
     if game is None or options.random <= 0:
@@ -132,17 +142,18 @@ def transcript_text(path: str, tracer=None, game=None) -> tuple:
     return result, "\n".join(result.transcript) + "\n"
 
 
-def check_script(path: str, update: bool = False, tracer=None) -> str:
-    """Run a script and compare its transcript with the stored one, if any (``update`` writes it)."""
+def check_script(path: str, update: bool = False, tracer=None, folder: str | None = None) -> str:
+    """Run a script and compare its transcript with the stored one, if any (``update`` writes it);
+    ``folder``: the game's, which a stored transcript must lie in to be read (it is quoted)."""
     result, text = transcript_text(path, tracer)
     lines = result.transcript
     stored = os.path.splitext(path)[0] + TRANSCRIPT
     if update:
-        if _read(stored) != text:
+        if _read(stored, folder) != text:
             _write(stored, text)
             return f"wrote {display_path(stored)}"
         return ""
-    before = _read(stored)
+    before = _read(stored, folder)
     if before is not None and before != text:
         diff = difflib.unified_diff(before.splitlines(), lines, display_path(stored), "now", lineterm="", n=1)
         raise CheckFailed("the transcript differs from the stored one (rulekit test --update to accept it):\n"
@@ -162,42 +173,64 @@ def _timed(check: str, work: Callable[[], str]) -> Row:
     return Row(check, ok, time.perf_counter() - start, detail)
 
 
+def _skipped(check: str, problem: str) -> Row:
+    return Row(check, True, 0.0, f"not read: {problem}", skipped=True)
+
+
 def scripts_in(folder: str) -> list[str]:
     """The scripts below a game's folder: YAML mappings with a ``game:`` key, outside ``variants/``."""
+    return [path for path, problem in _yaml_files(folder) if problem is None and is_script(path, folder)]
+
+
+def _yaml_files(folder: str) -> list[tuple[str, str | None]]:
+    """(path, why it is not read or None) of each YAML file below a game's folder but its
+    ``game.yaml`` and ``variants/``: what may be a script, found without reading it."""
     out = []
     for dirpath, dirs, files in os.walk(folder):
         dirs[:] = sorted(d for d in dirs if d != "variants" and not d.startswith("."))
         for name in sorted(files):
             path = os.path.join(dirpath, name)
-            if name.endswith((".yaml", ".yml")) and name != ROOT_FILE and is_script(path):
-                out.append(path)
+            if name.endswith((".yaml", ".yml")) and name != ROOT_FILE:
+                out.append((path, refusal(path, folder)))
     return out
 
 
-def is_script(path: str) -> bool:
+def refusal(path: str, folder: str) -> str | None:
+    """Why ``path`` is not read: it is no regular file inside ``folder`` (a FIFO, a link leading
+    out); None when it is one, or when it cannot be opened (reading it says why). It is opened
+    only if it is a regular file, and never read."""
     try:
-        with open(path, encoding="utf-8") as handle:
-            head = handle.read(1 << 20)
-        data = yaml.safe_load(head)
+        handle, _size = open_regular(path, folder)
+    except Refused as exc:
+        return exc.problem
+    except OSError:
+        return None
+    handle.close()
+    return None
+
+
+def is_script(path: str, folder: str | None = None) -> bool:
+    """Whether ``path`` is a script (a regular file, inside ``folder`` when given)."""
+    try:
+        data = yaml.safe_load(read_regular(path, folder, most=1 << 20).decode("utf-8"))
     except (OSError, UnicodeDecodeError, yaml.YAMLError):
         return False
     return isinstance(data, dict) and "game" in data and isinstance(data.get("actions", []), list)
 
 
-def _read(path: str) -> str | None:
+def _read(path: str, folder: str | None = None) -> str | None:
+    """A stored transcript (None when there is none); one that is no regular file inside the
+    game's folder is refused, for a difference with it would be printed."""
     try:
-        with open(path, encoding="utf-8") as handle:
-            return handle.read()
+        return read_regular(path, folder).decode("utf-8", errors="replace")
+    except Refused as exc:
+        raise CheckFailed(f"`{display_path(path)}` is not read: it is {exc.problem}") from None
     except OSError:
         return None
 
 
 def _write(path: str, text: str) -> None:
-    try:
-        with open(path, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-    except OSError as exc:
-        raise UsageError(f"cannot write `{path}`: {exc.strerror or exc}") from None
+    write_text(path, text)    # atomic, and never replaces a pipe or a device
 
 
 def table(rows: list[Row]) -> str:
@@ -206,9 +239,12 @@ def table(rows: list[Row]) -> str:
     lines = [f"{'check':<{width}}  result    time  note"]
     for row in rows:
         note = row.detail if row.ok else ""
-        lines.append(f"{row.check:<{width}}  {'ok' if row.ok else 'FAIL':<6}  {row.seconds:5.2f}s  {note}".rstrip())
+        result = "skip" if row.skipped else "ok" if row.ok else "FAIL"
+        lines.append(f"{row.check:<{width}}  {result:<6}  {row.seconds:5.2f}s  {note}".rstrip())
     failed = [r for r in rows if not r.ok]
     for row in failed:
         lines += ["", f"--- {row.check}", row.detail]
-    lines += ["", f"{len(rows) - len(failed)} passed, {len(failed)} failed"]
+    skipped = sum(1 for r in rows if r.skipped)
+    lines += ["", f"{len(rows) - len(failed) - skipped} passed, {len(failed)} failed"
+              + (f", {skipped} skipped (not read)" if skipped else "")]
     return "\n".join(lines)

@@ -149,7 +149,7 @@ def _add_autoplay(sub) -> None:
                        description="Play one full game between bots and print the actions and the scoring.")
     p.add_argument("game", help=GAME_HELP)
     p.add_argument("--players", type=int, metavar="N", help="the player count (default: the game's)")
-    p.add_argument("--seed", type=int, default=1, metavar="S", help="the game's random seed")
+    p.add_argument("--seed", type=_seed, default=1, metavar="S", help="the game's random seed")
     p.add_argument("--variant", action="append", default=[], metavar="NAME", help=VARIANT_HELP)
     p.add_argument("--bots", default="random", metavar="LIST", help=BOTS_HELP)
     p.add_argument("--log", metavar="FILE", help="write the game's log (replayable with `rulekit run`)")
@@ -173,6 +173,18 @@ def _count(text: str) -> int:
         raise argparse.ArgumentTypeError(f"expected a whole number, not `{text}`") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected at least 1, not {value}")
+    return value
+
+
+def _seed(text: str) -> int:
+    """A game's seed, as a log records it and a script may say it: 0..2**64-1 (else exit 2)."""
+    from ..testing.script import MAX_SEED
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not `{text}`") from None
+    if not 0 <= value <= MAX_SEED:
+        raise argparse.ArgumentTypeError(f"expected a seed from 0 to {MAX_SEED}, not {value}")
     return value
 
 
@@ -230,7 +242,7 @@ def _add_play(sub) -> None:
     p.add_argument("--seat", default="1", metavar="K", help="your seat: 1..N or p1..pN")
     p.add_argument("--bots", default="random", metavar="LIST", help=BOTS_HELP + " (your seat's entry is unused)")
     p.add_argument("--variant", action="append", default=[], metavar="NAME", help=VARIANT_HELP)
-    p.add_argument("--seed", type=int, default=1, metavar="S", help="the game's random seed")
+    p.add_argument("--seed", type=_seed, default=1, metavar="S", help="the game's random seed")
     p.add_argument("--verbose", action="store_true",
                    help="show each action's raw events (what you may see) instead of what the game's `narrate:` says")
     _add_max_actions(p)
@@ -249,6 +261,9 @@ def _add_render(sub) -> None:
                    help="draw what this player may see (default: a spectator's view)")
     p.add_argument("--full", action="store_true", help="draw everything, hidden items too")
     p.add_argument("--force", action="store_true", help="replay a log even if the content changed")
+
+SAID = {"interrupted": False}
+
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
@@ -271,8 +286,9 @@ def _run(args) -> int:
     except RulekitError as exc:
         print(exc.render())
         return exc.exit_code
-    except KeyboardInterrupt:    # Ctrl-C: files being written keep their old text (files.write_atomic)
+    except KeyboardInterrupt:    # Ctrl-C or SIGTERM (entry.py): files being written keep their old text
         print("interrupted", file=sys.stderr)
+        SAID["interrupted"] = True      # a second Ctrl-C, while this process ends, says nothing more (entry.py)
         return EXIT_USAGE
     except BrokenPipeError:
         return EXIT_OK
@@ -310,9 +326,9 @@ def _game_row(path: str, name: str, where: str) -> dict:
     import yaml
 
     from ..games import variants_of
-    try:
-        with open(os.path.join(path, "game.yaml"), encoding="utf-8") as handle:
-            data = yaml.safe_load(handle)
+    from ..source import read_regular
+    try:   # a regular file inside the folder only: a FIFO would hang, a link out would leak
+        data = yaml.safe_load(read_regular(os.path.join(path, "game.yaml"), path, most=1 << 22))
     except (OSError, yaml.YAMLError):
         data = None
     data = data if isinstance(data, dict) else {}

@@ -62,7 +62,7 @@ def _header(game, count: int) -> list[str]:
         "it does not run on its own: rulekit runs it inside its own namespace, which binds every",
         f"name the code uses without defining it ({count} names, listed below with a short",
         "description of each: values taken from the content, and rulekit's helpers). A comment",
-        "`# NAME (FILE:LINE)` at each function names the content it was compiled from. Content",
+        "`# 'NAME' ('FILE:LINE')` at each function names the content it was compiled from. Content",
         "values are bound in the namespace, never pasted into the code.",
         "",
         f"Regenerate it with: {_command(game)} --out FILE",

@@ -8,11 +8,16 @@ sorted by game index before any figure is computed.
 """
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
 import math
+import multiprocessing
 import os
+import signal
+import sys
+import threading
 import warnings
 from concurrent.futures import ProcessPoolExecutor
 
@@ -20,7 +25,7 @@ from ..agents import RandomAgent, action_cap, make_agent, play_out, play_out_at_
 from ..engine import api, rng
 from ..engine.state import PLAYERS
 from ..errors import ContentRuntimeError, UsageError
-from ..files import write_atomic
+from ..files import write_bytes
 
 _GAMES: dict = {}
 STALLED = "RK4012"      # the code of a game stopped at its action cap (agents.stalled)
@@ -106,12 +111,7 @@ def run_batch(game_ref: str, variants=(), players=None, games: int = 100, seed: 
             if progress:
                 progress(len(done))
     else:
-        workers = local_workers(jobs, games)
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            for done in pool.map(_chunk, _split(head, games, workers)):
-                records.extend(done)
-                if progress:
-                    progress(len(done))
+        records = _run_local(head, games, local_workers(jobs, games), progress)
     records.sort(key=lambda r: r["index"])
     if records and all(r.get("stalled") for r in records):
         raise ContentRuntimeError(records[0]["error"], game.source_map.span(("flow",), key=True), STALLED)
@@ -122,6 +122,101 @@ def local_workers(jobs: int, games: int) -> int:
     """The local processes for ``--jobs``: no more than the games, nor than twice the cores
     (``--jobs 1000`` would fork a thousand processes for no gain; records do not depend on it)."""
     return max(1, min(jobs, games, 2 * (os.cpu_count() or 1)))
+
+
+def _run_local(head: tuple, games: int, workers: int, progress) -> list[dict]:
+    """The batch in ``workers`` local processes that die with this one, even by SIGKILL (they would
+    otherwise sleep forever holding the caller's pipes). Interrupted or failed, it ends the workers at
+    once rather than letting them finish the pieces they are playing."""
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=_context(), initializer=_worker_start,
+                               initargs=(os.getpid(),))
+    records: list[dict] = []
+    try:
+        with _signals_held():
+            futures = [pool.submit(_chunk, chunk) for chunk in _split(head, games, workers)]
+        for future in futures:
+            done = future.result()
+            records.extend(done)
+            if progress:
+                progress(len(done))
+    except BaseException:       # Ctrl-C, SIGTERM (tools/entry.py) or a game's error
+        _end_workers(pool)
+        raise
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+    return records
+
+
+@contextlib.contextmanager
+def _signals_held():
+    """Ctrl-C or SIGTERM while the workers are forked is handled just after: raised inside Python's
+    at-fork hooks, a KeyboardInterrupt would be printed and lost, and a lock left held."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    came: list[int] = []
+    saved = {number: signal.getsignal(number) for number in (signal.SIGINT, signal.SIGTERM)}
+    saved = {number: handler for number, handler in saved.items() if handler is not None}   # None: not Python's
+    for number in saved:
+        signal.signal(number, lambda number, _frame: came.append(number))
+    try:
+        yield
+    finally:
+        for number, handler in saved.items():
+            signal.signal(number, handler)
+        for number in came[:1]:
+            signal.raise_signal(number)
+
+
+def _context():
+    """Fork where the kernel can tie a worker's life to its parent's (Linux), else spawn: either
+    way this process is the workers' parent (a fork server would be instead)."""
+    return multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
+
+
+def _worker_start(parent: int) -> None:
+    """In each worker: Ctrl-C reaches the whole process group, but it is the parent that ends
+    its workers; and a worker ends when its parent does, however the parent ended."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if not _kill_with_parent():
+        threading.Thread(target=_end_with_parent, name="rulekit-parent-watch", daemon=True).start()
+    if os.getppid() != parent:      # the parent died before the kernel was told
+        os._exit(1)
+
+
+def _kill_with_parent() -> bool:
+    """Ask Linux to SIGKILL this process when its parent dies (prctl PR_SET_PDEATHSIG); False elsewhere."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        import ctypes
+        libc = ctypes.CDLL(None, use_errno=True)
+        return libc.prctl(1, int(signal.SIGKILL), 0, 0, 0) == 0     # 1: PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return False
+
+
+def _end_with_parent() -> None:
+    """The portable way: wait on the parent's sentinel (a pipe that reaches its end, or a process
+    handle, when the parent is gone) and end this worker then."""
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        parent.join()
+        os._exit(1)
+
+
+def _end_workers(pool: ProcessPoolExecutor) -> None:
+    """Kill the pool's workers now (Python 3.14 has ``kill_workers``; earlier, its process table)."""
+    kill = getattr(pool, "kill_workers", None)
+    if kill is not None:
+        kill()
+        return
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        try:
+            process.kill()
+        except (OSError, ValueError):       # already gone or already closed
+            pass
 
 
 def _split(head: tuple, games: int, workers: int) -> list:
@@ -411,7 +506,4 @@ def plot(summary: dict, path: str, title: str | None = None) -> None:
         fig.savefig(picture, format="png")
     finally:
         plt.close(fig)
-    try:
-        write_atomic(path, picture.getvalue())
-    except OSError as exc:
-        raise UsageError(f"cannot write the plot to {path}: {exc.strerror or exc}") from None
+    write_bytes(path, picture.getvalue())
