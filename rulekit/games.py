@@ -118,8 +118,11 @@ def load_tree(folder: str, files: list | None = None) -> LNode:
 
 
 def _included_here(diagnostic: Diagnostic, span) -> Diagnostic:
-    """An include's file refused unread also points at the line that includes it."""
-    if diagnostic.code not in ("RK0100", "RK0114", "RK0115"):
+    """An include's file refused unread is reported at the line that includes it (the file is no
+    place to show: a folder, a pipe, a link out); one that cannot be read also points there."""
+    if diagnostic.code in ("RK0114", "RK0115"):
+        return attrs.evolve(diagnostic, span=span)
+    if diagnostic.code != "RK0100":
         return diagnostic
     return attrs.evolve(diagnostic, related=(*diagnostic.related, ("included here", span)))
 

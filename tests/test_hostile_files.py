@@ -161,7 +161,8 @@ def test_a_fifo_as_an_include_is_refused_where_it_is_included(game):
     run = cli("validate", game, timeout=30)
     assert run.returncode == 1 and "error[RK0115]" in run.stdout
     assert "more.yaml` is not read: it is a FIFO (named pipe)" in run.stdout
-    assert "game.yaml:79:11: included here" in run.stdout
+    assert "--> " in run.stdout and "game.yaml:79:11\n" in run.stdout, run.stdout    # shown where it is included
+    assert "more.yaml:1:" not in run.stdout
 
 
 @needs_fifo
@@ -187,6 +188,20 @@ def test_a_stored_transcript_linked_out_of_the_folder_is_not_quoted(game, tmp_pa
     run = cli("test", game, "--random", "0")
     assert run.returncode == 1 and TOKEN not in said(run)
     assert "ok.transcript` is not read: it is a symbolic link to a file outside the game's folder" in run.stdout
+
+
+def test_updating_a_transcript_linked_out_of_the_folder_replaces_the_link_not_its_target(game, tmp_path):
+    """`rulekit test --update` writes the game folder's own transcript: a link planted at its name
+    is replaced, and the file it led to (a file of the user's) keeps every byte."""
+    (game / "faq").mkdir()
+    (game / "faq" / "ok.yaml").write_text("game: ..\nplayers: 2\nactions:\n  - p1: quit\n", encoding="utf-8")
+    _link(game / "faq" / "ok.transcript", tmp_path / "secret.yaml")
+    before = (tmp_path / "secret.yaml").read_bytes()
+    run = cli("test", game, "--random", "0", "--update")
+    assert run.returncode == 0 and TOKEN not in said(run), said(run)
+    assert (tmp_path / "secret.yaml").read_bytes() == before
+    stored = game / "faq" / "ok.transcript"
+    assert not stored.is_symlink() and "p1: quit" in stored.read_text(encoding="utf-8")
 
 
 @needs_fifo
@@ -235,3 +250,20 @@ def test_a_huge_tag_is_quoted_in_part(tmp_path):
     (folder / "game.yaml").write_text("meta: !" + "x" * 1_000_000 + " 1\n", encoding="utf-8")
     run = cli("validate", folder)
     assert run.returncode == 1 and "error[RK0104]" in run.stdout and len(said(run)) < 2000
+
+
+@needs_fifo
+def test_a_fifo_named_as_a_script_a_log_or_a_scripts_variant_is_refused_by_what_it_is(game, tmp_path):
+    """`rulekit run` and `render` of a pipe, and a script whose variant file is one, say what the
+    file is (they said "no such file"), and never wait on it."""
+    pipe = tmp_path / "pipe.yaml"
+    os.mkfifo(pipe)
+    for args in (("run", pipe), ("render", pipe, "-o", tmp_path / "x.svg")):
+        run = cli(*args, timeout=30)
+        assert run.returncode == 1 and "error[RK0115]" in run.stdout, said(run)
+        assert "pipe.yaml` is not read: it is a FIFO (named pipe)" in run.stdout
+    os.mkfifo(game / "odd.yaml")
+    script = game / "s.yaml"
+    script.write_text("game: .\nvariants: [odd.yaml]\nactions: []\n", encoding="utf-8")
+    run = cli("run", script, timeout=30)
+    assert run.returncode == 1 and "odd.yaml` is not read: it is a FIFO (named pipe)" in run.stdout, said(run)

@@ -173,13 +173,14 @@ def test_a_number_of_thousands_of_digits_in_a_script_is_located(capsys, write_ga
 def test_a_score_too_large_to_print_is_located(capsys, write_game):
     folder = write_game(HEAD + "setup: |\n    x = 1\n    for i in range(20000):\n        x = x + x\n" + FLOW +
                         "scoring:\n  categories:\n    - id: big\n      points: \"x\"\n")
-    code, out = run(capsys, "autoplay", folder, "--quiet")
+    code, out = run(capsys, "simulate", folder, "--games", "1")     # unrecorded: `x` is kept as it grows
     assert code == 1 and "error[RK4015]: the points of `big`: a number of about 6,000 digits is too large" in out
     assert f"game.yaml:{line_of(folder, 'points:')}:" in out
 
 
 @pytest.mark.parametrize("setup, statement", [
-    ('x = 1\nfor i in range(20000):\n    x = x + x\nlog("x is {x}")\n', "log("),
+    ('x = 1\nfor i in range(20000):\n    x = x + x\nlog("x is {x}")\n', "x = x + x"),   # kept by a recorded game
+    ('y = 1\nfor i in range(20000):\n    y = y + y\nlog("y is {y}")\n', "log("),         # a local: where printed
     ('n = 3\nfor i in range(20000):\n    n = n + n\nt = text(n)\n', "t = text(n)"),
     ("n = 3 ** 9000\n", "n = 3 ** 9000"),
     ("n = 3\nfor i in range(14):\n    n = n * n\n", "n = n * n"),
@@ -193,6 +194,17 @@ def test_a_number_too_large_to_print_stops_on_its_line(write_game, setup, statem
     assert info.value.code == "RK4015" and "digits is too large" in str(info.value)
     assert info.value.span.line == line_of(folder, statement)
     assert len(str(2 ** MAX_BITS)) < 4300
+
+
+def test_a_variable_grown_too_large_to_print_stops_where_it_is_kept(write_game, capsys, tmp_path):
+    """A variable doubled by sums past 4,300 digits is refused where a recorded game keeps it:
+    `--verbose`, a log's replay and `render` print every value kept (they were exit 101)."""
+    folder = write_game(with_setup("x = 1\nfor i in range(20000):\n    x = x + x\n"))
+    where = f"game.yaml:{line_of(folder, 'x = x + x')}:"
+    for argv in (["autoplay", folder, "--verbose"], ["autoplay", folder, "--log", tmp_path / "g.log.yaml"]):
+        code, said = run(capsys, *argv)
+        assert code == 1 and "error[RK4015]" in said and where in said and "`x` grew without end" in said, said
+        assert "RK9999" not in said
 
 
 # ------------------------------------------------------------------ checking is linear

@@ -19,6 +19,7 @@ import attrs
 
 from ..errors import ContentRuntimeError
 from . import mutate
+from .limits import MAX_BITS, MAX_SIZE, too_long_message, too_many_digits
 from .state import PLAYERS, Family, Player, State, ZoneKey
 
 
@@ -103,29 +104,10 @@ def seq(s: State, value):
 
 
 # ------------------------------------------------------------------ how large a value may grow
-# A text or list of MAX_SIZE elements, a whole number of MAX_BITS bits (about 3,900 digits:
-# Python prints no more than 4,300). Beyond them a runaway rule (`s = s + s` in a loop) is
-# stopped on its line, in a moment, instead of eating the machine's memory: where values are
-# built (runtime.add, mul, power; templates; the built-ins here that build texts).
-MAX_SIZE = 1_000_000
-MAX_BITS = 13_000
-
-
+# The limits themselves (MAX_SIZE, MAX_BITS) are engine/limits.py's, where mutate reads them too.
 def too_long(value):
     """A text or list grew past MAX_SIZE: the game stops on its line."""
     raise ContentRuntimeError(too_long_message(value.__class__ is str, len(value)), None, "RK4015")
-
-
-def too_long_message(text: bool, size: int, more: bool = False) -> str:
-    what, unit = ("text", "characters") if text else ("list", "items")
-    return f"a {what} of {'more than ' if more else ''}{size:,} {unit} is too long (at most {MAX_SIZE:,}; " \
-           "a value that grows without end?)"
-
-
-def too_many_digits(bits: int, what: str = "a runaway value?"):
-    """A whole number past MAX_BITS bits: refused before it is worked out, printed or kept."""
-    raise ContentRuntimeError(f"a number of about {bits * 3 // 10:,} digits is too large (at most about "
-                              f"{MAX_BITS * 3 // 10:,}; {what})", None, "RK4015")
 
 
 def printed(value) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ..errors import ContentRuntimeError
 from . import memo, rng, tally
+from .limits import MAX_BITS, too_many_digits
 from .state import PLAYERS, SEAT_NAMES, Family, Player, State, ZoneKey
 
 
@@ -56,7 +57,9 @@ def variable_setter(name: str, per_player: bool):
         if bounds is not None and not (value.__class__ is int and low <= value <= high):
             _check_bounds(_what(name, player), value, bounds, span)
         row = s.p[player] if per_player else s.g
-        if s.record:
+        if s.record:        # a recorded game prints what it keeps: no number too long to print
+            if value.__class__ is int and value.bit_length() > MAX_BITS:
+                too_many_digits(value.bit_length(), f"`{_what(name, player)}` grew without end?", span)
             old = row.get(name)
             if old != value:
                 s.events.append(("set", _what(name, player), old, value))
@@ -99,6 +102,8 @@ def set_prop(s: State, item: str, name: str, value) -> None:
         memo.forget(s, ("prop", name))
     memo.stored(s, value)
     if s.record and old != value:
+        if value.__class__ is int and value.bit_length() > MAX_BITS:
+            too_many_digits(value.bit_length(), f"`{item}.{name}` grew without end?")
         s.events.append(("prop", item, name, value))
 
 

@@ -362,7 +362,7 @@ def _script_variant(folder: str, variant: str) -> str:
         named = named_variant(folder, variant)
         return named if os.path.exists(variant) else variant   # the name, unless a file here has it
     path = os.path.join(folder, variant)
-    if not inside(folder, path) or not os.path.isfile(path):
+    if not inside(folder, path) or not os.path.lexists(path) or os.path.isdir(path):
         raise UsageError(f"no variant file `{variant}` in the game's folder: a script's variant is a name "
                          "(variants/NAME.yaml) or a file inside the game's folder")
     overlay = load_yaml(path, within=folder)

@@ -20,7 +20,7 @@ import attrs
 import yaml
 
 from ..errors import DiagnosticReport, RulekitError, UsageError
-from ..files import write_text
+from ..files import write_atomic
 from ..games import ROOT_FILE, find_game, load_game, variants_of
 from ..source import Refused, display_path, open_regular, read_regular
 from . import RANDOM_GAME_ACTIONS, random_game
@@ -149,7 +149,11 @@ def check_script(path: str, update: bool = False, tracer=None, folder: str | Non
     lines = result.transcript
     stored = os.path.splitext(path)[0] + TRANSCRIPT
     if update:
-        if _read(stored, folder) != text:
+        try:
+            same = _read(stored, folder) == text
+        except CheckFailed:     # not the folder's own file (a link out, a pipe): replaced, unread
+            same = False
+        if not same:
             _write(stored, text)
             return f"wrote {display_path(stored)}"
         return ""
@@ -230,7 +234,12 @@ def _read(path: str, folder: str | None = None) -> str | None:
 
 
 def _write(path: str, text: str) -> None:
-    write_text(path, text)    # atomic, and never replaces a pipe or a device
+    """A stored transcript is the game folder's own file: whatever lies at its name (a link a
+    shared folder planted, a pipe) is replaced itself, never followed to a file elsewhere."""
+    try:
+        write_atomic(path, text.encode("utf-8"), follow=False)
+    except OSError as exc:
+        raise UsageError(f"cannot write `{path}`: {exc.strerror or exc}") from None
 
 
 def table(rows: list[Row]) -> str:

@@ -431,7 +431,7 @@ def _print_diagnostics(diagnostics, fmt: str) -> None:
 def cmd_run(args) -> int:
     from ..engine.view import view
     from ..testing.script import run_script, write_log
-    if not os.path.isfile(args.script):
+    if not os.path.lexists(args.script) or os.path.isdir(args.script):   # the reader refuses a pipe or a device
         raise UsageError(f"no such script file `{args.script}`")
     result = run_script(args.script, force=args.force)
     if args.log:

@@ -796,7 +796,7 @@ def cmd_render(args) -> int:
     ext = os.path.splitext(out)[1].lower()
     if ext not in (".svg", ".html", ".htm"):
         raise UsageError(f"the output must end in .svg or .html, not `{out}`")
-    if not os.path.isfile(args.log):
+    if not os.path.lexists(args.log) or os.path.isdir(args.log):     # the reader refuses a pipe or a device
         raise UsageError(f"no such log or script `{args.log}`")
     game, _log, start, actions = replay(args.log, force=args.force)
     viewer = _viewer_seat(args.viewer, start.n)
