@@ -22,8 +22,8 @@ import sys
 import tempfile
 
 from .errors import UsageError
+from .source import file_kind
 
-_WHAT = ((stat.S_ISDIR, "a folder"), (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
 _LINKS = 40    # links followed at most when looking for a descriptor's path
 
 
@@ -145,8 +145,7 @@ def _refuse(path: str, mode: int, in_place: bool = False) -> None:
     folder when ``in_place``: a socket or a file the caller opened is written as it is)."""
     if stat.S_ISCHR(mode) or stat.S_ISFIFO(mode) or (in_place and not stat.S_ISDIR(mode)):
         return
-    what = next((name for test, name in _WHAT if test(mode)), "not a regular file")
-    raise UsageError(f"cannot write `{path}`: it is {what}")
+    raise UsageError(f"cannot write `{path}`: it is {file_kind(mode)}")
 
 
 def _descriptor(path: str) -> int | None:

@@ -218,7 +218,8 @@ def _load_game(folder: str, variants) -> Game:
     base = typed_sections(tree)
     for variant in variants:
         path = variant_path(folder, variant)
-        overlay = load_yaml(path, within=folder if _below(folder, path) else None)
+        # a file of the game must stay inside it; a variant file elsewhere is the user's own choice
+        overlay = load_yaml(path, within=folder if inside(folder, path, resolve=False) else None)
         files.append(path)
         problems = schema.check(overlay, "variant")
         if problems:
@@ -232,16 +233,6 @@ def _load_game(folder: str, variants) -> Game:
     name = os.path.basename(os.path.abspath(folder))
     game = _build(data, smap, base, name, display_path(folder), tuple(variants))
     return attrs.evolve(game, files=file_hashes(folder, files))
-
-
-def _below(folder: str, path: str) -> bool:
-    """Whether ``path`` as written (links not resolved) is in ``folder``: a file of the game,
-    which must stay inside it; a variant file elsewhere is the user's own choice."""
-    base = os.path.abspath(folder)
-    try:
-        return os.path.commonpath([base, os.path.abspath(path)]) == base
-    except ValueError:   # another drive on Windows
-        return False
 
 
 def _build(data: dict, smap: SourceMap, base: tuple, name: str, path: str, variants: tuple) -> Game:

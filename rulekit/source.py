@@ -96,64 +96,73 @@ class Refused(OSError):
 
 
 OUTSIDE = "a symbolic link to a file outside the game's folder"
-_KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"),
+_KINDS = ((stat.S_ISLNK, "a symbolic link"),
+          (stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"),
           (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))
 _PSEUDO = "a special file of the system (like those in /proc), not a regular file"
 _FLAGS = (os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
           | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0))
 
 
+def file_kind(mode: int) -> str:
+    """What a file of ``mode`` that is no regular file is, in words ("a FIFO (named pipe)")."""
+    return next((name for test, name in _KINDS if test(mode)), "a special file")
+
+
 def not_regular(mode: int) -> str | None:
     """What a file of ``mode`` is when it is no regular file (None when it is one)."""
-    if stat.S_ISREG(mode):
-        return None
-    kind = next((name for test, name in _KINDS if test(mode)), "a special file")
-    return f"{kind}, not a regular file"
+    return None if stat.S_ISREG(mode) else f"{file_kind(mode)}, not a regular file"
 
 
-def inside(folder: str, path: str) -> bool:
-    """Whether ``path`` (symbolic links resolved) lies in ``folder``."""
+def inside(folder: str, path: str, resolve: bool = True) -> bool:
+    """Whether ``path`` lies in ``folder``: symbolic links resolved, or with ``resolve=False``
+    as the path is written (where the user put it, not where it leads)."""
+    where = os.path.realpath if resolve else os.path.abspath
     try:
-        base = os.path.realpath(folder)
-        return os.path.commonpath([base, os.path.realpath(path)]) == base
-    except (ValueError, OSError):
+        base = where(folder)
+        return os.path.commonpath([base, where(path)]) == base
+    except (ValueError, OSError):   # ValueError: another drive on Windows
         return False
 
 
 def open_regular(path: str, within: str | None = None):
     """``(binary handle, size)`` of ``path``, opened only when it is a regular file (and, with
     ``within``, one inside that folder once links are resolved); else :class:`Refused`,
-    without opening it. A FIFO or a device is never opened (opening a FIFO blocks, reading a
-    device may never end): the type is checked before, and the resolved path is opened
-    without following a link nor blocking, then checked again on the descriptor, so a file
-    swapped in between is caught. A /proc-like file (size 0, yet it reads) is refused too."""
+    without opening it (see :func:`open_name`). A /proc-like file (size 0, yet it reads) is
+    refused too."""
     real = os.path.realpath(path)
     if within is not None and not inside(within, real):
         raise Refused(path, _outside(path, within), outside=True)
-    _refuse_unless_regular(path, os.stat(real).st_mode)
-    fd = os.open(real, _FLAGS)
-    try:
-        info = os.fstat(fd)
-        _refuse_unless_regular(path, info.st_mode)
-    except OSError:
-        os.close(fd)
-        raise
-    handle = os.fdopen(fd, "rb")
+    handle, info = open_name(real, shown=path)
     if info.st_size == 0 and handle.read(1):
         handle.close()
         raise Refused(path, _PSEUDO)
     return handle, info.st_size
 
 
+def open_name(path, shown=None):
+    """``(binary handle, stat)`` of the regular file at ``path`` itself (a link there is not
+    followed), else :class:`Refused` naming ``shown`` or ``path``. A FIFO or a device is never
+    opened (opening a FIFO blocks, reading a device may never end): the type is checked
+    before, the name opened without following a link nor blocking, and checked again on the
+    descriptor, so a file swapped in between is caught."""
+    shown = os.fspath(shown if shown is not None else path)
+    _refuse_unless_regular(shown, os.lstat(path).st_mode)
+    fd = os.open(path, _FLAGS)
+    try:
+        info = os.fstat(fd)
+        _refuse_unless_regular(shown, info.st_mode)
+    except OSError:
+        os.close(fd)
+        raise
+    return os.fdopen(fd, "rb"), info
+
+
 def _outside(path: str, within: str) -> str:
     """How ``path``, which resolves to outside ``within``, leads there."""
     if os.path.islink(path):
         return OUTSIDE
-    base = os.path.abspath(within)
-    try:
-        linked = os.path.commonpath([base, os.path.abspath(path)]) == base
-    except ValueError:   # another drive on Windows
-        linked = False
+    linked = inside(within, path, resolve=False)
     return "outside the game's folder" + (" (a folder on its way is a symbolic link)" if linked else "")
 
 

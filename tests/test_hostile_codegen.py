@@ -16,6 +16,7 @@ import pytest
 import rulekit
 from rulekit.dsl import code_cache, codegen, compiler, verify
 from rulekit.dsl.compiler import literal, py_identifier
+from rulekit.engine.library import REGISTRY
 from rulekit.errors import RulekitError
 from rulekit.tools.cli import main
 
@@ -287,12 +288,22 @@ def test_a_number_builtin_in_the_cli_is_no_internal_error(tmp_path, workdir, cap
         assert code == 0 and "RK9999" not in out, out
 
 
-def test_filled_parenthesises_a_number_before_an_attribute():
-    form = "({0} + 1 if {first}.__class__ is PLAYER else {call})"
-    assert compiler.filled(form, "1", first="1", call="B(s, 1)") == "(1 + 1 if (1).__class__ is PLAYER else B(s, 1))"
-    assert compiler.filled(form, "-2", first="-2", call="c") == "(-2 + 1 if (-2).__class__ is PLAYER else c)"
-    assert compiler.filled(form, "x", first="(x := y)", call="c") == "(x + 1 if (x := y).__class__ is PLAYER else c)"
-    assert compiler.filled("RANGE({0}) if ({first0}).__class__", "3", first0="3") == "RANGE(3) if (3).__class__"
+def test_a_value_read_twice_may_stand_before_an_attribute():
+    """Built-ins' forms test ``{first}.__class__``: the first read of a number is parenthesised
+    (``1.__class__`` is no Python), names, texts and stored values are as they are."""
+    comp = compiler.Compiler.__new__(compiler.Compiler)      # _twice reads these two fields alone
+    comp._in_iterable, comp._temps = 0, iter(range(10))
+    assert comp._twice("1") == ("(1)", "1")
+    assert comp._twice("-2") == ("(-2)", "-2")
+    assert comp._twice("x") == ("x", "x")
+    assert comp._twice("'a b'") == ("'a b'", "'a b'")
+    assert comp._twice("f(x)") == ("(_t0 := f(x))", "_t0")
+    for form in [b.inline for b in REGISTRY.values() if b.inline] + \
+            [w for b in REGISTRY.values() if b.walks for w in b.walks.values()]:
+        first, again = comp._twice("1")
+        source = form.format(again, again, first=first, first0=first, first1=first, call="c")
+        compile(source, "<form>", "eval")       # every form takes a number
+        assert "1.__class__" not in source.replace("(1).__class__", "")
 
 
 def test_the_code_cache_file_is_named_by_the_checks_rules():

@@ -35,7 +35,6 @@ from .compiler import (
     _bound_names,
     _free_names,
     assigned_names,
-    filled,
     first_assignments,
     literal,
     located_code,
@@ -847,7 +846,7 @@ class _Writer:
             given.setdefault(name, comp._k(default))
         for bound, value in builtin.binds.items():
             comp.ns.setdefault(bound, value)
-        return filled(builtin.direct, span=span, **given)
+        return builtin.direct.format(span=span, **given)
 
     def s_Return(self, st, ind, out):
         value = self.comp.src(st.value, self.scope) if st.value is not None else "None"

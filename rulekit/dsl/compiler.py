@@ -20,7 +20,8 @@ from collections.abc import Callable
 import attrs
 
 from ..engine import memo, mutate, vm
-from ..engine.library import MAX_SIZE, REGISTRY, seq
+from ..engine.library import REGISTRY, seq
+from ..engine.limits import MAX_SIZE
 from ..engine.runtime import NAMES as RUNTIME_NAMES
 from ..engine.scoring import score
 from ..engine.state import SEAT_NAMES, Family, Player, ZoneKey
@@ -267,9 +268,11 @@ class Compiler(Loops):
     def _twice(self, source: str):
         """(first read, later reads) of a value generated code reads more than once: a Python
         variable or a literal is itself; anything else is stored in a local of its own by the read that runs
-        first. None inside a comprehension's iterable, where Python allows no such store."""
+        first. None inside a comprehension's iterable, where Python allows no such store. The first
+        read may stand before an attribute (built-ins' forms test ``{first}.__class__``): a number
+        is put in parentheses there (``1.__class__`` is no Python)."""
         if _PLAIN.fullmatch(source) or _LITERAL.fullmatch(source):
-            return source, source
+            return (source if source.startswith("'") or _PLAIN.fullmatch(source) else f"({source})"), source
         if self._in_iterable:
             return None
         temp = f"_t{next(self._temps)}"
@@ -521,8 +524,8 @@ class Compiler(Loops):
             self.ns.setdefault(bound, value)
         again = [later for _first, later in reads]
         impl = self._k(builtin.impl, f"B_{builtin.name}")
-        return filled(form, *again, call=f"{impl}(s, {', '.join(again)})",
-                      **{f"first{k}": first for k, (first, _later) in enumerate(reads)})
+        return form.format(*again, call=f"{impl}(s, {', '.join(again)})",
+                           **{f"first{k}": first for k, (first, _later) in enumerate(reads)})
 
     def seq_src(self, node, scope) -> str:
         """Source of the items of a list or zone (``SEQ`` only where the kind is not certain)."""
@@ -820,7 +823,7 @@ class Compiler(Loops):
             first, again = twice
             for bound, value in builtin.binds.items():
                 self.ns.setdefault(bound, value)
-            return filled(builtin.inline, again, first=first, call=f"{impl}(s, {again})")
+            return builtin.inline.format(again, first=first, call=f"{impl}(s, {again})")
         return f"{impl}(s{''.join(', ' + a for a in args)}{''.join(f', {k}={f}' for k, f in kwargs.items())})"
 
     def _keyed(self, builtin, node, scope) -> str:
@@ -1792,24 +1795,3 @@ def literal(value) -> str:
     if value.__class__ not in (str, int, bool, type(None)):
         raise TypeError(f"no literal for a {type(value).__name__}")
     return repr(value)
-
-
-_DOTTED = re.compile(r"\{(\w+)\}\.")     # a field of a form followed by an attribute: `{first}.__class__`
-
-
-def filled(form: str, *args: str, **named: str) -> str:
-    """A built-in's form (``inline``, ``walks``, ``direct``) with its arguments' sources in
-    place. A number literal followed by an attribute goes in parentheses (``1.__class__`` is
-    no Python; ``(1).__class__`` is); other sources go in as they are."""
-    dotted = _DOTTED.findall(form)
-    if dotted:
-        args = tuple(_attribute_safe(a) if str(k) in dotted else a for k, a in enumerate(args))
-        named = {k: _attribute_safe(a) if k in dotted else a for k, a in named.items()}
-    return form.format(*args, **named)
-
-
-def _attribute_safe(source: str) -> str:
-    return f"({source})" if _NUMBER.fullmatch(source) else source
-
-
-_NUMBER = re.compile(r"-?[0-9]+")

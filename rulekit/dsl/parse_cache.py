@@ -42,12 +42,11 @@ from pathlib import Path
 import attrs
 
 from ..files import write_atomic
-from ..source import Span
+from ..source import Refused, Span, open_name
 from . import ast
 
 _MAX_ENTRIES = 2_000       # texts one game's file keeps; past this it keeps only the last load's
 _MAX_FILE = 64 * 1024 * 1024   # a bigger cache file is not read
-_OPEN = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
 _noted: set = set()        # folders a note was printed for (once a process)
 _CACHE_NAME = re.compile(r"(key|(parsed|code|grammar)-.*|\.key-.*|\..*\.tmp)\Z", re.S)   # what the folder holds
 _MAGIC = b"rulekit-cache 1 "
@@ -141,15 +140,15 @@ def _key(folder: Path) -> bytes | None:
 
 
 def _own_file(path: Path, limit: int, private: bool = False) -> bytes | None:
-    """At most ``limit`` bytes of the regular file at ``path``, opened without following a
-    link or waiting on a pipe; None when it is no regular file of this user's (with
+    """At most ``limit`` bytes of the regular file at ``path`` (``source.open_name``: no link
+    followed, no pipe waited on); None when it is no regular file of this user's (with
     ``private``, one only this user may read) or is longer than ``limit``."""
-    fd = os.open(path, _OPEN)
-    with os.fdopen(fd, "rb") as handle:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
-            return None
-        if private and not (_mine(info) and not info.st_mode & 0o077):
+    try:
+        handle, info = open_name(path)
+    except Refused:
+        return None
+    with handle:
+        if info.st_size > limit or (private and not (_mine(info) and not info.st_mode & 0o077)):
             return None
         data = handle.read(info.st_size + 1)    # a file that grew since is cut: its signature fails
     return data if len(data) <= limit else None

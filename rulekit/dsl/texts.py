@@ -14,7 +14,7 @@ import attrs
 from lark.exceptions import VisitError
 from lark.indenter import DedentError
 
-from ..engine.library import MAX_BITS
+from ..engine.limits import MAX_BITS, too_many_digits
 from ..engine.mutate import fmt
 from ..errors import RUNTIME_ERRORS, ContentRuntimeError, Diagnostic, DiagnosticReport, explain_failure
 from ..source import Span
@@ -113,8 +113,7 @@ def located(fn, span: Span, what: str, number: str | None = None):
             raise ContentRuntimeError(f"cannot compute {what}: {explain_failure(exc, s.game)}", span,
                                       "RK4000") from None
         if number and value.__class__ is int and value.bit_length() > MAX_BITS:
-            raise ContentRuntimeError(f"{what}: a number of about {value.bit_length() * 3 // 10:,} digits is too large "
-                                      f"(at most about {MAX_BITS * 3 // 10:,}; a runaway sum?)", span, "RK4015")
+            too_many_digits(value.bit_length(), "a runaway sum?", span, subject=what)
         if number and not (isinstance(value, (int, float)) or (value is None and number == "points")):
             if isinstance(value, Fraction) and number != "points":
                 return value

@@ -181,8 +181,8 @@ MAX_RANGE = 1_000_000
 @function("range", ("start",), (("stop", None),), "whole numbers from start up to stop - 1 (or 0..start-1)",
           "range(bid + 1, p.money + 1)",
           args={'start': 'number', 'stop': 'number'}, returns="list", gives="list",
-          walks={1: "(RANGE({0}) if ({first0}).__class__ is INT and {0} <= MAX_RANGE else {call})",
-                 2: "(RANGE({0}, {1}) if (({first0}).__class__ is INT) & (({first1}).__class__ is INT)"
+          walks={1: "(RANGE({0}) if {first0}.__class__ is INT and {0} <= MAX_RANGE else {call})",
+                 2: "(RANGE({0}, {1}) if ({first0}.__class__ is INT) & ({first1}.__class__ is INT)"
                     " and {1} - {0} <= MAX_RANGE else {call})"},
           binds={"RANGE": range, "MAX_RANGE": MAX_RANGE})
 def _range(s, start, stop=None):
@@ -285,7 +285,7 @@ def _reversed(s, items):
           "distinct(c.company for c in p.hand)",
           args={'items': 'list'}, returns="list", gives="list", by=_distinct_by,
           inline="([*FROMKEYS({0})] if {first}.__class__ is LIST else {call})",
-          walks={1: "(FROMKEYS({0}) if ({first0}).__class__ is LIST else {call})"},
+          walks={1: "(FROMKEYS({0}) if {first0}.__class__ is LIST else {call})"},
           binds={"FROMKEYS": dict.fromkeys})
 def _distinct(s, items):
     return list(dict.fromkeys(seq(s, items)))

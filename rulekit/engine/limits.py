@@ -11,6 +11,7 @@ from ..errors import ContentRuntimeError
 
 MAX_SIZE = 1_000_000
 MAX_BITS = 13_000
+MAX_LABELS = 10_000_000     # characters of all the labels of one decision (ten texts of the longest)
 
 
 def too_long_message(text: bool, size: int, more: bool = False) -> str:
@@ -19,12 +20,8 @@ def too_long_message(text: bool, size: int, more: bool = False) -> str:
            "a value that grows without end?)"
 
 
-def too_many_digits(bits: int, what: str = "a runaway value?", span=None):
-    """A whole number past MAX_BITS bits: refused before it is worked out, printed or kept."""
-    raise ContentRuntimeError(f"a number of about {_digits(bits):,} digits is too large (at most about "
-                              f"{_digits(MAX_BITS):,}; {what})", span, "RK4015")
-
-
-def _digits(bits: int) -> int:
-    """How many decimal digits a whole number of ``bits`` bits has (at most; one less at times)."""
-    return bits * 30103 // 100000 + 1
+def too_many_digits(bits: int, why: str = "a runaway value?", span=None, subject: str | None = None):
+    """A whole number past MAX_BITS bits: refused before it is worked out, printed or kept
+    (``subject``: what it is the value of, said first)."""
+    said = f"a number of about {bits * 3 // 10:,} digits is too large (at most about {MAX_BITS * 3 // 10:,}; {why})"
+    raise ContentRuntimeError(f"{subject}: {said}" if subject else said, span, "RK4015")

@@ -15,7 +15,8 @@ from itertools import islice
 
 from ..errors import ContentRuntimeError
 from . import mutate
-from .library import MAX_BITS, MAX_SIZE, checked_text, printed, seq, too_long, too_long_message, too_many_digits
+from .library import checked_text, printed, seq, too_long
+from .limits import MAX_BITS, MAX_SIZE, too_long_message, too_many_digits
 from .rng import below
 from .simultaneous import NAMES as SIMULTANEOUS
 from .state import Decision, Frame, Player, State
@@ -166,7 +167,7 @@ def limit_reached(s: State, name: str, span) -> None:
 def add(a, b):
     """``a + b`` where both may be texts or lists (a constant or number operand is written plainly;
     generated code writes this check out where it can, calling :func:`too_long`). The limits,
-    MAX_SIZE and MAX_BITS, are engine/library.py's."""
+    MAX_SIZE and MAX_BITS, are engine/limits.py's."""
     value = a + b
     if (value.__class__ is str or value.__class__ is list) and len(value) > MAX_SIZE:
         too_long(value)

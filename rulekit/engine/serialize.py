@@ -28,7 +28,9 @@ def _code_names(game) -> dict:
     return names
 
 
-def _zone_index(game, n: int) -> dict:
+def zone_index(game, n: int | None = None) -> dict:
+    """Every zone of ``game`` by the text that names it (``deck``, ``route[3]``, ``p1.hand``),
+    the players' own zones for ``n`` players (for every seat when None)."""
     index = {key.text: key for key in game.board.zones.values()}
     for fam in game.board.families.values():
         for key in fam.zones.values():
@@ -113,7 +115,7 @@ def from_dict(game, data: dict) -> State:
         raise StateFormatError("the state was saved with different content "
                                f"({data.get('content_hash')}, now {game.content_hash})")
     n = data["players"]
-    zones = _zone_index(game, n)
+    zones = zone_index(game, n)
     codes = _code_names(game)
     s = State.fresh(game, n)
     s.g = _dec(data["g"], zones, game)

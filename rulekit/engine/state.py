@@ -18,6 +18,7 @@ import weakref
 from typing import Any
 
 from ..errors import RUNTIME_ERRORS, ContentRuntimeError, explain_failure
+from .limits import MAX_LABELS
 
 
 class Player(int):
@@ -102,9 +103,6 @@ class Frame:
         return Frame(self.code, self.pc, dict(self.env), self.ret)
 
 
-MAX_LABELS = 10_000_000     # characters of all the labels of one decision (ten texts of the longest)
-
-
 class Decision:
     """A pending choice: who decides, the options and how to resume.
 
@@ -172,7 +170,7 @@ class Decision:
                 for c in self.choices:
                     label = w if (w := writers[c[0]]).__class__ is str else w(s, env, *c[1:])
                     size += len(label)
-                    if size > MAX_LABELS:       # each is within library.MAX_SIZE; all, within this
+                    if size > MAX_LABELS:       # each is within MAX_SIZE; all, within this
                         raise ContentRuntimeError(f"the options' labels come to more than {MAX_LABELS:,} "
                                                   "characters (shorter labels, or fewer options?)", None, "RK4015")
                     out.append(label)

@@ -37,10 +37,11 @@ import attrs
 import yaml
 
 from ..content import schema
-from ..content.loader import flatten, load_yaml
+from ..content.loader import brief, flatten, load_yaml
 from ..dsl.notation import render_event
 from ..engine import api
 from ..engine.mutate import fmt
+from ..engine.serialize import zone_index
 from ..engine.state import PLAYERS, State
 from ..engine.view import view
 from ..errors import ContentRuntimeError, DiagnosticReport, UsageError, suggestion_help
@@ -210,9 +211,8 @@ def _check_numbers(data: dict, smap) -> None:
 
 
 def _shown(value) -> str:
-    """A value as the script wrote it, cut to a readable length."""
-    text = json.dumps(value, default=str)
-    return f"`{text[:40]}...`" if len(text) > 40 else f"`{text}`"
+    """A value as the script wrote it, cut to a readable length (``loader.brief``)."""
+    return f"`{brief(json.dumps(value, default=str))}`"
 
 
 def _load_script(path: str):
@@ -248,7 +248,7 @@ def _start(game, data: dict, smap, seed: int, record: bool) -> State:
     """The state at its first decision: after setup and the script's ``position:``."""
     for zone, first in ((data.get("pins") or {}).get("top") or {}).items():     # before setup, which may shuffle
         _check_items(game, f"pinned on top of `{zone}`", first, ("pins", "top", zone), "RK5023", smap)
-    zones = _zone_names(game)
+    zones = zone_index(game)
     for zone, orders in ((data.get("pins") or {}).get("shuffles") or {}).items():
         for k, order in enumerate(orders or ()):
             if zone in zones:                     # a zone the game lacks is refused after setup (RK5022)
@@ -452,11 +452,3 @@ def _check_items(game, what: str, idents: list, key: tuple, code: str, smap) -> 
         if ident in seen:
             raise ScriptError(f"{what}: `{ident}` is listed twice", where, code)
         seen.add(ident)
-
-
-def _zone_names(game) -> set:
-    """Every zone of the game as pins name it (``deck``, ``route[3]``, ``p1.hand``)."""
-    board = game.board
-    keys = list(board.zones.values()) + [k for fam in board.families.values() for k in fam.zones.values()]
-    keys += [k for per_player in board.pzones.values() for k in per_player]
-    return {key.text for key in keys}

@@ -165,12 +165,16 @@ def _add_max_actions(p) -> None:
                         "of 3 random games of the same content, at least 1000)")
 
 
-def _count(text: str) -> int:
-    """A whole number of at least 1 (else a usage error, exit 2)."""
+def _whole(text: str) -> int:
     try:
-        value = int(text)
+        return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a whole number, not `{text}`") from None
+
+
+def _count(text: str) -> int:
+    """A whole number of at least 1 (else a usage error, exit 2)."""
+    value = _whole(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected at least 1, not {value}")
     return value
@@ -179,10 +183,7 @@ def _count(text: str) -> int:
 def _seed(text: str) -> int:
     """A game's seed, as a log records it and a script may say it: 0..2**64-1 (else exit 2)."""
     from ..testing.script import MAX_SEED
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, not `{text}`") from None
+    value = _whole(text)
     if not 0 <= value <= MAX_SEED:
         raise argparse.ArgumentTypeError(f"expected a seed from 0 to {MAX_SEED}, not {value}")
     return value
