@@ -14,16 +14,19 @@ and checks them against the code:
   must exit 0, or N when the fence says ``console exit=N``. Fenced blocks whose
   first line is ``# file: PATH`` are written into that folder first, so a
   documented script or game is also the one the commands run;
+- every deliberate mistake (a ``# mistake:`` diff block) planted in a copy of its game makes
+  the command of the ``text`` block after it print what that block shows;
 - every ``pycon`` block runs as a doctest, the blocks of a page as one session;
 - every ``rulekit`` block (effect-language examples) parses;
 - every ``# from: PATH`` block quotes lines that exist in that file;
 - relative links and ``#anchors`` resolve.
 
-The output a console block shows under a command of ``COMPARED`` (validate, diff,
-run, test) must be what the command prints: ``...`` stands for any lines (or any text within a line), runs of
-spaces and timings (``0.21s``) are not compared. Other commands' output (bots'
-games, renders), and a block marked ``console output=any`` (paths that depend on
-where rulekit is installed), are shown for the reader: only exit codes are checked.
+The output a console block shows under a command must be what the command prints, on a
+terminal ``DOC_COLUMNS`` wide: ``...`` stands for any lines (or any text within a line); runs
+of spaces and timings (``0.21s``) are not compared. Only a block marked ``console
+output=any``, which must say why in its first line (a ``#`` comment: timings of a
+machine, paths that depend on where rulekit is installed), is shown for the reader with
+its exit code checked alone.
 """
 from __future__ import annotations
 
@@ -31,6 +34,7 @@ import doctest
 import io
 import re
 import shlex
+import shutil
 import sys
 from pathlib import Path
 
@@ -230,7 +234,7 @@ def test_links_resolve(path):
 
 
 # ------------------------------------------------------------------ console blocks
-COMPARED = {"validate", "diff", "run", "test"}
+DOC_COLUMNS = 100     # the terminal width the documented outputs were printed at
 
 
 def console_commands(path: Path) -> list[tuple[int, list[str], int, str | None, list[str], str]]:
@@ -244,6 +248,8 @@ def console_commands(path: Path) -> list[tuple[int, list[str], int, str | None, 
         expected = int(match.group(1)) if match else 0
         commands = [(block.line + i + 1, line) for i, line in enumerate(block.lines) if line.startswith("$ ")]
         assert commands, f"{_id(path)}:{block.line}: a console block without a `$ rulekit` line"
+        assert "output=any" not in block.info or block.lines[0].startswith("# "), (
+            f"{_id(path)}:{block.line}: a block marked output=any says why in a first `# ...` line")
         if expected:
             assert len(commands) == 1, (
                 f"{_id(path)}:{block.line}: a block with exit={expected} must hold exactly one command")
@@ -273,6 +279,21 @@ def output_matches(shown: list[str], printed: str) -> bool:
     return re.fullmatch(pattern, lines, re.S) is not None
 
 
+def first_difference(shown: list[str], printed: str) -> str:
+    """Where documented and printed output part: the longest documented start that still
+    matches, the next documented line, and the printed lines around it."""
+    good = 0
+    for k in range(1, len(shown) + 1):
+        head = shown[:k] + ["..."]
+        if output_matches(head, printed):
+            good = k
+        else:
+            break
+    lines = printed.rstrip("\n").splitlines()
+    return (f"the docs' line {good + 1} of {len(shown)} does not follow:\n--- docs (from there)\n"
+            + "\n".join(shown[good:good + 8]) + "\n--- printed (first 40 lines)\n" + "\n".join(lines[:40]))
+
+
 def documented_files(path: Path) -> dict[str, str]:
     """``# file: PATH`` blocks of a document: PATH -> content."""
     files = {}
@@ -295,6 +316,7 @@ def write_documented_files(path: Path, folder: Path) -> None:
 def test_console_blocks_run(path, tmp_path, monkeypatch, capsys):
     write_documented_files(path, tmp_path)
     monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("COLUMNS", str(DOC_COLUMNS))    # help and tables wrap as the docs show them
     failures = []
     for line, argv, expected, stdin, shown, info in console_commands(path):
         if stdin is not None:
@@ -307,11 +329,77 @@ def test_console_blocks_run(path, tmp_path, monkeypatch, capsys):
         if code != expected:
             failures.append(f"{_id(path)}:{line}: `rulekit {shlex.join(argv)}` exited {code}, the docs say "
                             f"{expected}\n--- stdout\n{captured.out[-2000:]}--- stderr\n{captured.err[-2000:]}")
-        elif argv[0] in COMPARED and shown and "output=any" not in info and not output_matches(
+        elif shown and "output=any" not in info and not output_matches(
                 shown, captured.out + captured.err):
             failures.append(f"{_id(path)}:{line}: `rulekit {shlex.join(argv)}` printed other output than the docs "
-                            f"show\n--- docs\n" + "\n".join(shown) + f"\n--- printed\n{captured.out[-3000:]}"
-                            f"{captured.err[-1000:]}")
+                            f"show; {first_difference(shown, captured.out + captured.err)}")
+    assert not failures, "\n\n".join(failures)
+
+
+# ------------------------------------------------------------------ deliberate mistakes
+MISTAKE = re.compile(r"^# mistake: (?P<copy>[\w.-]+)/(?P<file>\S+)(?: \(a copy of (?P<source>[\w./-]+)\))?$")
+
+
+def mistakes(path: Path) -> list[tuple[int, str, str, str, list[tuple[str, str]], list[str], int]]:
+    """A page's deliberate mistakes: (line, copy, source, file, [(right line, wrong line)], shown, exit code).
+
+    A ``diff`` block whose first line is ``# mistake: COPY/FILE`` (the game ``games/COPY`` or
+    ``examples/COPY``), or ``# mistake: COPY/FILE (a copy of SOURCE)``, holds pairs of a ``-``
+    line (the content) and a ``+`` line (the mistake); only ``+`` lines make FILE a new file.
+    The next ``text`` block starts with the ``$ rulekit ...`` command run on the copy and shows
+    what it prints; ``text exit=N`` if it does not exit 1."""
+    out = []
+    blocks = fenced_blocks(path.read_text(encoding="utf-8"))
+    for i, block in enumerate(blocks):
+        match = MISTAKE.match(block.lines[0]) if block.lang == "diff" and block.lines else None
+        if match is None:
+            continue
+        right = [ln[1:] for ln in block.lines[1:] if ln.startswith("-")]
+        wrong = [ln[1:] for ln in block.lines[1:] if ln.startswith("+")]
+        assert wrong and len(right) in (0, len(wrong)), f"{_id(path)}:{block.line}: pair each `-` line with a `+` line"
+        shown = next((b for b in blocks[i + 1:] if b.lang == "text"), None)
+        assert shown is not None and shown.lines[0].startswith("$ rulekit "), (
+            f"{_id(path)}:{block.line}: a mistake is followed by a ```text block starting with `$ rulekit ...`")
+        code = re.search(r"\bexit=(\d+)\b", shown.info)
+        source = match["source"] or next((f"{top}/{match['copy']}" for top in ("games", "examples")
+                                          if (ROOT / top / match["copy"]).is_dir()), None)
+        assert source is not None, f"{_id(path)}:{block.line}: no games/{match['copy']} or examples/{match['copy']}"
+        pairs = list(zip(right, wrong)) if right else [("", "\n".join(wrong))]
+        out.append((block.line, match["copy"], source, match["file"], pairs, shown.lines, int(code[1]) if code else 1))
+    return out
+
+
+def make_mistake(folder: Path, source: str, target: str, pairs: list[tuple[str, str]]) -> None:
+    """Copy the game to ``folder`` and plant the mistake in its file ``target``."""
+    if folder.exists():
+        shutil.rmtree(folder)
+    shutil.copytree(ROOT / source, folder, ignore=shutil.ignore_patterns("__snapshots__"))
+    path = folder / target
+    if pairs[0][0] == "":
+        assert not path.exists(), f"{target} exists in {source}: write the lines it changes as `-`/`+` pairs"
+        path.write_text(pairs[0][1] + "\n", encoding="utf-8")
+        return
+    text = path.read_text(encoding="utf-8")
+    for right, wrong in pairs:
+        assert text.count(right + "\n") == 1, f"`{right}` is not (once) in {source}/{target}"
+        text = text.replace(right + "\n", wrong + "\n")
+    path.write_text(text, encoding="utf-8")
+
+
+@pytest.mark.parametrize("path", [p for p in doc_files() if mistakes(p)], ids=_id)
+def test_deliberate_mistakes_print_what_the_docs_show(path, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("COLUMNS", str(DOC_COLUMNS))
+    failures = []
+    for line, copy, source, target, pairs, shown, expected in mistakes(path):
+        make_mistake(tmp_path / copy, source, target, pairs)
+        argv = shlex.split(shown[0][2:])[1:]
+        code = main(argv)
+        captured = capsys.readouterr()
+        printed = captured.out + captured.err
+        if code != expected or not output_matches(shown[1:], printed):
+            failures.append(f"{_id(path)}:{line}: after the mistake in {copy}/{target}, `{shown[0][2:]}` exited "
+                            f"{code} (the docs say {expected}); {first_difference(shown[1:], printed)}")
     assert not failures, "\n\n".join(failures)
 
 
