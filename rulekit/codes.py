@@ -45,6 +45,14 @@ CODES: dict[str, str] = {
     "RK0124": "a value the schema rejects otherwise (range, pattern, length...)",
     "RK0125": "a drawing hint (`render:`, a zone's `layout:`) naming an unknown zone, variable, kind or property",
     "RK0126": "a `narrate:` template for a variable, property, zone or component kind the game does not define",
+    # RK013x: variant overlays (rulekit/content/overlay.py)
+    "RK0130": "a variant changes a name (parameter, procedure, phase, invariant, item...) the game does not have; "
+              "a new one goes under `add:`",
+    "RK0131": "a variant removes something the game does not have (`null` for an absent key, `remove: true` "
+              "for an absent id), or merges an empty list",
+    "RK0132": "a name under a variant's `add:` that the game already has",
+    "RK0133": "a `before:`/`after:` naming no entry of the list, both given, or moving an entry from under `add:`",
+    "RK0134": "`remove:` or `replace:` under a variant's `add:`",
     # RK02xx: effect-language syntax (RK0210-RK0218: the catalogue in dsl/syntax_errors.py)
     "RK0200": "an unexpected character",
     "RK0201": "an unexpected token, or an unexpected end of script",
@@ -97,17 +105,24 @@ CODES: dict[str, str] = {
     "RK0341": "two phases with one id",
     "RK0342": "warning: a phase that can never run (`when: false`)",
     "RK0343": "a search `rollout_bot` that is no declared bot",
+    "RK0344": "`in` (or `not in`) on a family of zones: test one of its spaces",
     # RK035x: types of parameters and variables (rulekit/content/typed.py)
     "RK0350": "a `type:` that names no type, set or component kind",
     "RK0351": "a parameter's or variable's value of the wrong type",
     "RK0352": "a value outside its `min`/`max` (or `min` above `max`, or bounds on a value that is no number)",
     "RK0353": "an unknown symbol: a word in a value that is no set member nor item id",
+    # item properties (rulekit/content/properties.py)
+    "RK0354": "an item property's value of the wrong type for its kind (declared under `properties:` or inferred)",
+    "RK0355": "an unknown symbol in an item property: a misspelt member of the set the kind's values are from",
+    "RK0356": "a property the rules read that some items of a kind lack, with no default",
+    "RK0357": "a `properties:` entry that contradicts its kind: a default given twice, or on a state or generated one",
     # RK30xx: playing
     "RK3001": "an illegal action (the state is unchanged; the legal ones are named)",
     "RK3002": "an action for a player who is not among those still to choose in a simultaneous decision "
               "(they chose already, or were not asked)",
     # RK40xx: running content
-    "RK4000": "content cannot be evaluated (a Python failure on the author's line)",
+    "RK4000": "content cannot be evaluated (a division by zero, a value read before it was set, "
+              "a property an item lacks, recursion too deep)",
     "RK4001": "a content runtime error without a more specific code (no such item, kind, space or attribute)",
     "RK4002": "a value of the wrong kind (not a whole number, an item or a zone)",
     "RK4003": "a variable outside its bounds (below `min` or above `max`)",
@@ -127,6 +142,11 @@ CODES: dict[str, str] = {
     "RK4017": "`**` with an exponent that is not a whole number of at least 0",
     "RK4018": "no player may win: `scoring.eligible` is false for everyone",
     "RK4019": "an `assert` whose test is false (its message is shown)",
+    "RK4020": "an index past the end (or before the start) of a list, a text or a zone",
+    "RK4021": "a key that is not in a table or mapping",
+    "RK4022": "an operation on a value of a kind it does not take (`none + 1`, `[1] + 1`, indexing a number, "
+              "a list as a key)",
+    "RK4023": "a value outside what an operation takes (`max` of an empty list)",
     # RK50xx: scripts and logs
     "RK5001": "a script step failed (the default of script errors)",
     "RK5002": "the game's content changed since the log was made",
@@ -152,6 +172,16 @@ CODES: dict[str, str] = {
     "RK5024": "a script's or log's `seed:` or `players:` that is not a whole number in range (a seed is 0 to 2**64-1)",
     "RK5025": "a pinned roll or shuffle the game cannot use: a roll that is not a whole number from 1 to the die's "
               "sides, an order naming no item or one twice, or not a permutation of its zone when it is shuffled",
+    "RK5026": "an invariant of the game broken in a script, after setup and `position:` or after an action (or a "
+              "player variable below zero), unless the script names it in `skip_invariants:`",
+    "RK5027": "a `skip_invariants:` id that is no invariant of the game",
+    "RK5028": "a `sees:` step that failed: the player is shown another value, other items, only a count, or more",
+    "RK5029": "a `sees:` entry naming no zone, space, variable or player of the game, or of the wrong shape for "
+              "what it names (a count for a variable)",
+    "RK5030": "`rulekit test --update` or `pytest --snapshot-update` refused: the game is installed (a package's "
+              "files) or read-only; copy it to change its snapshots",
+    "RK5031": "a stored snapshot file (`__snapshots__/NAME.ambr`) that is not syrupy's amber format, version 1",
+    "RK5032": "a `rulekit test --variant` the game does not have (or given for a folder of scripts)",
     # RK60xx: saved states
     "RK6001": "saved-state data that `rulekit.engine.serialize.from_dict` cannot read (or a state it cannot save)",
     # RK9999: internal

@@ -10,6 +10,9 @@ process exit code the CLI returns: 1 for content errors and illegal script actio
 from __future__ import annotations
 
 import difflib
+import os
+import re
+import traceback
 from collections.abc import Iterable
 
 import attrs
@@ -193,28 +196,169 @@ class ContentRuntimeError(RulekitError):
         return diag.render()
 
 
-# Python failures inside content code (a wrong kind of value, a missing key...) that become
-# content errors on the author's line (RK4000); anything else is a rulekit bug.
+# Python failures while content code runs. Where one was raised tells whose fault it is:
+# generated code (file `<rulekit ...>` or the content's own file) and the built-ins it calls
+# directly (BOUNDARY) work on the content's values, so a failure there is the content's (an
+# RK4xxx error on its line, in its terms); one raised deeper in rulekit's own modules, or an
+# AttributeError anywhere (generated code never asks a value for a Python attribute it may
+# lack), is a bug in rulekit (InternalError, exit 101).
 RUNTIME_ERRORS = (KeyError, TypeError, ValueError, IndexError, ZeroDivisionError, AttributeError,
-                  RecursionError, UnboundLocalError, MemoryError)
+                  RecursionError, UnboundLocalError, MemoryError, OverflowError, NameError)
+BOUNDARY: set = set()           # code objects of what generated code calls with content values
+_PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
+_ALWAYS_CONTENT = (RecursionError, MemoryError, ZeroDivisionError, OverflowError)
+_NEVER_CONTENT = (AttributeError, NameError)
+REPORT = "please report it to the rulekit maintainers (the project's issue tracker) with the command you ran"
+
+
+def boundary(*fns) -> None:
+    """Mark functions generated code calls with the content's values: a Python failure raised
+    in their own body is the content's (a value of the wrong kind), not rulekit's."""
+    BOUNDARY.update(fn.__code__ for fn in fns if hasattr(fn, "__code__"))
+
+
+class InternalError(RulekitError):
+    """A failure of rulekit's own code while content ran: a bug in rulekit, never the author's
+    (exit 101). It keeps its cause (``raise ... from exc``), shown under RULEKIT_DEBUG=1."""
+
+    exit_code = EXIT_INTERNAL
+    code = "RK9999"
+
+    def render(self) -> str:
+        text = f"internal error[{self.code}]: {self}\nthis is a bug in rulekit, not in your content; {REPORT}"
+        if os.environ.get("RULEKIT_DEBUG"):
+            return text + "\n" + "".join(traceback.format_exception(self)).rstrip()
+        return text + " (set RULEKIT_DEBUG=1 for a traceback)"
+
+
+def raised_in_rulekit(exc: BaseException) -> str | None:
+    """``file:line`` of the innermost frame when it is rulekit's own code (not generated code,
+    nor a built-in the generated code called directly), else None."""
+    tb = exc.__traceback__
+    if tb is None:
+        return None
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    code = tb.tb_frame.f_code
+    own = code.co_filename.startswith(_PACKAGE) and code.co_filename.endswith(".py")
+    never = isinstance(exc, _NEVER_CONTENT) and not isinstance(exc, UnboundLocalError)  # a content local unset
+    if isinstance(exc, _ALWAYS_CONTENT) or (code in BOUNDARY and not never):
+        return None
+    if own or never:
+        return f"{code.co_filename[len(_PACKAGE) - len('rulekit/'):] if own else code.co_filename}:{tb.tb_lineno}"
+    return None
+
+
+def runtime_failure(exc: BaseException, game=None, span: Span | None = None,
+                    subject: str | None = None) -> RulekitError:
+    """A Python failure while content ran (on the content line ``span``; ``subject``: what was
+    being worked out) as the error to report: the content's, in its terms, or rulekit's bug."""
+    where = raised_in_rulekit(exc)
+    if where is not None:
+        at = f" while running {span}" if span is not None else ""
+        return InternalError(f"{type(exc).__name__} in {where}{at}: {exc}")
+    code, message = explain(exc, game)
+    if subject:
+        message = f"cannot compute {subject}: {message}"
+    return ContentRuntimeError(message, span, code)
+
+
+def raise_failure(exc: BaseException, game=None, span: Span | None = None, subject: str | None = None):
+    """Raise :func:`runtime_failure`'s error: a content error alone, a bug with its cause."""
+    error = runtime_failure(exc, game, span, subject)
+    if isinstance(error, InternalError):
+        raise error from exc
+    raise error from None
 
 
 def explain_failure(exc: Exception, game=None) -> str:
-    """What a Python failure inside content code means, in the author's words (``game``: the
-    game it ran in, to name an item read for a property its kind does not have)."""
+    """What a Python failure inside content code means, in the author's words."""
+    return explain(exc, game)[1]
+
+
+def explain(exc: BaseException, game=None) -> tuple[str, str]:
+    """(code, message) of a Python failure inside content code, in the author's words, never
+    Python's (``game``: the game it ran in, to name an item read for a property its kind lacks)."""
     if isinstance(exc, KeyError):
         missing = _missing_property(exc, game) if game is not None else None
-        return missing or f"`{exc.args[0]}` has no value here (read before it was set?)"
+        if missing:
+            return "RK4000", missing
+        key = exc.args[0] if exc.args else None
+        known = game is not None and (key in game.components.members or key in game.components.items)
+        if key.__class__ is str and key.isidentifier() and not known:
+            return "RK4000", f"`{key}` has no value here (read before it was set?)"
+        return "RK4021", f"there is no entry {_shown(key)} here (a key missing from a table or mapping?)"
     if isinstance(exc, UnboundLocalError):
         name = str(exc).split("'")[1] if "'" in str(exc) else "a local"
-        return f"`{name[2:] if name.startswith('l_') else name}` has no value here (read before it was set?)"
+        return "RK4000", f"`{name[2:] if name.startswith('l_') else name}` has no value here (read before it was set?)"
     if isinstance(exc, ZeroDivisionError):
-        return "division by zero"
+        return "RK4000", "division by zero (`/`, `//` or `%` by 0)"
     if isinstance(exc, RecursionError):
-        return "functions call each other too deeply (recursion?)"
+        return "RK4000", "functions call each other too deeply (recursion?)"
     if isinstance(exc, MemoryError):
-        return "the machine ran out of memory working this out (a value that grows without end?)"
-    return f"cannot evaluate: {exc}"
+        return "RK4000", "the machine ran out of memory working this out (a value that grows without end?)"
+    if isinstance(exc, OverflowError):
+        return "RK4015", "a number too large to work with (a fraction or a power that grows without end?)"
+    if isinstance(exc, IndexError):
+        return "RK4020", "an index past the end of a list or zone (or before its start: count its items first)"
+    if isinstance(exc, TypeError):
+        return "RK4022", _wrong_kind(str(exc))
+    return "RK4023", _out_of_range(str(exc))
+
+
+_KINDS = {"int": "a number", "float": "a number", "Fraction": "a number", "bool": "true/false", "str": "text",
+          "list": "a list", "tuple": "a list", "NoneType": "none", "dict": "a mapping", "Player": "a player",
+          "ZoneKey": "a zone", "Family": "a family of zones", "set": "a set", "function": "a function"}
+_TYPE = re.compile(r"'(\w+)'")
+
+
+def _kind(name: str) -> str:
+    return _KINDS.get(name, "a value of another kind")
+
+
+def _wrong_kind(text: str) -> str:
+    """A TypeError's message in the author's words: the operation and the kinds it was given."""
+    kinds = [_kind(n) for n in _TYPE.findall(text)]
+    op = re.search(r"for ([^:]+):", text) or re.search(r"'([<>=!]=?)' not supported", text)
+    if "unhashable" in text:
+        return f"{kinds[0] if kinds else 'a list'} cannot be a key or be told apart from equal ones " \
+               "(only numbers, texts, items, players and zones can: `distinct`, a mapping's key...)"
+    if op and len(kinds) >= 2:
+        return f"`{op.group(1).strip()}` cannot take {kinds[0]} and {kinds[1]}"
+    if "concatenate" in text:
+        joined = re.search(r'\(not "(\w+)"\) to (\w+)', text)
+        if joined:
+            return f"`+` cannot join {_kind(joined.group(2))} and {_kind(joined.group(1))}"
+    if "unary" in text and kinds:
+        return f"`{text.split('unary ', 1)[1].split(':')[0]}` cannot take {kinds[0]}"
+    index = re.search(r"(\w+) indices must be integers or slices, not (\w+)", text)
+    if index:
+        return f"{_kind(index.group(1))} is indexed by a whole number, not by {_kind(index.group(2))}"
+    if "not subscriptable" in text and kinds:
+        return f"{kinds[0]} cannot be indexed (lists, zones and families can)"
+    if ("not iterable" in text or "has no len" in text) and kinds:
+        return f"{kinds[0]} is not a list (a list or a zone was expected)"
+    if "multiply sequence" in text and kinds:
+        return f"`*` repeats a list or text by a whole number, not by {kinds[-1]}"
+    return "a value of the wrong kind for this operation (a number, text, list or zone where another was expected?)"
+
+
+def _out_of_range(text: str) -> str:
+    """A ValueError's message in the author's words."""
+    if "empty" in text:
+        return "`max`, `min` or `first` of an empty list (give a default, or test `count(...) > 0` first)"
+    if "not in list" in text:
+        return "the value is not in the list"
+    return "a value outside what this operation takes"
+
+
+def _shown(key) -> str:
+    if key.__class__ is str:
+        return f"`{key}`"
+    if key is None:
+        return "for none"
+    kind = type(key).__name__
+    return f"for {_kind(kind)} `{key}`" if kind in _KINDS else "for this key"
 
 
 def _missing_property(exc: KeyError, game) -> str | None:

@@ -5,7 +5,7 @@ A game is a folder with ``game.yaml``; ``include:`` lists the other files of the
 game. Mapping sections (``functions``, ``zones``, ...) may be spread over several
 files; any name defined twice, and any other section given twice, is an error. A variant is
 ``variants/<name>.yaml`` (or any path): content-shaped, merged over the base with
-the overlay rules of :mod:`loader`, and checked exactly like the base. Shipped games
+the overlay rules of :mod:`loader` (strictly, :mod:`overlay`), and checked exactly like the base. Shipped games
 are found by name, from a checkout or from an installed wheel.
 """
 from __future__ import annotations
@@ -19,8 +19,9 @@ from importlib import resources
 
 import attrs
 
-from .content import schema, typed
-from .content.loader import LNode, SourceMap, flatten, load_yaml, merge
+from .content import properties, schema, typed
+from .content.loader import LNode, SourceMap, flatten, load_yaml
+from .content.overlay import apply as apply_overlay
 from .dsl import code_cache, parse_cache
 from .errors import Diagnostic, DiagnosticReport, UsageError, suggestion_help
 from .model import Game, build_game
@@ -215,7 +216,7 @@ def _few_collections():
 def _load_game(folder: str, variants) -> Game:
     files: list[str] = []
     tree = load_tree(folder, files)
-    base = typed_sections(tree)
+    base = typed_sections(tree, components=bool(variants))
     for variant in variants:
         path = variant_path(folder, variant)
         # a file of the game must stay inside it; a variant file elsewhere is the user's own choice
@@ -224,8 +225,7 @@ def _load_game(folder: str, variants) -> Game:
         problems = schema.check(overlay, "variant")
         if problems:
             raise DiagnosticReport(problems)
-        body = LNode({k: v for k, v in overlay.value.items() if k != "variant"}, overlay.span)
-        tree = merge(tree, body)
+        tree = apply_overlay(tree, overlay)     # strict: names it changes exist, names it adds are new
     data, smap = flatten(tree)
     problems = schema.check_data(data, smap, "game")
     if problems:
@@ -243,20 +243,24 @@ def _build(data: dict, smap: SourceMap, base: tuple, name: str, path: str, varia
         game = build_game(built, smap, name, path, variants)
     except DiagnosticReport as report:
         found = [_hint_quoted_id(d) for d in report.diagnostics]
-        found += typed.check(data, base, smap, typed.Vocab(typed.sets_of(data), None))
+        found += typed.check(data, base, smap, vocab := typed.Vocab(typed.sets_of(data), None))
+        found += properties.check(data, base[0].get("components"), smap, vocab)
         raise DiagnosticReport(found) from None
-    problems = typed.check(data, base, smap, typed.Vocab(game.components.sets, game.components.item_kind))
+    names = game.program.vocab
+    vocab = typed.Vocab(game.components.sets, game.components.item_kind, names.prop_reads, frozenset(names.prop_asked))
+    problems = typed.check(data, base, smap, vocab) + properties.check(data, base[0].get("components"), smap, vocab)
     if problems:
         raise DiagnosticReport([*problems, *game.warnings])
     return attrs.evolve(game, provenance=(*game.provenance, *kept))
 
 
-def typed_sections(tree: LNode) -> tuple[dict, SourceMap]:
-    """The game's own parameters and variables as plain data with their source map
-    (before variants): the values types are inferred from, the declarations a variant keeps."""
+def typed_sections(tree: LNode, components: bool = True) -> tuple[dict, SourceMap]:
+    """The game's own parameters, variables and (when variants follow) components as plain data
+    with their source map (before variants): the values types are inferred from, the declarations
+    a variant keeps. Without variants the merged components are the game's own."""
     out: dict = {}
     smap = SourceMap()
-    for path in (("params",), ("vars",), ("player", "vars")):
+    for path in (("params",), ("vars",), ("player", "vars"), ("components",))[:4 if components else 3]:
         node = tree
         for key in path:
             node = node.value.get(key) if isinstance(node.value, dict) else None

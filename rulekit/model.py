@@ -81,7 +81,7 @@ class Board:
     zones: dict                 # name -> ZoneKey (global)
     zone_vis: dict              # zone name (global, family or player) -> visibility
     families: dict              # name -> Family
-    pzones: dict                # name -> tuple[ZoneKey]
+    pzones: dict                # name -> by seat: ZoneKey, or Family of a player's own (`keys:`)
     capacity: dict              # zone name -> capacity
     dealt_from: dict            # zone name -> (fn(s, {"p": owner}): the items it is dealt from, span)
 
@@ -360,7 +360,11 @@ class _Builder:
             zone_vis[name] = spec.get("visibility", "public")
             if "capacity" in spec:
                 capacity[name] = spec["capacity"]
-            pzones[name] = tuple(ZoneKey(name, i, capacity=capacity.get(name)) for i in range(len(PLAYERS)))
+            keys = self._zone_keys(name, spec, sets, ("player", "zones", name), self._seats())
+            if keys is None:
+                pzones[name] = tuple(ZoneKey(name, i, capacity=capacity.get(name)) for i in range(len(PLAYERS)))
+            else:       # a family of each player's own: one per seat a game may have
+                pzones[name] = tuple(Family(name, keys, capacity.get(name), i) for i in range(self._seats()))
         vocab.zones = zones
         vocab.families = families
         vocab.pzones = pzones
@@ -601,7 +605,8 @@ class _Builder:
     def _instances(self, kind: str, spec: dict, sets: dict):
         """(id, props) of each item of a component: listed, or generated from sets. A
         generator: its diagnostics interleave with those of the caller, item by item."""
-        base = {k: v for k, v in (spec.get("props") or {}).items()}
+        base = {k: d["default"] for k, d in (spec.get("properties") or {}).items() if "default" in d}
+        base.update(spec.get("props") or {})      # declared defaults, then `props:` (content/properties.py)
         if "items" in spec:
             yield from self._listed_instances(kind, spec, base)
         else:
@@ -660,25 +665,35 @@ class _Builder:
             return None, 0
         return [(prop, m) for m in sets[values]], len(sets[values])
 
-    def _zone_keys(self, name: str, spec: dict, sets: dict):
+    def _zone_keys(self, name: str, spec: dict, sets: dict, path: tuple | None = None, copies: int = 1):
+        """The keys of a family (`keys:` or `range:`), or None for a single zone; ``path`` is
+        where the zone is declared, ``copies`` how many families it makes (one per seat of a
+        player's own)."""
+        path = path or ("zones", name)
         if "keys" in spec:
             keys = spec["keys"]
             if isinstance(keys, str):
                 if keys not in sets:
-                    self.error("RK0335", f"unknown set `{keys}`", ("zones", name, "keys"), help=_suggest(keys, sets))
+                    self.error("RK0335", f"unknown set `{keys}`", (*path, "keys"), help=_suggest(keys, sets))
                     return []
                 keys = sets[keys]
-            if not self._budget("zones_left", len(keys), ("zones", name, "keys"),
-                                f"`{name}` makes {len(keys)} zones", MAX_ZONES, "zones in families"):
+            if not self._budget("zones_left", len(keys) * copies, (*path, "keys"),
+                                f"`{name}` makes {len(keys) * copies} zones", MAX_ZONES, "zones in families"):
                 return []
             return list(keys)
         if "range" in spec:
             low, high = spec["range"]
-            if not self._budget("zones_left", high - low + 1, ("zones", name, "range"),
-                                f"`{name}` makes {high - low + 1} zones", MAX_ZONES, "zones in families"):
+            size = max(high - low + 1, 0)
+            if not self._budget("zones_left", size * copies, (*path, "range"),
+                                f"`{name}` makes {size * copies} zones", MAX_ZONES, "zones in families"):
                 return []
             return list(range(low, high + 1))
         return None
+
+    def _seats(self) -> int:
+        """The most players the game declares (within the seats a game may have)."""
+        most = (self.data.get("players") or {}).get("max", 8)
+        return min(most, len(PLAYERS)) if most.__class__ is int else len(PLAYERS)
 
     def _budget(self, which: str, count: int, path: tuple, what: str, limit: int, noun: str) -> bool:
         """Spend ``count`` of a content limit; False (with a diagnostic) when it is exceeded."""

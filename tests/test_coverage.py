@@ -126,3 +126,34 @@ procedures:""", 1).replace("p.total = doubled(2)", "p.total = quadrupled(1)")
     assert lines[at("          p.total = quadrupled(1)") + 1] is True
     assert lines[at('    expr: "doubled(n) * 2"') + 1] is True
     assert lines[at('    expr: "[n, n, n * 2][n]"') + 1] is True
+
+
+# A function called only from an option's label, a tie-break, a variant's score, the estimate or a
+# `narrate:` template (each written in place of its call there) ran when that did (#36).
+ELSEWHERE = COUNT.replace("procedures:", """functions:
+  lab: {params: [n], expr: "n * 10"}
+  tie: {params: [p], expr: "p.total * 2"}
+  est: {params: [p], expr: "p.total + 1"}
+  narr: {params: [n], expr: "n + 100"}
+  vscore: {params: [p], expr: "p.total * 3"}
+procedures:""").replace('"add {n}" for n', '"add {n} ({lab(n)})" for n').replace("invariants:", """  tiebreak:
+    - "tie(p)"
+estimate: "est(p)"
+narrate:
+  set:
+    total: "{player} now {narr(change)}"
+invariants:""")
+LABELLED = "game: ..\nplayers: 2\nactions:\n  - p1: add 1 (10)\n"
+
+
+def test_functions_run_from_labels_tiebreaks_variants_estimates_and_narration_count(write_game, capsys):
+    variant = 'variant: {name: v}\nscoring:\n  categories:\n    - id: total\n      points: "vscore(p)"\n'
+    folder = write_game({"game.yaml": ELSEWHERE, "variants/v.yaml": variant,
+                         "scenarios/a.yaml": LABELLED,
+                         "scenarios/b.yaml": "game: ..\nvariants: [v]\nplayers: 2\nseed: 1\nactions:\n"
+                                             + "".join(f"  - p{1 + i % 2}: add 2 (20)\n" for i in range(10))})
+    code, out, _ = run_cli(capsys, "test", folder, "--random", "0", "--coverage")
+    assert code == 0, out
+    never = out.split("statements never run:")[1] if "statements never run:" in out else ""
+    for name in ("n * 10", "p.total * 2", "p.total + 1", "n + 100", "p.total * 3"):
+        assert name not in never, out

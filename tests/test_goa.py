@@ -6,7 +6,7 @@ one scripted full game per player count, and random games that must keep the inv
   ``text:``; each asserts the ruling's outcome with ``expect:``, and what it forbids with
   ``refuse:`` and ``legal:`` steps (e.g. a bid above one's money), so each script checks its
   ruling when run alone.
-- ``examples/goa-example-round.yaml``: the rulebook's "Példaforduló" (round 1, 4 players);
+- ``games/goa/scenarios/rulebook-example-round.yaml``: the rulebook's "Példaforduló" (round 1, 4 players);
   its transcript (``rulekit.testing.transcript``) is a syrupy snapshot.
 - ``games/goa/scenarios/full-game-{2,3,4}p.yaml`` were made by the seeded random bot (the
   games of ``rulekit autoplay goa --players N --seed N``); a digest of their events and actions
@@ -23,6 +23,7 @@ one scripted full game per player count, and random games that must keep the inv
 from __future__ import annotations
 
 import functools
+import json
 import os
 import re
 from pathlib import Path
@@ -45,7 +46,7 @@ ROOT = Path(__file__).resolve().parent.parent
 GAME = ROOT / "games" / "goa"
 FAQ = GAME / "faq"
 SCENARIOS = GAME / "scenarios"
-EXAMPLE = ROOT / "examples" / "goa-example-round.yaml"
+EXAMPLE = SCENARIOS / "rulebook-example-round.yaml"
 FULL_GAMES = {2: 2, 3: 3, 4: 4}          # players -> seed
 RANDOM_GAMES = int(os.environ.get("RULEKIT_LONG") or 40)
 QUICK_GAMES = 3                          # per player count in the default run; the slow run plays RANDOM_GAMES
@@ -197,6 +198,8 @@ def write_full_game(path: Path, players: int, seed: int) -> None:
     agents = [make_agent("random", seed * 1000 + i) for i in range(players)]
     lines = []
     play_out(state, agents, lambda s, who, index: lines.append(f"  - {PLAYERS[who]}: {s.pending.labels[index]}"))
+    lines += ["# The final scores: `rulekit run` checks that the game ends with them (RK5008 otherwise).",
+              "result: " + json.dumps(state.result, sort_keys=True)]
     head = [
         "# yaml-language-server: $schema=../../../schemas/script.schema.json",
         "# Generated: `GOA_REGENERATE=1 pytest tests/test_goa.py -k full_game --snapshot-update` (seeded random",

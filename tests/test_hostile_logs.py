@@ -262,7 +262,7 @@ def test_a_typo_in_a_variants_section_is_flagged_by_the_variant_schema(tmp_path,
         assert found[0].help == f"did you mean `{meant}`?"
     # while every valid overlay still is one: partial entries, entries and keys removed with null,
     # `remove: true`, and the shipped variants
-    path = _variant(tmp_path, "vars: {revealed: {max: null, text: changed}}\nprocedures: {nothing: null}\n"
+    path = _variant(tmp_path, "vars: {revealed: {max: null, text: changed}}\nadd: {procedures: {nothing: {do: pass}}}\n"
                               "invariants:\n  - {id: route_faces, remove: true}\n  - {id: goal_consistent, text: t}\n"
                               "flow: {phases: [{id: auction, text: null}]}\nsearch: null\n")
     assert schema.check(load_yaml(str(path)), "variant") == []
@@ -280,7 +280,7 @@ def test_the_variant_schema_reuses_the_game_schemas_definitions():
     game = json.loads((SCHEMAS / "game.schema.json").read_text(encoding="utf-8"))
     variant = json.loads((SCHEMAS / "variant.schema.json").read_text(encoding="utf-8"))
     sections = set(game["properties"]) - {"$schema", "include"}
-    assert set(variant["properties"]) - {"$schema", "variant"} == sections
+    assert set(variant["properties"]) - {"$schema", "variant", "add"} == sections
     for name in sections:
         refs = [alt.get("$ref") for alt in variant["properties"][name]["anyOf"]]
         assert f"game.schema.json#/$defs/{name}" in refs, name

@@ -229,7 +229,7 @@ def test_function_recursion_in_a_parameter_names_the_parameter(capsys, write_gam
     assert f"game.yaml:{line_of(os.path.join(folder, 'game.yaml'), 'first:')}:" in out
 
 
-@pytest.mark.parametrize("expr,fragment", [("1 // 0", "division by zero"), ("[1][3]", "cannot evaluate")])
+@pytest.mark.parametrize("expr,fragment", [("1 // 0", "division by zero"), ("[1][3]", "an index past the end")])
 def test_a_parameter_that_cannot_be_computed_names_its_line(capsys, write_game, expr, fragment):
     folder = write_game(HEAD + f"params:\n  bad: {{expr: \"{expr}\"}}\n"
                         "flow:\n  rounds: 1\n  phases:\n    - id: m\n      do: pass\n")
@@ -267,7 +267,7 @@ def test_scoring_errors_name_the_category_and_line(capsys, write_game, points, t
     # scoring runs after the last procedure: these errors had no line at all
     folder = write_game(SCORED.replace("{points}", points).replace("{tiebreak}", tiebreak))
     code, out = run(capsys, "autoplay", folder, "--quiet")
-    assert code == 1 and "error[RK4000]" in out and fragment in out, out
+    assert code == 1 and "error[RK40" in out and fragment in out, out
     assert f"game.yaml:{line_of(os.path.join(folder, 'game.yaml'), needle)}:" in out
 
 

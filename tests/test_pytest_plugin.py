@@ -115,3 +115,66 @@ def test_a_script_that_checks_nothing_is_kept_as_a_digest_and_tests_can_check_it
     assert stored_snapshot_differs(str(opens), text) is None
     changed = stored_snapshot_differs(str(opens), text.replace("seed=7", "seed=8"))
     assert "the transcript differs from its snapshot" in changed and "+start auction players=3 seed=8" in changed
+
+
+# ------------------------------------------------------------------ one snapshot store (#36)
+def test_a_failing_script_keeps_its_snapshot_under_snapshot_update(pytester):
+    folder = game_copy(pytester)
+    (folder / "scenarios" / "refused.yaml").write_text(PASSING)
+    pytester.runpytest(*PLUGIN, "--snapshot-update", str(folder)).assert_outcomes(passed=2)
+    stored = folder / "scenarios" / "__snapshots__" / "refused.ambr"
+    before = stored.read_bytes()
+    (folder / "scenarios" / "refused.yaml").write_text(FAILING)          # an expectation now fails
+    result = pytester.runpytest(*PLUGIN, "--rulekit", "--snapshot-update", str(folder))
+    result.assert_outcomes(passed=1, failed=1)
+    assert "Deleted" not in result.stdout.str()
+    assert stored.read_bytes() == before
+
+
+def test_rulekit_test_and_pytest_write_the_same_bytes(pytester, capsys):
+    from conftest import run_cli
+    folder = game_copy(pytester)
+    (folder / "scenarios" / "refused.yaml").write_text(RECORDED)          # kept as a digest
+    pytester.runpytest(*PLUGIN, "--snapshot-update", str(folder)).assert_outcomes(passed=2)
+    by_pytest = {p.name: p.read_bytes() for p in (folder / "scenarios" / "__snapshots__").iterdir()}
+    shutil.rmtree(folder / "scenarios" / "__snapshots__")
+    assert run_cli(capsys, "test", str(folder), "--random", "0", "--update")[0] == 0
+    by_rulekit = {p.name: p.read_bytes() for p in (folder / "scenarios" / "__snapshots__").iterdir()}
+    assert by_rulekit == by_pytest and set(by_pytest) == {"opens.ambr", "refused.ambr"}
+    pytester.runpytest(*PLUGIN, str(folder)).assert_outcomes(passed=2)
+
+
+def test_the_plugin_compares_an_old_transcript_too(pytester):
+    folder = game_copy(pytester)
+    (folder / "scenarios" / "refused.yaml").unlink()
+    pytester.runpytest(*PLUGIN, "--snapshot-update", str(folder)).assert_outcomes(passed=1)
+    (folder / "scenarios" / "opens.transcript").write_text("start auction players=3 seed=7\n")
+    result = pytester.runpytest(*PLUGIN, str(folder))
+    result.assert_outcomes(failed=1)
+    assert "the transcript differs from the stored one" in result.stdout.str()
+
+
+def test_a_folder_of_scripts_named_on_the_command_line_is_collected(pytester):
+    game_copy(pytester)
+    scripts = pytester.path / "checks"
+    scripts.mkdir()
+    (scripts / "opens.yaml").write_text(PASSING.replace("game: ..", "game: ../auction"))
+    (scripts / "notes.yaml").write_text("just: data\n")
+    pytester.runpytest(*NO_SYRUPY, str(scripts)).assert_outcomes(passed=1)
+    pytester.runpytest(*NO_SYRUPY, str(pytester.path)).assert_outcomes()      # a folder of folders: left alone
+
+
+def test_snapshot_update_never_writes_into_a_read_only_game(pytester):
+    folder = game_copy(pytester)
+    (folder / "scenarios" / "refused.yaml").unlink()
+    every = [folder, *folder.rglob("*")]
+    for path in every:
+        path.chmod(path.stat().st_mode & ~0o222)
+    try:
+        result = pytester.runpytest(*PLUGIN, "--snapshot-update", str(folder))
+    finally:
+        for path in every:
+            path.chmod(path.stat().st_mode | 0o200)
+    result.assert_outcomes(failed=1)
+    assert "error[RK5030]:" in result.stdout.str() and "is read-only" in result.stdout.str()
+    assert snapshot_files(folder) == []

@@ -23,7 +23,7 @@ from io import BytesIO
 from operator import itemgetter
 from pickle import HIGHEST_PROTOCOL, Pickler, PicklingError
 
-from ..engine.state import ITEM_STATES, PLAYERS
+from ..engine.state import ITEM_STATES, PLAYERS, keys_of
 
 ESTIMATE = "$estimate"   # the estimate's name among the content functions (model.ESTIMATE; a test checks)
 LIMIT = 8192             # states remembered before the table starts over
@@ -84,11 +84,12 @@ class _Reads:
             elif name in game.board.families:
                 zones.extend(game.board.families[name].zones.values())
             elif name in game.board.pzones:
-                zones.extend(game.board.pzones[name][:n])
+                zones.extend(key for zone in game.board.pzones[name][:n] for key in keys_of(zone))
         seats = None
         if game.scoring.estimate_of_own_seat:
             owned = [name for name in (r[1] for r in found if r[0] == "zone") if name in game.board.pzones]
-            seats = tuple(tuple(game.board.pzones[name][q] for name in owned) for q in range(n))
+            seats = tuple(tuple(key for name in owned for key in keys_of(game.board.pzones[name][q]))
+                          for q in range(n))
         return _Reads(tuple(zones), tuple(r[1] for r in found if r[0] == "pvar"),
                       tuple(r[1] for r in found if r[0] == "g"),
                       tuple(sorted({r[1] for r in found if r[0] == "prop"})), seats)

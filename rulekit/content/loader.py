@@ -11,8 +11,13 @@ Overlay semantics (documented in docs/language.md):
 - mappings merge key by key; a key set to ``null`` in an overlay removes it;
 - lists of mappings that carry ``id`` merge by id: an entry with a new id is
   appended, an entry with a known id is merged into it, ``remove: true`` drops it
-  and ``replace: true`` replaces it whole;
+  and ``replace: true`` replaces it whole; ``before: ID`` / ``after: ID`` place
+  the entry (a new one, or move a known one);
 - every other value (scalars, plain lists) is replaced.
+
+A variant's ``add:`` section merges with ``adding=True``: there ``null`` is content (a zone
+with its defaults), as in a game's file. Which names may be changed or added is
+:mod:`overlay`'s business; this module only merges.
 """
 from __future__ import annotations
 
@@ -23,7 +28,7 @@ from typing import Any
 import attrs
 import yaml
 
-from ..errors import Diagnostic, DiagnosticReport
+from ..errors import Diagnostic, DiagnosticReport, suggestion_help
 from ..source import Refused, Span, open_regular, register_text, source_line, withhold
 
 # libyaml's composer when present (several times faster; same nodes and marks).
@@ -527,46 +532,102 @@ def load_yaml(path: str, text: str | None = None, within: str | None = None) -> 
 
 # --------------------------------------------------------------------------- merge
 
-def merge(base: LNode, overlay: LNode) -> LNode:
-    """Merge an overlay into base (see the module docstring); returns a new tree."""
+ENTRY_FLAGS = ("remove", "replace", "before", "after")     # words of a merge in an entry of an id-keyed list
+
+
+def merge(base: LNode, overlay: LNode, problems: list | None = None, adding: bool = False) -> LNode:
+    """Merge an overlay into base (see the module docstring); returns a new tree. A placement
+    (``before:``/``after:``) naming no entry is reported in ``problems`` (RK0133)."""
     if isinstance(base.value, dict) and isinstance(overlay.value, dict):
         out = dict(base.value)
         for key, child in overlay.value.items():
-            if child.value is None:
+            if child.value is None and not adding:
                 out.pop(key, None)
             elif key in out:
-                merged = merge(out[key], child)
+                merged = merge(out[key], child, problems, adding)
                 merged.key_span = out[key].key_span
                 out[key] = merged
             else:
-                out[key] = child
+                out[key] = _fresh(child, problems) if adding else child
         return LNode(out, base.span, base.key_span)
-    if isinstance(base.value, list) and isinstance(overlay.value, list) and _keyed(base) and _keyed(overlay):
-        out_list = list(base.value)
-        index = {item.value["id"].value: i for i, item in enumerate(out_list)}
-        for item in overlay.value:
-            ident = item.value["id"].value
-            flags = {k: bool(item.value[k].value) for k in ("remove", "replace") if k in item.value}
-            if flags.get("remove"):
-                if ident in index:
-                    out_list[index[ident]] = None
-                continue
-            if ident in index and not flags.get("replace"):
-                out_list[index[ident]] = merge(out_list[index[ident]], item)
-            else:
-                clean = LNode({k: v for k, v in item.value.items() if k != "replace"}, item.span, item.key_span)
-                if ident in index:
-                    out_list[index[ident]] = clean
-                else:
-                    index[ident] = len(out_list)
-                    out_list.append(clean)
-        return LNode([i for i in out_list if i is not None], base.span, base.key_span)
-    return overlay
+    if keyed_pair(base, overlay):
+        return _merge_keyed(base, overlay, problems, adding)
+    return _fresh(overlay, problems) if adding else overlay
+
+
+def _fresh(node: LNode, problems: list | None) -> LNode:
+    """A new part of an ``add:`` section, its id-keyed lists placed and cleared of merge words."""
+    if isinstance(node.value, (dict, list)):
+        empty = LNode({} if isinstance(node.value, dict) else [], node.span, node.key_span)
+        return merge(empty, node, problems, adding=True)
+    return node
+
+
+def _merge_keyed(base: LNode, overlay: LNode, problems: list | None, adding: bool) -> LNode:
+    """Entries merged by ``id``, in the base's order; new ones appended or placed."""
+    out = list(base.value)
+    for item in overlay.value:
+        ident = item.value["id"].value
+        at = _position(out, ident)
+        if _flag(item, "remove"):
+            if at is not None:
+                del out[at]
+            continue
+        clean = LNode({k: v for k, v in item.value.items() if k not in ENTRY_FLAGS}, item.span, item.key_span)
+        if at is not None and not _flag(item, "replace"):
+            entry = merge(out[at], clean, problems, adding)
+        else:
+            entry = _fresh(clean, problems) if adding else clean
+        placed = _placement(item)
+        if at is not None and placed is None:
+            out[at] = entry
+            continue
+        if at is not None:
+            del out[at]
+        out.insert(_place(out, item, placed, problems), entry)
+    return LNode(out, base.span, base.key_span)
+
+
+def _flag(item: LNode, key: str) -> bool:
+    return key in item.value and bool(item.value[key].value)
+
+
+def _placement(item: LNode) -> str | None:
+    """``before`` or ``after`` when the entry says where it goes (one of them: the overlay's
+    checks report both)."""
+    return next((k for k in ("before", "after") if k in item.value), None)
+
+
+def _position(entries: list, ident) -> int | None:
+    return next((i for i, e in enumerate(entries) if e.value["id"].value == ident), None)
+
+
+def _place(entries: list, item: LNode, placed: str | None, problems: list | None) -> int:
+    """Where ``item`` goes in ``entries``: beside the entry its ``before:``/``after:`` names,
+    else at the end (a name of no entry is RK0133)."""
+    if placed is None:
+        return len(entries)
+    target = item.value[placed]
+    at = _position(entries, target.value)
+    if at is not None:
+        return at + (placed == "after")
+    if problems is not None:
+        ids = [str(e.value["id"].value) for e in entries]
+        problems.append(Diagnostic(
+            "RK0133", f"`{placed}: {'null' if target.value is None else brief(str(target.value))}` names no entry "
+                      "of this list", target.span,
+            help=suggestion_help(str(target.value), ids) or (f"entries: {', '.join(ids)}" if ids else None)))
+    return len(entries)
+
+
+def keyed_pair(base: LNode, overlay: LNode) -> bool:
+    """Whether ``overlay`` merges into ``base`` entry by entry: both lists of mappings with a text ``id``."""
+    return _keyed(base) and _keyed(overlay)
 
 
 def _keyed(node: LNode) -> bool:
-    return all(isinstance(i.value, dict) and "id" in i.value and isinstance(i.value["id"].value, str)
-               for i in node.value)
+    return isinstance(node.value, list) and all(
+        isinstance(i.value, dict) and "id" in i.value and isinstance(i.value["id"].value, str) for i in node.value)
 
 
 def flatten(node: LNode, smap: SourceMap | None = None, path: tuple = ()) -> tuple[Any, SourceMap]:
@@ -664,6 +725,7 @@ def _kind_props(spec) -> set:
     if not isinstance(spec, dict):
         return set()
     props = set(spec.get("props") or ()) | set(spec.get("generate") or ()) | set(spec.get("state") or ())
+    props |= set(spec.get("properties") or ())
     for item in spec.get("items") or ():
         if isinstance(item, dict):
             props |= set(item) - {"id"}

@@ -8,7 +8,8 @@ Without ``type`` the type is inferred from the value the *game* gives (before an
 variant), so a variant that writes ``three`` where the game wrote ``8`` is caught at
 the variant's line. A word is a set member or an item id: free text must say
 ``type: text``, so a misspelt symbol is never silently a string. Each problem is a
-diagnostic at the value's ``file:line:col`` with "did you mean".
+diagnostic at the value's ``file:line:col`` with "did you mean". Item properties are typed
+by the same rules, per component kind (:mod:`properties`, codes of their own).
 """
 from __future__ import annotations
 
@@ -31,6 +32,8 @@ class Vocab:
 
     sets: dict          # set name -> member names
     items: dict | None  # item id -> kind, or None when the items could not be built
+    reads: dict = attrs.Factory(dict)   # item property -> spans where the rules read it (properties.py)
+    asked: frozenset = frozenset()      # item properties the rules ask about with `has`
 
     def member_of(self, word: str) -> str | None:
         return next((name for name, members in self.sets.items() if word in members), None)
@@ -50,6 +53,8 @@ class Declared:
     spec: dict          # its mapping (for a bare value, the game's own type, min and max)
     base: object        # the value the game itself gives (before variants), or _MISSING
     declared_in: str = "data"   # whose source map locates ``spec``'s keys: "data" or "base"
+    codes: tuple = ("RK0351", "RK0353")     # (a value of the wrong type, an unknown symbol)
+    inferred_note: str = "its type is inferred from the game's own value; declare `type:` to say otherwise"
 
 
 _MISSING = object()
@@ -175,6 +180,8 @@ def _value_problems(value, kind: str, decl: Declared, path: tuple, smap: SourceM
     if head in ("int", "bool"):
         if _is(value, head):
             return []
+        if head == "int" and isinstance(value, float):
+            return [_wrong(decl, path, smap, f"expected an integer, found {value!r}", inferred, _float_help(value))]
         help_ = _number_help(value) if head == "int" else None
         return [_wrong(decl, path, smap, f"expected {_noun(head)}, got {_shown(value)}", inferred, help_)]
     if not isinstance(value, str):
@@ -246,10 +253,18 @@ def _number_help(value) -> str | None:
     return None
 
 
+def _float_help(value: float) -> str | None:
+    """A fraction where a whole number belongs: name the two nearest."""
+    if value != value or value in (float("inf"), float("-inf")):
+        return None
+    low = int(value // 1)
+    return f"rulekit counts in whole numbers: write `{low}` or `{low + 1}`"
+
+
 def _wrong(decl: Declared, path: tuple, smap: SourceMap, message: str, inferred: bool,
            help_: str | None = None) -> Diagnostic:
-    note = ("its type is inferred from the game's own value; declare `type:` to say otherwise",) if inferred else ()
-    return Diagnostic("RK0351", f"{decl.what}: {message}", smap.span(path), help=help_, notes=note)
+    note = (decl.inferred_note,) if inferred else ()
+    return Diagnostic(decl.codes[0], f"{decl.what}: {message}", smap.span(path), help=help_, notes=note)
 
 
 def _unknown(value: str, why: str, pool, decl: Declared, path: tuple, smap: SourceMap,
@@ -258,7 +273,7 @@ def _unknown(value: str, why: str, pool, decl: Declared, path: tuple, smap: Sour
     help_ = f"did you mean `{match}`?" if match else None
     if extra:
         help_ = f"{help_} Or {extra}" if help_ else extra[0].upper() + extra[1:]
-    return Diagnostic("RK0353", f"{decl.what}: unknown symbol `{value}` ({why})", smap.span(path), help=help_)
+    return Diagnostic(decl.codes[1], f"{decl.what}: unknown symbol `{value}` ({why})", smap.span(path), help=help_)
 
 
 def _bounds(decl: Declared, kind: str, smap: SourceMap) -> list[Diagnostic]:

@@ -21,6 +21,7 @@ import hashlib
 import importlib.util
 import marshal
 import sys
+import warnings
 from types import CodeType
 
 from . import parse_cache, verify
@@ -42,7 +43,11 @@ def compiled(text: str, filename: str, *, check) -> CodeType:
     if code is None:
         code = _from_disk(text)
         if code is None:
-            code = compile(check(text) or text, filename, "exec")
+            with warnings.catch_warnings():
+                # Python's compile-time hints (`[1, 2][[x]]`: "list indices must be integers") name
+                # Python, not the content; what such code does is reported when it runs, in content terms
+                warnings.simplefilter("ignore", SyntaxWarning)
+                code = compile(check(text) or text, filename, "exec")
         _memory[text] = code
     if _scope["used"] is not None:
         _scope["used"][text] = code

@@ -26,7 +26,7 @@ from ..engine.runtime import NAMES as RUNTIME_NAMES
 from ..engine.scoring import score
 from ..engine.state import SEAT_NAMES, Family, Player, ZoneKey
 from ..engine.tally import tally_count, tally_table
-from ..errors import ContentRuntimeError, Diagnostic, suggestion_help
+from ..errors import ContentRuntimeError, Diagnostic, boundary, suggestion_help
 from ..source import Span
 from . import ast, code_cache, verify
 from .loops import Loops, _conjuncts
@@ -61,6 +61,8 @@ class Vocabulary:
     procedures: dict = attrs.Factory(dict)       # name -> params
     bounds: dict = attrs.Factory(dict)           # (variable, per player) -> (min, max), where bounded
     option_groups: dict = attrs.Factory(dict)    # name -> (params, tuple of ast.Option)
+    prop_reads: dict = attrs.Factory(dict)       # item property -> spans reading it (content/properties.py)
+    prop_asked: set = attrs.Factory(set)         # properties named in a `has`-like built-in's literal
 
 
 class Scope:
@@ -448,7 +450,7 @@ class Compiler(Loops):
             return "list"
         if isinstance(node, ast.Attr) and node.name in v.pzones and not (
                 {node.name} & (v.pvars | v.item_props | v.dynamic_props | v.member_props)):
-            return "zone"
+            return self._pzone_kind(node.name)
         if isinstance(node, ast.Index) and self.static_kind(node.obj, scope) == "family":
             return "zone"
         if isinstance(node, ast.Attr) and self._member_lists(node.name):
@@ -466,6 +468,11 @@ class Compiler(Loops):
                 self.static_kind(node.left, scope) == self.static_kind(node.right, scope) == "list":
             return "list"
         return None
+
+    def _pzone_kind(self, name: str) -> str:
+        """A player's zone is a "zone", or a "family" when declared with `keys:` or `range:`."""
+        seats = self.v.pzones[name]
+        return "family" if seats and seats[0].__class__ is Family else "zone"
 
     def _name_kind(self, name: str, scope) -> str | None:
         """What a name certainly holds: a local as ``Scope.kinds`` knows it, a zone, a family, a set."""
@@ -624,6 +631,7 @@ class Compiler(Loops):
             paths.append("dprop")
         elif name in v.item_props:
             paths.append("sprop")
+            v.prop_reads.setdefault(name, set()).add(node.span)
         if name in v.member_props:
             paths.append("mprop")
         if not paths:
@@ -657,9 +665,10 @@ class Compiler(Loops):
 
         def dispatch(s, o):
             if type(o) is not str:
-                if "pvar" in paths:
+                seat = (type(o) is Player or type(o) is int) and 0 <= o < s.n
+                if "pvar" in paths and seat:
                     return s.p[o][name]
-                if "pzone" in paths:
+                if "pzone" in paths and seat:
                     return pzone_keys[o]
             elif o in items:
                 if "dprop" in paths:
@@ -670,6 +679,7 @@ class Compiler(Loops):
             if "mprop" in paths and o in members:
                 return members[o][name]
             raise ContentRuntimeError(f"{mutate.fmt(o)} has no attribute `{name}`")
+        boundary(dispatch)
         twice = self._twice(obj) if "dprop" in paths or "sprop" in paths else None
         if twice is None:
             return f"{self._k(dispatch)}(s, {obj})"
@@ -767,6 +777,9 @@ class Compiler(Loops):
         if op in ("==", "!=", "<", "<=", ">", ">="):
             return f"({a} {op} {b})"
         kind = self.static_kind(node.right, scope)
+        if kind == "family":
+            self.error("RK0344", f"`{op}` cannot look inside a family of zones; test one of its spaces: "
+                       f"`x {op} {_name_of(node.right)}[key]`", node.span)
         if kind == "zone":
             test = f"(s.loc.get({a}) is {b})"
         elif kind == "list":
@@ -848,6 +861,8 @@ class Compiler(Loops):
         arg = node.args[position] if len(node.args) > position else dict(node.kwargs).get(named)
         if not isinstance(arg, ast.Str):
             return
+        if builtin.names == "props":
+            v.prop_asked.add(arg.value)
         known, what = {"kinds": (v.kinds, "component kind"), "items": (v.items, "item"),
                        "props": (v.item_props | v.dynamic_props | v.member_props, "property")}[builtin.names]
         if known and arg.value not in known:
@@ -1140,7 +1155,7 @@ class Compiler(Loops):
             return None
         if isinstance(node, ast.Attr) and node.name in v.pzones and not (
                 {node.name} & (v.pvars | v.item_props | v.dynamic_props | v.member_props)):
-            return "zone"
+            return self._pzone_kind(node.name)
         if isinstance(node, ast.Index) and self._kind_of(node.obj) == "family":
             return "zone"
         if isinstance(node, ast.Call) and node.func in REGISTRY:
@@ -1565,6 +1580,13 @@ def located_code(fn, span, name: str | None = None):
     return fn
 
 
+def past_end(index: int, what: str, size: int):
+    """An index past either end of a list, a text or a zone, in the author's words."""
+    end = "end" if index >= 0 else "start"
+    raise ContentRuntimeError(f"index {index} is past the {end} of {what} ({size} item{'' if size == 1 else 's'})",
+                              None, "RK4020")
+
+
 def _namespace(vocab: Vocabulary) -> dict:
     """The globals of generated expression code: a few helpers, nothing from content."""
     items = vocab.items
@@ -1572,15 +1594,23 @@ def _namespace(vocab: Vocabulary) -> dict:
     def getitem(s, o, i):
         if type(o) is Family:
             if i not in o.zones:
-                raise ContentRuntimeError(f"`{o.name}` has no space `{mutate.fmt(i)}`")
+                raise ContentRuntimeError(f"`{o.text}` has no space `{mutate.fmt(i)}`")
             return o.zones[i]
         if type(o) is ZoneKey:
-            return s.zones[o][i]
+            held = s.zones[o]
+            if i.__class__ is int and not -len(held) <= i < len(held):
+                past_end(i, f"`{o.text}`", len(held))
+            return held[i]
+        if (type(o) is list or type(o) is str) and i.__class__ is int and not -len(o) <= i < len(o):
+            past_end(i, "the list" if type(o) is list else "the text", len(o))
         return o[i]
 
     def contains(s, x, coll):
         if type(coll) is ZoneKey:
             return s.loc.get(x) == coll
+        if type(coll) is Family:
+            raise ContentRuntimeError(f"`in` cannot look inside a family of zones (`{coll.text}`); "
+                                      "test one of its spaces", None, "RK4002")
         return x in coll
 
     def tally(s, z, prop, value):
@@ -1589,7 +1619,9 @@ def _namespace(vocab: Vocabulary) -> dict:
         return len([x for x in seq(s, z) if items[x][prop] == value])
 
     def nospace(family, key):
-        raise ContentRuntimeError(f"`{family.name}` has no space `{mutate.fmt(key)}`")
+        raise ContentRuntimeError(f"`{family.text}` has no space `{mutate.fmt(key)}`")
+
+    boundary(getitem, contains, tally, _count_equal, tally_table, tally_count)
 
     return {"__builtins__": {}, **RUNTIME_NAMES, "UNLISTED": vm.unlisted, "SCORE": score, "len": len, "LIST": list,
             "SUM": sum, "MIN": min, "MAX": max, "INT": int, "PLAIN_VALUE": _PLAIN_VALUE,
@@ -1602,6 +1634,8 @@ def _namespace(vocab: Vocabulary) -> dict:
 
 
 def _name_of(node) -> str:
+    if isinstance(node, ast.Attr) and isinstance(node.obj, ast.Name):
+        return f"{node.obj.id}.{node.name}"       # a player's family: `p.land`
     return node.id if isinstance(node, ast.Name) else "zones"
 
 

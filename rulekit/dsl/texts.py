@@ -16,7 +16,7 @@ from lark.indenter import DedentError
 
 from ..engine.limits import MAX_BITS, too_many_digits
 from ..engine.mutate import fmt
-from ..errors import RUNTIME_ERRORS, ContentRuntimeError, Diagnostic, DiagnosticReport, explain_failure
+from ..errors import RUNTIME_ERRORS, ContentRuntimeError, Diagnostic, DiagnosticReport, raise_failure
 from ..source import Span
 from . import ast
 from .compiler import Scope
@@ -110,8 +110,7 @@ def located(fn, span: Span, what: str, number: str | None = None):
                 exc.span = span
             raise
         except RUNTIME_ERRORS as exc:
-            raise ContentRuntimeError(f"cannot compute {what}: {explain_failure(exc, s.game)}", span,
-                                      "RK4000") from None
+            raise_failure(exc, s.game, span, what)
         if number and value.__class__ is int and value.bit_length() > MAX_BITS:
             too_many_digits(value.bit_length(), "a runaway sum?", span, subject=what)
         if number and not (isinstance(value, (int, float)) or (value is None and number == "points")):

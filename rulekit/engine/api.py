@@ -13,7 +13,7 @@ from ..errors import ContentRuntimeError, IllegalAction, UsageError
 from . import memo, simultaneous, vm
 from .rng import below
 from .runtime import Autoplay
-from .state import PLAYERS, Decision, Frame, State
+from .state import PLAYERS, Decision, Frame, State, keys_of
 
 
 def new_game(game, players: int | None = None, seed: int = 0, pins: dict | None = None,
@@ -32,9 +32,10 @@ def new_game(game, players: int | None = None, seed: int = 0, pins: dict | None 
     for fam in game.board.families.values():
         for key in fam.zones.values():
             s.zones[key] = []
-    for keys in game.board.pzones.values():
-        for key in keys[:n]:
-            s.zones[key] = []
+    for seats in game.board.pzones.values():
+        for zone in seats[:n]:
+            for key in keys_of(zone):
+                s.zones[key] = []
     for ident, start in game.components.item_start.items():
         key = game.board.zones[start]
         s.zones[key].append(ident)

@@ -17,7 +17,7 @@ from fractions import Fraction
 
 import attrs
 
-from ..errors import ContentRuntimeError
+from ..errors import ContentRuntimeError, boundary
 from . import mutate
 from .limits import MAX_BITS, MAX_SIZE, too_long_message, too_many_digits
 from .state import PLAYERS, Family, Player, State, ZoneKey
@@ -79,6 +79,7 @@ REGISTRY: dict[str, Builtin] = {}
 def _register(kind: str, name: str, params=(), optional=(), doc="", example="", **known):
     def wrap(fn):
         REGISTRY[name] = Builtin(name, kind, tuple(params), tuple(optional), doc, example, fn, **known)
+        boundary(fn)        # Python refusing a content value in its body is the content's failure
         return fn
     return wrap
 
@@ -99,8 +100,11 @@ def seq(s: State, value):
     if type(value) is Family:
         return list(value.zones.values())  # a family is its list of zones
     if value is None:
-        raise TypeError("expected a list or a zone, got none")
+        raise ContentRuntimeError("expected a list or a zone, got none", None, "RK4002")
     return value
+
+
+boundary(seq)
 
 
 # ------------------------------------------------------------------ how large a value may grow

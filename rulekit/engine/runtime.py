@@ -13,7 +13,7 @@ from __future__ import annotations
 from fractions import Fraction
 from itertools import islice
 
-from ..errors import ContentRuntimeError
+from ..errors import ContentRuntimeError, boundary
 from . import mutate
 from .library import checked_text, printed, seq, too_long
 from .limits import MAX_BITS, MAX_SIZE, too_long_message, too_many_digits
@@ -237,3 +237,4 @@ NAMES = {"CALL": call, "DECIDE": decide, "LIMIT": limit_reached, "ITER": iterate
          "BOUNDED": bounded,
          "POW": power, "DIV": divide,
          "ASSERT": assert_failed, **SIMULTANEOUS}
+boundary(*NAMES.values())       # they take the content's values: Python refusing one is the content's fault

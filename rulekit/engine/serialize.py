@@ -13,7 +13,7 @@ from fractions import Fraction
 
 from ..errors import RulekitError
 from . import memo
-from .state import PLAYERS, Family, Frame, Player, State, ZoneKey, item_state_entries
+from .state import PLAYERS, Family, Frame, Player, State, ZoneKey, item_state_entries, keys_of
 
 FORMAT = 3  # 3: program counters number the blocks of generated code (dsl/codegen.py)
 
@@ -35,9 +35,18 @@ def zone_index(game, n: int | None = None) -> dict:
     for fam in game.board.families.values():
         for key in fam.zones.values():
             index[key.text] = key
-    for keys in game.board.pzones.values():
-        for key in keys[:n]:
-            index[key.text] = key
+    for seats in game.board.pzones.values():
+        for zone in seats[:n]:
+            for key in keys_of(zone):
+                index[key.text] = key
+    return index
+
+
+def _family_index(game) -> dict:
+    """Every family of ``game`` by the text that names it (``route``, ``p1.land``)."""
+    index = dict(game.board.families)
+    for seats in game.board.pzones.values():
+        index.update((zone.text, zone) for zone in seats if zone.__class__ is Family)
     return index
 
 
@@ -47,7 +56,7 @@ def _enc(value):
     if type(value) is ZoneKey:
         return {"$z": value.text}
     if type(value) is Family:
-        return {"$f": value.name}
+        return {"$f": value.text}
     if isinstance(value, tuple):
         return {"$t": [_enc(v) for v in value]}
     if isinstance(value, list):
@@ -68,7 +77,7 @@ def _dec(value, zones, game):
         if "$z" in value:
             return zones[value["$z"]]
         if "$f" in value:
-            return game.board.families[value["$f"]]
+            return _family_index(game)[value["$f"]]
         if "$t" in value:
             return tuple(_dec(v, zones, game) for v in value["$t"])
         if "$d" in value:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import weakref
 from typing import Any
 
-from ..errors import RUNTIME_ERRORS, ContentRuntimeError, explain_failure
+from ..errors import RUNTIME_ERRORS, ContentRuntimeError, raise_failure
 from .limits import MAX_LABELS
 
 
@@ -72,8 +72,8 @@ class ZoneKey:
         self.owner = owner
         self.key = key
         self.capacity = capacity    # most items it may hold (`capacity:` of its zone), or None
-        if owner is not None:
-            self.text = f"{PLAYERS[owner]}.{name}"
+        if owner is not None:     # a player's zone, or a space of a player's family: `p1.land[hill]`
+            self.text = f"{PLAYERS[owner]}.{name}" if key is None else f"{PLAYERS[owner]}.{name}[{key}]"
         elif key is not None:
             self.text = f"{name}[{key}]"
         else:
@@ -210,7 +210,7 @@ class Decision:
                 exc.span = self.spec.span
             raise
         except RUNTIME_ERRORS as exc:
-            raise ContentRuntimeError(explain_failure(exc, s.game), self.spec.span, "RK4000") from None
+            raise_failure(exc, s.game, self.spec.span)
 
     def index(self, label: str) -> int | None:
         if self._index is None:
@@ -355,18 +355,27 @@ class State:
 
 
 class Family:
-    """A named family of zones indexed by a key (board spaces): ``route[3]``."""
+    """A named family of zones indexed by a key (board spaces): ``route[3]``; a player's own
+    family (``player: zones: land: {keys: ...}``) has an ``owner`` and prints ``p1.land``."""
 
-    __slots__ = ("name", "zones")
+    __slots__ = ("name", "zones", "owner", "text")
 
-    def __init__(self, name: str, keys, capacity: int | None = None):
+    def __init__(self, name: str, keys, capacity: int | None = None, owner: int | None = None):
         self.name = name
-        self.zones = {k: ZoneKey(name, None, k, capacity) for k in keys}
+        self.owner = owner
+        self.text = name if owner is None else f"{PLAYERS[owner]}.{name}"
+        self.zones = {k: ZoneKey(name, owner, k, capacity) for k in keys}
 
     def __getitem__(self, key):
         return self.zones[key]
 
     def __str__(self):
-        return self.name
+        return self.text
 
     __repr__ = __str__
+
+
+def keys_of(zone) -> tuple:
+    """The zone keys of a player's zone as ``Board.pzones`` holds it for one seat: the zone
+    itself, or every space of the player's family."""
+    return tuple(zone.zones.values()) if zone.__class__ is Family else (zone,)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import weakref
 
 from .mutate import fmt
-from .state import PLAYERS, Decision, State, ZoneKey
+from .state import PLAYERS, Decision, Family, State, ZoneKey
 
 HIDDEN = "?"
 _STATE_PROPS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -70,8 +70,12 @@ def view(s: State, player: int | None = None, full: bool = False) -> dict:
                 row[name] = _jsonable(s.p[i][name])
             else:
                 row[name] = HIDDEN
-        for name, keys in game.board.pzones.items():
-            row[name] = _zone(s, keys[i], game.board.zone_vis[name], player, i, full)
+        for name, seats in game.board.pzones.items():
+            zone, vis = seats[i], game.board.zone_vis[name]
+            if zone.__class__ is Family:      # a family of the player's own: a picture per space
+                row[name] = {fmt(k): _zone(s, key, vis, player, i, full) for k, key in zone.zones.items()}
+            else:
+                row[name] = _zone(s, zone, vis, player, i, full)
         players[str(p)] = row
     out["players"] = players
     out["items"] = _item_states(s, zones, players, full)

@@ -26,10 +26,12 @@ from: each generated line knows its span (``runtime.LINE_SPANS``).
 """
 from __future__ import annotations
 
+import ast as pyast
 import dis
+import linecache
 
-from ..errors import RUNTIME_ERRORS, ContentRuntimeError, explain_failure
-from .library import EndGame
+from ..errors import RUNTIME_ERRORS, ContentRuntimeError, raise_failure
+from .library import REGISTRY, EndGame
 from .runtime import LINE_SPANS, check_player, limit_reached, take
 from .state import Decision, Frame, Player, State
 from .watchdog import RUNS
@@ -56,7 +58,7 @@ def run(s: State, limit: int = DEFAULT_STEP_LIMIT) -> None:
                 frames[0].pc = s.game.program.finish_pc
                 continue
             except _FAILURES as exc:
-                raise _located(exc, f, s.game) from None
+                _located(exc, f, s.game)
             s.budget -= 1
             if s.budget < 0:
                 limit_reached(s, f.code.name, f.code.span)
@@ -69,16 +71,74 @@ def run(s: State, limit: int = DEFAULT_STEP_LIMIT) -> None:
 _FAILURES = (ContentRuntimeError,) + RUNTIME_ERRORS
 
 
-def _located(exc: Exception, f: Frame, game) -> ContentRuntimeError:
-    """A failure while running content, as a content error on the line of the content
-    statement that failed (unless it already names a line of its own)."""
+def _located(exc: Exception, f: Frame, game):
+    """Raise a failure while running content as a content error on the line of the content
+    statement that failed (unless it already names a line of its own), or as a bug in
+    rulekit when rulekit's own code raised it (errors.runtime_failure)."""
     if isinstance(exc, ContentRuntimeError) and exc.span is not None:
-        return exc
+        raise exc from None
     span = statement_span(exc.__traceback__) or f.code.span
     if isinstance(exc, ContentRuntimeError):
         exc.span = span
-        return exc
-    return ContentRuntimeError(explain_failure(exc, game), span, "RK4000")
+        raise exc from None
+    past = _past_end(exc) if exc.__class__ is IndexError else None
+    if past is not None:
+        raise ContentRuntimeError(past, span, "RK4020") from None
+    raise_failure(exc, game, span)
+
+
+_WRITES = (pyast.NamedExpr, pyast.Lambda, pyast.Starred, pyast.Del, pyast.Await, pyast.Yield)
+# a read, or arithmetic worked out before (a comprehension's own variables are its own)
+_PURE_CALLS = ("get", "len", "DIV", "NOSPACE", "ADD", "MUL", "MAX", "MIN", "SUM", "LIST", "INT", "ANY", "ALL")
+
+
+def _reads_alone(node, names: dict) -> bool:
+    """Whether generated ``node`` only reads values (working it out again changes nothing): no
+    store, no call but a read, arithmetic or a pure built-in function (``names``: its globals)."""
+    for n in pyast.walk(node):
+        if isinstance(n, _WRITES) or "__" in getattr(n, "attr", getattr(n, "id", "")):
+            return False
+        if isinstance(n, pyast.Call):
+            called = getattr(n.func, "attr", getattr(n.func, "id", None))
+            if called not in _PURE_CALLS and names.get(called) not in _pure_builtins():
+                return False
+    return True
+
+
+def _pure_builtins() -> set:
+    return {b.impl for b in REGISTRY.values() if b.kind == "function" and b.pure}
+
+
+def _past_end(exc: IndexError) -> str | None:
+    """``index 5 is past the end of `hand` (3 items)``: an index written in place by the generated
+    code (``s.zones[Z][i]``, ``xs[i]``) worked out again, on the failure only, from the generated
+    line's failing subscript when it reads values alone (no call); else None."""
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    code = tb.tb_frame.f_code if tb is not None else None
+    if code is None or code.co_filename not in LINE_SPANS:
+        return None
+    try:
+        line, end, start, stop = list(code.co_positions())[tb.tb_lasti // 2]
+        node = pyast.parse(linecache.getline(code.co_filename, line)[start:stop], mode="eval")
+        if line != end or not isinstance(node.body, pyast.Subscript) or \
+                not _reads_alone(node, tb.tb_frame.f_globals):
+            return None
+        where = (tb.tb_frame.f_globals, tb.tb_frame.f_locals)
+        held = eval(compile(pyast.Expression(node.body.value), "<index>", "eval"), *where)  # noqa: S307 - reads of our own code
+        index = eval(compile(pyast.Expression(node.body.slice), "<index>", "eval"), *where)  # noqa: S307
+    except Exception:  # noqa: BLE001 - only a nicety: the plain message stands
+        return None
+    what = "the text" if held.__class__ is str else "the list"
+    zone = node.body.value
+    if isinstance(zone, pyast.Subscript) and isinstance(zone.value, pyast.Attribute) and zone.value.attr == "zones":
+        what = f"`{eval(compile(pyast.Expression(zone.slice), '<index>', 'eval'), *where)}`"  # noqa: S307
+    if index.__class__ is not int or not hasattr(held, "__len__"):
+        return None
+    size = len(held)
+    end = "end" if index >= 0 else "start"
+    return f"index {index} is past the {end} of {what} ({size} item{'' if size == 1 else 's'})"
 
 
 def statement_span(tb):
@@ -167,7 +227,7 @@ def _list_options(s: State, decision: Unlisted) -> Decision:
     try:
         f.code.run(s, f)        # the choose block: lists the options and stops (runtime.decide)
     except _FAILURES as exc:
-        raise _located(exc, f, s.game) from None
+        _located(exc, f, s.game)
     finally:
         RUNS[0] += 1
         s.list_later = True

@@ -11,9 +11,13 @@ Three measures, so an author sees which rulings have no scenario yet:
 
 Nothing is added to the generated code: while the scripts run, a trace function
 (``sys.settrace``) follows only the frames of a game's generated module, whose lines map to
-content spans (:data:`~rulekit.engine.runtime.LINE_SPANS`), and notes the option each
-resumed decision takes. Without ``--coverage`` no trace function is installed, so the
-measure costs nothing.
+content spans (:data:`~rulekit.engine.runtime.LINE_SPANS`), notes the option each resumed
+decision takes, and notes each expression compiled on its own that runs (an option's label,
+a score or tie-break, an invariant, a `narrate:` template: code put on its content line by
+``compiler.located_code``, named ``lineN``), so that a function written in place of its call
+there counts as run. After each script, the estimate is asked for every seat and the game's
+events are narrated, so what only they call is measured too. Without ``--coverage`` no trace
+function is installed, so the measure costs nothing.
 """
 from __future__ import annotations
 
@@ -24,6 +28,7 @@ import attrs
 
 from ..engine import vm
 from ..engine.runtime import LINE_SPANS, ChooseSpec, decide
+from ..engine.state import PLAYERS
 from ..model import ESTIMATE
 from ..source import source_line
 
@@ -42,6 +47,7 @@ class Tracer:
         self.functions: dict = {}             # code of a content function -> called?
         self.moved: set = set()               # (id of its rules' Module, item id) moved or changed in play
         self.games: dict = {}                 # id of a Module -> the game it is the rules of
+        self.exprs: set = set()               # (content file, line) of each expression compiled alone that ran
         self._previous = None
 
     def __enter__(self) -> Tracer:
@@ -66,6 +72,9 @@ class Tracer:
             return self._line
         if code in self.functions:
             self.functions[code] = True
+            return None
+        if code.co_name.startswith("line"):     # an expression on its content line (compiler.located_code)
+            self.exprs.add((name, code.co_firstlineno))
             return None
         if code is _TAKEN:
             return self._taken
@@ -103,7 +112,9 @@ class Tracer:
         self.lines.setdefault(name, set())
 
     def note_game(self, state) -> None:
-        """The items a script's game moved or changed after its first action."""
+        """The items a script's game moved or changed after its first action; and, traced, the
+        estimate of every seat and the narration of its events (content that runs in play)."""
+        _estimate_and_narrate(state)
         key = id(state.game.program.module)
         self.games[key] = state.game
         started = False
@@ -112,6 +123,21 @@ class Tracer:
                 started = True
             elif started and event[0] in ("move", "prop"):
                 self.moved.add((key, event[1]))
+
+
+def _estimate_and_narrate(state) -> None:
+    """Ask what a script never asks but play does: the estimate (bots) and the narration
+    (`autoplay`, `play`). A content error there is not the script's: it is left to them."""
+    from ..dsl.narrate import Teller
+    from ..errors import RulekitError
+    estimate = state.game.scoring.estimate
+    try:
+        for seat in range(len(state.p)):
+            if estimate is not None:
+                estimate(state, {"p": PLAYERS[seat]})
+        Teller().since(state)
+    except RulekitError:
+        pass
 
 
 @attrs.define
@@ -156,6 +182,7 @@ def _functions(table: dict, program, tracer: Tracer) -> None:
     comp = program.comp
     ran = {(span.path, span.line) for _n, pyname, _p, _b, span, _r in comp.function_defs
            if span is not None and tracer.functions.get(comp.ns[pyname].__code__)}
+    starts = _starts(table, comp)
     defs = [(name, span) for name, _pyname, _params, _body, span, _reused in comp.function_defs
             if span is not None and span.path and name != ESTIMATE]   # the estimate is for bots; scripts never ask it
     grown = True
@@ -164,11 +191,36 @@ def _functions(table: dict, program, tracer: Tracer) -> None:
         for name, span in defs:
             if (span.path, span.line) not in ran and any(
                     table.get(at.path, {}).get(at.line) or (at.path, at.line) in ran
-                    for at in comp.inlined_at.get(name, ())):
+                    or _in_expression_run(at, starts, tracer.exprs) for at in comp.inlined_at.get(name, ())):
                 ran.add((span.path, span.line))
                 grown = True
     for _name, span in defs:
         _mark(table, span, (span.path, span.line) in ran)
+
+
+def _starts(table: dict, comp) -> dict:
+    """Content file -> the sorted lines where something compiled starts: statements, functions,
+    and the expressions compiled on their own (what a call's line may belong to)."""
+    out: dict = {}
+    for path, lines in table.items():
+        out.setdefault(path, set()).update(lines)
+    for _n, _py, _p, _b, span, _r in comp.function_defs:
+        if span is not None:
+            out.setdefault(span.path, set()).add(span.line)
+    for fn in getattr(comp, "_fn_cache", {}).values():
+        code = getattr(fn, "__code__", None)
+        if code is not None and code.co_name.startswith("line"):
+            out.setdefault(code.co_filename, set()).add(code.co_firstlineno)
+    return {path: sorted(lines) for path, lines in out.items()}
+
+
+def _in_expression_run(at, starts: dict, exprs: set) -> bool:
+    """Whether the call at ``at`` lies in an expression that ran: the one starting at the
+    nearest line at or above it (an expression may run over several lines)."""
+    if (at.path, at.line) in exprs:
+        return True
+    above = [line for line in starts.get(at.path, ()) if line <= at.line]
+    return bool(above) and (at.path, above[-1]) in exprs
 
 
 def _mark(table: dict, span, ran: bool) -> None:

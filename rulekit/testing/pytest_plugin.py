@@ -2,24 +2,25 @@
 """pytest collects a game's scripts as tests: ``pytest games/mygame``.
 
 Registered as a ``pytest11`` entry point, so installing rulekit is enough (or load it by
-hand with ``-p rulekit.testing.pytest_plugin``). A script is collected only when pytest is pointed
-at a game folder (one with ``game.yaml``) or at the script itself, or when ``--rulekit``
-is given: a project's own test run (``pytest`` over ``tests/``) is not slowed down, and
-the deliberately failing scripts of a test suite are not run as tests. Each script is
-one item; it fails with the script's own diagnostic (file:line and the caret), and with
-the diff when its transcript no longer matches: with syrupy installed (and its plugin
-loaded), the transcript is a syrupy snapshot, ``__snapshots__/NAME.ambr`` beside the
-script, written by ``pytest --snapshot-update`` as for any snapshot test; without it, the
-``NAME.transcript`` that ``rulekit test --update`` writes, when there is one. A script that
-checks nothing on the way (no ``expect``, ``legal``, ``refuse``, ``score`` or ``over`` step: a
-game recorded from bots) is snapshotted as its start line, a digest of its events and actions
-and its result, not its whole transcript: a change still fails, and the snapshot says what
-matters. ``stored_snapshot_differs`` lets a project's own tests, which play the scripts anyway,
-check the same snapshots without running each script twice.
+hand with ``-p rulekit.testing.pytest_plugin``). A script is collected when pytest is pointed
+at a game folder (one with ``game.yaml``), at a folder named on the command line that holds
+scripts itself (as ``rulekit test DIR`` takes it), at the script itself, or when ``--rulekit``
+is given: a project's own test run (``pytest`` over ``tests/``) is not slowed down, and the
+deliberately failing scripts of a test suite are not run as tests. Each script is one item;
+it fails with the script's own diagnostic (file:line and the caret), and with the diff when
+its transcript no longer matches its snapshot, ``__snapshots__/NAME.ambr`` beside the script:
+the store ``rulekit test`` compares too (:mod:`.snapshots` reads and writes it for both).
+``pytest --snapshot-update`` (syrupy's option) writes it, byte for byte as ``rulekit test
+--update`` does, and only for a script that passes: a failing one keeps its snapshot, and
+syrupy is told the snapshot is in use so it does not delete it as unused. Nothing is written
+into an installed or read-only game (RK5030). Without syrupy, a missing snapshot is not a
+failure (``rulekit test --update`` writes it). ``stored_snapshot_differs`` lets a project's
+own tests, which play the scripts anyway, check the same snapshots without running each
+script twice.
 """
 from __future__ import annotations
 
-import difflib
+import functools
 import os
 from pathlib import Path
 
@@ -27,9 +28,11 @@ import pytest
 
 from ..errors import RulekitError
 from ..games import ROOT_FILE
+from . import snapshots
+from .snapshots import CHECK_STEPS, recorded_game_text, snapshot_text  # noqa: F401 - the helpers tests import
 
 _ROOTS = pytest.StashKey[tuple]()
-CHECK_STEPS = frozenset({"expect", "legal", "refuse", "score", "over"})
+UPDATE = "`pytest --snapshot-update`"
 
 
 def pytest_addoption(parser) -> None:
@@ -39,12 +42,27 @@ def pytest_addoption(parser) -> None:
 
 
 def pytest_configure(config) -> None:
+    explicit = config.args_source == pytest.Config.ArgsSource.ARGS
     roots = []
     for arg in config.args:
         path = Path(str(arg).split("::")[0]).resolve()
         if path.is_file() or (path / ROOT_FILE).is_file():
             roots.append(path)
+        elif explicit and path.is_dir():
+            roots += _script_roots(path)
     config.stash[_ROOTS] = tuple(roots)
+
+
+def _script_roots(folder: Path) -> list[Path]:
+    """A folder named on the command line that holds scripts itself, as ``rulekit test DIR``
+    takes it (only its own files are read to know; a folder of folders is left alone)."""
+    from .suite import is_script
+    try:
+        entries = sorted(folder.iterdir())
+    except OSError:
+        return []
+    holds = any(e.suffix in (".yaml", ".yml") and e.is_file() and is_script(str(e)) for e in entries)
+    return [folder] if holds else []
 
 
 def pytest_collect_file(file_path: Path, parent):
@@ -67,16 +85,26 @@ class ScriptFile(pytest.File):
 
 
 class ScriptItem(pytest.Item):
-    """One script: it passes when every step and expectation holds."""
+    """One script: it passes when every step and expectation holds and its transcript matches
+    its snapshot."""
+
+    @property
+    def obj(self):
+        """The script as syrupy names a test (by its module and function): the snapshot name."""
+        def script():
+            """A rulekit script."""
+        script.__name__ = script.__qualname__ = self.name
+        script.__module__ = self.path.stem
+        return script
 
     def runtest(self) -> None:
-        from .suite import check_script
         session = getattr(self.config, "_syrupy", None)
-        if session is None:
-            check_script(os.fspath(self.path))
-            return
-        _result, text = snapshot_text(os.fspath(self.path))
-        _compare_with_snapshot(self, session, text)
+        update = bool(getattr(self.config.option, "update_snapshots", False)) and session is not None
+        try:
+            snapshots.check(os.fspath(self.path), update=update, accept=UPDATE, missing_fails=session is not None)
+        finally:
+            if session is not None:
+                _in_use(self, session)
 
     def repr_failure(self, excinfo, style=None):
         if isinstance(excinfo.value, RulekitError):
@@ -87,87 +115,50 @@ class ScriptItem(pytest.Item):
         return self.path, None, f"rulekit script {self.path.name}"
 
 
-def _compare_with_snapshot(item: ScriptItem, session, text: str) -> None:
-    """The transcript against the script's syrupy snapshot (``--snapshot-update`` writes it)."""
-    from syrupy.assertion import SnapshotAssertion
-    from syrupy.extensions.amber import AmberSnapshotExtension
-    from syrupy.location import PyTestLocation
-
-    from .suite import CheckFailed
-
-    def script():
-        """The script, as syrupy names a test: by its module and function."""
-    script.__name__ = item.name
-    script.__module__ = item.path.stem
-    item.obj = script
-    option = item.config.option
-    snapshot = SnapshotAssertion(update_snapshots=option.update_snapshots,
-                                 update_new_snapshots_only=getattr(option, "update_new_snapshots_only", False),
-                                 extension_class=AmberSnapshotExtension, test_location=PyTestLocation(item),
-                                 session=session)
-    if snapshot == text:
+def _in_use(item: ScriptItem, session) -> None:
+    """Tell syrupy the script's stored snapshot is in use, passed or failed, so that
+    ``--snapshot-update`` does not delete it as unused: an assertion of exactly what is
+    stored, which matches and writes nothing."""
+    try:
+        stored = snapshots.stored(os.fspath(item.path))
+    except RulekitError:
         return
-    result = snapshot.executions[snapshot.num_executions - 1]
-    where = os.path.join("__snapshots__", f"{item.path.stem}.ambr")
-    if result.exception is not None and result.recalled_data is not None:
-        raise CheckFailed(f"the snapshot {where} cannot be read: {result.exception}")
-    if result.recalled_data is None:
-        raise CheckFailed(f"no snapshot of this script's transcript yet: `pytest --snapshot-update` writes it "
-                          f"({where} beside the script); read it, then commit it")
-    diff = difflib.unified_diff(str(result.recalled_data).splitlines(), str(result.asserted_data).splitlines(),
-                                where, "now", lineterm="", n=1)
-    raise CheckFailed("the transcript differs from its snapshot (`pytest --snapshot-update` accepts it once "
-                      "read):\n" + "\n".join(list(diff)[:80]))
+    if stored is None:
+        return
+    from syrupy.assertion import SnapshotAssertion
+    from syrupy.location import PyTestLocation
+    assertion = SnapshotAssertion(update_snapshots=False, extension_class=_stored_extension(),
+                                  test_location=PyTestLocation(item), session=session)
+    assertion == _Stored(stored)  # noqa: B015 - recorded by syrupy as used; the item's outcome is ours
 
 
-def snapshot_text(path: str, game=None) -> tuple:
-    """Play a script: (its ScriptResult, the text its snapshot holds): the transcript, or for a
-    script that checks nothing on the way, its start line, digest and result. ``game``: the
-    script's game already loaded (with its variants), for suites that play many scripts."""
-    from .suite import transcript_text
-    result, text = transcript_text(path, game=game)
-    if _checks_something(path):
-        return result, text
-    return result, recorded_game_text(result)
+class _Stored:
+    """A snapshot's value as stored (already serialized)."""
+
+    def __init__(self, value: str):
+        self.value = value
 
 
-def _checks_something(path: str) -> bool:
-    import yaml
-    with open(path, encoding="utf-8") as handle:
-        data = yaml.safe_load(handle)
-    steps = data.get("actions") if isinstance(data, dict) else None
-    return any(isinstance(step, dict) and CHECK_STEPS & set(step) for step in steps or ())
+@functools.cache
+def _stored_extension():
+    """syrupy's amber extension, taking a stored value as it is (syrupy is optional: made when
+    first needed)."""
+    from syrupy.extensions.amber import AmberSnapshotExtension
 
-
-def recorded_game_text(result) -> str:
-    """A whole recorded game as a snapshot keeps: how it started, a digest, how it ended."""
-    from . import events_digest
-    digest = events_digest(result.state)
-    lines = [result.transcript[0] if result.transcript else "",
-             f"{digest['actions']} actions, {digest['events']} events, sha256 {digest['sha256']}"]
-    lines += [line for line in result.transcript if line.startswith("result: ")]
-    return "\n".join(lines) + "\n"
-
-
-def _location(path: str) -> tuple[str, str]:
-    folder, name = os.path.split(os.path.abspath(path))
-    stem = os.path.splitext(name)[0]
-    return os.path.join(folder, "__snapshots__", f"{stem}.ambr"), stem
+    class StoredAmber(AmberSnapshotExtension):
+        def serialize(self, data, **kwargs):
+            return data.value if isinstance(data, _Stored) else super().serialize(data, **kwargs)
+    return StoredAmber
 
 
 def stored_snapshot_differs(path: str, text: str) -> str | None:
-    """What is wrong with the syrupy snapshot stored beside script ``path`` for ``text`` (the
-    second value of ``snapshot_text``): None when it matches, else a message with the diff."""
-    from syrupy.extensions.amber import AmberSnapshotExtension
-    from syrupy.extensions.amber.serializer import AmberDataSerializer
-    location, name = _location(path)
-    where = os.path.join("__snapshots__", os.path.basename(location))
-    stored = AmberDataSerializer.read_file(location).get(name) if os.path.isfile(location) else None
-    if stored is None:
-        return f"no snapshot {where} beside {path} yet: `pytest {path} --snapshot-update` writes it"
-    now = AmberSnapshotExtension().serialize(text)
-    if stored.data == now:
-        return None
-    diff = difflib.unified_diff(str(stored.data).splitlines(), now.splitlines(), where, "now", lineterm="", n=1)
-    return (f"the transcript differs from its snapshot (`pytest {path} --snapshot-update` accepts it once "
-            "read):\n" + "\n".join(list(diff)[:80]))
+    """What is wrong with the snapshot stored beside script ``path`` for ``text`` (the second
+    value of ``snapshot_text``): None when it matches, else a message with the diff."""
+    accept = f"`pytest {path} --snapshot-update`"
+    try:
+        if snapshots.stored(path) is None:
+            return (f"no snapshot {snapshots.FOLDER}/{os.path.basename(snapshots.location(path)[0])} beside {path} "
+                    f"yet: {accept} writes it")
+        return snapshots.differs(path, text, accept)
+    except RulekitError as exc:
+        return str(exc)

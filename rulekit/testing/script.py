@@ -13,6 +13,7 @@ A script is YAML (schema ``schemas/script.schema.json``)::
       top: {bag: [card-7, card-2]}    # zone -> its next draws after its next shuffle
     position: |              # optional: statements run right after setup
       p1.money = 3
+    skip_invariants: [money_conserved]   # optional: invariants broken on purpose (or `all`)
     actions:
       - bid 3                # an action in notation
       - p2: pass             # ... asserting who acts
@@ -22,10 +23,12 @@ A script is YAML (schema ``schemas/script.schema.json``)::
       - checkpoint: after-auction
       - over: true
       - score: {p1: {gems: 6, total: 9}, winners: [p1]}
+      - sees: {player: p2, "p1.hand": {count: 5}, "p1.money": hidden}
 
-The steps live in :mod:`rulekit.testing.steps`. A log written by any run is also a script
-(with ``content_hash`` and ``result``), so ``rulekit run LOG`` replays it exactly;
-a log whose content hash no longer matches is refused unless forced.
+The steps live in :mod:`rulekit.testing.steps`. The game's invariants are checked after
+setup and ``position:`` and after every action, as random play checks them. A log written by
+any run is also a script (with ``content_hash`` and ``result``), so ``rulekit run LOG``
+replays it exactly; a log whose content hash no longer matches is refused unless forced.
 """
 from __future__ import annotations
 
@@ -49,7 +52,7 @@ from ..files import write_text
 from ..games import load_game
 from ..source import Span, source_line
 from . import steps
-from .steps import STEP_KINDS, ScriptError, Step, act, raise_all
+from .steps import ALL, STEP_KINDS, ScriptError, Step, act, invariant_failures, raise_all
 
 LOG_VERSION = 2    # 2: a log ends with `action_count`, so a log cut short is refused
 MAX_SEED = 2 ** 64 - 1      # seeds are 0..MAX_SEED (schemas/script.schema.json says the same)
@@ -86,7 +89,8 @@ def game_ref(game) -> str:
     return os.path.abspath(game.path)
 
 
-def make_log(state: State, variants, seed: int, pins_spec: dict | None, position: str | None = None) -> dict:
+def make_log(state: State, variants, seed: int, pins_spec: dict | None, position: str | None = None,
+             skip_invariants=None) -> dict:
     game = state.game
     log: dict[str, Any] = {
         "rulekit_log": LOG_VERSION,
@@ -101,6 +105,8 @@ def make_log(state: State, variants, seed: int, pins_spec: dict | None, position
         log["pins"] = pins_spec
     if position is not None:
         log["position"] = position
+    if skip_invariants is not None:     # a position broken on purpose is replayed as it was meant
+        log["skip_invariants"] = skip_invariants
     log["actions"] = list(state.actions)
     if state.result is not None:
         log["result"] = state.result
@@ -161,22 +167,66 @@ def _expr_fn(game, text: str, span: Span, names=()):
 
 
 def run_script(path: str, force: bool = False, game_override=None, record: bool = True) -> ScriptResult:
-    """Play a script or log file; raises ScriptError / DiagnosticReport on failure."""
+    """Play a script or log file; raises ScriptError / DiagnosticReport on failure, whose
+    traceback (a user's own pytest test) shows the script's file:line:col and the caret."""
+    __tracebackhide__ = True        # pytest shows the test's own line, then the script's (_show_where)
+    try:
+        return _run(path, force, game_override, record)
+    except (ScriptError, DiagnosticReport, ContentRuntimeError) as exc:
+        _show_where(exc)
+        if not os.environ.get("RULEKIT_DEBUG"):     # the script's line says it all: not rulekit's frames
+            exc = exc.with_traceback(None)
+        raise exc
+
+
+def _show_where(exc: Exception) -> None:
+    """Add the error as ``rulekit run`` prints it (file:line:col and the caret) as a note
+    (PEP 678), which pytest and Python print under the exception: a failing ``run_script`` or
+    ``transcript`` in a user's own test says where the script went wrong. ``str(exc)`` stays the
+    bare message, as ``render`` and the command line use it."""
+    if getattr(exc, "span", None) is None and not isinstance(exc, DiagnosticReport):
+        return
+    rendered = exc.render()
+    if rendered not in getattr(exc, "__notes__", ()):
+        exc.add_note(rendered)
+
+
+def _run(path: str, force: bool, game_override, record: bool) -> ScriptResult:
     data, smap = _load_script(path)
     _check_log(data, smap)
     _check_numbers(data, smap)
     game, variants = _script_game_of(path, data, smap, game_override, force)
+    skip = _skipped(game, data, smap)
     seed = data.get("seed", 0)
     try:
         state = _start(game, data, smap, seed, record)
-        transcript, checkpoints = _play(game, state, data, smap)
+        after = "after setup and `position:`" if "position" in data else "after setup"
+        raise_all(invariant_failures(state, skip, smap.span(("position",) if "position" in data else ("game",)),
+                                     after))
+        transcript, checkpoints = _play(game, state, data, smap, skip)
     except ContentRuntimeError as exc:
         raise _pin_error(exc, data, smap) from None
     _check_result(state, data, smap)
     if state.result is not None:
         transcript.append("result: " + json.dumps(state.result, sort_keys=True))
-    return ScriptResult(state, transcript, make_log(state, variants, seed, data.get("pins"), data.get("position")),
-                        checkpoints)
+    return ScriptResult(state, transcript, make_log(state, variants, seed, data.get("pins"), data.get("position"),
+                                                    data.get("skip_invariants")), checkpoints)
+
+
+def _skipped(game, data: dict, smap):
+    """The invariants a script does not check (``skip_invariants:``, for a position impossible
+    on purpose): ALL, or a set of ids, each an invariant of the game (RK5027 on its line)."""
+    spec = data.get("skip_invariants", ())
+    if spec == ALL:
+        return ALL
+    ids = [ident for ident, _text, _fn in game.scoring.invariants]
+    for i, ident in enumerate(spec):
+        if ident not in ids:
+            raise ScriptError(f"`skip_invariants` names `{ident}`, which is no invariant of {game.title}",
+                              smap.span(("skip_invariants", i)), "RK5027",
+                              help=suggestion_help(str(ident), ids) or
+                              f"its invariants: {', '.join(f'`{x}`' for x in ids) or 'none'}")
+    return frozenset(spec)
 
 
 def _pin_error(exc: ContentRuntimeError, data: dict, smap) -> Exception:
@@ -266,10 +316,10 @@ def _start(game, data: dict, smap, seed: int, record: bool) -> State:
     return state
 
 
-def _play(game, state: State, data: dict, smap):
-    """Runs the steps in order. Returns (transcript, checkpoints); the transcript gets
-    each action's events right after it, so that expectations and checkpoints fall
-    between them."""
+def _play(game, state: State, data: dict, smap, skip):
+    """Runs the steps in order, checking the invariants (those in ``skip`` aside) after each action.
+    Returns (transcript, checkpoints); the transcript gets each action's events right after
+    it, so that expectations and checkpoints fall between them."""
     transcript: list = []
     checkpoints: dict = {}
     cursor = 0
@@ -285,6 +335,7 @@ def _play(game, state: State, data: dict, smap):
         if kind not in STEP_KINDS:
             act(step, spec)
             flush()
+            raise_all(invariant_failures(state, skip, step.span(), "after this action"))
         elif kind == "checkpoint":
             name = str(spec["checkpoint"])
             checkpoints[name] = {str(PLAYERS[i]): view(state, i) for i in range(state.n)}
@@ -301,6 +352,8 @@ def _checked(kind: str, spec) -> str:
         return f"  refused ok: {spec['action'] if isinstance(spec, dict) else spec}"
     if kind == "over":
         return f"  over ok: {fmt(bool(spec))}"
+    if kind == "sees":
+        return f"  sees ok: {spec['player']}: {', '.join(str(k) for k in spec if k != 'player')}"
     keys = spec if isinstance(spec, dict) else {"exactly": spec}
     return f"  {kind} ok: {', '.join(str(k) for k in keys)}"
 
@@ -323,7 +376,7 @@ def _expect(step: Step, expectations: dict) -> list:
 
 
 CHECKS = {"expect": _expect, "refuse": steps.refuse, "legal": steps.legal, "score": steps.score,
-          "over": steps.over}
+          "over": steps.over, "sees": steps.sees}
 
 
 def _check_result(state: State, data: dict, smap) -> None:

@@ -4,11 +4,16 @@
 A rule is as much about what is *not* allowed as about what happens, so besides
 actions and ``expect:`` a script can say that an action is refused (``refuse:``),
 which actions are legal (``legal:``), what a player scored (``score:``) and whether
-the game is over (``over:``). A check returns every failure it finds, not only the
-first; :func:`raise_all` reports them together at their script lines. A name that no
-option of the game could ever print is a typo (RK5011), not a refusal.
+the game is over (``over:``), and what one player is shown (``sees:``). A check returns
+every failure it finds, not only the first; :func:`raise_all` reports them together at their
+script lines. A name that no option of the game could ever print is a typo (RK5011), not a
+refusal. After setup and after every action the game's invariants are checked as random play
+checks them (:func:`invariant_failures`), so a script cannot pass through a state the rules
+say is impossible unless it says it means it (``skip_invariants:``).
 """
 from __future__ import annotations
+
+import re
 
 import attrs
 
@@ -21,7 +26,8 @@ from ..engine.state import PLAYERS, Decision, State, item_state_entries
 from ..errors import ContentRuntimeError, Diagnostic, IllegalAction, RulekitError, suggestion_help
 from ..source import Span
 
-STEP_KINDS = ("expect", "checkpoint", "refuse", "legal", "score", "over")
+STEP_KINDS = ("expect", "checkpoint", "refuse", "legal", "score", "over", "sees")
+ALL = "all"        # `skip_invariants: all`: a script that checks no invariant
 
 
 class ScriptError(RulekitError):
@@ -275,3 +281,213 @@ def over(step: Step, want: bool) -> list:
                             f"(legal: {', '.join(state.pending.labels[:20])})", step.span("over"), "RK5015")]
     return [ScriptError(f"expected the game to go on, but it is over (round {state.g.get('round')})",
                         step.span("over"), "RK5015")]
+
+
+# ------------------------------------------------------------------ invariants
+
+def invariant_failures(state: State, skip, span: Span | None, after: str) -> list:
+    """RK5026: the game's invariants broken now (their ``when:`` honoured) and player variables
+    below zero, as ``rulekit test``'s random games check them; ``skip``: the ids a script breaks
+    on purpose, or ALL. Cheap enough for every step: the invariants are the game's compiled ones."""
+    if skip is ALL:
+        return []
+    failures = [_broken(state, ident, text, span, after) for ident, text, fn in state.game.scoring.invariants
+                if ident not in skip and not fn(state, {})]
+    for i, row in enumerate(state.p):
+        failures += [ScriptError(f"{PLAYERS[i]}.{name} is {value} {after}: a player variable below zero, which "
+                                 "`rulekit test` refuses in random games too", span, "RK5026",
+                                 help="a script that builds an impossible position on purpose says so: "
+                                 "`skip_invariants: all`")
+                     for name, value in row.items() if type(value) is int and value < 0]
+    return failures
+
+
+def _broken(state: State, ident: str, text: str, span: Span | None, after: str) -> ScriptError:
+    """The failure of one invariant: its id and text here, its expression and where it is
+    declared as notes, with the two sides of the comparison that failed when there is one."""
+    expr, where = _declared(state.game, ident)
+    notes = ()
+    if expr is not None:
+        notes = (f"`{_brief(' '.join(expr.split()))}` is false{_sides(state, expr)}",
+                 f"the invariant is declared at {where}")
+    return ScriptError(f"invariant `{ident}` is broken {after}" + (f": {' '.join(text.split())}" if text else ""),
+                       span, "RK5026", notes=notes,
+                       help=f"a script that builds an impossible position on purpose says so: "
+                       f"`skip_invariants: [{ident}]`")
+
+
+def _declared(game, ident: str) -> tuple:
+    """(the expression text, its span) of the invariant ``ident`` in the game's content."""
+    for i, inv in enumerate(game.data.get("invariants") or ()):
+        if isinstance(inv, dict) and inv.get("id", f"invariant{i + 1}") == ident:
+            return inv.get("expr"), game.source_map.span(("invariants", i, "expr"))
+    return None, None
+
+
+def _sides(state: State, expr: str) -> str:
+    """``: its == compares 58 with 60`` for the comparison that makes ``expr`` false (the
+    whole expression, or the first false part of an ``and``), or nothing. Only run on a
+    failure, and only a nicety: any problem working it out leaves it out."""
+    from ..dsl import ast
+    from ..dsl.texts import parse_text, scope
+    from ..errors import RUNTIME_ERRORS
+    compiler = state.game.compiler_for_scripts()
+    try:
+        node = parse_text(expr, None, "expr")
+        while node.__class__ is ast.BoolOp and node.op == "and":
+            node = node.left if not compiler.expr(node.left, scope())(state, {}) else node.right
+        if node.__class__ is not ast.Compare:
+            return ""
+        left, right = (compiler.expr(side, scope())(state, {}) for side in (node.left, node.right))
+    except (RulekitError, *RUNTIME_ERRORS):
+        return ""
+    return f": its `{node.op}` compares {_brief(fmt(left))} with {_brief(fmt(right))}"
+
+
+def _brief(text: str, limit: int = 160) -> str:
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+# ------------------------------------------------------------------ sees
+
+HIDDEN = "?"    # what a view shows for a value or an item kept from the player (engine/view.py)
+
+
+def sees(step: Step, spec: dict) -> list:
+    """``sees: {player: p2, "p1.hand": {count: 10}, deck: hidden, "p1.coins": hidden, "p2.hand": [...]}``:
+    what one player's view (:func:`rulekit.engine.view.view`) shows of each zone or variable named.
+    A zone takes its items (in any order, ``?`` for one face down), ``{count: N}`` (only its count
+    shown), ``hidden`` (no item shown by name) or ``shown`` (every item shown); a variable its
+    value, ``hidden`` or ``shown``."""
+    from ..engine.view import view
+    state, player = step.state, str(spec.get("player"))
+    seats = [str(PLAYERS[i]) for i in range(state.n)]
+    if player not in seats:
+        return [ScriptError(f"no player `{player}` in this game ({', '.join(seats)})", step.span("sees", "player"),
+                            "RK5029", help=suggestion_help(player, seats))]
+    picture = view(state, seats.index(player))
+    failures = []
+    for name, want in spec.items():
+        if name == "player":
+            continue
+        try:
+            kind, got = _seen(state, picture, str(name), step.span("sees", name, key=True))
+            _fits(kind, str(name), want, step.span("sees", name))
+        except ScriptError as exc:
+            failures.append(exc)
+            continue
+        if not _shows(kind, got, want):
+            failures.append(ScriptError(f"{player} is shown `{name}` as {_picture(got)}, not {_wanted(want)}",
+                                        step.span("sees", name), "RK5028"))
+    return failures
+
+
+_NAME = re.compile(r"(?:(p[0-9]+)\.)?([A-Za-z_][A-Za-z0-9_]*)(?:\[(.+)\])?")
+
+
+def _seen(state: State, picture: dict, name: str, span: Span | None) -> tuple:
+    """("zone" or "var", what the view shows of ``name``: ``deck``, ``route[3]``, ``p1.hand``,
+    ``p1.land[hill]``, ``round``, ``p1.coins``); RK5029 for a name the game does not have."""
+    game, match = state.game, _NAME.fullmatch(name)
+    seat, base, key = match.groups() if match else (None, name, None)
+    if seat is not None and seat not in picture["players"]:
+        raise ScriptError(f"no player `{seat}` in this game ({', '.join(picture['players'])})", span, "RK5029")
+    kind, content, family = _entry(game, picture, seat, base)
+    if match is None or kind is None:
+        raise ScriptError(f"`{name}` is no zone or variable of {game.title}", span, "RK5029",
+                          help=suggestion_help(name, _names(game)))
+    whole = f"{seat}.{base}" if seat else base
+    if family and key is None:
+        raise ScriptError(f"`{name}` is a family of zones: name one of its spaces, as `{whole}[KEY]`", span, "RK5029")
+    if not family and key is not None:
+        raise ScriptError(f"`{whole}` is no family of zones: leave out the `[{key}]`", span, "RK5029")
+    if family:
+        if key not in content:
+            raise ScriptError(f"`{whole}` has no space `{key}`", span, "RK5029", help=suggestion_help(key, content)
+                              or f"its spaces: {_brief(', '.join(content))}")
+        content = content[key]
+    return kind, content
+
+
+def _entry(game, picture: dict, seat: str | None, base: str) -> tuple:
+    """(kind "zone"/"var" or None, the view's picture of it, whether it is a family of zones)."""
+    if seat is not None:
+        row = picture["players"][seat]
+        if base in game.variables.pvars:
+            return "var", row[base], False
+        if base in game.board.pzones:
+            return "zone", row[base], hasattr(game.board.pzones[base][0], "zones")   # a Family of the seat's own
+        return None, None, False
+    if base == "round":
+        return "var", picture["round"], False
+    if base in game.variables.gvars:
+        return "var", picture["vars"].get(base, HIDDEN), False     # a view leaves out hidden globals
+    if base in game.board.families:
+        return "zone", picture["zones"][base], True
+    if base in game.board.zones and base != "box":
+        return "zone", picture["zones"][base], False
+    return None, None, False
+
+
+def _names(game) -> list:
+    """Every zone and variable a ``sees:`` step may name, as p1 would write them."""
+    return ["round", *game.variables.gvars, *game.board.zones, *game.board.families,
+            *(f"p1.{n}" for n in (*game.variables.pvars, *game.board.pzones))]
+
+
+def _fits(kind: str, name: str, want, span: Span | None) -> None:
+    """RK5029 for an expectation of the wrong shape for its kind (a list for a variable)."""
+    if want in ("hidden", "shown"):
+        return
+    if kind == "var" and isinstance(want, (list, dict)):
+        raise ScriptError(f"`{name}` is a variable: expect its value, `hidden` or `shown`", span, "RK5029")
+    if kind == "zone" and not isinstance(want, (list, dict)):
+        raise ScriptError(f"`{name}` is a zone: expect its items (a list), `{{count: N}}`, `hidden` or `shown`, "
+                          f"not {fmt(want)}", span, "RK5029")
+
+
+def _shows(kind: str, got, want) -> bool:
+    """Whether the view's ``got`` is what a ``sees:`` entry wants."""
+    if kind == "var":
+        if want in ("hidden", "shown"):
+            return (got == HIDDEN) == (want == "hidden")
+        return got != HIDDEN and _plain(got) == _plain(want)
+    items = got if isinstance(got, list) else None
+    unnamed = items is None or all(i == HIDDEN for i in items)
+    if want == "hidden":
+        return unnamed
+    if want == "shown":
+        return items is not None and HIDDEN not in items
+    if isinstance(want, dict):
+        return unnamed and _count(got) == want.get("count")
+    return items is not None and sorted(map(str, items)) == sorted(map(str, want))
+
+
+def _count(got) -> int:
+    return got["count"] if isinstance(got, dict) else len(got)
+
+
+def _plain(value) -> tuple:
+    """A value as a script writes it (a player as ``p1``, a fraction as ``7/2``), a truth
+    value apart from a number (``true`` is not ``1``)."""
+    if value is None or isinstance(value, (int, float)):
+        return value.__class__ is bool, value
+    return False, str(value)
+
+
+def _picture(got) -> str:
+    """What the view showed, in words."""
+    if isinstance(got, dict):
+        return f"only a count ({got['count']})"
+    if isinstance(got, list):
+        return f"{len(got)} item{'' if len(got) == 1 else 's'} [{_brief(', '.join(map(str, got)))}]"
+    return "hidden" if got == HIDDEN else fmt(got)
+
+
+def _wanted(want) -> str:
+    """What a ``sees:`` entry expected, in words."""
+    if isinstance(want, dict):
+        return f"only a count ({want.get('count')})"
+    if isinstance(want, list):
+        return f"{len(want)} item{'' if len(want) == 1 else 's'} [{_brief(', '.join(map(str, want)))}]"
+    return "shown" if want == "shown" else fmt(want)

@@ -4,14 +4,14 @@
 It validates the game with each of its variants, runs every script in the game's
 folder (any YAML file with a ``game:`` key outside ``variants/``: faq/, scenarios/,
 ...), and plays seeded random games per player count, checking the invariants after
-every action. Each check is one row of a table (check, result, time); a failure is
-printed in full below the table. A script whose transcript is stored beside it
-(``NAME.transcript``) must still print the same; ``--update`` writes them. Nothing
-is written without ``--update``.
+every action, under the base game and under each variant (``--variant`` picks some). Each
+check is one row of a table (check, result, time); a failure is printed in full below the
+table. A script whose snapshot is stored beside it (``__snapshots__/NAME.ambr``, the store
+the pytest plugin shares: :mod:`.snapshots`) must still print the same; ``--update`` writes
+them. Nothing is written without ``--update``, nor ever into an installed or read-only game.
 """
 from __future__ import annotations
 
-import difflib
 import os
 import time
 from collections.abc import Callable
@@ -19,13 +19,14 @@ from collections.abc import Callable
 import attrs
 import yaml
 
-from ..errors import DiagnosticReport, RulekitError, UsageError
-from ..files import write_atomic
+from ..errors import DiagnosticReport, RulekitError, UsageError, suggestion_help
 from ..games import ROOT_FILE, find_game, load_game, variants_of
-from ..source import Refused, display_path, open_regular, read_regular
+from ..source import Refused, open_regular, read_regular
 from . import RANDOM_GAME_ACTIONS, random_game
+from .snapshots import CheckFailed, check, refuse_writes, transcript_text
 
-TRANSCRIPT = ".transcript"
+__all__ = ["CheckFailed", "Options", "Row", "check_script", "run_suite", "table", "transcript_text"]
+UPDATE = "`rulekit test --update`"
 
 
 @attrs.define
@@ -43,6 +44,7 @@ class Options:
     players: tuple = ()
     update: bool = False
     max_actions: int = RANDOM_GAME_ACTIONS
+    variants: tuple = ()     # the variants to test (validated, played at random); () is every one
 
 
 def run_suite(target: str, options: Options, report: Callable[[Row], None] | None = None,
@@ -56,7 +58,13 @@ def run_suite(target: str, options: Options, report: Callable[[Row], None] | Non
         rows.append(row)
         if report is not None:
             report(row)
-    for folder, scripts_only in _targets(target):
+    targets = _targets(target)
+    for folder, scripts_only in targets:
+        if options.variants:
+            _chosen_variants(folder, scripts_only, options.variants)
+        if options.update:
+            refuse_writes(folder, UPDATE)
+    for folder, scripts_only in targets:
         if not scripts_only:
             _check_game(folder, options, add)
         base = os.path.dirname(os.path.abspath(folder))
@@ -83,23 +91,44 @@ def _targets(target: str) -> list[tuple[str, bool]]:
     return [(find_game(target), False)]
 
 
+def _chosen_variants(folder: str, scripts_only: bool, chosen: tuple) -> None:
+    """Stop (RK5032) on a ``--variant`` the game does not have, before anything runs."""
+    if scripts_only:
+        raise VariantUnknown(f"`--variant` names a variant of a game; `{folder}` is a folder of scripts")
+    have = variants_of(folder)
+    for name in chosen:
+        if name not in have:
+            hint = suggestion_help(name, have)
+            raise VariantUnknown(f"the game `{folder}` has no variant `{name}` (it has: {', '.join(have) or 'none'})"
+                                 + (f"; {hint}" if hint else ""))
+
+
+class VariantUnknown(UsageError):
+    code = "RK5032"
+
+
 def _check_game(folder: str, options: Options, add) -> None:
-    """Rows for the game with each variant, then its random games (if it loads)."""
+    """Rows for the game with each variant, then its random games under each that loads:
+    the base game (unless ``--variant`` chose some) and every variant."""
     loaded = {}
     game_name = os.path.basename(os.path.abspath(folder))
-    for variants in [(), *((v,) for v in variants_of(folder))]:
+    chosen = options.variants or tuple(variants_of(folder))
+    for variants in [(), *((v,) for v in chosen)]:
         name = f"validate {game_name}" + "".join(f" +{v}" for v in variants)
         problem = variants and refusal(os.path.join(folder, "variants", f"{variants[0]}.yaml"), folder)
         if problem:
             add(_skipped(name, problem))
             continue
         add(_timed(name, lambda variants=variants: _validate(folder, variants, loaded)))
-    game = loaded.get(())
-    if game is None or options.random <= 0:
+    if options.random <= 0:
         return
-    counts = options.players or tuple(range(game.min_players, game.max_players + 1))
-    for n in counts:
-        add(_timed(f"random {game_name} {n}p x{options.random}", lambda n=n: _random(game, n, options)))
+    for variants in ([] if options.variants else [()]) + [(v,) for v in chosen]:
+        game = loaded.get(variants)
+        if game is None:
+            continue
+        name = f"random {game_name}" + "".join(f" +{v}" for v in variants)
+        for n in options.players or tuple(range(game.min_players, game.max_players + 1)):
+            add(_timed(f"{name} {n}p x{options.random}", lambda game=game, n=n: _random(game, n, options)))
 
 
 def _validate(folder: str, variants: tuple, loaded: dict) -> str:
@@ -117,52 +146,16 @@ def _random(game, players: int, options: Options) -> str:
         state, actions, problem = random_game(game, players, seed, max_actions=options.max_actions)
         problem = problem or "; ".join(f"{players}p: {bad}" for bad in out_of_range(game, state))
         if problem:
-            raise CheckFailed(problem)
+            under = "".join(f"variant {v}, " for v in game.variants)
+            raise CheckFailed(under + problem)
         total += actions
     return f"{total} actions"
 
 
-class CheckFailed(RulekitError):
-    """A check of ``rulekit test`` that failed without a rulekit error of its own."""
-
-    code = "RK5016"
-
-
-def transcript_text(path: str, tracer=None, game=None) -> tuple:
-    """Run a script: (its ScriptResult, the text a stored transcript or snapshot holds); with
-    ``tracer`` (coverage.Tracer), what it exercised is recorded; ``game``, the script's game
-    already loaded (with the script's variants), saves loading it again."""
-    from .script import run_script
-    if tracer is None:
-        result = run_script(path, game_override=game)
-    else:
-        with tracer:
-            result = run_script(path, game_override=game)
-        tracer.note_game(result.state)
-    return result, "\n".join(result.transcript) + "\n"
-
-
 def check_script(path: str, update: bool = False, tracer=None, folder: str | None = None) -> str:
-    """Run a script and compare its transcript with the stored one, if any (``update`` writes it);
-    ``folder``: the game's, which a stored transcript must lie in to be read (it is quoted)."""
-    result, text = transcript_text(path, tracer)
-    lines = result.transcript
-    stored = os.path.splitext(path)[0] + TRANSCRIPT
-    if update:
-        try:
-            same = _read(stored, folder) == text
-        except CheckFailed:     # not the folder's own file (a link out, a pipe): replaced, unread
-            same = False
-        if not same:
-            _write(stored, text)
-            return f"wrote {display_path(stored)}"
-        return ""
-    before = _read(stored, folder)
-    if before is not None and before != text:
-        diff = difflib.unified_diff(before.splitlines(), lines, display_path(stored), "now", lineterm="", n=1)
-        raise CheckFailed("the transcript differs from the stored one (rulekit test --update to accept it):\n"
-                          + "\n".join(list(diff)[:60]))
-    return ""
+    """Run a script and compare it with its stored snapshot, if any (``update`` writes it, only
+    when the script passes); ``folder``: the game's, which stored files must lie in to be read."""
+    return check(path, update=update, accept=UPDATE, folder=folder, tracer=tracer, unwritable=folder)
 
 
 def _timed(check: str, work: Callable[[], str]) -> Row:
@@ -220,26 +213,6 @@ def is_script(path: str, folder: str | None = None) -> bool:
     except (OSError, UnicodeDecodeError, yaml.YAMLError):
         return False
     return isinstance(data, dict) and "game" in data and isinstance(data.get("actions", []), list)
-
-
-def _read(path: str, folder: str | None = None) -> str | None:
-    """A stored transcript (None when there is none); one that is no regular file inside the
-    game's folder is refused, for a difference with it would be printed."""
-    try:
-        return read_regular(path, folder).decode("utf-8", errors="replace")
-    except Refused as exc:
-        raise CheckFailed(f"`{display_path(path)}` is not read: it is {exc.problem}") from None
-    except OSError:
-        return None
-
-
-def _write(path: str, text: str) -> None:
-    """A stored transcript is the game folder's own file: whatever lies at its name (a link a
-    shared folder planted, a pipe) is replaced itself, never followed to a file elsewhere."""
-    try:
-        write_atomic(path, text.encode("utf-8"), follow=False)
-    except OSError as exc:
-        raise UsageError(f"cannot write `{path}`: {exc.strerror or exc}") from None
 
 
 def table(rows: list[Row]) -> str:

@@ -128,13 +128,17 @@ def _add_test(sub) -> None:
     p = sub.add_parser("test", help="validate a game, run its scripts and random games; one summary table",
                        description="Validate the game with each variant in its folder, run every script under "
                                    "it (faq/, scenarios/, ...), play N seeded random games per player count "
-                                   "checking the invariants after every action, and print one table. Exit 0 "
-                                   "only if all pass. Writes nothing unless --update.")
+                                   "under the game and each variant, checking the invariants after every "
+                                   "action, and print one table. Exit 0 only if all pass. Writes nothing "
+                                   "unless --update, and never into an installed or read-only game.")
     p.add_argument("game", metavar="GAME|FOLDER", help="a game (folder or shipped name), a folder of games or "
                                                        "a folder of scripts")
     p.add_argument("--random", type=int, default=10, metavar="N", help="random games per player count")
     p.add_argument("--players", type=int, nargs="+", metavar="N", help="the player counts (default: all)")
-    p.add_argument("--update", action="store_true", help="write each script's transcript beside it (NAME.transcript)")
+    p.add_argument("--variant", action="append", default=[], metavar="NAME",
+                   help="test only this variant (repeatable; default: every variant in the game's folder)")
+    p.add_argument("--update", action="store_true",
+                   help="write each passing script's snapshot beside it (__snapshots__/NAME.ambr)")
     p.add_argument("--coverage", action="store_true",
                    help="report which content lines, options and components the scripts exercised")
     p.add_argument("--annotate", metavar="DIR", help="with --coverage: write each content file to DIR as NAME.cover, "
@@ -449,7 +453,8 @@ def cmd_test(args) -> int:
     from ..testing.suite import Options, run_suite, table
     if args.random < 0:
         raise UsageError("--random must be 0 or more")
-    options = Options(args.random, tuple(args.players or ()), args.update, args.max_actions)
+    options = Options(args.random, tuple(args.players or ()), args.update, args.max_actions,
+                      tuple(dict.fromkeys(args.variant)))
     tracer = None
     if args.coverage or args.annotate:
         from ..testing.coverage import Tracer

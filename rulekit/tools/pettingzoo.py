@@ -88,7 +88,7 @@ from pettingzoo.utils import wrappers
 
 from ..engine import api
 from ..engine.mutate import fmt
-from ..engine.state import PLAYERS
+from ..engine.state import PLAYERS, Family
 from ..engine.view import HIDDEN, state_props, view
 from ..games import load_game
 
@@ -151,8 +151,12 @@ class ObservationEncoder:
             for key in fam.zones:
                 self.zone_slots.append((("family", name, fmt(key)), str(fam.zones[key])))
         for rel in range(n):
-            for name in game.board.pzones:
-                self.zone_slots.append((("player", name, rel), f"+{rel}.{name}"))
+            for name, seats in game.board.pzones.items():
+                if seats[0].__class__ is Family:    # a player's family: a slot per space
+                    for key in seats[0].zones:
+                        self.zone_slots.append((("player", name, (rel, fmt(key))), f"+{rel}.{name}[{fmt(key)}]"))
+                else:
+                    self.zone_slots.append((("player", name, rel), f"+{rel}.{name}"))
         self.width_per_zone = 1 + len(self.kinds)
         kinds = state_props(game)
         components = game.components
@@ -217,6 +221,8 @@ class ObservationEncoder:
                 content = picture["zones"].get(name)
             elif kind == "family":
                 content = picture["zones"].get(name, {}).get(key)
+            elif key.__class__ is tuple:            # (seat, space) of a player's family
+                content = (players[str(PLAYERS[(me + key[0]) % self.n])].get(name) or {}).get(key[1])
             else:
                 content = players[str(PLAYERS[(me + key) % self.n])].get(name)
             base = zone_base + slot * self.width_per_zone

@@ -68,7 +68,7 @@ import os
 
 from ..engine import api
 from ..engine.mutate import fmt
-from ..engine.state import PLAYERS
+from ..engine.state import PLAYERS, Family
 from ..engine.view import HIDDEN, view
 from ..errors import EXIT_OK, UsageError
 from ..files import write_text
@@ -333,13 +333,13 @@ class Renderer:
         head = 28 + 13 * vlines
         inner = Skyline(0, 0, pw - 2 * pad)   # lay the boxes out first, to know the area's height
         boxes = []
-        for z in zones:
+        for z, space in [(name, k) for name in zones for k in _spaces(game.board.pzones[name][i])]:
             layout = self._layout(z, True)
             rows = 1 if game.board.zone_vis[z] == "hidden" else 2
             board = self._board(layout)
             w, h = self._board_size(board) if board is not None else self._box_size(layout, bw, rows)
             rx, ry = inner.place(w, h, gap)
-            boxes.append((z, layout, rows, rx, ry, w, h, board))
+            boxes.append((z if space is None else f"{z}[{space}]", layout, rows, rx, ry, w, h, board, space))
         h = head + max(0, inner.bottom - gap) + pad
         x, y = sky.place(pw, h, 12)
         color = self.player_colors[i]
@@ -349,11 +349,12 @@ class Renderer:
                            f'y="{y:.0f}" width="{pw:.0f}" height="20" rx="6" fill="{_esc(color)}"/>'
                            f'<text class="cap" x="{x + 8:.0f}" y="{y + 14:.0f}" style="fill:#fff">{p}</text></g>')
         self._slot("pvars", x + 8, y + 22, pw - 16, 13 * vlines, ("pvars", i), vlines)
-        for z, layout, rows, rx, ry, w, bh, board in boxes:
+        for z, layout, rows, rx, ry, w, bh, board, space in boxes:
+            pick = ("player", z.split("[", 1)[0], i) + (() if space is None else (space,))
             if board is not None:
-                self._emit_board(x + pad + rx, y + head + ry, w, bh, z, ("player", z, i), layout, board)
+                self._emit_board(x + pad + rx, y + head + ry, w, bh, z, pick, layout, board)
             else:
-                self._emit_box(x + pad + rx, y + head + ry, w, bh, z, ("player", z, i), layout, rows, z)
+                self._emit_box(x + pad + rx, y + head + ry, w, bh, z, pick, layout, rows, z)
 
     # -- boards: one zone's items placed by two of their properties ---------------------------
     def _board(self, layout: dict):
@@ -652,8 +653,15 @@ def _pick(picture: dict, pick):
     if kind == "family":
         return (picture["zones"].get(pick[1]) or {}).get(pick[2])
     if kind == "player":
-        return picture["players"][str(PLAYERS[pick[2]])].get(pick[1])
+        content = picture["players"][str(PLAYERS[pick[2]])].get(pick[1])
+        return (content or {}).get(pick[3]) if len(pick) > 3 else content    # a space of a player's family
     return None
+
+
+def _spaces(zone) -> list:
+    """The spaces of a player's family drawn one box each (their keys as they print); [None]
+    for a plain zone."""
+    return [fmt(k) for k in zone.zones] if zone.__class__ is Family else [None]
 
 
 # -- states of a log -------------------------------------------------------------------
