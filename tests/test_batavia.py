@@ -150,6 +150,9 @@ def write_full_game(path: Path, players: int, seed: int) -> None:
     agents = [make_agent("random", seed * 1000 + i) for i in range(players)]
     lines = []
     play_out(state, agents, lambda s, who, index: lines.append(f"  - {PLAYERS[who]}: {s.pending.labels[index]}"))
+    rows = [f"{p}: {{{', '.join(f'{k}: {v}' for k, v in r['breakdown'].items())}, total: {r['total']}}}"
+            for p, r in state.result["scores"].items()]     # so `rulekit run` checks the scores too
+    lines.append(f"  - score: {{{', '.join(rows)}, winners: [{', '.join(state.result['winners'])}]}}")
     head = [
         "# yaml-language-server: $schema=../../../schemas/script.schema.json",
         "# Generated: `BATAVIA_REGENERATE=1 pytest tests/test_batavia.py -k full_game` (seeded random bots,",

@@ -1,0 +1,664 @@
+#!/usr/bin/env python
+# SPDX-License-Identifier: MIT
+"""Mutation testing of a game's rule scripts: break one rule at a time, see which script notices.
+
+    python benchmarks/mutants.py GAME [--sample N] [--seed S] [--jobs J] [--only FILE] [--match TEXT]
+                                      [--list] [--json]
+
+GAME is a shipped game's name or a game folder. The harness reads the game's content files
+(every ``*.yaml`` of the folder but those holding only bots, narration, rendering or the
+bots' estimate and search), and writes single-rule mutants of them, at the text level, one at
+a time into a scratch copy of the folder: a number in params, tables or components ±1 or
+another value of the same table, a boolean flipped, a zone's or variable's visibility changed,
+an operator swapped inside effect-language text (``<``/``<=``, ``>``/``>=``, ``==``/``!=``,
+``+``/``-``, ``+=``/``-=``, ``and``/``or``, ``true``/``false``, ``min``/``max``, a ``not`` dropped),
+a number in code ±1, a statement line replaced by ``pass``, an ``if``/``elif``/``while``
+condition negated, a ``choose`` option's condition dropped (adds options) or negated, an item
+of a list removed. The same arguments give the same mutants in the same order; ``--sample N``
+keeps N of them, drawn with ``--seed``; ``--only FILE`` mutates one file (``rules.yaml``);
+``--match TEXT`` keeps the mutants whose printed change holds TEXT; ``--list`` prints them and stops.
+
+Each mutant is then sorted into one of:
+
+- *refused*: the mutant (or a variant a script uses) no longer loads: ``rulekit validate``
+  would refuse it, so nobody can play it;
+- *killed*: some rule script fails against it (the scripts of ``faq/`` and ``scenarios/``, run
+  as ``rulekit run`` runs them, but the full-game ones: named ``full-game-*``, or with no
+  ``expect``/``legal``/``refuse``/``score``/``over``/``sees`` step);
+- *equivalent*: it changes nothing anyone can observe: the same actions, labels, events, views
+  and results in a few fixed random games (every player count, fixed seeds, the random agent of
+  ``rulekit test``), and the same outcome and transcript for every script, full games included;
+- *survived*: it changes play, yet every rule script passes: a rule no script guards.
+
+The score is killed / (killed + survived). Every survivor is printed with its file:line and
+the change. Each worker keeps its own scratch folder and ``RULEKIT_CACHE_DIR`` (deleted at the
+end); parsed texts and compiled code are cached by their exact text, and the in-memory caches
+are dropped after every mutant, so nothing of one mutant reaches the next.
+"""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import functools
+import hashlib
+import json
+import multiprocessing
+import os
+import random
+import re
+import shutil
+import signal
+import sys
+import tempfile
+import time
+
+import attrs
+import yaml
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+# ------------------------------------------------------------------ what is mutated
+
+NOT_RULES = {"meta", "render", "narrate", "bots", "search", "estimate", "include"}   # top-level sections
+PROSE = {"text", "ruling", "provenance", "title", "designer", "publisher", "source", "year", "id", "type",
+         "layout", "label", "color_by", "player_color_by"}
+TABLES = {("sets",), ("tables",)}     # where a row's number may take another row's value
+CODE = {"do", "expr", "points", "when", "setup", "finish", "end_after_round_if", "eligible", "options",
+        "tiebreak", "rounds"}
+VISIBILITIES = ("public", "owner", "hidden", "face_up")
+CHECK_STEPS = {"expect", "legal", "refuse", "score", "over", "sees"}
+SWAPS = {"<=": "<", "<": "<=", ">=": ">", ">": ">=", "==": "!=", "!=": "==", "+=": "-=", "-=": "+=",
+         "+": "-", "-": "+", "and": "or", "or": "and", "true": "false", "false": "true", "min": "max",
+         "max": "min"}
+TOKEN = re.compile(r"(?<![<>=!+\-*/])(<=|>=|==|!=|\+=|-=|<|>)(?!=)|(?<=\s)([+-])(?=\s)"
+                   r"|\b(and|or|true|false|min|max)\b|\bnot\s+|(?<![\w.])(\d+)(?![\w.])")
+HEADER = re.compile(r"^(\s*)(if|elif|while)\s+(.*):\s*$")
+
+
+@attrs.frozen
+class Mutant:
+    """One change: the text at [start, end) of ``file`` (relative to the game folder) becomes ``new``."""
+
+    file: str
+    line: int
+    start: int
+    end: int
+    new: str
+    op: str
+
+    def apply(self, text: str) -> str:
+        return text[:self.start] + self.new + text[self.end:]
+
+    def describe(self, text: str) -> str:
+        """``file:line: op: the line before -> the line after`` (the first changed line)."""
+        begin = text.rfind("\n", 0, self.start) + 1
+        stop = text.find("\n", self.end)
+        stop = len(text) if stop < 0 else stop
+        before = text[begin:stop]
+        after = (text[begin:self.start] + self.new + text[self.end:stop])
+        return f"{self.file}:{self.line}: {self.op}: `{_short(before)}` -> `{_short(after)}`"
+
+
+def _short(line: str, width: int = 110) -> str:
+    line = " ".join(line.split())
+    return line if len(line) <= width else line[:width - 3] + "..."
+
+
+def content_files(folder: str, only: str | None = None) -> list[str]:
+    """The game's rule files, sorted: every YAML file of the folder holding some section that
+    is not bots, narration, rendering or the bots' search."""
+    names = []
+    for name in sorted(os.listdir(folder)):
+        if not name.endswith((".yaml", ".yml")) or (only and name != os.path.basename(only)):
+            continue
+        with open(os.path.join(folder, name), encoding="utf-8") as f:
+            data = yaml.safe_load(f)
+        if isinstance(data, dict) and set(data) - NOT_RULES - {"players"}:
+            names.append(name)
+    return names
+
+
+def mutants_of(folder: str, only: str | None = None) -> list[Mutant]:
+    """Every mutant of the game in ``folder``, in file and text order."""
+    out: list[Mutant] = []
+    for name in content_files(folder, only):
+        with open(os.path.join(folder, name), encoding="utf-8") as f:
+            text = f.read()
+        found = list(_walk(yaml.compose(text, Loader=yaml.SafeLoader), (), text))
+        seen = set()
+        for start, end, new, op in sorted(found, key=lambda m: (m[0], m[1], m[3], m[2])):
+            if (start, end, new) not in seen and text[start:end] != new:
+                seen.add((start, end, new))
+                out.append(Mutant(name, text.count("\n", 0, start) + 1, start, end, new, op))
+    return out
+
+
+def _walk(node, path: tuple, text: str):
+    """(start, end, new text, op) for every mutant of ``node`` at ``path`` (keys and indexes)."""
+    if path and path[0] in NOT_RULES:
+        return
+    key = next((k for k in reversed(path) if isinstance(k, str)), None)
+    if isinstance(node, yaml.MappingNode):
+        for k, v in node.value:
+            if isinstance(k, yaml.ScalarNode) and k.value not in PROSE:
+                yield from _walk(v, path + (k.value,), text)
+        if path[:1] in TABLES:
+            yield from _table_values(node, path)
+    elif isinstance(node, yaml.SequenceNode):
+        for i, item in enumerate(node.value):
+            yield from _walk(item, path + (i,), text)
+        if key != "params":
+            yield from _removals(node, text)
+        if path[:1] in TABLES:
+            yield from _sequence_values(node)
+    elif isinstance(node, yaml.ScalarNode):
+        yield from _scalar(node, path, key, text)
+
+
+def _scalar(node, path: tuple, key, text: str):
+    start, end = node.start_mark.index, node.end_mark.index
+    tag = node.tag
+    if node.style is None and tag.endswith(":int"):
+        if path[:1] == ("params",) and key in ("min", "max"):
+            return     # a variant's bounds, checked at load: never play
+        value = int(node.value, 0)
+        yield start, end, str(value + 1), "number +1"
+        yield start, end, str(value - 1), "number -1"
+    elif node.style is None and tag.endswith(":bool"):
+        yield start, end, "false" if node.value.lower() == "true" else "true", "flip"
+    elif key == "visibility" and node.value in VISIBILITIES:
+        for other in VISIBILITIES:
+            if other != node.value:
+                yield start, end, other, "visibility"
+    elif key in CODE and isinstance(node.value, str):
+        yield from _code(text, start, end, node.style)
+
+
+def _table_values(node, path: tuple):
+    """A number of a table row (``tea: {majority: 10}``) replaced by the same column's value
+    in the next row that differs by more than 1 (±1 is tried already)."""
+    rows = [(k, v) for k, v in node.value if isinstance(v, yaml.MappingNode)]
+    columns: dict = {}
+    for _k, row in rows:
+        for ck, cv in row.value:
+            if isinstance(cv, yaml.ScalarNode) and cv.style is None and cv.tag.endswith(":int"):
+                columns.setdefault(ck.value, []).append(cv)
+    for cells in columns.values():
+        yield from _other_values(cells)
+
+
+def _sequence_values(node):
+    cells = [v for v in node.value if isinstance(v, yaml.ScalarNode) and v.style is None and v.tag.endswith(":int")]
+    if len(cells) == len(node.value):
+        yield from _other_values(cells)
+
+
+def _other_values(cells: list):
+    for i, cell in enumerate(cells):
+        value = int(cell.value, 0)
+        for other in cells[i + 1:] + cells[:i]:
+            if abs(int(other.value, 0) - value) > 1:
+                yield cell.start_mark.index, cell.end_mark.index, other.value, "table value"
+                break
+
+
+def _removals(node, text: str):
+    """Each item of a list removed: a flow list's item with its comma, a block list's lines."""
+    items = node.value
+    for i, item in enumerate(items):
+        if node.flow_style:
+            if i + 1 < len(items):
+                yield item.start_mark.index, items[i + 1].start_mark.index, "", "remove list item"
+            elif i > 0:
+                yield items[i - 1].end_mark.index, item.end_mark.index, "", "remove list item"
+            else:
+                yield item.start_mark.index, item.end_mark.index, "", "remove list item"
+        else:
+            begin = text.rfind("\n", 0, item.start_mark.index) + 1
+            stop = (text.rfind("\n", 0, items[i + 1].start_mark.index) + 1 if i + 1 < len(items)
+                    else _line_end(text, item.end_mark.index))
+            yield begin, stop, "", "remove list item"
+
+
+def _line_end(text: str, index: int) -> int:
+    """Just past the end of the line holding ``index`` (its start, when it is at a line start)."""
+    if index > 0 and text[index - 1] == "\n":
+        return index
+    stop = text.find("\n", index)
+    return len(text) if stop < 0 else stop + 1
+
+
+# ------------------------------------------------------------------ effect-language text
+
+def _code(text: str, start: int, end: int, style) -> list:
+    """The mutants of the code at [start, end) of ``text``: tokens outside strings and comments,
+    then, in a block of statements, lines."""
+    raw = text[start:end]
+    mask = _code_mask(raw, style)
+    out = []
+    for m in TOKEN.finditer(raw):
+        if not all(mask[m.start():m.end()]):
+            continue
+        word = m.group(0)
+        at = start + m.start()
+        if m.group(4):
+            out += [(at, at + len(word), str(int(word) + 1), "number +1"),
+                    (at, at + len(word), str(int(word) - 1), "number -1")]
+        elif word.startswith("not"):
+            out.append((at, at + len(word), "", "drop not"))
+        else:
+            out.append((at, at + len(word), SWAPS[word], "swap"))
+    if style == "|":
+        out += _lines(text, start, raw, mask)
+    return out
+
+
+def _code_mask(raw: str, style) -> list:
+    """True where ``raw`` is code: not a string literal, a comment, quotes or a block header."""
+    mask = [True] * len(raw)
+    i, n = 0, len(raw)
+    if style in ("|", ">"):
+        head = raw.find("\n")
+        for k in range(head + 1 if head >= 0 else n):
+            mask[k] = False
+        i = head + 1 if head >= 0 else n
+    elif style in ('"', "'"):
+        mask[0] = mask[-1] = False
+        i, n = 1, n - 1
+    outer = style if style in ('"', "'") else None
+    while i < n:
+        c = raw[i]
+        if c == "\\" and outer == '"' and raw[i + 1:i + 2] == '"':     # \"...\" inside a "..." scalar
+            close = raw.find('\\"', i + 2)
+            stop = n if close < 0 else close + 2
+        elif c in "\"'" and c != outer:
+            close = raw.find(c, i + 1)
+            stop = n if close < 0 else close + 1
+        elif c == "#" and style == "|":
+            close = raw.find("\n", i)
+            stop = n if close < 0 else close
+        else:
+            i += 1
+            continue
+        for k in range(i, stop):
+            mask[k] = False
+        i = stop
+    return mask
+
+
+def _lines(text: str, start: int, raw: str, mask: list) -> list:
+    """Line mutants of a block of statements: a statement becomes ``pass``, a condition is
+    negated, an option's condition is dropped or negated."""
+    out = []
+    offset = raw.find("\n") + 1
+    for line in raw[offset:].split("\n"):
+        at = start + offset
+        offset += len(line) + 1
+        body = _strip_comment(line, mask[offset - len(line) - 1:offset - 1])
+        code = body.strip()
+        if not code or code == "pass":
+            continue
+        indent = body[:len(body) - len(body.lstrip())]
+        header = HEADER.match(body)
+        if header:
+            cond = header.group(3)
+            new = f"{header.group(1)}{header.group(2)} not ({cond}):"
+            out.append((at, at + len(body), new, "negate condition"))
+        elif code[0] in "\"'" and code.endswith(":"):
+            out += [(at, at + len(body), new, op) for new, op in _option(body)]
+        elif not code.endswith(":") and not code.startswith("log("):    # a log line is no rule
+            out.append((at, at + len(body), indent + "pass", "statement -> pass"))
+    return out
+
+
+def _strip_comment(line: str, mask: list) -> str:
+    """The line without a trailing comment (a ``#`` outside strings: masked, after code)."""
+    for k, c in enumerate(line):
+        if c == "#" and not mask[k] and not _in_string(line, k):
+            return line[:k].rstrip()
+    return line
+
+
+def _in_string(line: str, k: int) -> bool:
+    quote = None
+    for c in line[:k]:
+        if quote is None and c in "\"'":
+            quote = c
+        elif c == quote:
+            quote = None
+    return quote is not None
+
+
+def _option(line: str) -> list:
+    """A ``choose`` option line ``"label" [for ...] if COND [says "..."]:``: COND dropped, negated."""
+    cuts = _outside_strings(line)
+    says = next((m.start() for m in re.finditer(r"\ssays\s", line) if cuts[m.start()]), len(line) - 1)
+    ifs = [m for m in re.finditer(r"\sif\s", line[:says]) if cuts[m.start()]]
+    if not ifs:
+        return []
+    cond_at = ifs[-1]
+    cond = line[cond_at.end():says].strip()
+    tail = line[says:]
+    return [(line[:cond_at.start()] + tail, "drop option condition"),
+            (line[:cond_at.end()] + f"not ({cond})" + tail, "negate option condition")]
+
+
+def _outside_strings(line: str) -> list:
+    flags, quote = [], None
+    for c in line:
+        if quote is None and c in "\"'":
+            quote = c
+            flags.append(False)
+        elif c == quote:
+            quote = None
+            flags.append(False)
+        else:
+            flags.append(quote is None)
+    return flags
+
+
+# ------------------------------------------------------------------ running them
+
+class Timeout(BaseException):
+    """A step of a mutant's trial took too long (an endless loop the mutant made)."""
+
+
+@contextlib.contextmanager
+def time_limit(seconds: float):
+    def ring(_signum, _frame):
+        raise Timeout()
+    old = signal.signal(signal.SIGALRM, ring)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
+@attrs.frozen
+class Script:
+    path: str
+    variants: tuple
+    rule: bool          # a rule script (checks something), not a full game
+
+
+def scripts_of(folder: str) -> list[Script]:
+    """The game's scripts in ``faq/`` and ``scenarios/``, sorted, with the variants they use."""
+    out = []
+    for sub in ("faq", "scenarios"):
+        here = os.path.join(folder, sub)
+        if not os.path.isdir(here):
+            continue
+        for name in sorted(os.listdir(here)):
+            if not name.endswith(".yaml"):
+                continue
+            path = os.path.join(here, name)
+            with open(path, encoding="utf-8") as f:
+                data = yaml.safe_load(f) or {}
+            steps = {next(iter(s)) for s in data.get("actions") or () if isinstance(s, dict) and s}
+            rule = not name.startswith("full-game-") and bool(steps & CHECK_STEPS)
+            out.append(Script(path, tuple(str(v) for v in data.get("variants") or ()), rule))
+    return out
+
+
+class Trial:
+    """One worker: a scratch copy of the game, the baseline of the unmutated game, and the trial
+    of a mutant against it."""
+
+    def __init__(self, folder: str, scripts: list, random_games: list, timeout: float):
+        self.original = folder
+        self.scratch = tempfile.mkdtemp(prefix="rulekit-mutants-")
+        self.folder = os.path.join(self.scratch, os.path.basename(os.path.abspath(folder)))
+        shutil.copytree(folder, self.folder, ignore=shutil.ignore_patterns("scenarios", "faq", "__snapshots__"))
+        os.environ["RULEKIT_CACHE_DIR"] = os.path.join(self.scratch, "cache")
+        self.scripts, self.random_games, self.timeout = scripts, random_games, timeout
+        self.cap = 100_000
+        games = self.load()
+        if isinstance(games, str):
+            raise SystemExit(f"the unmutated game does not load: {games}")
+        self.base = self.observe(games)
+        failing = [s.path for s in scripts if s.rule and self.base["scripts"][s.path][0] != "ok"]
+        if failing:
+            raise SystemExit("scripts fail on the unmutated game: " + ", ".join(failing))
+        self.cap = 3 * max([len(t) for t in self.base["random"]] + [100])
+
+    def close(self):
+        shutil.rmtree(self.scratch, ignore_errors=True)
+
+    def load(self):
+        """{variants: Game} for every variant set the scripts use, or the refusal's first line."""
+        from rulekit.dsl import parse_cache
+        from rulekit.errors import RulekitError
+        from rulekit.games import load_game
+        games = {}
+        parse_cache.forget()
+        for variants in sorted({()} | {s.variants for s in self.scripts}):
+            try:
+                with time_limit(self.timeout):
+                    games[variants] = load_game(self.folder, variants)
+            except RulekitError as exc:
+                return "refused: " + _first_line(exc)
+            except Exception as exc:  # a rulekit bug the mutant shows: reported apart
+                return f"load crashed ({type(exc).__name__}): {_first_line(exc)}"
+            except Timeout:
+                return "load timed out"
+        return games
+
+    def run(self, mutant: Mutant) -> dict:
+        """The mutant's fate: refused, killed (by which scripts), equivalent or survived."""
+        path = os.path.join(self.folder, mutant.file)
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        started = time.perf_counter()
+        try:
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(mutant.apply(text))
+            games = self.load()
+            if isinstance(games, str):
+                fate, why = "refused", games
+            else:
+                fate, why = self.judge(games)
+        finally:
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(text)
+        return {"mutant": attrs.asdict(mutant), "where": f"{mutant.file}:{mutant.line}",
+                "change": mutant.describe(text), "fate": fate, "why": why,
+                "seconds": round(time.perf_counter() - started, 3)}
+
+    def judge(self, games: dict) -> tuple:
+        for s in self.scripts:         # the first rule script that fails kills the mutant
+            if s.rule and self.script(s, games[s.variants])[0] != "ok":
+                return "killed", [os.path.relpath(s.path, self.original)]
+        seen = self.observe(games)
+        if seen == self.base:
+            return "equivalent", None
+        return "survived", self.difference(seen)
+
+    def difference(self, seen: dict) -> str:
+        """What differs from the unmutated game, briefly (where to look for the missing script)."""
+        for (players, seed), a, b in zip(self.random_games, seen["random"], self.base["random"]):
+            if a != b:
+                k = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+                return f"random game {players}p seed {seed} differs at step {k}"
+        for path, got in seen["scripts"].items():
+            if got != self.base["scripts"][path]:
+                return f"transcript of {os.path.relpath(path, self.original)} differs"
+        return "?"
+
+    def observe(self, games: dict) -> dict:
+        """What anyone could see of the game: every script's outcome and transcript, and fixed
+        random games."""
+        return {"scripts": {s.path: self.script(s, games[s.variants]) for s in self.scripts},
+                "random": [self.random_trace(games[()], players, seed) for players, seed in self.random_games]}
+
+    def script(self, script: Script, game) -> tuple:
+        from rulekit.testing.script import run_script
+        try:
+            with time_limit(self.timeout):
+                result = run_script(script.path, game_override=game)
+        except Timeout:
+            return "timeout", None
+        except Exception as exc:  # any failure fails the script, as `rulekit run` would
+            return "failed", f"{type(exc).__name__}: {_first_line(exc)}"
+        return "ok", _digest([result.transcript, result.state.result, result.checkpoints])
+
+    def random_trace(self, game, players: int, seed: int) -> list:
+        """A random game (``rulekit test``'s agent and seeds) as one digest per decision: who
+        decides among which labels, what was taken, what the step printed; then every view."""
+        from rulekit.agents import RandomAgent
+        from rulekit.engine import api
+        from rulekit.engine.view import view
+        trace: list = []
+        try:
+            with time_limit(self.timeout):
+                state = api.new_game(game, players, seed, record=True)
+                agent = RandomAgent(seed * 10 + players)
+                trace.append(_digest([list(state.events), [view(state, i) for i in range(players)]]))
+                cursor = len(state.events)
+                while not state.over and len(trace) < self.cap:
+                    labels = [state.pending.label(i) for i in range(len(state.pending.choices))]
+                    index = agent.choose(state)
+                    api.apply_index(state, index, atomic=False)
+                    trace.append(_digest([state.pending.player if state.pending else None, labels, index,
+                                          state.events[cursor:]]))
+                    cursor = len(state.events)
+                trace.append(_digest([state.result, [view(state, i) for i in range(players)]]))
+        except Timeout:
+            trace.append("timeout")
+        except Exception as exc:  # a mutant's error is a difference like any other
+            trace.append(f"{type(exc).__name__}: {_first_line(exc)}")
+        return trace
+
+
+def _digest(value) -> str:
+    return hashlib.sha256(json.dumps(value, default=str, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def _first_line(exc: BaseException) -> str:
+    return (str(exc).strip().splitlines() or [""])[0][:200]
+
+
+_trial: Trial | None = None
+
+
+def _start_worker(folder, scripts, random_games, timeout):
+    global _trial
+    _trial = Trial(folder, scripts, random_games, timeout)
+
+
+def _run_one(mutant: Mutant) -> dict:
+    return _trial.run(mutant)
+
+
+def run_all(folder: str, mutants: list, jobs: int = 1, timeout: float = 10.0, seeds: int = 2,
+            progress=None) -> list[dict]:
+    """The fate of every mutant, in order."""
+    from rulekit.games import load_game
+    with tempfile.TemporaryDirectory(prefix="rulekit-mutants-") as cache:
+        os.environ["RULEKIT_CACHE_DIR"] = cache
+        game = load_game(folder)
+    random_games = [(n, s) for n in range(game.min_players, game.max_players + 1) for s in range(1, seeds + 1)]
+    setup = (folder, scripts_of(folder), random_games, timeout)
+    if jobs <= 1:
+        _start_worker(*setup)
+        try:
+            return [_report(_run_one(m), progress) for m in mutants]
+        finally:
+            _trial.close()
+    ctx = multiprocessing.get_context("fork")
+    with ctx.Pool(jobs, initializer=_start_worker, initargs=setup) as pool:
+        out = [_report(r, progress) for r in pool.imap(_run_one, mutants)]
+        pool.map(_close_worker, range(jobs * 4))
+        return out
+
+
+def _close_worker(_):
+    if _trial is not None:
+        _trial.close()
+
+
+def _report(result: dict, progress) -> dict:
+    if progress:
+        progress(result)
+    return result
+
+
+def summary(results: list, seconds: float) -> dict:
+    counts = {fate: sum(r["fate"] == fate for r in results) for fate in ("refused", "equivalent", "killed", "survived")}
+    judged = counts["killed"] + counts["survived"]
+    return {"generated": len(results), **counts, "score": round(counts["killed"] / judged, 4) if judged else None,
+            "seconds": round(seconds, 1)}
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("game", help="a shipped game's name or a game folder")
+    parser.add_argument("--sample", type=int, default=0, metavar="N", help="try N mutants drawn at random (0: all)")
+    parser.add_argument("--seed", type=int, default=0, help="the seed of --sample")
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+    parser.add_argument("--only", metavar="FILE", help="mutate this content file only (rules.yaml)")
+    parser.add_argument("--match", metavar="TEXT", help="only the mutants whose change (as printed) contains TEXT")
+    parser.add_argument("--timeout", type=float, default=10.0, help="seconds for one load, script or random game")
+    parser.add_argument("--list", action="store_true", help="list the mutants and stop")
+    parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    args = parser.parse_args(argv)
+    from rulekit.games import find_game
+    folder = os.path.abspath(find_game(args.game))
+    mutants = mutants_of(folder, args.only)
+    if args.match:
+        mutants = [m for m in mutants if args.match in m.describe(_text(folder, m.file))]
+    if args.sample and args.sample < len(mutants):
+        keep = sorted(random.Random(args.seed).sample(range(len(mutants)), args.sample))
+        mutants = [mutants[i] for i in keep]
+    if args.list:
+        for m in mutants:
+            print(m.describe(_text(folder, m.file)))
+        return 0
+    started = time.perf_counter()
+    progress = None if args.quiet else _progress(len(mutants))
+    results = run_all(folder, mutants, args.jobs, args.timeout, progress=progress)
+    totals = summary(results, time.perf_counter() - started)
+    if args.json:
+        print(json.dumps({"game": args.game, **totals, "mutants": results}, indent=1))
+    else:
+        _print(totals, results)
+    return 0
+
+
+@functools.cache
+def _text(folder: str, name: str) -> str:
+    with open(os.path.join(folder, name), encoding="utf-8") as f:
+        return f.read()
+
+
+def _progress(total: int):
+    done = [0]
+
+    def tick(result):
+        done[0] += 1
+        if result["fate"] == "survived":
+            print(f"  [{done[0]}/{total}] survived: {result['change']}", file=sys.stderr, flush=True)
+        elif done[0] % 25 == 0:
+            print(f"  [{done[0]}/{total}]", file=sys.stderr, flush=True)
+    return tick
+
+
+def _print(totals: dict, results: list) -> None:
+    score = "n/a" if totals["score"] is None else f"{100 * totals['score']:.1f}%"
+    print(f"mutants generated {totals['generated']}, refused by validate {totals['refused']}, "
+          f"equivalent {totals['equivalent']}, killed {totals['killed']}, survived {totals['survived']}; "
+          f"score {score} (killed / (killed + survived)); {totals['seconds']} s")
+    crashed = [r for r in results if r["fate"] == "refused" and "crashed" in r["why"]]
+    for r in crashed:
+        print(f"  load crashed (a rulekit bug?): {r['change']}: {r['why']}")
+    survivors = [r for r in results if r["fate"] == "survived"]
+    if survivors:
+        print("survivors:")
+    for r in survivors:
+        print(f"  {r['change']}  [{r['why']}]")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
