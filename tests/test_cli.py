@@ -129,7 +129,7 @@ def test_run_prints_the_transcript(capsys):
     code, out, _ = run(capsys, "run", str(GAMES / "auction" / "scripts" / "full_game.yaml"))
     assert code == 0
     lines = out.splitlines()
-    assert lines[0] == "start auction players=3 seed=7"
+    assert lines[0] == "start Tiny Auction players=3 seed=7"
     assert "p3: bid 4" in lines and "checkpoint after-first-lot" in lines
     assert json.loads(lines[-1][len("result: "):])["winners"] == ["p3"]
 

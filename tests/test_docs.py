@@ -373,7 +373,7 @@ def make_mistake(folder: Path, source: str, target: str, pairs: list[tuple[str, 
     """Copy the game to ``folder`` and plant the mistake in its file ``target``."""
     if folder.exists():
         shutil.rmtree(folder)
-    shutil.copytree(ROOT / source, folder, ignore=shutil.ignore_patterns("__snapshots__"))
+    shutil.copytree(ROOT / source, folder)
     path = folder / target
     if pairs[0][0] == "":
         assert not path.exists(), f"{target} exists in {source}: write the lines it changes as `-`/`+` pairs"

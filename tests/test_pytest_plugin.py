@@ -55,7 +55,7 @@ def snapshot_files(folder: Path) -> list[str]:
 def test_without_syrupy_a_stored_transcript_is_compared(pytester):
     folder = game_copy(pytester)
     (folder / "scenarios" / "refused.yaml").unlink()
-    (folder / "scenarios" / "opens.transcript").write_text("start auction players=3 seed=7\n")
+    (folder / "scenarios" / "opens.transcript").write_text("start Tiny Auction players=3 seed=7\n")
     result = pytester.runpytest(*NO_SYRUPY, str(folder))
     result.assert_outcomes(failed=1)
     assert "the transcript differs from the stored one" in result.stdout.str()
@@ -108,13 +108,13 @@ def test_a_script_that_checks_nothing_is_kept_as_a_digest_and_tests_can_check_it
     pytester.runpytest(*PLUGIN, "--snapshot-update", str(folder)).assert_outcomes(passed=1)
     stored = (folder / "scenarios" / "__snapshots__" / "opens.ambr").read_text()
     lines = stored.split("\n")
-    assert lines[3] == "  start auction players=3 seed=7"
+    assert lines[3] == "  start Tiny Auction players=3 seed=7"
     assert re.fullmatch(r"  1 actions, \d+ events, sha256 [0-9a-f]{64}", lines[4]), stored
     assert "bid 1" not in stored
     _result, text = snapshot_text(str(opens))
     assert stored_snapshot_differs(str(opens), text) is None
     changed = stored_snapshot_differs(str(opens), text.replace("seed=7", "seed=8"))
-    assert "the transcript differs from its snapshot" in changed and "+start auction players=3 seed=8" in changed
+    assert "the transcript differs from its snapshot" in changed and "+start Tiny Auction players=3 seed=8" in changed
 
 
 # ------------------------------------------------------------------ one snapshot store (#36)
@@ -148,7 +148,7 @@ def test_the_plugin_compares_an_old_transcript_too(pytester):
     folder = game_copy(pytester)
     (folder / "scenarios" / "refused.yaml").unlink()
     pytester.runpytest(*PLUGIN, "--snapshot-update", str(folder)).assert_outcomes(passed=1)
-    (folder / "scenarios" / "opens.transcript").write_text("start auction players=3 seed=7\n")
+    (folder / "scenarios" / "opens.transcript").write_text("start Tiny Auction players=3 seed=7\n")
     result = pytester.runpytest(*PLUGIN, str(folder))
     result.assert_outcomes(failed=1)
     assert "the transcript differs from the stored one" in result.stdout.str()

@@ -38,7 +38,7 @@ def test_a_script_with_expectations_passes():
     assert state.over
     assert state.result["winners"] == ["p3"]
     assert result.transcript.count("  expect ok: p2.money, count(p2.gems), starter, count(lot)") == 1
-    assert result.transcript[0] == "start auction players=3 seed=7"
+    assert result.transcript[0] == "start Tiny Auction players=3 seed=7"
     assert result.transcript[-1].startswith("result: ")
     assert state.actions == ["bid 1", "bid 2", "pass", "pass", "bid 1", "bid 4", "pass", "pass"]
 

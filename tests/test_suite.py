@@ -253,7 +253,7 @@ def stale_copy(where: Path) -> Path:
         n for n in names if Path(folder).name in ("scenarios", "__snapshots__") and n not in keep
         and n != "__snapshots__"])
     stored = copy / "scenarios" / "__snapshots__" / "open-route.ambr"
-    stored.write_text(stored.read_text().replace("\n  start batavia", "\n  start nowhere"))
+    stored.write_text(stored.read_text().replace("\n  start Batavia", "\n  start nowhere"))
     return copy
 
 
@@ -283,4 +283,15 @@ def test_an_installed_game_is_never_written_to(capsys, tmp_path):
     assert code == 2 and "error[RK5030]:" in out and "is an installed game" in out and "cp -r " in out
     assert all_bytes(copy) == before
     code, out, _ = run_cli(capsys, "test", str(copy), "--random", "0")      # comparing still works
-    assert code == 1 and "-start nowhere" in out and "+start batavia" in out
+    assert code == 1 and "-start nowhere" in out and "+start Batavia" in out
+
+
+def test_a_copy_of_a_game_keeps_its_snapshots(capsys, tmp_path):
+    """RK5030 tells a designer to copy an installed game to change it: the copy, in a folder of
+    another name, still passes against the snapshots it came with (a transcript starts with the
+    game's title, not its folder's name)."""
+    copy = tmp_path / "my-batavia"
+    shutil.copytree(ROOT / "games" / "batavia", copy, ignore=shutil.ignore_patterns("full-game-*"))
+    code, out, _ = run_cli(capsys, "test", str(copy), "--random", "0")
+    assert code == 0, out
+    assert "my-batavia/scenarios/auction-payment.yaml" in out

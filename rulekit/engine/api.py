@@ -49,7 +49,9 @@ def new_game(game, players: int | None = None, seed: int = 0, pins: dict | None 
         s.g[name] = value(s, {}) if callable(value) else value
     s.coarse = memo.holds_zone(s)
     if record:
-        s.events.append(("start", game.name, n, int(seed)))
+        # the game's title, not its folder's name: a copy of a game (`cp -r`, the way to change an
+        # installed one) tells the same story, so its stored snapshots still hold
+        s.events.append(("start", game.title, n, int(seed)))
     vm.run(s, step_limit)
     return s
 
