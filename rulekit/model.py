@@ -725,17 +725,19 @@ class _Builder:
     def _provenance(self):
         out = []
 
-        def walk(node, path):
+        def walk(node, path, shown):
+            """``shown``: the path as the author knows it (a list entry by its ``id``)."""
             if isinstance(node, dict):
                 if "provenance" in node:
-                    out.append((_path_text(path), node["provenance"], node.get("text", ""),
+                    out.append((_path_text(shown), node["provenance"], node.get("text", ""),
                                 self.smap.span(path + ("provenance",))))
                 for k, v in node.items():
-                    walk(v, path + (k,))
+                    walk(v, path + (k,), shown + (k,))
             elif isinstance(node, list):
                 for i, v in enumerate(node):
-                    walk(v, path + (i,))
-        walk(self.data, ())
+                    ident = v.get("id") if isinstance(v, dict) else None
+                    walk(v, path + (i,), shown + ((ident,) if isinstance(ident, str) else (i,)))
+        walk(self.data, (), ())
         return out
 
 
