@@ -173,3 +173,14 @@ def test_the_view_is_the_seated_players():
     rows = {m.group(1): m.group(2) for m in re.finditer(r"^(p\d)(?: \(you\))?\s+(.*)$", out, re.M)}
     assert f"{secret[0]}=?" not in rows["p1"]
     assert all(f"{secret[0]}=?" in rows[p] for p in rows if p != "p1")
+
+
+def test_a_position_broken_on_purpose_is_saved_as_such(tmp_path):
+    """A script that opts out of an invariant (`skip_invariants:`), loaded and saved again, keeps
+    the opt-out, so the saved session replays instead of failing on the position it was given."""
+    script = os.path.join(ROOT, "games", "batavia", "scenarios", "reveal.yaml")
+    result = play("batavia", lines=[f"load {script}", "save saved.yaml", "quit"], cwd=tmp_path)
+    assert result.returncode == 0 and "saved " in result.stdout, result.stdout[-2000:]
+    log = yaml.safe_load((tmp_path / "saved.yaml").read_text(encoding="utf-8"))
+    assert log["skip_invariants"] == ["reachable_tiles_face_up"]
+    assert run_script(str(tmp_path / "saved.yaml")).state.actions == log["actions"]

@@ -92,6 +92,7 @@ class Session:
         self.seat_bots = deal_bots(self.bot_specs, n)
         self.game, self.n, self.seat, self.variants, self.seed = game, n, seat, variants, seed
         self.pins_spec, self.position = pins_spec, position
+        self.skip_invariants = None
         self.replay(actions)
 
     def _bot_spec(self, who: int) -> str:
@@ -243,7 +244,8 @@ class Session:
             self.say("save where? `save FILE`")
             return
         try:
-            write_log(rest, make_log(self.state, self.variants, self.seed, self.pins_spec, self.position))
+            write_log(rest, make_log(self.state, self.variants, self.seed, self.pins_spec, self.position,
+                                     self.skip_invariants))
         except UsageError as exc:
             self.say(exc.render())
             return
@@ -263,6 +265,7 @@ class Session:
             log = result.log
             self.start(result.state.game, result.state.n, self.seat, tuple(log.get("variants") or ()),
                        int(log.get("seed", 0)), log.get("pins"), log.get("position"), log["actions"])
+            self.skip_invariants = log.get("skip_invariants")     # a position broken on purpose stays so
         except RulekitError as exc:
             self.say(exc.render())
             return None
