@@ -25,19 +25,29 @@ Each mutant is then sorted into one of:
 - *killed*: some rule script fails against it (the scripts of ``faq/`` and ``scenarios/``, run
   as ``rulekit run`` runs them, but the full-game ones: named ``full-game-*``, or with no
   ``expect``/``legal``/``refuse``/``score``/``over``/``sees`` step);
-- *equivalent*: it changes nothing anyone can observe: the same actions, labels, events, views
-  and results in a few fixed random games (every player count, fixed seeds, the random agent of
-  ``rulekit test``), and the same outcome and transcript for every script, full games included;
+- *equivalent*: it changes nothing anyone can observe. On the same seeds and actions (a few
+  fixed random games: every player count, fixed seeds, the random agent of ``rulekit test``;
+  and every script, full games included) every decision offers the same options to the same
+  players, every player's view (``rulekit.engine.view.view``) is the same at every decision and
+  at the end, and the results (and each script's outcome and checkpoints) are the same. Events
+  that no view or option shows do not count: a changed log line, a shuffle of an empty pile, a
+  value setup overwrites before anyone sees it. Views are compared by what they tell: a zone
+  that names none of its items is its count, whether its visibility hides it (``{"count": 3}``)
+  or shows only items face down (``["?", "?", "?"]``), and an empty zone is empty however it
+  is shown;
 - *survived*: it changes play, yet every rule script passes: a rule no script guards.
 
 The score is killed / (killed + survived). Every survivor is printed with its file:line and
-the change. Each worker keeps its own scratch folder and ``RULEKIT_CACHE_DIR`` (deleted at the
-end); parsed texts and compiled code are cached by their exact text, and the in-memory caches
-are dropped after every mutant, so nothing of one mutant reaches the next.
+the change. Every scratch folder (a copy of the game and a ``RULEKIT_CACHE_DIR`` per worker)
+lies in one folder ``rulekit-mutants-*`` of the temporary directory that the main process
+deletes when it is done, however it ends (an error, Ctrl-C, SIGTERM, a worker killed); parsed
+texts and compiled code are cached by their exact text, and the in-memory caches are dropped
+after every mutant, so nothing of one mutant reaches the next.
 """
 from __future__ import annotations
 
 import argparse
+import atexit
 import contextlib
 import functools
 import hashlib
@@ -406,9 +416,9 @@ class Trial:
     """One worker: a scratch copy of the game, the baseline of the unmutated game, and the trial
     of a mutant against it."""
 
-    def __init__(self, folder: str, scripts: list, random_games: list, timeout: float):
+    def __init__(self, folder: str, scripts: list, random_games: list, timeout: float, root: str):
         self.original = folder
-        self.scratch = tempfile.mkdtemp(prefix="rulekit-mutants-")
+        self.scratch = tempfile.mkdtemp(prefix="worker-", dir=root)
         self.folder = os.path.join(self.scratch, os.path.basename(os.path.abspath(folder)))
         shutil.copytree(folder, self.folder, ignore=shutil.ignore_patterns("scenarios", "faq", "__snapshots__"))
         os.environ["RULEKIT_CACHE_DIR"] = os.path.join(self.scratch, "cache")
@@ -422,9 +432,6 @@ class Trial:
         if failing:
             raise SystemExit("scripts fail on the unmutated game: " + ", ".join(failing))
         self.cap = 3 * max([len(t) for t in self.base["random"]] + [100])
-
-    def close(self):
-        shutil.rmtree(self.scratch, ignore_errors=True)
 
     def load(self):
         """{variants: Game} for every variant set the scripts use, or the refusal's first line."""
@@ -468,9 +475,9 @@ class Trial:
 
     def judge(self, games: dict) -> tuple:
         for s in self.scripts:         # the first rule script that fails kills the mutant
-            if s.rule and self.script(s, games[s.variants])[0] != "ok":
+            if s.rule and self.script(s, games[s.variants], watch=False)[0] != "ok":
                 return "killed", [os.path.relpath(s.path, self.original)]
-        seen = self.observe(games)
+        seen = self.observe(games, self.base)
         if seen == self.base:
             return "equivalent", None
         return "survived", self.difference(seen)
@@ -479,56 +486,124 @@ class Trial:
         """What differs from the unmutated game, briefly (where to look for the missing script)."""
         for (players, seed), a, b in zip(self.random_games, seen["random"], self.base["random"]):
             if a != b:
-                k = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
-                return f"random game {players}p seed {seed} differs at step {k}"
+                return f"random game {players}p seed {seed} differs at decision {_first_difference(a, b)}"
         for path, got in seen["scripts"].items():
-            if got != self.base["scripts"][path]:
-                return f"transcript of {os.path.relpath(path, self.original)} differs"
+            base = self.base["scripts"][path]
+            if got != base:
+                where = (f"at decision {_first_difference(got[1], base[1])}" if got[0] == base[0] == "ok"
+                         else f"({base[0]} -> {got[0]})")
+                return f"script {os.path.relpath(path, self.original)} differs {where}"
         return "?"
 
-    def observe(self, games: dict) -> dict:
-        """What anyone could see of the game: every script's outcome and transcript, and fixed
-        random games."""
+    def observe(self, games: dict, base: dict | None = None) -> dict:
+        """What the players could see of the game: every script's outcome and decisions, and
+        fixed random games (each cut short where it first differs from ``base``'s)."""
+        bases = base["random"] if base else [None] * len(self.random_games)
         return {"scripts": {s.path: self.script(s, games[s.variants]) for s in self.scripts},
-                "random": [self.random_trace(games[()], players, seed) for players, seed in self.random_games]}
+                "random": [self.random_trace(games[()], players, seed, was)
+                           for (players, seed), was in zip(self.random_games, bases)]}
 
-    def script(self, script: Script, game) -> tuple:
+    def script(self, script: Script, game, watch: bool = True) -> tuple:
+        """("ok", one digest per decision the script reached (when ``watch``), then its end:
+        views, result, checkpoints), or the failure."""
         from rulekit.testing.script import run_script
+        decisions: list = []
         try:
-            with time_limit(self.timeout):
+            with time_limit(self.timeout), (watching(decisions) if watch else contextlib.nullcontext()):
                 result = run_script(script.path, game_override=game)
         except Timeout:
             return "timeout", None
         except Exception as exc:  # any failure fails the script, as `rulekit run` would
             return "failed", f"{type(exc).__name__}: {_first_line(exc)}"
-        return "ok", _digest([result.transcript, result.state.result, result.checkpoints])
+        state = result.state
+        checkpoints = {name: {seat: told(state.game, picture) for seat, picture in pictures.items()}
+                       for name, pictures in result.checkpoints.items()}
+        return "ok", decisions + [_digest([pictures(state), state.result, checkpoints])]
 
-    def random_trace(self, game, players: int, seed: int) -> list:
+    def random_trace(self, game, players: int, seed: int, was: list | None = None) -> list:
         """A random game (``rulekit test``'s agent and seeds) as one digest per decision: who
-        decides among which labels, what was taken, what the step printed; then every view."""
+        decides, every player's view (which holds the options of each one deciding), the option
+        taken; then the result and every view. It stops at the first decision that differs from
+        ``was`` (views cost most of a trial: a survivor need not pay for the rest)."""
         from rulekit.agents import RandomAgent
         from rulekit.engine import api
-        from rulekit.engine.view import view
         trace: list = []
         try:
             with time_limit(self.timeout):
-                state = api.new_game(game, players, seed, record=True)
+                state = api.new_game(game, players, seed, record=False)
                 agent = RandomAgent(seed * 10 + players)
-                trace.append(_digest([list(state.events), [view(state, i) for i in range(players)]]))
-                cursor = len(state.events)
                 while not state.over and len(trace) < self.cap:
-                    labels = [state.pending.label(i) for i in range(len(state.pending.choices))]
                     index = agent.choose(state)
+                    trace.append(decision(state, index))
+                    if was is not None and (len(trace) > len(was) or trace[-1] != was[len(trace) - 1]):
+                        return trace
                     api.apply_index(state, index, atomic=False)
-                    trace.append(_digest([state.pending.player if state.pending else None, labels, index,
-                                          state.events[cursor:]]))
-                    cursor = len(state.events)
-                trace.append(_digest([state.result, [view(state, i) for i in range(players)]]))
+                trace.append(_digest([state.result, pictures(state)]))
         except Timeout:
             trace.append("timeout")
         except Exception as exc:  # a mutant's error is a difference like any other
             trace.append(f"{type(exc).__name__}: {_first_line(exc)}")
         return trace
+
+
+# ------------------------------------------------------------------ what players see
+
+def decision(state, taken) -> str:
+    """A decision as the players meet it: who decides, what every player is shown (the view
+    lists the options of the player to move, and of each one deciding at once), what is taken."""
+    from rulekit.engine import api
+    return _digest([[str(p) for p in api.current_players(state)], pictures(state), taken])
+
+
+def pictures(state) -> list:
+    """Every player's view, as :func:`told` reads it."""
+    from rulekit.engine.view import view
+    return [told(state.game, view(state, i)) for i in range(state.n)]
+
+
+def told(game, picture: dict) -> dict:
+    """A view as what it tells: a zone's picture that names none of its items becomes its count
+    (a hidden zone's ``{"count": 2}``, a face-up zone's ``["?", "?"]`` whose items all lie face
+    down, an empty public zone's ``[]``: each tells how many, and only that)."""
+    out = dict(picture)
+    out["zones"] = {name: _told_zone(content) for name, content in picture["zones"].items()}
+    zones = game.board.pzones
+    out["players"] = {seat: {name: _told_zone(value) if name in zones else value for name, value in row.items()}
+                      for seat, row in picture["players"].items()}
+    return out
+
+
+def _told_zone(content):
+    if isinstance(content, list):
+        return content if any(x != HIDDEN for x in content) else {"count": len(content)}
+    if isinstance(content, dict) and "count" not in content:       # a family: a picture per space
+        return {key: _told_zone(sub) for key, sub in content.items()}
+    return content
+
+
+HIDDEN = "?"        # what a view shows for an item face down (rulekit.engine.view.HIDDEN)
+
+
+@contextlib.contextmanager
+def watching(decisions: list):
+    """Every decision a script meets, as :func:`decision` pictures it, with the action the script
+    applies there (or asks to be refused): ``run_script`` plays the script's actions through
+    ``rulekit.engine.api.apply``, which is wrapped while the script runs."""
+    from rulekit.engine import api
+    apply = api.apply
+
+    def watched(state, action, *args, **kwargs):
+        decisions.append(decision(state, [action, kwargs.get("player")]))
+        return apply(state, action, *args, **kwargs)
+    api.apply = watched
+    try:
+        yield
+    finally:
+        api.apply = apply
+
+
+def _first_difference(a: list, b: list) -> int:
+    return next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
 
 
 def _digest(value) -> str:
@@ -539,43 +614,73 @@ def _first_line(exc: BaseException) -> str:
     return (str(exc).strip().splitlines() or [""])[0][:200]
 
 
-_trial: Trial | None = None
+_trial: Trial | Unusable | None = None
 
 
-def _start_worker(folder, scripts, random_games, timeout):
+def _start_worker(folder, scripts, random_games, timeout, root):
     global _trial
-    _trial = Trial(folder, scripts, random_games, timeout)
+    _trial = Trial(folder, scripts, random_games, timeout, root)
+
+
+def _start_pool_worker(*setup):
+    """A pool's worker; a baseline that fails is kept to be raised by its first task (an
+    initializer that raises makes the pool start workers again for ever)."""
+    global _trial
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)   # the pool ends its workers so; main()'s handler is not theirs
+    try:
+        _start_worker(*setup)
+    except SystemExit as exc:
+        _trial = Unusable(str(exc))
+
+
+class Unusable(Exception):
+    """The unmutated game does not load, or a rule script fails on it: nothing can be judged."""
 
 
 def _run_one(mutant: Mutant) -> dict:
+    if isinstance(_trial, Unusable):
+        raise _trial
     return _trial.run(mutant)
 
 
 def run_all(folder: str, mutants: list, jobs: int = 1, timeout: float = 10.0, seeds: int = 2,
             progress=None) -> list[dict]:
-    """The fate of every mutant, in order."""
+    """The fate of every mutant, in order. Every scratch folder lies in one folder that is
+    deleted before this returns or raises (and at exit, should the process be stopped first)."""
+    global _trial
+    root = tempfile.mkdtemp(prefix="rulekit-mutants-")
+
+    def remove():
+        shutil.rmtree(root, ignore_errors=True)
+    atexit.register(remove)
+    cache = os.environ.get("RULEKIT_CACHE_DIR")
+    try:
+        return _run_in(root, folder, mutants, jobs, timeout, seeds, progress)
+    finally:
+        _trial = None
+        remove()
+        atexit.unregister(remove)
+        if cache is None:
+            os.environ.pop("RULEKIT_CACHE_DIR", None)
+        else:
+            os.environ["RULEKIT_CACHE_DIR"] = cache
+
+
+def _run_in(root: str, folder: str, mutants: list, jobs: int, timeout: float, seeds: int, progress) -> list:
     from rulekit.games import load_game
-    with tempfile.TemporaryDirectory(prefix="rulekit-mutants-") as cache:
-        os.environ["RULEKIT_CACHE_DIR"] = cache
-        game = load_game(folder)
+    os.environ["RULEKIT_CACHE_DIR"] = os.path.join(root, "cache")
+    game = load_game(folder)
     random_games = [(n, s) for n in range(game.min_players, game.max_players + 1) for s in range(1, seeds + 1)]
-    setup = (folder, scripts_of(folder), random_games, timeout)
+    setup = (folder, scripts_of(folder), random_games, timeout, root)
     if jobs <= 1:
         _start_worker(*setup)
-        try:
-            return [_report(_run_one(m), progress) for m in mutants]
-        finally:
-            _trial.close()
+        return [_report(_run_one(m), progress) for m in mutants]
     ctx = multiprocessing.get_context("fork")
-    with ctx.Pool(jobs, initializer=_start_worker, initargs=setup) as pool:
-        out = [_report(r, progress) for r in pool.imap(_run_one, mutants)]
-        pool.map(_close_worker, range(jobs * 4))
-        return out
-
-
-def _close_worker(_):
-    if _trial is not None:
-        _trial.close()
+    with ctx.Pool(jobs, initializer=_start_pool_worker, initargs=setup) as pool:
+        try:
+            return [_report(r, progress) for r in pool.imap(_run_one, mutants)]
+        except Unusable as exc:
+            raise SystemExit(str(exc)) from None
 
 
 def _report(result: dict, progress) -> dict:
@@ -617,6 +722,7 @@ def main(argv=None) -> int:
             print(m.describe(_text(folder, m.file)))
         return 0
     started = time.perf_counter()
+    signal.signal(signal.SIGTERM, _stopped)     # so that run_all's `finally` deletes the scratch folders
     progress = None if args.quiet else _progress(len(mutants))
     results = run_all(folder, mutants, args.jobs, args.timeout, progress=progress)
     totals = summary(results, time.perf_counter() - started)
@@ -625,6 +731,10 @@ def main(argv=None) -> int:
     else:
         _print(totals, results)
     return 0
+
+
+def _stopped(signum, _frame):
+    raise SystemExit(128 + signum)
 
 
 @functools.cache

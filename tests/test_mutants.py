@@ -6,13 +6,17 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import sys
+import tempfile
 import textwrap
+import types
 
 import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 spec = importlib.util.spec_from_file_location("mutants", os.path.join(HERE, "..", "benchmarks", "mutants.py"))
 mutants = importlib.util.module_from_spec(spec)
+sys.modules.setdefault("mutants", mutants)      # a pool's workers find its functions by module name
 spec.loader.exec_module(mutants)
 
 GAME = """\
@@ -48,6 +52,8 @@ scoring:
   categories:
     - id: score
       points: "p.score + bonus"
+zones:
+  spare: {visibility: hidden}
 """
 RULE_SCRIPT = """\
 title: Taking adds to the score
@@ -136,6 +142,47 @@ def test_a_legal_exactly_step_kills_an_added_option(tiny):
     [result] = mutants.run_all(tiny, [planted('"double" if p.score > 0:', '"double":')], jobs=1, timeout=20)
     assert result["fate"] == "killed"
     assert result["why"] == [os.path.join("scenarios", "second-turn.yaml")]
+
+
+def test_what_no_view_or_option_shows_is_equivalent(tiny):
+    """Equivalent means: the same options to the same players and the same views at every
+    decision, and the same results; a log line, or a zone that is empty whenever anyone looks,
+    changes nothing. A change of what a player is shown is a change."""
+    plants = [
+        planted("total += 1", 'total += 1\n      log("a turn ends")'),           # the log only
+        planted("spare: {visibility: hidden}", "spare: {visibility: public}"),    # always empty
+        planted("score: 0", "score: {initial: 0, visibility: owner}"),           # p2 no longer sees p1's
+    ]
+    results = mutants.run_all(tiny, plants, jobs=1, timeout=20)
+    assert [r["fate"] for r in results] == ["equivalent", "equivalent", "survived"]
+    assert results[2]["why"] == "random game 2p seed 1 differs at decision 0"
+
+
+def test_a_view_is_compared_by_what_it_tells():
+    """A zone naming none of its items tells its count, whether hidden, face down or empty."""
+    game = types.SimpleNamespace(board=types.SimpleNamespace(pzones={"hand": None}))
+    picture = {"round": 1, "zones": {"deck": ["?", "?"], "row": ["a", "?"], "slot": {"1": [], "2": {"count": 0}}},
+               "players": {"p1": {"hand": [], "notes": ["?"]}}}
+    assert mutants.told(game, picture) == {
+        "round": 1, "zones": {"deck": {"count": 2}, "row": ["a", "?"], "slot": {"1": {"count": 0}, "2": {"count": 0}}},
+        "players": {"p1": {"hand": {"count": 0}, "notes": ["?"]}}}     # a variable is left as it is
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_no_scratch_folder_is_left_behind(tiny, tmp_path, monkeypatch, jobs):
+    """Every worker's scratch folder is removed, when the run ends and when it fails (here a rule
+    script that fails on the unmutated game: with several workers this used to hang)."""
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    results = mutants.run_all(tiny, [planted("bonus: 3", "bonus: 4")] * 3, jobs=jobs, timeout=20)
+    assert [r["fate"] for r in results] == ["survived"] * 3
+    assert os.listdir(scratch) == []
+    with open(os.path.join(tiny, "scenarios", "wrong.yaml"), "w") as f:
+        f.write(RULE_SCRIPT.replace('"p1.score": 2', '"p1.score": 3'))
+    with pytest.raises(SystemExit, match="scripts fail on the unmutated game: .*wrong.yaml"):
+        mutants.run_all(tiny, [planted("bonus: 3", "bonus: 4")], jobs=jobs, timeout=20)
+    assert os.listdir(scratch) == []
 
 
 @pytest.mark.slow

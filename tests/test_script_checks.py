@@ -330,6 +330,55 @@ def test_a_sees_step_of_the_wrong_shape_is_refused_by_the_schema(tmp_path):
                      (4, "unknown key `size`")}
 
 
+def test_absent_says_a_family_has_no_such_space(tmp_path):
+    """A board's extent is a rule (Batavia's route has spaces 1 to 35): naming a space the family
+    lacks is a typo (RK5029) unless the entry expects it `absent`; a space it has fails (RK5028)."""
+    path = script(str(tmp_path), f"""\
+        game: {HIDDEN_GAME}
+        players: 2
+        actions:
+          - sees: {{player: p1, "slot[0]": absent, "slot[3]": absent}}
+          - sees: {{player: p1, "slot[2]": absent, deck: absent, "p1.hand": absent}}
+        """)
+    exc = failure(path)
+    got = [(e.code, str(e)) for e in (exc, *exc.more)]
+    assert got == [
+        ("RK5028", "p1 is shown `slot[2]` as only a count (0), not absent (no such space)"),
+        ("RK5029", "`absent` says that a family of zones has no such space (`FAMILY[KEY]`); `deck` is no space of "
+                   "a family"),
+        ("RK5029", "`absent` says that a family of zones has no such space (`FAMILY[KEY]`); `p1.hand` is no space "
+                   "of a family"),
+    ]
+    assert exc.span.line == 5
+
+
+# ------------------------------------------------------------------ expect
+
+def test_none_in_an_expected_list_is_no_value(tmp_path):
+    """`none` is the language's word for no value: inside a list as at the top (it was compared as
+    the text "none": "expected [false, none], got [false, none]")."""
+    path = script(str(tmp_path), """\
+        game: batavia
+        players: 3
+        actions:
+          - expect: {"[goal_taken, goal_taker]": [false, none], "goal_taker": none, "[goal_taker]": [null]}
+        """)
+    assert run_script(path).transcript[-1] == "  expect ok: [goal_taken, goal_taker], goal_taker, [goal_taker]"
+
+
+def test_values_that_print_alike_say_what_each_is(tmp_path):
+    path = script(str(tmp_path), """\
+        game: batavia
+        players: 3
+        actions:
+          - expect: {"[goal_taken, goal_taker]": [false, p1], "[text(1), 2]": [1, 2]}
+        """)
+    exc = failure(path)
+    assert [str(e) for e in (exc, *exc.more)] == [
+        "expected `[goal_taken, goal_taker]` to be [false, p1], got [false, none]",
+        "expected `[text(1), 2]` to be [1, 2], got [1, 2] ([a text, a number], not [a number, a number])"]
+
+
 # ------------------------------------------------------------------ run_script in a user's pytest
 
 def test_a_failing_script_shows_its_file_line_and_caret_in_pytest(tmp_path):

@@ -370,8 +370,9 @@ def _expect(step: Step, expectations: dict) -> list:
         except Exception as exc:  # content evaluation problems are the author's to see
             failures.append(ScriptError(f"cannot evaluate `{text}`: {exc}", espan, "RK5006"))
             continue
+        want = steps.as_written(want)
         if _normal(got) != _normal(want):
-            failures.append(ScriptError(f"expected `{text}` to be {fmt(want)}, got {fmt(got)}", espan, "RK5007"))
+            failures.append(ScriptError(steps.mismatch(text, want, got), espan, "RK5007"))
     return failures
 
 

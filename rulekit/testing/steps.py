@@ -348,9 +348,42 @@ def _brief(text: str, limit: int = 160) -> str:
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
+# ------------------------------------------------------------------ expect
+
+def as_written(want):
+    """An ``expect:`` value as the rules' language reads it: the word ``none`` is no value, as
+    YAML's ``null`` is, inside a list or a mapping too (as in content values)."""
+    if isinstance(want, list):
+        return [as_written(v) for v in want]
+    if isinstance(want, dict):
+        return {k: as_written(v) for k, v in want.items()}
+    return None if want == "none" else want
+
+
+def mismatch(text: str, want, got) -> str:
+    """The message of a failed expectation; when both print alike, what each one is."""
+    message = f"expected `{text}` to be {fmt(want)}, got {fmt(got)}"
+    if fmt(want) == fmt(got):
+        message += f" ({_what(got)}, not {_what(want)})"
+    return message
+
+
+def _what(value) -> str:
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_what(v) for v in value) + "]"
+    if value is None:
+        return "none"
+    if value.__class__ is bool:
+        return "a truth value"
+    if value.__class__ in (int, float):
+        return "a number"
+    return "a text" if value.__class__ is str else f"a {value.__class__.__name__.lower()}"
+
+
 # ------------------------------------------------------------------ sees
 
 HIDDEN = "?"    # what a view shows for a value or an item kept from the player (engine/view.py)
+ABSENT = "absent"   # `sees: {"route[0]": absent}`: the family has no such space
 
 
 def sees(step: Step, spec: dict) -> list:
@@ -358,7 +391,8 @@ def sees(step: Step, spec: dict) -> list:
     what one player's view (:func:`rulekit.engine.view.view`) shows of each zone or variable named.
     A zone takes its items (in any order, ``?`` for one face down), ``{count: N}`` (only its count
     shown), ``hidden`` (no item shown by name) or ``shown`` (every item shown); a variable its
-    value, ``hidden`` or ``shown``."""
+    value, ``hidden`` or ``shown``; a space of a family ``absent`` (the family has no such space:
+    what a script can say of a board's extent, since naming a space it lacks is a typo)."""
     from ..engine.view import view
     state, player = step.state, str(spec.get("player"))
     seats = [str(PLAYERS[i]) for i in range(state.n)]
@@ -371,7 +405,7 @@ def sees(step: Step, spec: dict) -> list:
         if name == "player":
             continue
         try:
-            kind, got = _seen(state, picture, str(name), step.span("sees", name, key=True))
+            kind, got = _seen(state, picture, str(name), step.span("sees", name, key=True), want == ABSENT)
             _fits(kind, str(name), want, step.span("sees", name))
         except ScriptError as exc:
             failures.append(exc)
@@ -385,9 +419,10 @@ def sees(step: Step, spec: dict) -> list:
 _NAME = re.compile(r"(?:(p[0-9]+)\.)?([A-Za-z_][A-Za-z0-9_]*)(?:\[(.+)\])?")
 
 
-def _seen(state: State, picture: dict, name: str, span: Span | None) -> tuple:
+def _seen(state: State, picture: dict, name: str, span: Span | None, absent: bool = False) -> tuple:
     """("zone" or "var", what the view shows of ``name``: ``deck``, ``route[3]``, ``p1.hand``,
-    ``p1.land[hill]``, ``round``, ``p1.coins``); RK5029 for a name the game does not have."""
+    ``p1.land[hill]``, ``round``, ``p1.coins``), or (ABSENT, None) for a space its family lacks
+    when ``absent`` is expected; RK5029 for a name the game does not have."""
     game, match = state.game, _NAME.fullmatch(name)
     seat, base, key = match.groups() if match else (None, name, None)
     if seat is not None and seat not in picture["players"]:
@@ -401,7 +436,12 @@ def _seen(state: State, picture: dict, name: str, span: Span | None) -> tuple:
         raise ScriptError(f"`{name}` is a family of zones: name one of its spaces, as `{whole}[KEY]`", span, "RK5029")
     if not family and key is not None:
         raise ScriptError(f"`{whole}` is no family of zones: leave out the `[{key}]`", span, "RK5029")
+    if absent and kind == "zone" and not family:      # a variable's value may be the text `absent`
+        raise ScriptError(f"`absent` says that a family of zones has no such space (`FAMILY[KEY]`); `{name}` "
+                          "is no space of a family", span, "RK5029")
     if family:
+        if key not in content and absent:
+            return ABSENT, None
         if key not in content:
             raise ScriptError(f"`{whole}` has no space `{key}`", span, "RK5029", help=suggestion_help(key, content)
                               or f"its spaces: {_brief(', '.join(content))}")
@@ -437,7 +477,7 @@ def _names(game) -> list:
 
 def _fits(kind: str, name: str, want, span: Span | None) -> None:
     """RK5029 for an expectation of the wrong shape for its kind (a list for a variable)."""
-    if want in ("hidden", "shown"):
+    if want in ("hidden", "shown", ABSENT) or kind == ABSENT:
         return
     if kind == "var" and isinstance(want, (list, dict)):
         raise ScriptError(f"`{name}` is a variable: expect its value, `hidden` or `shown`", span, "RK5029")
@@ -448,6 +488,8 @@ def _fits(kind: str, name: str, want, span: Span | None) -> None:
 
 def _shows(kind: str, got, want) -> bool:
     """Whether the view's ``got`` is what a ``sees:`` entry wants."""
+    if kind == ABSENT or (want == ABSENT and kind == "zone"):
+        return kind == ABSENT
     if kind == "var":
         if want in ("hidden", "shown"):
             return (got == HIDDEN) == (want == "hidden")
@@ -490,4 +532,6 @@ def _wanted(want) -> str:
         return f"only a count ({want.get('count')})"
     if isinstance(want, list):
         return f"{len(want)} item{'' if len(want) == 1 else 's'} [{_brief(', '.join(map(str, want)))}]"
+    if want == ABSENT:
+        return "absent (no such space)"
     return "shown" if want == "shown" else fmt(want)
