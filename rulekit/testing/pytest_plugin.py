@@ -157,8 +157,7 @@ def stored_snapshot_differs(path: str, text: str) -> str | None:
     accept = f"`pytest {path} --snapshot-update`"
     try:
         if snapshots.stored(path) is None:
-            return (f"no snapshot {snapshots.FOLDER}/{os.path.basename(snapshots.location(path)[0])} beside {path} "
-                    f"yet: {accept} writes it")
+            return f"no snapshot {snapshots.beside(path)} beside {path} yet: {accept} writes it"
         return snapshots.differs(path, text, accept)
     except RulekitError as exc:
         return str(exc)

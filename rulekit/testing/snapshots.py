@@ -148,23 +148,24 @@ def stored(script: str, folder: str | None = None) -> str | None:
     return None if data is None else parse(data, display_path(path)).get(name)
 
 
+def beside(script: str) -> str:
+    """The script's snapshot file as named beside it (``__snapshots__/NAME.ambr``)."""
+    return os.path.join(FOLDER, os.path.basename(location(script)[0]))
+
+
 def differs(script: str, text: str, accept: str, folder: str | None = None) -> str | None:
     """What is wrong with the snapshot of ``script`` for ``text`` (from ``snapshot_text``):
-    None when it matches, else the diff; raises when there is none (``accept`` writes it)."""
+    the diff, or None when it matches or none is stored (``accept`` says how to accept it)."""
     now, before = serialize(text), stored(script, folder)
-    where = os.path.join(FOLDER, os.path.basename(location(script)[0]))
-    if before is None:
+    if before is None or before == now:
         return None
-    if before == now:
-        return None
-    diff = difflib.unified_diff(before.splitlines(), now.splitlines(), where, "now", lineterm="", n=1)
+    diff = difflib.unified_diff(before.splitlines(), now.splitlines(), beside(script), "now", lineterm="", n=1)
     return (f"the transcript differs from its snapshot ({accept} accepts it once read):\n"
             + "\n".join(list(diff)[:DIFF_LINES]))
 
 
 def missing(script: str, accept: str) -> str:
-    where = os.path.join(FOLDER, os.path.basename(location(script)[0]))
-    return (f"no snapshot of this script's transcript yet: {accept} writes it ({where} beside the script); "
+    return (f"no snapshot of this script's transcript yet: {accept} writes it ({beside(script)} beside the script); "
             "read it, then commit it")
 
 
