@@ -5,28 +5,30 @@
     python benchmarks/mutants.py GAME [--sample N] [--seed S] [--jobs J] [--only FILE] [--match TEXT]
                                       [--list] [--json]
 
-GAME is a shipped game's name or a game folder. The harness reads the game's content files
-(every ``*.yaml`` of the folder but those holding only bots, narration, rendering or the
-bots' estimate and search), and writes single-rule mutants of them, at the text level, one at
-a time into a scratch copy of the folder: a number in params, tables or components ±1 or
-another value of the same table, a boolean flipped, a zone's or variable's visibility changed,
-an operator swapped inside effect-language text (``<``/``<=``, ``>``/``>=``, ``==``/``!=``,
+GAME is a shipped game's name or a game folder. The harness reads the game's content files (every
+``*.yaml`` of the folder but those holding only bots, narration, rendering or the bots' estimate and
+search, and every variant of ``variants/``), and writes single-rule mutants of them, at the text
+level, one at a time into a scratch copy of the folder: a number in params, tables or components ±1
+or another value of the same table, a boolean flipped, a zone's or variable's visibility changed, an
+operator swapped inside effect-language text (``<``/``<=``, ``>``/``>=``, ``==``/``!=``,
 ``+``/``-``, ``+=``/``-=``, ``and``/``or``, ``true``/``false``, ``min``/``max``, a ``not`` dropped),
-a number in code ±1, a statement line replaced by ``pass``, an ``if``/``elif``/``while``
-condition negated, a ``choose`` option's condition dropped (adds options) or negated, an item
-of a list removed. The same arguments give the same mutants in the same order; ``--sample N``
-keeps N of them, drawn with ``--seed``; ``--only FILE`` mutates one file (``rules.yaml``);
-``--match TEXT`` keeps the mutants whose printed change holds TEXT; ``--list`` prints them and stops.
+a number in code ±1, a statement line replaced by ``pass``, an ``if``/``elif``/``while`` condition
+negated, a ``choose`` option's condition dropped (adds options) or negated, an item of a list
+removed. The same arguments give the same mutants in the same order; ``--sample N`` keeps N of them,
+drawn with ``--seed``; ``--only FILE`` mutates one file (``rules.yaml``, ``variants/pro.yaml``);
+``--match TEXT`` keeps the mutants whose printed change holds TEXT; ``--list`` prints them and
+stops.
 
 Each mutant is then sorted into one of:
 
-- *refused*: the mutant (or a variant a script uses) no longer loads: ``rulekit validate``
-  would refuse it, so nobody can play it;
+- *refused*: the mutant (or a variant a script uses, when one is needed before a script
+  kills the mutant) no longer loads: ``rulekit validate`` would refuse it, so nobody can play it;
 - *killed*: some rule script fails against it (the scripts of ``faq/`` and ``scenarios/``, run
   as ``rulekit run`` runs them, but the full-game ones: named ``full-game-*``, or with no
   ``expect``/``legal``/``refuse``/``score``/``over``/``sees`` step);
 - *equivalent*: it changes nothing anyone can observe. On the same seeds and actions (a few
-  fixed random games: every player count, fixed seeds, the random agent of ``rulekit test``;
+  fixed random games: every player count, fixed seeds, the random agent of ``rulekit test``,
+  under the variant too when the mutant is a variant's;
   and every script, full games included) every decision offers the same options to the same
   players, every player's view (``rulekit.engine.view.view``) is the same at every decision and
   at the end, and the results (and each script's outcome and checkpoints) are the same. Events
@@ -69,7 +71,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 # ------------------------------------------------------------------ what is mutated
 
-NOT_RULES = {"meta", "render", "narrate", "bots", "search", "estimate", "include"}   # top-level sections
+NOT_RULES = {"meta", "render", "narrate", "bots", "search", "estimate", "include", "variant"}   # top-level sections
 PROSE = {"text", "ruling", "provenance", "title", "designer", "publisher", "source", "year", "id", "type",
          "layout", "label", "color_by", "player_color_by"}
 TABLES = {("sets",), ("tables",)}     # where a row's number may take another row's value
@@ -116,16 +118,26 @@ def _short(line: str, width: int = 110) -> str:
 
 def content_files(folder: str, only: str | None = None) -> list[str]:
     """The game's rule files, sorted: every YAML file of the folder holding some section that
-    is not bots, narration, rendering or the bots' search."""
+    is not bots, narration, rendering or the bots' search, then every variant (``variants/*.yaml``:
+    a variant's rules are rules like the game's)."""
     names = []
-    for name in sorted(os.listdir(folder)):
-        if not name.endswith((".yaml", ".yml")) or (only and name != os.path.basename(only)):
+    variants = os.path.join(folder, "variants")
+    listed = [name for name in sorted(os.listdir(folder))] + \
+        ([f"variants/{name}" for name in sorted(os.listdir(variants))] if os.path.isdir(variants) else [])
+    for name in listed:
+        if not name.endswith((".yaml", ".yml")) or (only and only not in (name, os.path.basename(name))):
             continue
         with open(os.path.join(folder, name), encoding="utf-8") as f:
             data = yaml.safe_load(f)
         if isinstance(data, dict) and set(data) - NOT_RULES - {"players"}:
             names.append(name)
     return names
+
+
+def variant_of(file: str) -> tuple:
+    """The variant set a mutant of ``file`` is played under: ``(name,)`` for ``variants/NAME.yaml``."""
+    head, name = os.path.split(file)
+    return (os.path.splitext(name)[0],) if head == "variants" else ()
 
 
 def mutants_of(folder: str, only: str | None = None) -> list[Mutant]:
@@ -412,6 +424,23 @@ def scripts_of(folder: str) -> list[Script]:
     return out
 
 
+class Refused(Exception):
+    """The mutant (or a variant set a script uses) does not load."""
+
+
+class Games(dict):
+    """{variants: Game}, each loaded when first asked for: a mutant a script of the game kills
+    needs no variant compiled."""
+
+    def __init__(self, trial):
+        super().__init__()
+        self.trial = trial
+
+    def __missing__(self, variants: tuple):
+        self[variants] = game = self.trial.load_one(variants)
+        return game
+
+
 class Trial:
     """One worker: a scratch copy of the game, the baseline of the unmutated game, and the trial
     of a mutant against it."""
@@ -424,33 +453,40 @@ class Trial:
         os.environ["RULEKIT_CACHE_DIR"] = os.path.join(self.scratch, "cache")
         self.scripts, self.random_games, self.timeout = scripts, random_games, timeout
         self.cap = 100_000
-        games = self.load()
-        if isinstance(games, str):
-            raise SystemExit(f"the unmutated game does not load: {games}")
-        self.base = self.observe(games)
+        self.order = [s for s in scripts if s.rule]     # the last one to kill a mutant first
+        variants = [variant_of(name) for name in content_files(folder) if variant_of(name)]
+        try:
+            games = self.load(*variants)
+        except Refused as exc:
+            raise SystemExit(f"the unmutated game does not load: {exc}") from None
+        self.base = self.observe(games, played=[()] + variants)
         failing = [s.path for s in scripts if s.rule and self.base["scripts"][s.path][0] != "ok"]
         if failing:
             raise SystemExit("scripts fail on the unmutated game: " + ", ".join(failing))
-        self.cap = 3 * max([len(t) for t in self.base["random"]] + [100])
+        self.cap = 3 * max([len(t) for ts in self.base["random"].values() for t in ts] + [100])
 
-    def load(self):
-        """{variants: Game} for every variant set the scripts use, or the refusal's first line."""
+    def load(self, *played: tuple) -> Games:
+        """The game under each variant set ``played`` (more are loaded as scripts ask for them)."""
         from rulekit.dsl import parse_cache
+        parse_cache.forget()
+        games = Games(self)
+        for variants in played:
+            games[variants]
+        return games
+
+    def load_one(self, variants: tuple):
+        """The game under ``variants``; Refused (with its first line) if it does not load."""
         from rulekit.errors import RulekitError
         from rulekit.games import load_game
-        games = {}
-        parse_cache.forget()
-        for variants in sorted({()} | {s.variants for s in self.scripts}):
-            try:
-                with time_limit(self.timeout):
-                    games[variants] = load_game(self.folder, variants)
-            except RulekitError as exc:
-                return "refused: " + _first_line(exc)
-            except Exception as exc:  # a rulekit bug the mutant shows: reported apart
-                return f"load crashed ({type(exc).__name__}): {_first_line(exc)}"
-            except Timeout:
-                return "load timed out"
-        return games
+        try:
+            with time_limit(self.timeout):
+                return load_game(self.folder, variants)
+        except RulekitError as exc:
+            raise Refused("refused: " + _first_line(exc)) from None
+        except Exception as exc:  # a rulekit bug the mutant shows: reported apart
+            raise Refused(f"load crashed ({type(exc).__name__}): {_first_line(exc)}") from None
+        except Timeout:
+            raise Refused("load timed out") from None
 
     def run(self, mutant: Mutant) -> dict:
         """The mutant's fate: refused, killed (by which scripts), equivalent or survived."""
@@ -461,11 +497,11 @@ class Trial:
         try:
             with open(path, "w", encoding="utf-8") as f:
                 f.write(mutant.apply(text))
-            games = self.load()
-            if isinstance(games, str):
-                fate, why = "refused", games
-            else:
-                fate, why = self.judge(games)
+            played = [()] + ([variant_of(mutant.file)] if variant_of(mutant.file) else [])
+            try:
+                fate, why = self.judge(self.load(*played), played)
+            except Refused as exc:
+                fate, why = "refused", str(exc)
         finally:
             with open(path, "w", encoding="utf-8") as f:
                 f.write(text)
@@ -473,20 +509,27 @@ class Trial:
                 "change": mutant.describe(text), "fate": fate, "why": why,
                 "seconds": round(time.perf_counter() - started, 3)}
 
-    def judge(self, games: dict) -> tuple:
-        for s in self.scripts:         # the first rule script that fails kills the mutant
-            if s.rule and self.script(s, games[s.variants], watch=False)[0] != "ok":
+    def judge(self, games: dict, played: list) -> tuple:
+        """A mutant of a variant's file is played at random under that variant as well as the game.
+        The rule script that last killed a mutant is tried first: neighbouring mutants tend to
+        break the same rule (the script named is one that fails, not always the first in order)."""
+        for s in self.order:           # the first rule script that fails kills the mutant
+            if self.script(s, games[s.variants], watch=False)[0] != "ok":
+                self.order.remove(s)
+                self.order.insert(0, s)
                 return "killed", [os.path.relpath(s.path, self.original)]
-        seen = self.observe(games, self.base)
-        if seen == self.base:
+        seen = self.observe(games, played, self.base)
+        if seen == {"scripts": self.base["scripts"], "random": {v: self.base["random"][v] for v in played}}:
             return "equivalent", None
         return "survived", self.difference(seen)
 
     def difference(self, seen: dict) -> str:
         """What differs from the unmutated game, briefly (where to look for the missing script)."""
-        for (players, seed), a, b in zip(self.random_games, seen["random"], self.base["random"]):
-            if a != b:
-                return f"random game {players}p seed {seed} differs at decision {_first_difference(a, b)}"
+        for variants, traces in seen["random"].items():
+            under = f" under {'+'.join(variants)}" if variants else ""
+            for (players, seed), a, b in zip(self.random_games, traces, self.base["random"][variants]):
+                if a != b:
+                    return f"random game {players}p seed {seed}{under} differs at decision {_first_difference(a, b)}"
         for path, got in seen["scripts"].items():
             base = self.base["scripts"][path]
             if got != base:
@@ -495,13 +538,16 @@ class Trial:
                 return f"script {os.path.relpath(path, self.original)} differs {where}"
         return "?"
 
-    def observe(self, games: dict, base: dict | None = None) -> dict:
+    def observe(self, games: dict, played: list, base: dict | None = None) -> dict:
         """What the players could see of the game: every script's outcome and decisions, and
-        fixed random games (each cut short where it first differs from ``base``'s)."""
-        bases = base["random"] if base else [None] * len(self.random_games)
+        fixed random games under each variant set ``played`` (each game cut short where it first
+        differs from ``base``'s)."""
+        def traces(variants):
+            bases = base["random"][variants] if base else [None] * len(self.random_games)
+            return [self.random_trace(games[variants], players, seed, was)
+                    for (players, seed), was in zip(self.random_games, bases)]
         return {"scripts": {s.path: self.script(s, games[s.variants]) for s in self.scripts},
-                "random": [self.random_trace(games[()], players, seed, was)
-                           for (players, seed), was in zip(self.random_games, bases)]}
+                "random": {variants: traces(variants) for variants in played}}
 
     def script(self, script: Script, game, watch: bool = True) -> tuple:
         """("ok", one digest per decision the script reached (when ``watch``), then its end:

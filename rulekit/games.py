@@ -250,7 +250,8 @@ def _build(data: dict, smap: SourceMap, base: tuple, name: str, path: str, varia
     vocab = typed.Vocab(game.components.sets, game.components.item_kind, names.prop_reads, frozenset(names.prop_asked))
     problems = typed.check(data, base, smap, vocab) + properties.check(data, base[0].get("components"), smap, vocab)
     if problems:
-        raise DiagnosticReport([*problems, *game.warnings])
+        # an unread parameter is told of a game without errors only (model._unread_params)
+        raise DiagnosticReport([*problems, *(w for w in game.warnings if w.code != "RK0345")])
     return attrs.evolve(game, provenance=(*game.provenance, *kept))
 
 

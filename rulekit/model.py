@@ -200,6 +200,7 @@ class _Builder:
         self.path = path
         self.variants = variants
         self.diagnostics: list[Diagnostic] = []
+        self.read: set = set()        # every name some parsed text of the game reads (RK0345)
         self.items_left = MAX_ITEMS
         self.zones_left = MAX_ZONES
 
@@ -225,10 +226,12 @@ class _Builder:
             def locate(line, col, el=None, ec=None):
                 return Span(span.path, span.line + line - 1, col)
         try:
-            return parse_cache.parsed(key, lambda: parse_text(text, locate, kind))
+            tree = parse_cache.parsed(key, lambda: parse_text(text, locate, kind))
         except DiagnosticReport as report:
             self.diagnostics.extend(report.diagnostics)
             return None
+        self.read.update(node.id for node in ast.walk(tree) if isinstance(node, ast.Name))
+        return tree
 
     # ------------------------------------------------------------ build
     def build(self) -> Game:
@@ -597,10 +600,21 @@ class _Builder:
                 self.diagnostics.append(Diagnostic(
                     "RK0334", f"procedure `{name}` is never called", self.smap.span(("procedures", name), key=True),
                     help="call it from a phase or another procedure, or remove it", severity="warning"))
+        self.diagnostics.extend(self._unread_params())
         if any(d.severity == "error" for d in self.diagnostics):
             # errors first (what stops the build), then warnings; each group in source order
             raise DiagnosticReport(sorted(self.diagnostics, key=lambda d: d.severity != "error"))
         return tuple(d for d in self.diagnostics if d.severity == "warning")
+
+    def _unread_params(self) -> list:
+        """RK0345: a parameter no text of the game reads, which a variant would change to no effect.
+        Told only of a game without errors: a misspelt read (RK0301) says it already."""
+        if any(d.severity == "error" for d in self.diagnostics):
+            return []
+        return [Diagnostic("RK0345", f"parameter `{name}` is never read: a variant that changes it changes nothing",
+                           self.smap.span(("params", name), key=True), severity="warning",
+                           help="read it in the rules, or remove it; a variant that needs it adds it under `add:`")
+                for name in self.data.get("params") or {} if name not in self.read]
 
     def _instances(self, kind: str, spec: dict, sets: dict):
         """(id, props) of each item of a component: listed, or generated from sets. A

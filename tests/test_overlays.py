@@ -55,7 +55,7 @@ def test_every_problem_of_a_variant_is_reported_together(tmp_path, capsys):
     path = _variant(tmp_path, """\
         params:
           start_ducat: 14
-          pro_ducatz: null
+          sell_prize: null
         zones: {gird: {capacity: 3}}
         narrate: {set: {ducat: "{player} has {new}"}}
         """)
@@ -64,7 +64,7 @@ def test_every_problem_of_a_variant_is_reported_together(tmp_path, capsys):
     assert codes(info.value) == ["RK0130", "RK0131", "RK0130", "RK0130"]
     assert [where(d)[1:] for d in info.value.diagnostics] == [(3, 3), (4, 3), (5, 9), (6, 17)]
     assert [d.help.split("?")[0] for d in info.value.diagnostics] == [
-        "did you mean `start_ducats`", "did you mean `pro_ducats`", "did you mean `grid`", "did you mean `ducats`"]
+        "did you mean `start_ducats`", "did you mean `sell_price`", "did you mean `grid`", "did you mean `ducats`"]
 
 
 # ------------------------------------------------------------------ a small game for the rest
@@ -232,3 +232,31 @@ def test_diff_lists_additions_changes_and_removals_apart(write_game):
 def test_diff_shows_a_moved_phase(write_game):
     text = render(diff_game(_game(write_game, "flow:\n  phases:\n    - {id: third, after: first}\n"), ["v"]))
     assert "~ flow.phases (order): ['first', 'second', 'third'] -> ['first', 'third', 'second']" in text
+
+
+# ------------------------------------------------------------------ a parameter nothing reads (RK0345)
+
+def test_a_parameter_nothing_reads_is_a_warning_at_its_line(tmp_path, capsys):
+    """A variant that changes such a parameter would change nothing: validate says so of the game."""
+    path = _variant(tmp_path, "add:\n  params:\n    spare: {value: 3}\n")
+    status, said = _validate(capsys, "goa", path)
+    assert status == 0, said
+    assert f"{path}:4:5: warning[RK0345]: parameter `spare` is never read" in said, said
+
+
+def test_a_parameter_only_a_variant_reads_lives_in_that_variant():
+    """Goa's Pro parameters are declared by variants/pro.yaml: neither the game nor the variant warns."""
+    assert not [w for w in rulekit.load_game("goa").warnings if w.code == "RK0345"]
+    pro = rulekit.load_game("goa", ["pro"])
+    assert not pro.warnings
+    assert {"pro_columns", "pro_ducats"} <= set(pro.data["params"])
+    assert "pro_columns" not in rulekit.load_game("goa").data["params"]
+
+
+def test_an_unread_parameter_is_not_told_beside_errors(tmp_path):
+    """`targt` for `target` is an error that says `did you mean`; `target` unread would say it twice."""
+    path = _variant(tmp_path, "add:\n  params:\n    spare: {value: 3}\nprocedures:\n  setup_choices:\n"
+                              "    do: p.ducats += spar\n")
+    with pytest.raises(DiagnosticReport) as info:
+        rulekit.load_game("goa", [path])
+    assert "RK0345" not in codes(info.value)
