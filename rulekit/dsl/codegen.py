@@ -32,16 +32,12 @@ from . import ast, code_cache, verify
 from .compiler import (
     Compiler,
     Scope,
-    _bound_names,
-    _free_names,
-    assigned_names,
-    first_assignments,
     literal,
     located_code,
     py_identifier,
-    read_names,
     too_complex,
 )
+from .visit import assigned_names, bound_names, first_assignments, free_names, loop_depth, read_names
 
 _units = itertools.count(1)
 
@@ -121,7 +117,7 @@ class Module:
         stops |= _in_cycles(calls)
         # Python allows 20 loops nested in one function: deeper content is written with
         # every loop as blocks of a resumable function (no Python nesting), as the VM ran it
-        self.flat = {name for name, body in bodies.items() if _loop_depth(body) > FLAT_DEPTH}
+        self.flat = {name for name, body in bodies.items() if loop_depth(body) > FLAT_DEPTH}
         stops |= self.flat
         changed = True
         while changed:
@@ -315,7 +311,7 @@ class _Writer:
     def stops(self, st) -> bool:
         """Whether ``st`` is written as blocks: it may stop (or, in a flat procedure, loops)."""
         return self.resumable and (_may_stop(st, self.m.codes, self.comp.v.procedures)
-                                   or (self.flat and _loop_depth((st,)) > 0))
+                                   or (self.flat and loop_depth((st,)) > 0))
 
     def r_CallStmt(self, st):
         self._stop_call(st.call, None)
@@ -546,12 +542,12 @@ class _Writer:
             return {}, comp.src(opt.cond, inner)
         bound = frozenset(inner.locals) | frozenset(inner.py) | frozenset(inner.alias)
         written = {name: list(spans) for name, spans in comp.inlined_at.items()}
-        parts = comp.conjuncts(opt.cond, bound | _bound_names(opt.cond))
+        parts = comp.conjuncts(opt.cond, bound | bound_names(opt.cond))
         level_of = {name: k for k, (name, _coll) in enumerate(opt.fors)}
         placed: dict = {}
         at, hoisted = steady - 1, 0
         for part in parts:
-            at = max([at] + [level_of[name] for name in _free_names(part) if name in level_of])
+            at = max([at] + [level_of[name] for name in free_names(part) if name in level_of])
             if at >= len(clauses) - 1:
                 break
             placed.setdefault(at, []).append(f"({comp.src(part, inner)})")
@@ -1048,23 +1044,6 @@ def _called(body, procedures) -> set:
 
 
 FLAT_DEPTH = 15
-
-
-def _loop_depth(body) -> int:
-    """How deeply loops nest in a block of statements."""
-    deepest = 0
-    for st in body:
-        inner = []
-        if isinstance(st, (ast.For, ast.While)):
-            deepest = max(deepest, 1 + _loop_depth(st.body))
-            continue
-        if isinstance(st, ast.If):
-            inner = [b for _c, b in st.branches] + [st.orelse]
-        elif isinstance(st, ast.Choose):
-            inner = [o.body for o in st.options if isinstance(o, ast.Option)]
-        for block in inner:
-            deepest = max(deepest, _loop_depth(block))
-    return deepest
 
 
 def _may_stop(node, codes: dict, procedures) -> bool:

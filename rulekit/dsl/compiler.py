@@ -30,6 +30,7 @@ from ..errors import ContentRuntimeError, Diagnostic, boundary, suggestion_help
 from ..source import Span
 from . import ast, code_cache, verify
 from .loops import Loops, _conjuncts
+from .visit import Transformer, assigned_values, bound_names, free_names, mentions, substituted
 
 Fn = Callable  # (state, env) -> value
 
@@ -97,74 +98,6 @@ class Scope:
         py.update(names)
         return Scope(self.locals, self.loops, self.alias, py,
                       (self.items - set(names.values())) | frozenset(items), self.kinds)
-
-
-def assigned_values(body) -> dict:
-    """Local name -> the expressions plain assignments give it (``x = v``; ``x += v`` as
-    ``x + v``), or None for a name also bound otherwise (a loop or option variable)."""
-    out: dict = {}
-
-    def bound(name, value=None):
-        if value is None:
-            out[name] = None
-        elif out.get(name, ()) is not None:
-            out.setdefault(name, []).append(value)     # a tuple grown by `+` was quadratic
-
-    def walk(stmts):
-        for st in stmts:
-            if isinstance(st, ast.Assign) and isinstance(st.target, ast.Name):
-                bound(st.target.id, st.value)
-            elif isinstance(st, ast.AugAssign) and isinstance(st.target, ast.Name):
-                bound(st.target.id, ast.BinOp(st.op, st.target, st.value, span=st.span))
-            elif isinstance(st, ast.For):
-                bound(st.var)
-                walk(st.body)
-            elif isinstance(st, ast.While):
-                walk(st.body)
-            elif isinstance(st, ast.If):
-                for _, b in st.branches:
-                    walk(b)
-                walk(st.orelse)
-            elif isinstance(st, ast.Choose):
-                if isinstance(st, ast.ChooseAll):
-                    bound(st.var)
-                for opt in st.options:
-                    if not isinstance(opt, ast.Include):
-                        for name, _ in opt.fors:
-                            bound(name)
-                        walk(opt.body)
-    walk(body)
-    return {name: None if given is None else tuple(given) for name, given in out.items()}
-
-
-def assigned_names(body) -> set:
-    """Local names a body binds: assignment targets, loop and option variables."""
-    out: set = set()
-
-    def walk(stmts):
-        for st in stmts:
-            if isinstance(st, (ast.Assign, ast.AugAssign)) and isinstance(st.target, ast.Name):
-                out.add(st.target.id)
-            elif isinstance(st, ast.For):
-                out.add(st.var)
-                walk(st.body)
-            elif isinstance(st, ast.While):
-                walk(st.body)
-            elif isinstance(st, ast.If):
-                for _, b in st.branches:
-                    walk(b)
-                walk(st.orelse)
-            elif isinstance(st, ast.Choose):
-                if isinstance(st, ast.ChooseAll):
-                    out.add(st.var)
-                for opt in st.options:
-                    if isinstance(opt, ast.Include):
-                        continue
-                    for name, _ in opt.fors:
-                        out.add(name)
-                    walk(opt.body)
-    walk(body)
-    return out
 
 
 _FIXED_KINDS = {int: "number", bool: "bool", str: "text"}
@@ -235,7 +168,7 @@ class Compiler(Loops):
         if self._reuse is not None:     # inside another compilation: no plan of its own
             return self._function(("s", "e"), self.src(node, scope), node.span)
         node = self._written_out(node, frozenset(scope.locals) | frozenset(scope.py) | frozenset(scope.alias)
-                                 | _bound_names(node))
+                                 | bound_names(node))
         source, reused = self._with_reuse(node, scope, set())
         if not reused:
             return self._function(("s", "e"), source, node.span)
@@ -304,7 +237,7 @@ class Compiler(Loops):
         seen: dict = {}
 
         def note(node, bound, looped):
-            if not (_free_names(node) & bound):
+            if not (free_names(node) & bound):
                 entry = seen.setdefault(node, [0, False])
                 entry[0] += 1
                 entry[1] = entry[1] or looped
@@ -350,7 +283,7 @@ class Compiler(Loops):
     def _unshadowed(self, node, scope) -> bool:
         """No name in ``node`` means a comprehension variable here (only the function's own
         parameters and the game's names)."""
-        for name in _free_names(node):
+        for name in free_names(node):
             py = scope.py.get(name)
             if py is not None and py not in self._reuse_params:
                 return False
@@ -1227,7 +1160,7 @@ class Compiler(Loops):
         """A body written in place of its call: a value it asks for twice is worked out once (its
         own plan, ``_reuse_plan``, in locals named apart from the caller's), where the first time
         is certainly reached each time the body is; otherwise (or inside an iterable) as written."""
-        body = self._written_out(body, frozenset(inner.py) | _bound_names(body))
+        body = self._written_out(body, frozenset(inner.py) | bound_names(body))
         saved = (self._reuse, self._reuse_params, self._reused, self._known, self._branches)
         plan = {node: f"_w{next(self._temps)}" for node in self._reuse_plan(body)}
         try:
@@ -1273,12 +1206,7 @@ class Compiler(Loops):
         place where they compile (:meth:`_user_function_call`). ``bound``: the names the caller
         binds; a body reading one of them from outside (or whose comprehension binds a name it
         is given, or a parameter) stays a call."""
-        if isinstance(node, ast.Call) and node.func in self.v.functions and self._inlinable(node.func) \
-                and self._inline_written[node.func]:
-            body = self._body_in_place(node, bound)
-            if body is not None:
-                return self._written_out(body, bound)
-        return _rebuilt(node, lambda part: self._written_out(part, bound))
+        return _WriteOut(self, bound).transform(node)
 
     def _body_in_place(self, node, bound: frozenset):
         """The body of the cheap function ``node`` calls, written in place (``_substituted_body``),
@@ -1298,9 +1226,9 @@ class Compiler(Loops):
         params, body = self.v.functions[node.func]
         given = {a.id for a in node.args if isinstance(a, ast.Name)}
         if node.kwargs or len(node.args) != len(params) or not all(isinstance(a, _PLAIN_ARGS) for a in node.args) \
-                or (_free_names(body) - set(params)) & bound or _bound_names(body) & (given | set(params)):
+                or (free_names(body) - set(params)) & bound or bound_names(body) & (given | set(params)):
             return None
-        return _substituted(body, dict(zip(params, node.args)))
+        return substituted(body, dict(zip(params, node.args)))
 
     def conjuncts(self, node, bound: frozenset) -> list:
         """The parts of ``a and b and c`` in order, a cheap function's call among them written out
@@ -1368,7 +1296,7 @@ class Compiler(Loops):
                        if REGISTRY[impure.func].pins else "call it in a procedure, an invariant or an expectation")
         names = {p: self._var(p) for p in params}
         scope = Scope(set(params)).bind_py(names)
-        body = self._written_out(body, frozenset(params) | _bound_names(body))
+        body = self._written_out(body, frozenset(params) | bound_names(body))
         lines, reused = self._with_reuse(body, scope, set(names.values()), self.function_lines)
         self.function_defs.append((name, self.impl_name(name), ("s",) + tuple(names.values()),
                                    lines, body.span, reused))
@@ -1507,7 +1435,7 @@ def _tally_parts(arg, v: Vocabulary):
         return None
     prop = left.name
     if prop not in v.item_props or prop in v.dynamic_props or prop in v.pvars or prop in v.pzones \
-            or prop in v.member_props or _mentions(right, var):
+            or prop in v.member_props or mentions(right, var):
         return None
     return zone_node, prop, right
 
@@ -1535,7 +1463,7 @@ def _equal_parts(arg):
     if not (isinstance(left, ast.Name) and left.id == var):
         left, right = right, left
     if not (isinstance(arg.elt, ast.Name) and arg.elt.id == var and isinstance(left, ast.Name)
-            and left.id == var) or _mentions(right, var):
+            and left.id == var) or mentions(right, var):
         return None
     return coll, right
 
@@ -1639,65 +1567,6 @@ def _name_of(node) -> str:
     return node.id if isinstance(node, ast.Name) else "zones"
 
 
-def read_names(body) -> set:
-    """Every name a body reads (loop variables count as read: looping is a use)."""
-    out: set = set()
-
-    def walk(node):
-        if isinstance(node, ast.Name):
-            out.add(node.id)
-        elif isinstance(node, ast.Assign):
-            if not isinstance(node.target, ast.Name):
-                walk(node.target)
-            walk(node.value)
-        elif isinstance(node, ast.For):
-            out.add(node.var)
-            walk(node.iter)
-            walk(node.body)
-        elif isinstance(node, ast.Option):
-            for name, coll in node.fors:
-                out.add(name)
-                walk(coll)
-            walk(node.cond)
-            walk(node.by)
-            walk(node.label)
-            walk(node.says)
-            walk(node.body)
-        elif isinstance(node, ast.Node):
-            for field in attrs.fields(type(node)):
-                walk(getattr(node, field.name))
-        elif isinstance(node, tuple):
-            for item in node:
-                walk(item)
-    walk(body)
-    return out
-
-
-def first_assignments(body) -> dict:
-    """Every local's first assignment in ``body`` (statements in order, each before those it
-    holds) -> its span: one walk for all of them (one walk per unused local was quadratic in a
-    long procedure, RK0340)."""
-    found: dict = {}
-
-    def walk(statements):
-        for st in statements:
-            if isinstance(st, (ast.Assign, ast.AugAssign)) and isinstance(st.target, ast.Name):
-                found.setdefault(st.target.id, st.target.span)
-            for field in ("body", "orelse"):
-                inner = getattr(st, field, None)
-                if isinstance(inner, tuple):
-                    walk(inner)
-            if isinstance(st, ast.If):
-                for _cond, branch in st.branches:
-                    walk(branch)
-            if isinstance(st, ast.Choose):
-                for opt in st.options:
-                    if isinstance(opt, ast.Option):
-                        walk(opt.body)
-    walk(body)
-    return found
-
-
 UNROLL_MEMBERS = 8   # any/all over a named set of at most this many members...
 UNROLL_SIZE = 40     # ...and a test of at most this many syntax nodes is written out member by member
 _UNSET = object()   # a reused value not worked out yet
@@ -1743,68 +1612,23 @@ def _count_equal(s, items, value) -> int:
     return len([x for x in seq(s, items) if x == value])
 
 
-def _free_names(node) -> frozenset:
-    """The names ``node`` reads from outside it (a comprehension's own variables excluded)."""
-    if isinstance(node, ast.Name):
-        return frozenset((node.id,))
-    if isinstance(node, ast.Comp):
-        out: set = set()
-        bound: set = set()
-        for name, coll in node.fors:
-            out |= _free_names(coll) - bound
-            bound.add(name)
-        out |= (_free_names(node.elt) | _free_names(node.cond) | _free_names(node.by)) - bound
-        return frozenset(out)
-    if isinstance(node, ast.Node):
-        out = set()
-        for field in attrs.fields(type(node)):
-            if field.name != "span":
-                out |= _free_names(getattr(node, field.name))
-        return frozenset(out)
-    if isinstance(node, tuple):
-        out = set()
-        for item in node:
-            out |= _free_names(item)
-        return frozenset(out)
-    return frozenset()
-
-
 _PLAIN_ARGS = (ast.Name, ast.Num, ast.Str, ast.Const)   # arguments a body written out may take in place
 
 
-def _bound_names(node) -> frozenset:
-    """The names ``node``'s comprehensions bind."""
-    return frozenset(name for n in ast.walk(node) if isinstance(n, ast.Comp) for name, _coll in n.fors)
+class _WriteOut(Transformer):
+    """:meth:`Compiler._written_out`: each call of a cheap function that asks another cheap one,
+    its body in place (written out in turn)."""
 
+    def __init__(self, compiler: Compiler, bound: frozenset):
+        self.compiler, self.bound = compiler, bound
 
-def _substituted(node, values: dict):
-    """``node`` with each name of ``values`` replaced by its value (no name is bound inside)."""
-    if isinstance(node, ast.Name):
-        return values.get(node.id, node)
-    return _rebuilt(node, lambda part: _substituted(part, values))
-
-
-def _rebuilt(node, change):
-    """``node`` (a node, a tuple of parts, or a plain value) with ``change`` applied to each of
-    its parts: the same object where no part changed."""
-    if isinstance(node, ast.Node):
-        parts = {f.name: getattr(node, f.name) for f in attrs.fields(type(node)) if f.name != "span"}
-        new = {name: change(part) for name, part in parts.items()}
-        return node if all(new[k] is parts[k] for k in parts) else attrs.evolve(node, **new)
-    if isinstance(node, tuple):
-        new = tuple(change(part) for part in node)
-        return node if all(a is b for a, b in zip(new, node)) else new
-    return node
-
-
-def _mentions(node, name: str) -> bool:
-    if isinstance(node, ast.Name):
-        return node.id == name
-    if isinstance(node, ast.Node):
-        return any(_mentions(getattr(node, f.name), name) for f in attrs.fields(type(node)))
-    if isinstance(node, tuple):
-        return any(_mentions(item, name) for item in node)
-    return False
+    def Call(self, call):
+        comp = self.compiler
+        if call.func in comp.v.functions and comp._inlinable(call.func) and comp._inline_written[call.func]:
+            body = comp._body_in_place(call, self.bound)
+            if body is not None:
+                return self.transform(body)
+        return call
 
 
 def _find_impure(node, v):
