@@ -151,13 +151,17 @@ def first_assignments(body) -> dict:
     return walker.found
 
 
-class _Read(Visitor):
+class _Names(Visitor):
+    """Every name read (``out``)."""
+
     def __init__(self):
         self.out: set = set()
 
     def Name(self, node):
         self.out.add(node.id)
 
+
+class _Read(_Names):
     def Assign(self, st):
         if not isinstance(st.target, ast.Name):
             self.visit(st.target)
@@ -198,13 +202,7 @@ def loop_depth(body) -> int:
     return walker.deepest
 
 
-class _Free(Visitor):
-    def __init__(self):
-        self.out: set = set()
-
-    def Name(self, node):
-        self.out.add(node.id)
-
+class _Free(_Names):
     def Comp(self, comp):
         bound: set = set()
         for name, coll in comp.fors:
