@@ -3,7 +3,7 @@
 """Mutation testing of a game's rule scripts: break one rule at a time, see which script notices.
 
     python benchmarks/mutants.py GAME [--sample N] [--seed S] [--jobs J] [--only FILE] [--match TEXT]
-                                      [--list] [--json]
+                                      [--family all|text|names] [--list] [--json]
 
 GAME is a shipped game's name or a game folder. The harness reads the game's content files (every
 ``*.yaml`` of the folder but those holding only bots, narration, rendering or the bots' estimate and
@@ -14,7 +14,22 @@ operator swapped inside effect-language text (``<``/``<=``, ``>``/``>=``, ``==``
 ``+``/``-``, ``+=``/``-=``, ``and``/``or``, ``true``/``false``, ``min``/``max``, a ``not`` dropped),
 a number in code ±1, a statement line replaced by ``pass``, an ``if``/``elif``/``while`` condition
 negated, a ``choose`` option's condition dropped (adds options) or negated, an item of a list
-removed. The same arguments give the same mutants in the same order; ``--sample N`` keeps N of them,
+removed. These are the *text* family (``--family text``).
+
+The *names* family (``--family names``) plants what another tester would: the right shape, the
+wrong name, in the same code texts. A set's member written as a text (``'spy'``) becomes each other
+member of its set; an item property's text value another value of that property; an attribute
+(``p.ships``, ``x.company``) another the game declares of its kind (player variables, player zones,
+a kind's props and state, a set's row fields); a global zone passed to a call (``to=discard``,
+``count(deck)``, ``pile[c]``) another zone of its shape (plain, or a family); a call of a content
+function, procedure or option group another of the same section and arity; a built-in's optional
+keyword argument (``stream="setup"``, ``n=2``) dropped, and a keyword's ``top``/``bottom`` swapped.
+The names come from the game as rulekit loads it (under the variant, for a variant's file). To
+bound the count, one occurrence takes one or two of the nearest names in declaration order
+(``CAPS``), the occurrences of a name in a file taking the nearest ones in turn. ``--family all``
+(the default) lists the text family first, then the names family.
+
+The same arguments give the same mutants in the same order; ``--sample N`` keeps N of them,
 drawn with ``--seed``; ``--only FILE`` mutates one file (``rules.yaml``, ``variants/pro.yaml``);
 ``--match TEXT`` keeps the mutants whose printed change holds TEXT; ``--list`` prints them and
 stops.
@@ -140,18 +155,33 @@ def variant_of(file: str) -> tuple:
     return (os.path.splitext(name)[0],) if head == "variants" else ()
 
 
-def mutants_of(folder: str, only: str | None = None) -> list[Mutant]:
-    """Every mutant of the game in ``folder``, in file and text order."""
+FAMILIES = ("text", "names")
+
+
+def mutants_of(folder: str, only: str | None = None, family: str = "all") -> list[Mutant]:
+    """Every mutant of the game in ``folder`` of ``family`` (``text``, ``names`` or ``all``):
+    family by family (text first), then in file and text order."""
     out: list[Mutant] = []
-    for name in content_files(folder, only):
-        with open(os.path.join(folder, name), encoding="utf-8") as f:
-            text = f.read()
-        found = list(_walk(yaml.compose(text, Loader=yaml.SafeLoader), (), text))
-        seen = set()
-        for start, end, new, op in sorted(found, key=lambda m: (m[0], m[1], m[3], m[2])):
-            if (start, end, new) not in seen and text[start:end] != new:
-                seen.add((start, end, new))
-                out.append(Mutant(name, text.count("\n", 0, start) + 1, start, end, new, op))
+    for fam in FAMILIES:
+        if family not in ("all", fam):
+            continue
+        for name in content_files(folder, only):
+            with open(os.path.join(folder, name), encoding="utf-8") as f:
+                text = f.read()
+            root = yaml.compose(text, Loader=yaml.SafeLoader)
+            found = (_walk(root, (), text) if fam == "text"
+                     else _named_walk(root, (), text, names_of(folder, variant_of(name))))
+            out += _in_order(name, text, found)
+    return out
+
+
+def _in_order(name: str, text: str, found) -> list[Mutant]:
+    """The mutants ``found`` of file ``name`` in text order, each change once."""
+    out, seen = [], set()
+    for start, end, new, op in sorted(found, key=lambda m: (m[0], m[1], m[3], m[2])):
+        if (start, end, new) not in seen and text[start:end] != new:
+            seen.add((start, end, new))
+            out.append(Mutant(name, text.count("\n", 0, start) + 1, start, end, new, op))
     return out
 
 
@@ -275,8 +305,9 @@ def _code(text: str, start: int, end: int, style) -> list:
     return out
 
 
-def _code_mask(raw: str, style) -> list:
-    """True where ``raw`` is code: not a string literal, a comment, quotes or a block header."""
+def _code_mask(raw: str, style, strings: list | None = None) -> list:
+    """True where ``raw`` is code: not a string literal, a comment, quotes or a block header.
+    The [start, end) of each closed string literal's contents is added to ``strings``."""
     mask = [True] * len(raw)
     i, n = 0, len(raw)
     if style in ("|", ">"):
@@ -293,9 +324,11 @@ def _code_mask(raw: str, style) -> list:
         if c == "\\" and outer == '"' and raw[i + 1:i + 2] == '"':     # \"...\" inside a "..." scalar
             close = raw.find('\\"', i + 2)
             stop = n if close < 0 else close + 2
+            opened = i + 2
         elif c in "\"'" and c != outer:
             close = raw.find(c, i + 1)
             stop = n if close < 0 else close + 1
+            opened = i + 1
         elif c == "#" and style == "|":
             close = raw.find("\n", i)
             stop = n if close < 0 else close
@@ -304,6 +337,8 @@ def _code_mask(raw: str, style) -> list:
             continue
         for k in range(i, stop):
             mask[k] = False
+        if strings is not None and c != "#" and close >= 0:
+            strings.append((opened, close))
         i = stop
     return mask
 
@@ -377,6 +412,212 @@ def _outside_strings(line: str) -> list:
         else:
             flags.append(quote is None)
     return flags
+
+
+# ------------------------------------------------------------------ the names family
+
+ITEM_PROSE = {"id", "text", "provenance", "ruling", "copies"}     # an item's or set row's keys that are no attribute
+# Replacements of one occurrence: (how many, among the nearest N in declaration order); the
+# occurrences of a name in a file take them in turn, so that few mutants still try every one.
+CAPS = {"attribute": (1, 3), "zone": (2, 3), "call": (1, 2), "prop value": (1, 3)}
+WORD = re.compile(r"[A-Za-z_]\w*")
+
+
+@attrs.frozen
+class Names:
+    """What a game declares, in declaration order, grouped by what may stand for what: the names
+    a mutant of the names family swaps for one another."""
+
+    sets: tuple         # each set's members
+    values: tuple       # each item property's text values
+    attributes: tuple   # player variables; player zones; each kind's props; each set's row props
+    zones: tuple        # (plain global zones, zone families)
+    calls: tuple        # content functions, procedures, option groups: by section and arity
+    optional: dict      # a built-in's name -> the names of its optional parameters
+
+
+@functools.cache
+def names_of(folder: str, variants: tuple = ()) -> Names:
+    """The names of the game in ``folder`` under ``variants``, from the data rulekit loads."""
+    from rulekit.engine.library import REGISTRY
+    from rulekit.errors import RulekitError
+    from rulekit.games import load_game
+    try:
+        game = load_game(folder, variants)
+    except RulekitError as exc:
+        raise SystemExit(f"the unmutated game does not load: {_first_line(exc)}") from None
+    data = game.data
+    sets = data.get("sets") or {}
+    player = data.get("player") or {}
+    attributes = [tuple(player.get("vars") or ()), tuple(player.get("zones") or ())]
+    attributes += [_attributes(kind.get("generate"), kind.get("props"), *(kind.get("items") or ()), kind.get("state"))
+                   for kind in (data.get("components") or {}).values() if isinstance(kind, dict)]
+    attributes += [_attributes(*members.values()) for members in sets.values() if isinstance(members, dict)]
+    zones = data.get("zones") or {}
+    families = tuple(z for z, d in zones.items() if isinstance(d, dict) and ("keys" in d or "range" in d))
+    calls: dict = {}
+    for section in ("functions", "procedures", "option_groups"):
+        for name, d in (data.get(section) or {}).items():
+            calls.setdefault((section, len((d or {}).get("params") or ())), []).append(name)
+    values = [tuple(v for v in vs if isinstance(v, str)) for vs in game.components.prop_values.values()]
+    return Names(sets=tuple(_members(m) for m in sets.values()), values=tuple(v for v in values if len(v) > 1),
+                 attributes=tuple(a for a in attributes if a),
+                 zones=(tuple(z for z in zones if z not in families), families),
+                 calls=tuple(tuple(names) for names in calls.values()),
+                 optional={name: tuple(n for n, _ in b.optional) for name, b in REGISTRY.items()})
+
+
+def _members(value) -> tuple:
+    if isinstance(value, dict):
+        return tuple(value)
+    return tuple(x for x in value or () if isinstance(x, str))
+
+
+def _attributes(*parts) -> tuple:
+    """The keys of ``parts`` (mappings) that may be read as an attribute, each once, in order."""
+    keys = [k for part in parts if isinstance(part, dict) for k in part if k not in ITEM_PROSE]
+    return tuple(dict.fromkeys(keys))
+
+
+def _nearest(groups: tuple, name: str, cap: int | None = None) -> list:
+    """The other names of every group holding ``name``, nearest in declaration order first
+    (then the earlier one), at most ``cap``."""
+    out: list = []
+    for group in groups:
+        if name in group:
+            at = group.index(name)
+            out += sorted((g for g in group if g != name), key=lambda g: (abs(group.index(g) - at), group.index(g)))
+    return list(dict.fromkeys(out))[:cap]
+
+
+def _pick(groups: tuple, name: str, op: str, seen: dict) -> list:
+    """The replacements of this occurrence of ``name`` (see CAPS)."""
+    many, among = CAPS[op]
+    near = _nearest(groups, name, among)
+    turn = seen[op, name] = seen.get((op, name), -1) + 1
+    return [near[(turn + i) % len(near)] for i in range(min(many, len(near)))]
+
+
+def _named_walk(node, path: tuple, text: str, names: Names, seen: dict | None = None):
+    """The names family's mutants of the code scalars of ``node``: the places ``_walk`` mutates code."""
+    seen = {} if seen is None else seen
+    if path and path[0] in NOT_RULES:
+        return
+    if isinstance(node, yaml.MappingNode):
+        for k, v in node.value:
+            if isinstance(k, yaml.ScalarNode) and k.value not in PROSE:
+                yield from _named_walk(v, path + (k.value,), text, names, seen)
+    elif isinstance(node, yaml.SequenceNode):
+        for i, item in enumerate(node.value):
+            yield from _named_walk(item, path + (i,), text, names, seen)
+    elif isinstance(node, yaml.ScalarNode) and node.tag.endswith(":str"):
+        key = next((k for k in reversed(path) if isinstance(k, str)), None)
+        if key in CODE:
+            yield from _names(text, node.start_mark.index, node.end_mark.index, node.style, names, seen)
+
+
+def _names(text: str, start: int, end: int, style, names: Names, seen: dict) -> list:
+    """The code at [start, end) of ``text`` with one name changed: a set member written as a text,
+    an attribute, a zone passed to a call, a content call, a built-in's optional keyword."""
+    raw = text[start:end]
+    strings: list = []
+    mask = _code_mask(raw, style, strings)
+    opener = _openers(raw, mask)
+    out = [m for a, b in strings for m in _member(raw, a, b, opener, names, seen)]
+    for m in WORD.finditer(raw):
+        a, b = m.span()
+        if not all(mask[a:b]):
+            continue
+        word = m.group(0)
+        if a and raw[a - 1] == "." and mask[a - 1]:
+            out += [(a, b, other, "attribute") for other in _pick(names.attributes, word, "attribute", seen)]
+        elif _next(raw, b) == "(":
+            out += [(a, b, other, "call") for other in _pick(names.calls, word, "call", seen)]
+        elif _next(raw, b) == "=" and _next(raw, raw.index("=", b) + 1) != "=":
+            out += _keyword(raw, mask, opener, a, b, names)
+        elif any(word in group for group in names.zones) and _is_argument(raw, opener, a, b):
+            out += [(a, b, other, "zone") for other in _pick(names.zones, word, "zone", seen)]
+    return [(start + a, start + b, new, op) for a, b, new, op in out]
+
+
+def _member(raw: str, a: int, b: int, opener: list, names: Names, seen: dict) -> list:
+    """A text literal at [a, b) naming a set's member, as each other member of the set, or an item
+    property's value, as another value of it (but in a log line or an option's label)."""
+    word = raw[a:b]
+    if not any(word in group for group in names.sets + names.values):
+        return []
+    line = raw[raw.rfind("\n", 0, a) + 1:a - 1].strip()
+    stop = raw.find("\n", b)
+    label = not line and opener[a] < 0 and raw[b:stop if stop >= 0 else len(raw)].rstrip().endswith(":")
+    if line.startswith("log(") or label:
+        return []
+    if any(word in group for group in names.sets):
+        return [(a, b, name, "set member") for name in _nearest(names.sets, word)]
+    return [(a, b, name, "prop value") for name in _pick(names.values, word, "prop value", seen)]
+
+
+def _keyword(raw: str, mask: list, opener: list, a: int, b: int, names: Names) -> list:
+    """A keyword argument at [a, b) (its name) of a call: dropped when the built-in called takes
+    it as optional; its value ``top``/``bottom`` swapped."""
+    paren = opener[a]
+    if paren < 0 or raw[paren] != "(" or _previous_word(raw, a) == "let":
+        return []
+    k = raw.index("=", b) + 1
+    while k < len(raw) and not (mask[k] and opener[k] == paren and raw[k] in ",)"):
+        k += 1
+    out = []
+    value = raw[raw.index("=", b) + 1:k]
+    word = value.strip().strip("\"'")
+    if word in ("top", "bottom"):
+        at = raw.index(word, raw.index("=", b) + 1)
+        out.append((at, at + len(word), "bottom" if word == "top" else "top", "top/bottom"))
+    if raw[a:b] in names.optional.get(_previous_word(raw, paren), ()):
+        before = raw[:a].rstrip()
+        if before.endswith(","):                # `f(x, at=bottom)` -> `f(x)`
+            out.append((len(before) - 1, k, "", "drop keyword"))
+        else:                                   # `f(at=bottom, n=2)` -> `f(n=2)`
+            stop = k + 1 if k < len(raw) and raw[k] == "," else k
+            while stop > k and stop < len(raw) and raw[stop] in " \t":
+                stop += 1
+            out.append((a, stop, "", "drop keyword"))
+    return out
+
+
+def _is_argument(raw: str, opener: list, a: int, b: int) -> bool:
+    """The name at [a, b) is a whole argument of a call (``f(x, NAME)``, ``to=NAME``) or one
+    indexed there (``NAME[k]``)."""
+    before = raw[:a].rstrip()
+    if opener[a] < 0 or raw[opener[a]] != "(" or not before or before[-1] not in "(,=":
+        return False
+    return (before[-1] != "=" or before[-2:-1] not in tuple("=!<>+-*/")) and _next(raw, b) in tuple("),[")
+
+
+def _openers(raw: str, mask: list) -> list:
+    """For each character of ``raw``, where the innermost bracket still open before it opened (-1: none)."""
+    stack: list = []
+    out = []
+    for k, c in enumerate(raw):
+        out.append(stack[-1] if stack else -1)
+        if mask[k] and c in "([":
+            stack.append(k)
+        elif mask[k] and c in ")]" and stack:
+            stack.pop()
+    return out
+
+
+def _next(raw: str, k: int) -> str:
+    """The first character at or after ``k`` that is not blank ("" at the end)."""
+    rest = raw[k:k + 200].lstrip()
+    return rest[:1]
+
+
+def _previous_word(raw: str, k: int) -> str:
+    """The word just before ``k`` (blanks skipped), or ""."""
+    stop = len(raw[:k].rstrip())
+    begin = stop
+    while begin and (raw[begin - 1].isalnum() or raw[begin - 1] == "_"):
+        begin -= 1
+    return raw[begin:stop]
 
 
 # ------------------------------------------------------------------ running them
@@ -751,13 +992,15 @@ def main(argv=None) -> int:
     parser.add_argument("--only", metavar="FILE", help="mutate this content file only (rules.yaml)")
     parser.add_argument("--match", metavar="TEXT", help="only the mutants whose change (as printed) contains TEXT")
     parser.add_argument("--timeout", type=float, default=10.0, help="seconds for one load, script or random game")
+    parser.add_argument("--family", choices=("all",) + FAMILIES, default="all",
+                        help="text: syntactic mutants; names: a name swapped for another of its kind; all: both")
     parser.add_argument("--list", action="store_true", help="list the mutants and stop")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
     args = parser.parse_args(argv)
     from rulekit.games import find_game
     folder = os.path.abspath(find_game(args.game))
-    mutants = mutants_of(folder, args.only)
+    mutants = mutants_of(folder, args.only, args.family)
     if args.match:
         mutants = [m for m in mutants if args.match in m.describe(_text(folder, m.file))]
     if args.sample and args.sample < len(mutants):

@@ -5,6 +5,7 @@ survives (a full-game script noticing it does not count), one that no longer loa
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import sys
 import tempfile
@@ -189,6 +190,156 @@ def test_no_scratch_folder_is_left_behind(tiny, tmp_path, monkeypatch, jobs):
 def test_batavia_sample_has_no_survivors():
     """A fixed sample of Batavia's mutants: every one that changes play is caught by a rule script."""
     folder = os.path.join(HERE, "..", "games", "batavia")
-    chosen = mutants.mutants_of(folder)[::7]
+    chosen = mutants.mutants_of(folder, family="text")[::7]
     results = mutants.run_all(folder, chosen, jobs=1)
     assert [r["change"] for r in results if r["fate"] == "survived"] == []
+
+
+NAMES_GAME = """\
+meta: {title: Names}
+players: {min: 2, max: 2}
+sets:
+  colors: [red, blue, green]
+components:
+  card:
+    generate: {color: colors}
+    copies: 2
+    id: "card-{color}-{n}"
+    props: {rank: 1}
+    state: {tapped: false}
+    start: deck
+zones:
+  deck: {visibility: hidden}
+  discard: {visibility: public}
+  box: {visibility: public}
+player:
+  vars:
+    score: 0
+    coins: 0
+  zones:
+    hand: {visibility: owner}
+    table: {visibility: public}
+vars:
+  turns: 0
+functions:
+  reds:
+    params: [p]
+    expr: "count([x for x in p.hand if x.color == 'red'])"
+  blues:
+    params: [p]
+    expr: "count([x for x in p.hand if x.color == 'blue'])"
+procedures:
+  deal:
+    params: [p]
+    do: |
+      draw(deck, to=p.hand, n=2)
+  turn:
+    params: [p]
+    do: |
+      choose p:
+          "score":
+              p.score += reds(p)
+              p.coins += 1
+          "red" if count(p.hand) > 0:
+              log("red")
+              move(top(p.hand), to=discard, at="bottom")
+      turns += 1
+setup: |
+  shuffle(deck, stream="setup")
+  for p in players:
+      deal(p)
+flow:
+  end_after_round_if: "turns >= 4"
+  phases:
+    - id: turns
+      do: |
+        for p in players:
+            turn(p)
+scoring:
+  categories:
+    - id: score
+      points: "p.score + p.coins"
+"""
+COINS = """\
+title: Scoring earns a coin
+game: ..
+players: 2
+actions:
+  - p1: score
+  - expect: {"p1.coins": 1}
+"""
+
+
+@pytest.fixture
+def named(tmp_path):
+    folder = tmp_path / "names"
+    (folder / "scenarios").mkdir(parents=True)
+    (folder / "game.yaml").write_text(NAMES_GAME)
+    (folder / "scenarios" / "coins.yaml").write_text(COINS)
+    return str(folder)
+
+
+def test_each_names_operator_plants_the_wrong_name(named):
+    """The names family: the right shape, the wrong name, each a single change of one line."""
+    found = mutants.mutants_of(named, family="names")
+    assert found == mutants.mutants_of(named, family="names")
+    changes = [m.describe(NAMES_GAME) for m in found]
+    expected = [
+        # 1. a set's member written as a text: each other member
+        """game.yaml:29: set member: `expr: "count([x for x in p.hand if x.color == 'red'])"` -> """
+        """`expr: "count([x for x in p.hand if x.color == 'blue'])"`""",
+        """game.yaml:29: set member: `expr: "count([x for x in p.hand if x.color == 'red'])"` -> """
+        """`expr: "count([x for x in p.hand if x.color == 'green'])"`""",
+        # 2. an attribute: another of its kind (the occurrences of `.color` take rank, then tapped)
+        """game.yaml:29: attribute: `expr: "count([x for x in p.hand if x.color == 'red'])"` -> """
+        """`expr: "count([x for x in p.hand if x.rank == 'red'])"`""",
+        """game.yaml:32: attribute: `expr: "count([x for x in p.hand if x.color == 'blue'])"` -> """
+        """`expr: "count([x for x in p.hand if x.tapped == 'blue'])"`""",
+        "game.yaml:37: attribute: `draw(deck, to=p.hand, n=2)` -> `draw(deck, to=p.table, n=2)`",
+        "game.yaml:44: attribute: `p.coins += 1` -> `p.score += 1`",
+        # 3. a zone passed to a call: another global zone
+        "game.yaml:37: zone: `draw(deck, to=p.hand, n=2)` -> `draw(discard, to=p.hand, n=2)`",
+        """game.yaml:47: zone: `move(top(p.hand), to=discard, at="bottom")` -> """
+        """`move(top(p.hand), to=box, at="bottom")`""",
+        # 4. a content call: another of the same section and arity
+        "game.yaml:43: call: `p.score += reds(p)` -> `p.score += blues(p)`",
+        "game.yaml:52: call: `deal(p)` -> `turn(p)`",
+        # 5. a built-in's optional keyword dropped; top and bottom swapped
+        "game.yaml:37: drop keyword: `draw(deck, to=p.hand, n=2)` -> `draw(deck, to=p.hand)`",
+        """game.yaml:50: drop keyword: `shuffle(deck, stream="setup")` -> `shuffle(deck)`""",
+        """game.yaml:47: drop keyword: `move(top(p.hand), to=discard, at="bottom")` -> """
+        """`move(top(p.hand), to=discard)`""",
+        """game.yaml:47: top/bottom: `move(top(p.hand), to=discard, at="bottom")` -> """
+        """`move(top(p.hand), to=discard, at="top")`""",
+    ]
+    for change in expected:
+        assert change in changes
+    assert not [c for c in changes if c.startswith(("game.yaml:45: set", "game.yaml:46: set"))]  # a label, a log
+    drops = [c.split(" -> ") for c in changes if "drop keyword" in c]
+    assert len(drops) == 3 and all(a.count("to=") == b.count("to=") for a, b in drops)     # `to` is no option
+    assert len(changes) == 28
+    assert mutants.mutants_of(named) == mutants.mutants_of(named, family="text") + found   # text first
+
+
+TEXT_BEFORE = {      # `mutants.py goa --list` before the names family: count, first line, last line
+    "goa": (2272, "components.yaml:22: number +1: `props: {part: a, type: null, spice: null, fields: 0, amount: 0, "
+                  "vp: 0}` -> `props: {part: a, type: null, spice: null, fields: 1, amount: 0, vp: 0}`",
+            "variants/pro.yaml:36: number -1: `min: 0` -> `min: -1`"),
+}
+
+
+def test_the_text_family_lists_what_the_harness_listed_before(capsys):
+    """`--family text` is the harness's syntactic family, unchanged: numbering and samples stay."""
+    assert mutants.main(["goa", "--list", "--family", "text"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    count, first, last = TEXT_BEFORE["goa"]
+    assert (len(lines), lines[0], lines[-1]) == (count, first, last)
+
+
+def test_a_names_mutant_is_judged(named, capsys):
+    """End to end: `--family names --match` picks one mutant; the rule script kills it."""
+    assert mutants.main([named, "--family", "names", "--match", "`p.coins += 1`", "--jobs", "1",
+                         "--json", "--quiet", "--timeout", "20"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert [(r["change"], r["fate"]) for r in report["mutants"]] == [
+        ("game.yaml:44: attribute: `p.coins += 1` -> `p.score += 1`", "killed")]

@@ -37,6 +37,7 @@ from .compiler import (
     py_identifier,
     too_complex,
 )
+from .pysource import NAME, Py
 from .visit import assigned_names, bound_names, first_assignments, free_names, loop_depth, read_names
 
 _units = itertools.count(1)
@@ -1035,8 +1036,8 @@ def _argument(call, index: int, keyword: str):
 
 def _pylocal(name: str) -> str:
     if name.isascii() and name.isidentifier():
-        return f"l_{name}"
-    return f"l_{py_identifier(name)}_{zlib.crc32(name.encode())}"
+        return Py(f"l_{name}", NAME)
+    return Py(f"l_{py_identifier(name)}_{zlib.crc32(name.encode())}", NAME)
 
 
 def _called(body, procedures) -> set:

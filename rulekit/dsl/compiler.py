@@ -28,8 +28,9 @@ from ..engine.state import SEAT_NAMES, Family, Player, ZoneKey
 from ..engine.tally import tally_count, tally_table
 from ..errors import ContentRuntimeError, Diagnostic, boundary, suggestion_help
 from ..source import Span
-from . import ast, code_cache, verify
+from . import ast, code_cache, pysource, verify
 from .loops import Loops, _conjuncts
+from .pysource import NAME, NONE, SLOT, STEADY, Py
 from .visit import Transformer, assigned_values, bound_names, free_names, mentions, substituted
 
 Fn = Callable  # (state, env) -> value
@@ -206,11 +207,11 @@ class Compiler(Loops):
         first. None inside a comprehension's iterable, where Python allows no such store. The first
         read may stand before an attribute (built-ins' forms test ``{first}.__class__``): a number
         is put in parentheses there (``1.__class__`` is no Python)."""
-        if _PLAIN.fullmatch(source) or _LITERAL.fullmatch(source):
-            return (source if source.startswith("'") or _PLAIN.fullmatch(source) else f"({source})"), source
+        if pysource.is_variable_or_literal(source):
+            return (f"({source})" if pysource.kind(source) == pysource.NUMBER else source), source
         if self._in_iterable:
             return None
-        temp = f"_t{next(self._temps)}"
+        temp = self._temp("_t")
         return f"({temp} := {source})", temp
 
     def _reused_value(self, slot: str, node, scope, method) -> str:
@@ -307,11 +308,16 @@ class Compiler(Loops):
             self.ns[name] = value
             if key is not None:
                 self._const_names[key] = name
-        return name
+        return Py(name, NAME)
+
+    def _temp(self, prefix: str) -> Py:
+        """A fresh Python local of generated code (``_t1``, ``_q2``): a variable, read as it is."""
+        return Py(f"{prefix}{next(self._temps)}", NAME)
 
     def _var(self, stem: str) -> str:
         """A fresh Python identifier for a comprehension or parameter variable."""
-        return f"v{next(self._names)}_{stem}" if stem.isidentifier() and stem.isascii() else f"v{next(self._names)}"
+        return Py(f"v{next(self._names)}_{stem}" if stem.isidentifier() and stem.isascii() else f"v{next(self._names)}",
+                  NAME)
 
     def _function(self, params: tuple, source: str, span) -> Fn:
         """A generated function returning the expression ``source``."""
@@ -517,13 +523,13 @@ class Compiler(Loops):
         if name in scope.py:
             return scope.py[name]
         if name in scope.alias:
-            return f"e[{self._k(scope.alias[name])}]"
+            return Py(f"e[{self._k(scope.alias[name])}]", SLOT)
         if name in scope.locals:
-            return f"e[{self._k(name)}]"
+            return Py(f"e[{self._k(name)}]", SLOT)
         if name in v.fixed:
             return self._k(v.fixed[name])
         if name in v.gvars or name in v.constants:
-            return f"s.g[{self._k(name)}]"
+            return Py(f"s.g[{self._k(name)}]", SLOT)
         if name in v.zones:
             return self._k(v.zones[name], f"Z_{py_identifier(name)}")
         if name in v.families:
@@ -542,7 +548,7 @@ class Compiler(Loops):
         else:
             self.error("RK0301", f"unknown name `{name}`", node.span,
                        suggestion_help(name, self._all_names(scope)))
-        return "None"
+        return NONE
 
     def _what(self, name):
         if name in self.v.procedures:
@@ -570,7 +576,7 @@ class Compiler(Loops):
         if not paths:
             candidates = (v.pvars | set(v.pzones) | v.item_props | v.dynamic_props | v.member_props)
             self.error("RK0303", f"unknown attribute `{name}`", node.span, suggestion_help(name, candidates))
-            return "None"
+            return NONE
         items = v.items
         members = v.members
         key = self._k(name)
@@ -744,16 +750,16 @@ class Compiler(Loops):
         if name in v.procedures:
             self.error("RK0304", f"procedure `{name}` can only be called as a statement or as `x = {name}(...)`",
                        node.span, "procedures may ask players to decide, so they cannot run inside an expression")
-            return "None"
+            return NONE
         builtin = REGISTRY.get(name)
         if builtin is None:
             candidates = set(v.functions) | set(v.procedures) | set(REGISTRY)
             self.error("RK0305", f"unknown function `{name}`", node.span, suggestion_help(name, candidates))
-            return "None"
+            return NONE
         if builtin.kind == "effect":
             self.error("RK0306", f"effect `{name}` changes the game and cannot be used as a value", node.span,
                        f"write it as a statement of its own: `{builtin.signature}`")
-            return "None"
+            return NONE
         if builtin.names is not None:
             self._check_named(builtin, node)
         if node.args and isinstance(node.args[0], ast.Comp) and node.args[0].by is not None:
@@ -778,7 +784,7 @@ class Compiler(Loops):
         if builtin.by is None:
             self.error("RK0322", f"`{builtin.name}` does not compare items by a key", comp.by.span,
                        "`by` belongs to sorted, min, max and distinct (and to the options of a `choose`)")
-            return "None"
+            return NONE
         pairs = f"{'BOUNDED(' if len(comp.fors) > 1 else '['}{self._generator(comp, scope, keyed=True)}" \
                 f"{')' if len(comp.fors) > 1 else ']'}"
         args, kwargs = self._bind(builtin, node, scope, lambda n, sc: pairs if n is comp else self.src(n, sc))
@@ -882,7 +888,8 @@ class Compiler(Loops):
         value = self.src(right, scope)
         key = self._tally_key(zone_node, prop, scope)
         found = f"{self._tally_table(key, scanning_any=True)}.get({value}, 0) > 0"
-        if isinstance(right, (ast.Num, ast.Str, ast.Const)) or self._is_member(right, scope) or _plain_literal(value):
+        if isinstance(right, (ast.Num, ast.Str, ast.Const)) or self._is_member(right, scope) \
+                or pysource.is_literal(value):
             return f"({found})"
         return f"({found} if {value}.__class__ in PLAIN_VALUE else ANY({self._generator(node.args[0], scope)}))"
 
@@ -920,7 +927,7 @@ class Compiler(Loops):
             return f"len({items})"
         if form == "sum":
             return f"SUM({items})"
-        default = self.src(defaults[0], scope) if defaults else "None"
+        default = self.src(defaults[0], scope) if defaults else NONE
         return f"{form.upper()}({items}, default={default})"
 
     def _tally_count(self, arg, scope):
@@ -943,11 +950,11 @@ class Compiler(Loops):
         is first asked, and read from a local after that: the listing moves no item."""
         build = f"TALLY_TABLE(s, {key}, True)" if scanning_any else f"TALLY_TABLE(s, {key})"
         table = f"(s.tallies.get({key}) or {build})"
-        if self._listing is None or self._in_iterable or not _STEADY_KEY.fullmatch(key):
+        if self._listing is None or self._in_iterable or pysource.kind(key) != STEADY:
             return table
         local = self._listing.get(table)
         if local is None:
-            local = self._listing[table] = f"_tc{next(self._temps)}"
+            local = self._listing[table] = self._temp("_tc")
         return f"({local} or ({local} := {table}))"     # a table is never empty (tally_table)
 
     @contextlib.contextmanager
@@ -965,10 +972,12 @@ class Compiler(Loops):
         for a named zone or a player's zone (one key per seat), else built where it is asked."""
         v = self.v
         if isinstance(zone_node, ast.Name):
-            return self._k((v.zones[zone_node.id], prop), f"TK_{py_identifier(zone_node.id)}")
+            return Py(self._k((v.zones[zone_node.id], prop), f"TK_{py_identifier(zone_node.id)}"), STEADY)
         if isinstance(zone_node, ast.Attr) and zone_node.name in v.pzones:
             keys = tuple((key, prop) for key in v.pzones[zone_node.name])
-            return f"{self._k(keys, f'TK_{py_identifier(zone_node.name)}')}[{self.src(zone_node.obj, scope)}]"
+            seat = self.src(zone_node.obj, scope)
+            key = f"{self._k(keys, f'TK_{py_identifier(zone_node.name)}')}[{seat}]"
+            return Py(key, STEADY) if pysource.kind(seat) == SLOT else key
         return f"({self.src(zone_node, scope)}, {self._k(prop)})"
 
     def _equal_count(self, arg, scope):
@@ -1117,9 +1126,9 @@ class Compiler(Loops):
             self.error("RK0307", f"function `{name}` takes {len(params)} argument"
                        f"{'s' if len(params) != 1 else ''} ({', '.join(params)}), got "
                        f"{len(node.args) + len(node.kwargs)}", node.span)
-            return "None"
+            return NONE
         sources = [self.src(a, scope) for a in node.args]
-        if self._inlinable(name) and all(_SIMPLE.fullmatch(a) for a in sources):
+        if self._inlinable(name) and all(pysource.is_simple(a) for a in sources):
             # a body as cheap as a memo lookup is written in place of the call
             self.inlined_at.setdefault(name, []).append(node.span)
             # what the caller knows of its Python variables (a set's member, a list) holds for the body
@@ -1139,14 +1148,14 @@ class Compiler(Loops):
         one). About half a call's cost."""
         table = self.static_memo.get(name)
         if table is None or table.of_count or len(sources) not in (1, 2) \
-                or not all(_SIMPLE.fullmatch(a) for a in sources):
+                or not all(pysource.is_simple(a) for a in sources):
             return None
-        if any(_LITERAL.fullmatch(a) and not a.startswith("'") or a in ("True", "False", "None") for a in sources):
+        if any(pysource.kind(a) in (pysource.NUMBER, pysource.CONST) for a in sources):
             return None         # a number or a truth value is never a seat, nor a text
         if name not in self._by_seat:
             self._by_seat[name] = self._k(table.seated(len(sources)), f"BY_SEAT_{py_identifier(name)}")
         rows = self._by_seat[name]
-        texts = [a.startswith("'") or self._is_member(arg, scope) for a, arg in zip(sources, node.args)]
+        texts = [pysource.kind(a) == pysource.TEXT or self._is_member(arg, scope) for a, arg in zip(sources, node.args)]
         if len(sources) == 1:       # a seat or a text: `1` and `True` equal seat p2 as keys
             test = None if texts[0] else f"{sources[0]}.__class__ in SEAT_OR_TEXT"
             found = f"{rows}.get({sources[0]})"
@@ -1162,7 +1171,7 @@ class Compiler(Loops):
         is certainly reached each time the body is; otherwise (or inside an iterable) as written."""
         body = self._written_out(body, frozenset(inner.py) | bound_names(body))
         saved = (self._reuse, self._reuse_params, self._reused, self._known, self._branches)
-        plan = {node: f"_w{next(self._temps)}" for node in self._reuse_plan(body)}
+        plan = {node: self._temp("_w") for node in self._reuse_plan(body)}
         try:
             self._reuse, self._reuse_params, self._reused, self._known, self._branches = \
                 plan or None, sources, set(), set(), 0
@@ -1342,10 +1351,10 @@ class Compiler(Loops):
         if per_player:
             obj = self.src(target.obj, scope)     # worked out before the value, as the setter's call does
             if not obj.isidentifier():
-                local = f"_q{next(self._temps)}"
+                local = self._temp("_q")
                 lines.append((0, f"{local} = {obj}"))
                 obj = local
-        local = f"_q{next(self._temps)}"
+        local = self._temp("_q")
         lines.append((0, f"{local} = {value}"))
         if low is None and high is None:    # any value but a list or a zone (the memo notes where those go)
             test = [f"{local}.__class__ in PLAIN_VALUE"]
@@ -1407,8 +1416,6 @@ _CHECKED_OPS = {"**": "POW", "/": "DIV"}
 _LITERAL_TEXT = re.compile(r"[A-Za-z_$][A-Za-z0-9_.$ -]*")   # a text written into generated code as a literal
 # An argument as cheap to read as a name (a Python variable, a local of the frame, a global):
 # a call with only such arguments may have a small function's body written in its place.
-_SIMPLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|(?:e|s\.g)\[(?:[A-Za-z0-9_]+|'[A-Za-z_$][A-Za-z0-9_.$ -]*')\]"
-                     r"|-?[0-9]+|'[A-Za-z0-9_.$ -]*'")
 
 
 def _size(node) -> int:
@@ -1575,15 +1582,6 @@ _UNSET = object()   # a reused value not worked out yet
 # part is certainly there for the parts after it (Compiler._reused_value).
 _IN_ORDER = frozenset((ast.Num, ast.Str, ast.Const, ast.Template, ast.Name, ast.Attr, ast.Index, ast.ListLit,
                        ast.BinOp, ast.Compare, ast.BoolOp, ast.Not, ast.Neg, ast.IfExp, ast.Call))
-# a tally's key no loop of a listing changes: a zone's, or a player's zone of a parameter or a variable
-_STEADY_KEY = re.compile(r"TK_\w+(?:\[(?:e|s\.g)\[(?:K?\w+|'[A-Za-z_$][A-Za-z0-9_.$ -]*')\]\])?")
-_PLAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")   # generated source that is one Python variable
-_LITERAL = re.compile(r"'[A-Za-z0-9_.$ -]*'|-?[0-9]+")    # ...or a literal (Compiler._k writes these)
-
-
-def _plain_literal(source: str) -> bool:
-    """Whether generated ``source`` is a written text, whole number, truth value or none."""
-    return source in ("None", "True", "False") or _LITERAL.fullmatch(source) is not None
 
 
 def too_complex(exc: Exception) -> bool:
@@ -1652,4 +1650,4 @@ def literal(value) -> str:
     break in a name would end a comment and start code). Numbers, truth values, none too."""
     if value.__class__ not in (str, int, bool, type(None)):
         raise TypeError(f"no literal for a {type(value).__name__}")
-    return repr(value)
+    return Py(repr(value), pysource.literal_kind(value))

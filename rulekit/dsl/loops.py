@@ -57,7 +57,7 @@ class Loops:
             if form is not None:
                 self._lowered[id(part)] = self._reduce(part, form, scope, indent, lines, returned=False)
             elif not isinstance(part, (*_CONSTANT, ast.Name)):
-                local = f"_q{next(self._temps)}"
+                local = self._temp("_q")
                 lines.append((indent, f"{local} = {self.src(part, scope)}"))
                 self._lowered[id(part)] = local
         return lines
@@ -96,7 +96,7 @@ class Loops:
             finally:
                 self._branches -= bool(number)
             if not _PLAIN_LOCAL(value):
-                local = f"_q{next(self._temps)}"
+                local = self._temp("_q")
                 lines.append((indent, f"{local} = {value}"))
                 value = local
             lines.append((indent, f"if not {value}:"))
@@ -130,7 +130,7 @@ class Loops:
     def _either(self, parts: list, scope, indent: int, lines: list) -> str:
         """``a or b or c`` worked out into a local, a later part only while the earlier ones are
         false (as Python's ``or`` does); returns the local."""
-        local = f"_q{next(self._temps)}"
+        local = self._temp("_q")
         for number, part in enumerate(parts):
             self._branches += bool(number)      # a later part runs only when the earlier ones fail
             try:
@@ -184,7 +184,7 @@ class Loops:
             elif self._loop_operands(part, scope):
                 self._operands(part, scope, indent, lines)
             elif not isinstance(part, (*_CONSTANT, ast.Name)):
-                local = f"_q{next(self._temps)}"
+                local = self._temp("_q")
                 lines.append((indent, f"{local} = {self.src(part, scope)}"))
                 self._lowered[id(part)] = local
 
@@ -229,7 +229,7 @@ class Loops:
         comp = node if form == "list" else node.args[0]
         if form != "list":
             self._bind(REGISTRY[node.func], node, scope, lambda n, sc: "None")   # checks only
-        acc = f"_q{next(self._temps)}"
+        acc = self._temp("_q")
         first_default = None
         if form == "first":
             first_default = self.src(_defaults(node)[0], scope) if _defaults(node) else "None"
@@ -247,7 +247,7 @@ class Loops:
         finally:
             self._branches -= 1
         if form in ("max", "min") and not isinstance(comp.elt, (*_CONSTANT, ast.Name)):
-            item = f"_q{next(self._temps)}"     # compared, then kept: worked out once
+            item = self._temp("_q")     # compared, then kept: worked out once
             lines.append((depth, f"{item} = {elt}"))
             elt = item
         self._accumulate(form, acc, elt, depth, lines, returned)
@@ -259,7 +259,7 @@ class Loops:
             defaults = _defaults(node)
             fallback = self.src(defaults[0], scope) if defaults else "None"
             if defaults and not isinstance(defaults[0], _CONSTANT):
-                local = f"_q{next(self._temps)}"
+                local = self._temp("_q")
                 lines.append((indent, f"{local} = {fallback}"))     # asked for, as the built-in does
                 fallback = local
             value = f"({fallback} if {acc} is UNSET else {acc})"

@@ -1,0 +1,59 @@
+# SPDX-License-Identifier: MIT
+"""Generated Python source of one value, with what the compiler knows of it.
+
+Several of the compiler's choices depend on what a piece of generated source is: a Python
+variable or a literal is read twice as it is, a value of any other shape is stored by its first
+read; a call whose arguments are variables or slots may be written in place; a tally's key no
+loop changes is looked up once. The compiler says so where it writes the source (a fresh
+variable, a literal, a local's slot), as the ``kind`` of a :class:`Py`, and never finds it out
+by reading the text back. Any other source (an f-string, a concatenation) is plain ``str``, of
+no kind: nothing is assumed of it.
+"""
+from __future__ import annotations
+
+NAME = "name"        # one Python variable (a comprehension's, a parameter's, a constant's name)
+TEXT = "text"        # a quoted text literal
+NUMBER = "number"    # a whole-number literal
+CONST = "const"      # True, False or None
+SLOT = "slot"        # a local's or a global variable's slot: ``e[...]``, ``s.g[...]``
+STEADY = "steady"    # a tally's key that no loop changes: a zone's, a player's zone of a slot
+
+
+class Py(str):
+    """Source text and its ``kind`` (one of the names above)."""
+
+    def __new__(cls, text: str, kind: str):
+        source = super().__new__(cls, text)
+        source.kind = kind
+        return source
+
+
+def kind(source: str) -> str | None:
+    """What is known of ``source``: a kind above, or None (plain text)."""
+    return getattr(source, "kind", None)
+
+
+def literal_kind(value) -> str:
+    """The kind of ``repr(value)`` for a value generated code may hold as a literal."""
+    if value is None or value is True or value is False:
+        return CONST
+    return NUMBER if value.__class__ is int else TEXT
+
+
+def is_variable_or_literal(source: str) -> bool:
+    """Read twice as it is (``Compiler._twice``)."""
+    return kind(source) in (NAME, CONST, TEXT, NUMBER)
+
+
+def is_literal(source: str) -> bool:
+    """A text, a whole number, a truth value or none written out."""
+    return kind(source) in (CONST, TEXT, NUMBER)
+
+
+def is_simple(source: str) -> bool:
+    """A variable, a literal or a slot: cheap to read, with no effect, any number of times (a
+    cheap function's body may be written in place of a call with such arguments)."""
+    return kind(source) in (NAME, CONST, TEXT, NUMBER, SLOT)
+
+
+NONE = Py("None", CONST)    # the value of nothing; also what an expression that is an error compiles to
