@@ -37,7 +37,7 @@ from .compiler import (
     py_identifier,
     too_complex,
 )
-from .pysource import NAME, Py
+from .pysource import CONTINUE, NAME, Comment, Exit, Jump, Py
 from .visit import assigned_names, bound_names, first_assignments, free_names, loop_depth, read_names
 
 _units = itertools.count(1)
@@ -173,9 +173,9 @@ class Module:
         w.cur.append((3, "position = e.pop('$position', None)", None))
         w.cur.append((3, "if position is not None:", None))
         head = w.reserve()          # each round starts here (after the position, if any)
-        w.cur.append((4, f"f.pc = {head}", None))
+        w.cur.append((4, Jump(head, frame=True), None))
         w.cur.append((4, "if CALL(s, position, {}, None):", None))
-        w.cur.append((5, "return True", None))
+        w.cur.append((5, Exit("return True"), None))
         w.goto(head)
         w.start(head)
         w.cur.append((3, f"{comp.setter('round', False)}(s, None, s.g['round'] + 1)", None))
@@ -195,7 +195,7 @@ class Module:
         w.cur.append((3, "s.result = SCORE(s)", None))
         w.cur.append((3, "s.over = True", None))
         w.cur.append((3, "s.frames.clear()", None))
-        w.cur.append((3, "return True", None))
+        w.cur.append((3, Exit("return True"), None))
         w.emit_blocks()
         self.add(0, "")
         return fin
@@ -221,10 +221,10 @@ class _Writer:
     def direct_function(self, body, pyparams) -> None:
         m = self.m
         m.add(0, f"def call_{self.code.pyname}({', '.join(['s'] + pyparams)}):", self.code.span)
-        m.add(1, f"# {_named(self.code.name, self.code.span)}")
+        m.add(1, Comment(f"# {_named(self.code.name, self.code.span)}"))
         lines: list = []
         self.stmts(body, 1, lines)
-        if not any(not text.startswith("#") for _i, text, _s in lines):
+        if all(isinstance(text, Comment) for _i, text, _s in lines):
             lines.append((1, "pass", None))
         m.extend(lines)
 
@@ -237,7 +237,7 @@ class _Writer:
     def emit_blocks(self) -> None:
         m = self.m
         m.add(0, f"def run_{self.code.pyname}(s, f):", self.code.span)
-        m.add(1, f"# {_named(self.code.name, self.code.span)}: resumable, blocks 0-{len(self.blocks) - 1}")
+        m.add(1, Comment(f"# {_named(self.code.name, self.code.span)}: resumable, blocks 0-{len(self.blocks) - 1}"))
         m.add(1, "e = f.env")
         m.add(1, "pc = f.pc")
         m.add(1, "while True:")
@@ -261,12 +261,11 @@ class _Writer:
 
     def goto(self, pc: int, ind: int = 3) -> None:
         """Leave the current block for block ``pc`` (by falling through when it is next)."""
-        if ind == 3 and self.cur and self.cur[-1][0] == 3 and (
-                self.cur[-1][1] == "continue" or self.cur[-1][1].startswith("return ")):
+        if ind == 3 and self.cur and self.cur[-1][0] == 3 and isinstance(self.cur[-1][1], Exit):
             return      # the block has left already (a `break`, a `return`): nothing follows it
-        self.cur.append((ind, f"pc = {pc}", None))
+        self.cur.append((ind, Jump(pc), None))
         if not (ind == 3 and pc == self.cur_pc + 1):   # else it falls through to the next block
-            self.cur.append((ind, "continue", None))
+            self.cur.append((ind, CONTINUE, None))
 
     @property
     def cur(self) -> list:
@@ -290,8 +289,8 @@ class _Writer:
             after = self.reserve()
             if cond is not None:
                 self.cur.append((3, f"if not {cond}:", when.span))
-                self.cur.append((4, f"pc = {after}", None))
-                self.cur.append((4, "continue", None))
+                self.cur.append((4, Jump(after), None))
+                self.cur.append((4, CONTINUE, None))
             self._call(self._code_ref(callee), "{}", "None", after, callee.span)
         elif cond is not None:
             self.cur.append((3, f"if {cond}:", when.span))
@@ -335,9 +334,9 @@ class _Writer:
     def _call(self, code: str, env: str, ret: str, after: int, span) -> None:
         """Call a procedure that may stop: it runs at once (``CALL``); if it stopped, so does this
         one, to go on at block ``after`` when resumed; if it returned, this one goes on there now."""
-        self.cur.append((3, f"f.pc = {after}", span))
+        self.cur.append((3, Jump(after, frame=True), span))
         self.cur.append((3, f"if CALL(s, {code}, {env}, {ret}):", span))
-        self.cur.append((4, "return True", span))
+        self.cur.append((4, Exit("return True"), span))
         self.goto(after)
         self.start(after)
 
@@ -351,11 +350,11 @@ class _Writer:
             kw = "if" if first else "elif"
             first = False
             self.cur.append((3, f"{kw} {self.comp.src(cond_node, self.scope)}:", cond_node.span))
-            self.cur.append((4, f"pc = {target}", None))
+            self.cur.append((4, Jump(target), None))
         orelse = self.reserve() if st.orelse else end
         self.cur.append((3, "else:", None))
-        self.cur.append((4, f"pc = {orelse}", None))
-        self.cur.append((3, "continue", None))
+        self.cur.append((4, Jump(orelse), None))
+        self.cur.append((3, CONTINUE, None))
         for target, (_c, body) in zip(targets, st.branches):
             self.start(target)
             self.seq(body)
@@ -374,8 +373,8 @@ class _Writer:
         self._tick(3, st, self.cur)
         if not _always_true(st.cond):
             self.cur.append((3, f"if not {self.comp.src(st.cond, self.scope)}:", st.cond.span))
-            self.cur.append((4, f"pc = {end}", None))
-            self.cur.append((4, "continue", None))
+            self.cur.append((4, Jump(end), None))
+            self.cur.append((4, CONTINUE, None))
         self.loops.append(("blk", head, end))
         self.seq(st.body)
         self.loops.pop()
@@ -393,8 +392,8 @@ class _Writer:
         var = self.comp._k(self.scope.key(st.var))
         self.cur.append((3, f"items, i = e[{slot}]", st.span))
         self.cur.append((3, "if i >= len(items):", None))
-        self.cur.append((4, f"pc = {end}", None))
-        self.cur.append((4, "continue", None))
+        self.cur.append((4, Jump(end), None))
+        self.cur.append((4, CONTINUE, None))
         self.cur.append((3, f"e[{var}] = items[i]", st.span))
         self.cur.append((3, f"e[{slot}] = (items, i + 1)", None))
         self.loops.append(("blk", head, end))
@@ -416,7 +415,7 @@ class _Writer:
             here = self.cur_pc
         end = self.reserve() if end is None else end
         lines = self.cur
-        lines.append((3, f"f.pc = {here}", st.span))
+        lines.append((3, Jump(here, frame=True), st.span))
         later = None
         if decide is None:      # a plain `choose` (not a `choose_all`'s player)
             decide, later = "DECIDE(s, {player}, ch, {spec})", len(lines)
@@ -459,15 +458,15 @@ class _Writer:
                        f"CHOOSE{here}")
         player = comp.src(st.player, self.scope)
         if later is None:
-            lines.append((3, "return " + decide.format(player=player, spec=spec), st.span))
+            lines.append((3, Exit("return " + decide.format(player=player, spec=spec)), st.span))
         else:       # a decision taken as it came (runtime.decide): on at once at the block it bound
             lines.append((3, f"if {decide.format(player=player, spec=spec)}:", st.span))
-            lines.append((4, "return True", st.span))
+            lines.append((4, Exit("return True"), st.span))
             lines.append((3, "pc = f.pc", st.span))
-            lines.append((3, "continue", st.span))
+            lines.append((3, CONTINUE, st.span))
         if later is not None:       # a bot's imagined position stops here, its options listed when asked (engine/vm.py)
             lines[later:later] = [(3, "if s.list_later:", st.span),
-                                  (4, f"return UNLISTED(s, {player}, {spec})", st.span)]
+                                  (4, Exit(f"return UNLISTED(s, {player}, {spec})"), st.span)]
             listed += 2
         self._params_read_once(lines, listed, st.span)
         for target, body, scope in bodies:
@@ -583,12 +582,12 @@ class _Writer:
         sim.outer = ChooseSpec({record: (sim.pick,)}, {record: sim.label}, st.span)
         self.cur.append((3, f"pc = SIM_NEXT(f, {ref})", st.span))     # the block `run`: the next pick's body
         self.cur.append((3, "if pc is None:", None))
-        self.cur.append((4, f"pc = {end}", None))
-        self.cur.append((3, "continue", None))
+        self.cur.append((4, Jump(end), None))
+        self.cur.append((3, CONTINUE, None))
         self.start(record)
         self._bind_chosen((sim.pick,), st.span)       # the pick a player took (sim.outer's one option)
         self.cur.append((3, f"if SIM_RECORD(s, f, {ref}):", st.span))     # the others still to choose
-        self.cur.append((4, "return True", None))
+        self.cur.append((4, Exit("return True"), None))
         self.goto(ask)
         self.start(end)
 
@@ -616,7 +615,7 @@ class _Writer:
             if sum(len(slot.findall(text)) for _ind, text, _span in lines[start:]) < 2:
                 continue
             local = f"a_{py_identifier(param)}"
-            lines[start:] = [(ind, slot.sub(local, text), where) for ind, text, where in lines[start:]]
+            lines[start:] = [(ind, _retyped(text, slot.sub(local, text)), where) for ind, text, where in lines[start:]]
             reads.append((3, f"{local} = e[{self.comp._k(param)}]", span))
         lines[start:start] = reads
 
@@ -850,7 +849,7 @@ class _Writer:
         if self.resumable:
             out.extend(_returned(value, ind, st.span))
         else:
-            out.append((ind, f"return {value}", st.span))
+            out.append((ind, Exit(f"return {value}"), st.span))
 
     def s_Assert(self, st, ind, out):
         """``assert test, message``: the game fails on this line (RK4019) when the test is false."""
@@ -928,11 +927,16 @@ class _Writer:
         if loop[0] == "py":
             out.append((ind, what, st.span))
         else:
-            out.append((ind, f"pc = {loop[2] if what == 'break' else loop[1]}", st.span))
-            out.append((ind, "continue", st.span))
+            out.append((ind, Jump(loop[2] if what == 'break' else loop[1]), st.span))
+            out.append((ind, CONTINUE, st.span))
 
     def s_Choose(self, st, ind, out):  # pragma: no cover - a choose always makes its procedure resumable
         raise AssertionError("choose outside a resumable procedure")
+
+
+def _retyped(line: str, new: str) -> str:
+    """``new``, a rewrite of ``line``, of the same class (a line leaving the block still says so)."""
+    return line if new == line else line.__class__(new) if isinstance(line, Exit) else new
 
 
 def _returned(value: str, ind: int, span) -> list:
@@ -947,7 +951,7 @@ def _returned(value: str, ind: int, span) -> list:
     return lines + [(ind, "s.frames.pop()", span),
                     (ind, "if f.ret is not None and s.frames:", span),
                     (ind + 1, f"s.frames[-1].env[f.ret] = {value}", span),
-                    (ind, "return False", span)]
+                    (ind, Exit("return False"), span)]
 
 
 class _Clause(NamedTuple):
@@ -962,7 +966,6 @@ class _Clause(NamedTuple):
 
 
 _LEAF_BLOCKS = 4        # blocks tested one by one (a range test pays beyond a few)
-_JUMP = re.compile(r"(f\.)?pc = (\d+)")
 
 
 def _threaded(blocks: list) -> list:
@@ -972,12 +975,12 @@ def _threaded(blocks: list) -> list:
     between are fewer than those from the first block on)."""
     hops = {}
     for pc, lines in enumerate(blocks):
-        code = [(ind, text) for ind, text, _span in lines if not text.startswith("#")]
-        jump = _JUMP.fullmatch(code[0][1]) if code and code[0][0] == 3 else None
-        if jump is None or jump.group(1):
+        code = [(ind, text) for ind, text, _span in lines if not isinstance(text, Comment)]
+        jump = code[0][1] if code and code[0][0] == 3 and isinstance(code[0][1], Jump) else None
+        if jump is None or jump.frame:
             continue
-        if code[1:] == [(3, "continue")] or (len(code) == 1 and int(jump.group(2)) == pc + 1):
-            hops[pc] = int(jump.group(2))
+        if code[1:] == [(3, CONTINUE)] or (len(code) == 1 and jump.target == pc + 1):
+            hops[pc] = jump.target
 
     def resolve(target: int) -> int:
         seen = set()
@@ -990,17 +993,16 @@ def _threaded(blocks: list) -> list:
     for pc, lines in enumerate(blocks):
         new = []
         for k, (ind, text, span) in enumerate(lines):
-            jump = _JUMP.fullmatch(text)
-            if jump is not None and int(jump.group(2)) in hops:
-                target = resolve(int(jump.group(2)))
-                new.append((ind, f"{jump.group(1) or ''}pc = {target}", span))
-                if k == len(lines) - 1 and ind == 3 and not jump.group(1) and target <= pc:
-                    new.append((3, "continue", None))     # it fell through to a later block
+            if isinstance(text, Jump) and text.target in hops:
+                target = resolve(text.target)
+                new.append((ind, Jump(target, text.frame), span))
+                if k == len(lines) - 1 and ind == 3 and not text.frame and target <= pc:
+                    new.append((3, CONTINUE, None))     # it fell through to a later block
                 continue
             new.append((ind, text, span))
-        if len(new) >= 2 and new[-1][:2] == (3, "continue") and new[-2][0] == 3:
-            jump = _JUMP.fullmatch(new[-2][1])
-            if jump is not None and not jump.group(1) and int(jump.group(2)) > pc:
+        if len(new) >= 2 and new[-1][:2] == (3, CONTINUE) and new[-2][0] == 3:
+            jump = new[-2][1]
+            if isinstance(jump, Jump) and not jump.frame and jump.target > pc:
                 new.pop()       # a later block: the tests below this one reach it without going round
         out.append(new)
     return out

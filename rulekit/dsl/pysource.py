@@ -57,3 +57,27 @@ def is_simple(source: str) -> bool:
 
 
 NONE = Py("None", CONST)    # the value of nothing; also what an expression that is an error compiles to
+
+
+# ------------------------------------------------------------------ lines of a resumable procedure
+# The writer threads jumps through the blocks it wrote (codegen._threaded) and skips a jump after
+# a line that leaves the block: each such line says what it is when it is written.
+
+class Jump(str):
+    """``pc = N`` (the next block to run), or ``f.pc = N`` (where the frame resumes)."""
+
+    def __new__(cls, target: int, frame: bool = False):
+        line = super().__new__(cls, f"{'f.' if frame else ''}pc = {target}")
+        line.target, line.frame = target, frame
+        return line
+
+
+class Exit(str):
+    """A line that leaves the block: ``continue`` (to the next block), ``return ...``."""
+
+
+class Comment(str):
+    """A comment line."""
+
+
+CONTINUE = Exit("continue")
