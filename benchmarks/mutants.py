@@ -29,10 +29,11 @@ bound the count, one occurrence takes one or two of the nearest names in declara
 (``CAPS``), the occurrences of a name in a file taking the nearest ones in turn. ``--family all``
 (the default) lists the text family first, then the names family.
 
-The same arguments give the same mutants in the same order; ``--sample N`` keeps N of them,
-drawn with ``--seed``; ``--only FILE`` mutates one file (``rules.yaml``, ``variants/pro.yaml``);
-``--match TEXT`` keeps the mutants whose printed change holds TEXT; ``--list`` prints them and
-stops.
+The same arguments give the same mutants in the same order; ``--sample N`` keeps N of them, drawn
+with ``--seed``; ``--only FILE`` mutates one file (``rules.yaml``, ``variants/pro.yaml``); ``--match
+TEXT`` keeps the mutants whose printed change holds TEXT; ``--survivors FILE`` keeps those an
+earlier run's ``--json`` output says survived (to check the scripts written for them); ``--list``
+prints them and stops.
 
 Each mutant is then sorted into one of:
 
@@ -991,6 +992,7 @@ def main(argv=None) -> int:
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--only", metavar="FILE", help="mutate this content file only (rules.yaml)")
     parser.add_argument("--match", metavar="TEXT", help="only the mutants whose change (as printed) contains TEXT")
+    parser.add_argument("--survivors", metavar="FILE", help="only the survivors of an earlier run's --json output")
     parser.add_argument("--timeout", type=float, default=10.0, help="seconds for one load, script or random game")
     parser.add_argument("--family", choices=("all",) + FAMILIES, default="all",
                         help="text: syntactic mutants; names: a name swapped for another of its kind; all: both")
@@ -1003,6 +1005,10 @@ def main(argv=None) -> int:
     mutants = mutants_of(folder, args.only, args.family)
     if args.match:
         mutants = [m for m in mutants if args.match in m.describe(_text(folder, m.file))]
+    if args.survivors:
+        with open(args.survivors, encoding="utf-8") as f:
+            earlier = {r["change"] for r in json.load(f)["mutants"] if r["fate"] == "survived"}
+        mutants = [m for m in mutants if m.describe(_text(folder, m.file)) in earlier]
     if args.sample and args.sample < len(mutants):
         keep = sorted(random.Random(args.seed).sample(range(len(mutants)), args.sample))
         mutants = [mutants[i] for i in keep]
