@@ -190,7 +190,7 @@ def test_no_scratch_folder_is_left_behind(tiny, tmp_path, monkeypatch, jobs):
 def test_batavia_sample_has_no_survivors():
     """A fixed sample of Batavia's mutants: every one that changes play is caught by a rule script."""
     folder = os.path.join(HERE, "..", "games", "batavia")
-    chosen = mutants.mutants_of(folder, family="text")[::7]
+    chosen = mutants.mutants_of(folder)[::7]
     results = mutants.run_all(folder, chosen, jobs=1)
     assert [r["change"] for r in results if r["fate"] == "survived"] == []
 
@@ -321,19 +321,26 @@ def test_each_names_operator_plants_the_wrong_name(named):
     assert mutants.mutants_of(named) == mutants.mutants_of(named, family="text") + found   # text first
 
 
-TEXT_BEFORE = {      # `mutants.py goa --list` before the names family: count, first line, last line
-    "goa": (2272, "components.yaml:22: number +1: `props: {part: a, type: null, spice: null, fields: 0, amount: 0, "
-                  "vp: 0}` -> `props: {part: a, type: null, spice: null, fields: 1, amount: 0, vp: 0}`",
-            "variants/pro.yaml:36: number -1: `min: 0` -> `min: -1`"),
-}
+def test_the_text_family_is_listed_first_and_alone(tiny, capsys):
+    """`--family text` is the syntactic family alone, the first part of `all`: its numbering and
+    its samples do not move when names mutants are added."""
+    assert mutants.main([tiny, "--list", "--family", "text"]) == 0
+    text = capsys.readouterr().out.splitlines()
+    assert mutants.main([tiny, "--list"]) == 0
+    both = capsys.readouterr().out.splitlines()
+    assert text and both[:len(text)] == text
+    assert [m.describe(mutants._text(tiny, m.file)) for m in mutants.mutants_of(tiny, family="text")] == text
 
 
-def test_the_text_family_lists_what_the_harness_listed_before(capsys):
-    """`--family text` is the harness's syntactic family, unchanged: numbering and samples stay."""
-    assert mutants.main(["goa", "--list", "--family", "text"]) == 0
-    lines = capsys.readouterr().out.splitlines()
-    count, first, last = TEXT_BEFORE["goa"]
-    assert (len(lines), lines[0], lines[-1]) == (count, first, last)
+def test_survivors_of_an_earlier_run_are_run_again(tiny, tmp_path, capsys):
+    """`--survivors FILE` keeps the mutants an earlier `--json` run says survived, and only those."""
+    assert mutants.main([tiny, "--list"]) == 0
+    listed = capsys.readouterr().out.splitlines()
+    earlier = {"mutants": [{"change": listed[1], "fate": "survived"}, {"change": listed[2], "fate": "killed"}]}
+    path = tmp_path / "earlier.json"
+    path.write_text(json.dumps(earlier), encoding="utf-8")
+    assert mutants.main([tiny, "--list", "--survivors", str(path)]) == 0
+    assert capsys.readouterr().out.splitlines() == [listed[1]]
 
 
 def test_a_names_mutant_is_judged(named, capsys):
