@@ -629,10 +629,13 @@ class Timeout(BaseException):
 
 @contextlib.contextmanager
 def time_limit(seconds: float):
+    """Raise Timeout in the step after ``seconds``, and again each second after that: one raised
+    where Python ignores exceptions (a weakref callback, a ``__del__``) is only printed, and the
+    endless loop would go on."""
     def ring(_signum, _frame):
         raise Timeout()
     old = signal.signal(signal.SIGALRM, ring)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    signal.setitimer(signal.ITIMER_REAL, seconds, 1.0)
     try:
         yield
     finally:
