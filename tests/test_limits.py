@@ -149,7 +149,7 @@ def test_a_game_that_never_ends_is_stopped_by_autoplay(capsys, write_game):
 
 
 def test_a_game_that_never_ends_is_stopped_by_simulate(capsys, write_game, monkeypatch):
-    from rulekit import agents
+    from rulekit.agents import game_loop as agents  # where action_cap reads MAX_ACTIONS
     monkeypatch.setattr(agents, "MAX_ACTIONS", 200)       # random play never ends it: the cap is the most
     folder = write_game(NEVER_ENDS)
     code, out = run(capsys, "simulate", folder, "--games", "1", "--players", "1")
