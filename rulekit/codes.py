@@ -107,6 +107,7 @@ CODES: dict[str, str] = {
     "RK0343": "a search `rollout_bot` that is no declared bot",
     "RK0344": "`in` (or `not in`) on a family of zones: test one of its spaces",
     "RK0345": "warning: a parameter that nothing reads (a variant that changes it changes nothing)",
+    "RK0346": "an option group that includes itself (directly or through others)",
     # RK035x: types of parameters and variables (rulekit/content/typed.py)
     "RK0350": "a `type:` that names no type, set or component kind",
     "RK0351": "a parameter's or variable's value of the wrong type",

@@ -677,14 +677,21 @@ class _Writer:
             comp.note_member(var, coll, visible)
             keys.append(key(name))
 
-    def _include(self, inc, lines, span):
+    def _include(self, inc, lines, span, scope=None, within=()):
         """An option group's options; its arguments are worked out once, before the options
-        are listed, into Python variables that the chosen option binds like its own values."""
+        are listed, into Python variables that the chosen option binds like its own values. A
+        group may include another (``within``: the groups being included, to refuse a circle);
+        its arguments are read in the including group's ``scope``."""
         comp = self.comp
         group = comp.v.option_groups.get(inc.name)
         if group is None:
             comp.error("RK0317", f"unknown option group `{inc.name}`", inc.span,
                        suggestion_help(inc.name, comp.v.option_groups))
+            return []
+        if inc.name in within:
+            comp.error("RK0346", f"option group `{inc.name}` includes itself "
+                       f"({' -> '.join(within[within.index(inc.name):] + (inc.name,))})", inc.span,
+                       "an option group lists options once: include it from a `choose`, not from itself")
             return []
         params, group_options = group
         if len(inc.args) != len(params):
@@ -696,11 +703,14 @@ class _Writer:
         keys: list = []
         for pname, arg in zip(params, inc.args):
             var = comp._var(pname)
-            lines.append((3, f"{var} = {comp.src(arg, self.scope)}", span))
+            lines.append((3, f"{var} = {comp.src(arg, self.scope if scope is None else scope)}", span))
             names[pname] = var
             keys.append(f"{inc.name}.{pname}")
         out = []
         for opt in group_options:
+            if isinstance(opt, ast.Include):
+                out.extend(self._include(opt, lines, span, Scope(set()).bind_py(names), within + (inc.name,)))
+                continue
             locals_ = set(params) | {n for n, _ in opt.fors} | (assigned_names(opt.body) - comp.v.gvars)
             alias = {n: f"{inc.name}.{n}" for n in locals_}
             inner = Scope(set(alias.values()), [], alias)
