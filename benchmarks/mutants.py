@@ -1008,10 +1008,10 @@ def main(argv=None) -> int:
     mutants = mutants_of(folder, args.only, args.family)
     if args.match:
         mutants = [m for m in mutants if args.match in m.describe(_text(folder, m.file))]
-    if args.survivors:
+    if args.survivors:      # matched by file and change, not line: scripts' edits may move lines
         with open(args.survivors, encoding="utf-8") as f:
-            earlier = {r["change"] for r in json.load(f)["mutants"] if r["fate"] == "survived"}
-        mutants = [m for m in mutants if m.describe(_text(folder, m.file)) in earlier]
+            earlier = {_unlined(r["change"]) for r in json.load(f)["mutants"] if r["fate"] == "survived"}
+        mutants = [m for m in mutants if _unlined(m.describe(_text(folder, m.file))) in earlier]
     if args.sample and args.sample < len(mutants):
         keep = sorted(random.Random(args.seed).sample(range(len(mutants)), args.sample))
         mutants = [mutants[i] for i in keep]
@@ -1029,6 +1029,11 @@ def main(argv=None) -> int:
     else:
         _print(totals, results)
     return 0
+
+
+def _unlined(change: str) -> str:
+    """``file:line: op: ...`` without the line number."""
+    return re.sub(r"^([^:]+):\d+:", r"\1:", change)
 
 
 def _stopped(signum, _frame):
