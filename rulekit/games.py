@@ -235,6 +235,12 @@ def _load_game(folder: str, variants) -> Game:
     return attrs.evolve(game, files=file_hashes(folder, files))
 
 
+def _with_errors(diagnostics: list) -> list:
+    """What a game with errors is told: all but an unread parameter (RK0345), which a misspelt read
+    (RK0301) says already, and which the code left unbuilt cannot tell."""
+    return [d for d in diagnostics if d.code != "RK0345"]
+
+
 def _build(data: dict, smap: SourceMap, base: tuple, name: str, path: str, variants: tuple) -> Game:
     """Build the game, then check the types of its values (see :mod:`typed`); the
     diagnostics of both come out together, types last."""
@@ -245,13 +251,12 @@ def _build(data: dict, smap: SourceMap, base: tuple, name: str, path: str, varia
         found = [_hint_quoted_id(d) for d in report.diagnostics]
         found += typed.check(data, base, smap, vocab := typed.Vocab(typed.sets_of(data), None))
         found += properties.check(data, base[0].get("components"), smap, vocab)
-        raise DiagnosticReport(found) from None
+        raise DiagnosticReport(_with_errors(found)) from None
     names = game.program.vocab
     vocab = typed.Vocab(game.components.sets, game.components.item_kind, names.prop_reads, frozenset(names.prop_asked))
     problems = typed.check(data, base, smap, vocab) + properties.check(data, base[0].get("components"), smap, vocab)
     if problems:
-        # an unread parameter is told of a game without errors only (model._unread_params)
-        raise DiagnosticReport([*problems, *(w for w in game.warnings if w.code != "RK0345")])
+        raise DiagnosticReport(_with_errors([*problems, *game.warnings]))
     return attrs.evolve(game, provenance=(*game.provenance, *kept))
 
 

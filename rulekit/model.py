@@ -607,10 +607,8 @@ class _Builder:
         return tuple(d for d in self.diagnostics if d.severity == "warning")
 
     def _unread_params(self) -> list:
-        """RK0345: a parameter no text of the game reads, which a variant would change to no effect.
-        Told only of a game without errors: a misspelt read (RK0301) says it already."""
-        if any(d.severity == "error" for d in self.diagnostics):
-            return []
+        """RK0345: a parameter no text of the game reads, which a variant would change to no effect
+        (dropped from a report with errors: games._with_errors)."""
         return [Diagnostic("RK0345", f"parameter `{name}` is never read: a variant that changes it changes nothing",
                            self.smap.span(("params", name), key=True), severity="warning",
                            help="read it in the rules, or remove it; a variant that needs it adds it under `add:`")
