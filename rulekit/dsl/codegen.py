@@ -241,7 +241,7 @@ class _Writer:
         m.add(1, "e = f.env")
         m.add(1, "pc = f.pc")
         m.add(1, "while True:")
-        blocks = _threaded(self.blocks)
+        blocks = _threaded(self.blocks) if self.comp.passes.on("threading") else self.blocks
         self._emit_range(blocks, 0, len(blocks), 0)
 
     def _emit_range(self, blocks: list, lo: int, hi: int, shift: int) -> None:
@@ -431,7 +431,8 @@ class _Writer:
             walkers: list = []
             self._option_fors(opt.fors, self.scope, self.scope.key, names, clauses, keys, walkers, opt.by is None)
             options.append((opt, self.scope, names, clauses, keys, walkers))
-        self._share_heads(options, lines, st.span)
+        if self.comp.passes.on("share-heads"):
+            self._share_heads(options, lines, st.span)
         lines.append((3, "ch = []", st.span))
         spec_keys, spec_labels, spec_says, spec_spans, spec_verbs = {}, {}, {}, {}, {}
         bodies = []
@@ -468,7 +469,8 @@ class _Writer:
             lines[later:later] = [(3, "if s.list_later:", st.span),
                                   (4, Exit(f"return UNLISTED(s, {player}, {spec})"), st.span)]
             listed += 2
-        self._params_read_once(lines, listed, st.span)
+        if self.comp.passes.on("params-once"):
+            self._params_read_once(lines, listed, st.span)
         for target, body, scope in bodies:
             self.start(target)
             self._bind_chosen(spec_keys[target], st.span)
@@ -534,6 +536,8 @@ class _Writer:
         comp = self.comp
         if opt.cond is None:
             return {}, None
+        if "hoist" in comp.passes.off:
+            return {}, comp.src(opt.cond, inner)
         steady = len(clauses)      # the loops from this one in walk sets of the game
         while steady > 0 and clauses[steady - 1].guard is None and clauses[steady - 1].test is None \
                 and self._walks_set(opt.fors[steady - 1][1], inner):

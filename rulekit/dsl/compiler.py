@@ -28,7 +28,7 @@ from ..engine.state import SEAT_NAMES, Family, Player, ZoneKey
 from ..engine.tally import tally_count, tally_table
 from ..errors import ContentRuntimeError, Diagnostic, boundary, suggestion_help
 from ..source import Span
-from . import ast, code_cache, pysource, verify
+from . import ast, code_cache, passes, pysource, verify
 from .loops import Loops, _conjuncts
 from .pysource import NAME, NONE, SLOT, STEADY, Py
 from .visit import Transformer, assigned_values, bound_names, free_names, mentions, substituted
@@ -107,10 +107,11 @@ _FIXED_KINDS = {int: "number", bool: "bool", str: "text"}
 class Compiler(Loops):
     def __init__(self, vocab: Vocabulary, static_memo: dict | None = None):
         self.v = vocab
+        self.passes = passes.current()      # the optimisations switched on (dsl/passes.py)
         # Functions that read no part of the state (dsl/reads.py), name -> results: they depend
         # on the arguments and the player count only, so they are remembered for the whole game
         # definition, across states and clones, and never forgotten.
-        self.static_memo: dict = static_memo if static_memo is not None else {}
+        self.static_memo: dict = static_memo if static_memo is not None and self.passes.on("memo") else {}
         self.diagnostics: list[Diagnostic] = []
         self._labels = itertools.count()
         self.functions_impl: dict[str, Callable] = {}
@@ -235,6 +236,8 @@ class Compiler(Loops):
     # local of the function (`(_r1 if _r1 is not UNSET else (_r1 := ...))`), as one would
     # write by hand. The first time, not before: `a and f(x)` still skips f when a is false.
     def _reuse_plan(self, body) -> dict:
+        if "reuse" in self.passes.off:
+            return {}
         seen: dict = {}
 
         def note(node, bound, looped):
@@ -382,6 +385,8 @@ class Compiler(Loops):
 
     def static_kind(self, node, scope) -> str | None:
         """The kind of ``node`` ("zone", "list", "family", "item") when it is certain, else None."""
+        if "kinds" in self.passes.off:
+            return None
         v = self.v
         if isinstance(node, ast.Name):
             return self._name_kind(node.id, scope)
@@ -460,6 +465,8 @@ class Compiler(Loops):
         ``range(a, b)`` walks Python's range, no list and no call, when its bounds are whole
         numbers the built-in would take), or None. What it gives is never changed while walked."""
         builtin = REGISTRY.get(node.func) if isinstance(node, ast.Call) and node.func not in self.v.functions else None
+        if "forms" in self.passes.off:
+            return None
         form = builtin.walks.get(len(node.args)) if builtin is not None and builtin.walks and not node.kwargs else None
         if form is None:
             return None
@@ -770,7 +777,8 @@ class Compiler(Loops):
         # positional arguments run in order; keyword ones may be moved among them (_bind)
         args, kwargs = self._bind(builtin, node, scope, self.src, lambda n, sc: self._branch(self.src, n, sc))
         impl = self._k(builtin.impl, f'B_{name}')
-        twice = self._twice(args[0]) if builtin.inline is not None and not kwargs and len(args) == 1 else None
+        twice = self._twice(args[0]) if builtin.inline is not None and not kwargs and len(args) == 1 \
+            and self.passes.on("forms") else None
         if twice is not None:
             first, again = twice
             for bound, value in builtin.binds.items():
@@ -810,7 +818,7 @@ class Compiler(Loops):
     def _form(self, builtin, node, scope):
         """The faster form a built-in declares (``form=``), where its arguments allow it, else
         None (the library's function is called)."""
-        form = builtin.form
+        form = builtin.form if self.passes.on("forms") else None
         if form == "count" and len(node.args) == 1 and not node.kwargs:
             fast = self._tally_count(node.args[0], scope)
             if fast is not None:
@@ -854,7 +862,7 @@ class Compiler(Loops):
 
     def unrollable(self, comp, scope) -> bool:
         """Whether ``any``/``all`` of ``comp`` is written out member by member (``_unrolled``)."""
-        if len(comp.fors) != 1:
+        if len(comp.fors) != 1 or "unroll" in self.passes.off:
             return False
         _var, coll = comp.fors[0]
         v = self.v
@@ -865,7 +873,8 @@ class Compiler(Loops):
 
     def counted_without_loop(self, comp) -> bool:
         """Whether ``count`` of ``comp`` is answered by a tally or ``list.count`` (``_tally_count``)."""
-        return _tally_parts(comp, self.v) is not None or _equal_parts(comp) is not None
+        return self.passes.on("tallies") and (
+            _tally_parts(comp, self.v) is not None or _equal_parts(comp) is not None)
 
     def any_by_tally(self, node, scope) -> bool:
         """Whether ``any(...)`` is answered by a tally (``tallied_any``)."""
@@ -873,6 +882,8 @@ class Compiler(Loops):
 
     def _any_tally_parts(self, node, scope):
         """``_any_parts`` of ``any(...)``'s one argument, its zone one for certain, else None."""
+        if "tallies" in self.passes.off:
+            return None
         parts = _any_parts(node.args[0], self.v) if len(node.args) == 1 and not node.kwargs else None
         return parts if parts is not None and self.static_kind(parts[0], scope) == "zone" else None
 
@@ -934,6 +945,8 @@ class Compiler(Loops):
         """``count(x for x in ZONE if x.PROP == VALUE)`` with PROP a fixed item property is
         answered from an incrementally kept tally (engine/tally.py) instead of a scan: the
         commonest question rules ask ("how many cards of this company does p have")."""
+        if "tallies" in self.passes.off:
+            return None
         parts = _tally_parts(arg, self.v)
         if parts is None:
             return self._equal_count(arg, scope)
@@ -950,7 +963,7 @@ class Compiler(Loops):
         is first asked, and read from a local after that: the listing moves no item."""
         build = f"TALLY_TABLE(s, {key}, True)" if scanning_any else f"TALLY_TABLE(s, {key})"
         table = f"(s.tallies.get({key}) or {build})"
-        if self._listing is None or self._in_iterable or pysource.kind(key) != STEADY:
+        if self._listing is None or "listing" in self.passes.off or self._in_iterable or pysource.kind(key) != STEADY:
             return table
         local = self._listing.get(table)
         if local is None:
@@ -1147,7 +1160,7 @@ class Compiler(Loops):
         classes the table holds (a seat, a text), or no result is kept yet (or it is a false
         one). About half a call's cost."""
         table = self.static_memo.get(name)
-        if table is None or table.of_count or len(sources) not in (1, 2) \
+        if table is None or "by-seat" in self.passes.off or table.of_count or len(sources) not in (1, 2) \
                 or not all(pysource.is_simple(a) for a in sources):
             return None
         if any(pysource.kind(a) in (pysource.NUMBER, pysource.CONST) for a in sources):
@@ -1192,6 +1205,8 @@ class Compiler(Loops):
         alone that builds a text (an item's id from a seat and a column) is the exception: its
         remembered answer is quicker than the new string, its hash and its size check."""
         known = self._inline.get(name)
+        if known is None and "inline" in self.passes.off:
+            known = self._inline[name] = False
         if known is None:
             self._inline[name] = False      # a function asking about itself is called
             body = self.v.functions[name][1]
@@ -1256,7 +1271,8 @@ class Compiler(Loops):
         in the caller's ``scope`` (its arguments in place of the parameters; ``guard`` and
         ``test`` may be None), or None where the call stays: arguments that are not plain, a
         body naming what the caller binds, a function remembered for the game."""
-        if not (isinstance(coll, ast.Call) and coll.func in self.v.functions) or coll.func in self.static_memo:
+        if not (isinstance(coll, ast.Call) and coll.func in self.v.functions) or coll.func in self.static_memo \
+                or "walk" in self.passes.off:
             return None
         body = self._substituted_body(coll, scope.locals | set(scope.py) | set(scope.alias))
         guard = None

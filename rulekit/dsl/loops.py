@@ -192,7 +192,7 @@ class Loops:
         """The form of ``node`` when it is a reduction written as a loop ("list" for a list
         comprehension), else None. One that stops early (``any``, ``all``, ``first``) over
         several ``for``s only where it returns: a ``break`` leaves one loop."""
-        if self._reuse and node in self._reuse:
+        if "loops" in self.passes.off or (self._reuse and node in self._reuse):
             return None                  # asked for twice: its local slot (an expression) serves both
         if isinstance(node, ast.Comp):
             return "list" if node.by is None else None

@@ -93,6 +93,10 @@ def build_parser() -> argparse.ArgumentParser:
     _add_schema(sub)
     _add_play(sub)
     _add_render(sub)
+    sub.add_parser("lsp", help="serve the Language Server Protocol over stdio, for editors",
+                   description="A language server for a game's YAML files: diagnostics as you type, hover, "
+                               "definition, references, completion, outline, rename (docs/editors.md). "
+                               "Needs the `lsp` extra: pip install 'rulekit[lsp]'.")
     _SUBPARSERS.update(sub.choices)
     return parser
 
@@ -207,7 +211,10 @@ def _add_simulate(sub) -> None:
     p.add_argument("--jobs", type=int, default=1, metavar="J", help="local worker processes")
     p.add_argument("--backend", choices=["local", "ray"], default="local", help="where the games run")
     p.add_argument("--format", choices=["table", "json", "csv"], default="table", help="the report's format")
-    p.add_argument("--out", metavar="FILE", help="write the report to FILE instead of stdout")
+    p.add_argument("--out", metavar="FILE", help="write the report to FILE instead of stdout; FILE.jsonl: write "
+                                                 "a line per game as it finishes (the report goes to stdout)")
+    p.add_argument("--resume", action="store_true",
+                   help="with --out FILE.jsonl: play only the games the file does not hold yet")
     p.add_argument("--plot", metavar="FILE.png", help="draw win-rate and score charts (needs matplotlib)")
     p.add_argument("--compare", metavar="VARIANT",
                    help="also run base + VARIANT on the same seeds and report the differences")
@@ -230,6 +237,10 @@ def _add_compile(sub) -> None:
     p.add_argument("game", help=GAME_HELP)
     p.add_argument("--variant", action="append", default=[], metavar="NAME", help=VARIANT_HELP)
     p.add_argument("--out", metavar="FILE", help="write the listing to FILE (folders created) instead of stdout")
+    p.add_argument("--passes", metavar="LIST",
+                   help="the optimisations to compile with, read left to right from all on: `-inline,-tallies` "
+                        "switches two off, `-all,+inline` keeps one (default: $RULEKIT_PASSES, else all); "
+                        "`--passes=list` names them")
 
 
 def _add_schema(sub) -> None:
@@ -566,6 +577,8 @@ def cmd_simulate(args) -> int:
         if path:
             check_writable(path)     # before the games are played, not after
     bots = bot_list(args.bots)
+    if sim.streams(args.out) or args.resume:
+        return _simulate_streamed(args, bots)
 
     def batch(variants, label):
         return _with_progress(args.games, label, lambda tick: sim.run_batch(
@@ -596,6 +609,30 @@ def cmd_simulate(args) -> int:
         write_text(args.out, text + ("" if text.endswith("\n") else "\n"))
     else:
         print(text.rstrip("\n"))
+    return EXIT_OK
+
+
+def _simulate_streamed(args, bots) -> int:
+    """``--out FILE.jsonl``: the games go to the file as they finish, the report to standard output."""
+    from . import simulate as sim
+    if not sim.streams(args.out):
+        raise UsageError("--resume continues a batch file: give it with --out FILE.jsonl")
+    if args.compare or args.format == "csv":
+        raise UsageError(f"`--out {args.out}` holds every game of one batch: "
+                         + ("run the variant of --compare into a file of its own" if args.compare
+                            else "--format csv would list them again; read the file instead"))
+    head, summary = _with_progress(args.games, "games", lambda tick: sim.run_to_file(
+        args.out, args.resume, args.game, tuple(args.variant), args.players, args.games, args.seed, bots,
+        args.jobs, args.backend, tick, args.max_actions))
+    if args.plot:
+        sim.plot(summary, args.plot, f"{args.game}: {head['players']} players, bots {','.join(bots)}, "
+                                     f"{summary['games']} games")
+        print(f"wrote {args.plot}: win rates by bot and by seat, scores by bot ({summary['games']} games)",
+              file=sys.stderr if args.format != "table" else sys.stdout)
+    if args.format == "json":
+        print(json.dumps({"summary": summary, "games_file": args.out, "batch": head}, indent=2, sort_keys=True))
+    else:
+        print(_simulate_table(args, summary, None))
     return EXIT_OK
 
 
@@ -701,9 +738,16 @@ def cmd_diff(args) -> int:
 
 
 def cmd_compile(args) -> int:
+    from ..dsl import passes
     from ..games import load_game
     from .listing import listing, printable
-    game = load_game(args.game, tuple(args.variant))
+    if args.passes == "list":
+        for step in passes.PASSES:
+            print(f"{step.name:12}  {step.what}  ({step.where})")
+        return EXIT_OK
+    chosen = passes.parse(args.passes) if args.passes is not None else passes.current()
+    with passes.using(chosen):
+        game = load_game(args.game, tuple(args.variant))
     text = listing(game)
     if not args.out:
         sys.stdout.write(text)
@@ -714,9 +758,21 @@ def cmd_compile(args) -> int:
     return EXIT_OK
 
 
+def cmd_lsp(args) -> int:
+    """The language server (rulekit/lsp), which needs pygls: a usage error says how to install it."""
+    from ..engine import watchdog
+    try:
+        from ..lsp import server
+    except ImportError as exc:
+        raise UsageError(f"`rulekit lsp` needs the `lsp` extra ({exc.name or exc} is missing): "
+                         "pip install 'rulekit[lsp]'") from None
+    watchdog.disarm()       # checks run in a thread of their own; the server's loop must not be interrupted
+    return server.main()
+
+
 COMMANDS = {"list": cmd_list, "diff": cmd_diff, "compile": cmd_compile, "simulate": cmd_simulate,
             "validate": cmd_validate, "run": cmd_run, "test": cmd_test, "autoplay": cmd_autoplay,
-            "schema": cmd_schema, "play": cmd_play, "render": cmd_render}
+            "schema": cmd_schema, "play": cmd_play, "render": cmd_render, "lsp": cmd_lsp}
 
 
 if __name__ == "__main__":  # pragma: no cover

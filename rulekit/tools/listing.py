@@ -25,6 +25,7 @@ import symtable
 import types
 
 from .. import __version__
+from ..dsl import passes
 
 REPR_WIDTH = 80     # a bound value's description is cut to about this many characters
 _DEPTH = 4          # containers nested deeper than this are shown as `...`
@@ -57,6 +58,7 @@ def _header(game, count: int) -> list[str]:
         f"variants: {variants}",
         f"content hash: {game.content_hash}",
         f"compiled by: rulekit {__version__}",
+        f"passes: {_passes(game)}",
         "",
         "This is for reading. It is the Python module rulekit compiles the game's rules into, but",
         "it does not run on its own: rulekit runs it inside its own namespace, which binds every",
@@ -83,7 +85,15 @@ def _command(game) -> str:
     argv = ["rulekit", "compile", target]
     for variant in game.variants:
         argv += ["--variant", variant]
+    off = game.program.module.comp.passes.off
+    if off:
+        argv.append("--passes=" + ",".join(f"-{name}" for name in passes.NAMES if name in off))
     return shlex.join(argv)
+
+
+def _passes(game) -> str:
+    """The optimisations the code was compiled with (dsl/passes.py)."""
+    return game.program.module.comp.passes.describe()
 
 
 # ------------------------------------------------------------------ which names

@@ -1,0 +1,111 @@
+"""Every optimisation of the compiler changes speed only (rulekit/dsl/passes.py).
+
+Each pass is switched off alone, and all together, and the games must come out the same: the
+options offered at every decision, the log and the final state, byte for byte; the shipped
+games' scripts (with their snapshots) pass under each setting (slow). A pass that changes no
+game's code would prove nothing, so each must change the generated code of some game.
+"""
+import hashlib
+import json
+
+import pytest
+
+from rulekit.agents import RandomAgent
+from rulekit.dsl import passes
+from rulekit.engine import api, serialize
+from rulekit.errors import UsageError
+from rulekit.games import load_game
+from rulekit.tools.cli import main
+
+GAMES = {"goa": 4, "batavia": 5, "examples/for-sale": 4, "examples/modern-art": 3}
+SETTINGS = ["-all"] + [f"-{name}" for name in passes.NAMES]
+
+
+def _load(game: str, setting: str, variants=()):
+    with passes.using(passes.parse(setting)):
+        return load_game(game, variants)
+
+
+def _played(game, players: int, seeds) -> str:
+    """A digest of seeded random games: every decision's options, then the final state with its log."""
+    digest = hashlib.sha256()
+    for seed in seeds:
+        state = api.new_game(game, players, seed, record=True)
+        agent = RandomAgent(seed)
+        while not state.over:
+            digest.update(json.dumps(api.legal_actions(state)).encode())
+            api.apply_index(state, agent.choose(state))
+        digest.update(json.dumps(serialize.to_dict(state), sort_keys=True, default=str).encode())
+    return digest.hexdigest()
+
+
+@pytest.fixture(scope="module")
+def reference() -> dict:
+    return {game: _played(_load(game, "all"), players, range(2)) for game, players in GAMES.items()}
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_every_pass_off_plays_the_same_games(game, reference):
+    assert _played(_load(game, "-all"), GAMES[game], range(2)) == reference[game]
+
+
+@pytest.mark.parametrize("setting", SETTINGS[1:])
+@pytest.mark.parametrize("game", ["goa", "batavia"])
+def test_each_pass_off_alone_plays_the_same_games(game, setting, reference):
+    assert _played(_load(game, setting), GAMES[game], range(2)) == reference[game]
+
+
+def test_each_pass_changes_the_code_of_some_game():
+    """A switch that changes nothing would make the tests above pass on a stub."""
+    sources = {game: _load(game, "all").program.module.source() for game in ("goa", "batavia")}
+    for name in passes.NAMES:
+        assert any(_load(game, f"-{name}").program.module.source() != sources[game] for game in sources), name
+
+
+def test_with_every_pass_off_the_code_reads_no_optimisation():
+    source = _load("goa", "-all").program.module.source()
+    assert "TALLY_TABLE" not in source and "BY_SEAT" not in source and "_r1" not in source
+
+
+def test_a_setting_is_read_left_to_right():
+    assert passes.parse("-all,+inline").off == frozenset(passes.NAMES) - {"inline"}
+    assert passes.parse("-inline, -tallies").off == {"inline", "tallies"}
+    assert passes.parse("-inline,inline").off == frozenset()
+    assert passes.parse("").describe() == "all"
+    assert passes.parse("-all").describe() == "none"
+    assert passes.parse("-tallies,-inline").describe() == "all but inline, tallies"
+
+
+def test_an_unknown_pass_is_a_usage_error_with_did_you_mean():
+    with pytest.raises(UsageError, match=r"no pass `inlne` \(did you mean `inline`\?\)"):
+        passes.parse("-inlne")
+
+
+def test_the_environment_setting_applies_to_any_command(monkeypatch, capsys):
+    monkeypatch.setenv(passes.ENV, "-talies")
+    assert main(["autoplay", "goa"]) == 2
+    assert "$RULEKIT_PASSES: no pass `talies` (did you mean `tallies`?)" in capsys.readouterr().out
+    monkeypatch.setenv(passes.ENV, "-inline,-tallies")
+    assert passes.current().off == {"inline", "tallies"}
+
+
+def test_compile_says_the_passes_and_how_to_list_again(capsys):
+    assert main(["compile", "goa", "--passes=-tallies,-inline"]) == 0
+    head = capsys.readouterr().out.splitlines()[:16]
+    assert "# passes: all but inline, tallies" in head
+    assert "# Regenerate it with: rulekit compile goa --passes=-inline,-tallies --out FILE" in head
+    assert main(["compile", "goa", "--passes=list"]) == 0
+    listed = capsys.readouterr().out.splitlines()
+    assert [line.split()[0] for line in listed] == list(passes.NAMES)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("setting", SETTINGS)
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_scripts_and_snapshots_hold_under_each_setting(game, setting, capsys):
+    """Every script of the game and its variants, with its snapshot, under the setting."""
+    with passes.using(passes.parse(setting)):
+        code = main(["test", game, "--random", "0"])
+    out = capsys.readouterr().out
+    assert code == 0, out[-3000:]
+    assert " 0 failed" in out
