@@ -10,11 +10,18 @@ import textwrap
 import pytest
 
 import rulekit
-from rulekit.dsl import compiler
+from rulekit.dsl import compiler, layout
 from rulekit.engine.state import PLAYERS
 from rulekit.errors import ContentRuntimeError, DiagnosticReport
 
 from conftest import codes, game_dir, where
+
+
+@pytest.fixture(autouse=True)
+def _one_line_statements(monkeypatch):
+    """Some tests here read a statement of generated code as one line; dsl/layout.py lays a long
+    one out on several (tests/test_generated_code.py shows that changes no token)."""
+    monkeypatch.setattr(layout, "WIDTH", 10**6)
 
 # A tiny game with one of everything; SNIPPET is the body of procedure `snippet`.
 BASE = """\

@@ -19,7 +19,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import linecache
-import re
+import os
 import zlib
 from typing import NamedTuple
 
@@ -28,7 +28,7 @@ from ..engine.runtime import LINE_SPANS, ChooseSpec, Code
 from ..engine.simultaneous import SimSpec
 from ..errors import Diagnostic, DiagnosticReport, suggestion_help
 from ..source import source_line
-from . import ast, code_cache, verify
+from . import ast, code_cache, layout, verify
 from .compiler import (
     Compiler,
     Scope,
@@ -37,7 +37,7 @@ from .compiler import (
     py_identifier,
     too_complex,
 )
-from .pysource import CONTINUE, NAME, Comment, Exit, Jump, Py
+from .pysource import CONTINUE, NAME, SLOT, Comment, Exit, Jump, Py
 from .visit import assigned_names, bound_names, first_assignments, free_names, loop_depth, read_names
 
 _units = itertools.count(1)
@@ -55,11 +55,33 @@ class Module:
         self.flat: set = set()
         self.written: list[Code] = []
         self._defs = itertools.count()
+        self._home = None           # the content file of the function being written (_note)
+        self._noted = None          # the content line its last note named
 
     # ------------------------------------------------------------ lines
     def add(self, indent: int, text: str, span=None) -> None:
-        self.lines.append("    " * indent + text)
-        self.spans.append(span)
+        """One logical line; a statement's first names its content line, and a long one is laid out
+        on several (dsl/layout.py), each mapped to the statement's span for tracebacks."""
+        lines = layout.lay_out("    " * indent, text, self._note(indent, text, span))
+        self.lines.extend(lines)
+        self.spans.extend([span] * len(lines))
+
+    def _note(self, indent: int, text: str, span) -> str:
+        """``# line 12`` where a new content line starts (``# 'parts/x.yaml' line 3`` for a line of
+        another file than its function's, the name a literal); nothing on a function's own line."""
+        if span is None or isinstance(text, Comment) or not span.line:
+            return ""
+        where = (span.path, span.line)
+        if indent == 0:
+            self._home, self._noted = span.path, where
+            return ""
+        if where == self._noted:
+            return ""
+        self._noted = where
+        if span.path == self._home:
+            return f"# line {int(span.line)}"
+        home = os.path.dirname(str(self._home)) if self._home else ""
+        return f"# {literal(os.path.relpath(str(span.path), home) if home else str(span.path))} line {int(span.line)}"
 
     def extend(self, lines: list) -> None:
         for indent, text, span in lines:
@@ -420,16 +442,18 @@ class _Writer:
         if decide is None:      # a plain `choose` (not a `choose_all`'s player)
             decide, later = "DECIDE(s, {player}, ch, {spec})", len(lines)
         listed = len(lines)
+        params = self._params_read_once(st)
+        listing = self.scope.bind_py(params) if params else self.scope     # the listing reads them as locals
         options = []     # (option node, scope, names, clauses, keys, walkers)
         for opt in st.options:
             if isinstance(opt, ast.Include):
-                options.extend(self._include(opt, lines, st.span))
+                options.extend(self._include(opt, lines, st.span, listing))
                 continue
             names: dict = {}
             clauses: list = []
             keys: list = []
             walkers: list = []
-            self._option_fors(opt.fors, self.scope, self.scope.key, names, clauses, keys, walkers, opt.by is None)
+            self._option_fors(opt.fors, listing, self.scope.key, names, clauses, keys, walkers, opt.by is None)
             options.append((opt, self.scope, names, clauses, keys, walkers))
         if self.comp.passes.on("share-heads"):
             self._share_heads(options, lines, st.span)
@@ -448,8 +472,9 @@ class _Writer:
                 spec_verbs[target] = verb
             if opt.says is not None:
                 spec_says[target] = self._label_fn(opt, inner, names, opt.says)
+            listed_inner = listing.bind_py(names, walkers) if scope is self.scope else inner
             with comp.listing(tables):
-                self._list_option(opt, inner, target, names, clauses, lines, st.span)
+                self._list_option(opt, listed_inner, target, names, clauses, lines, st.span)
             bodies.append((target, opt.body, scope))
         self._tables_start(tables, lines, listed, st.span)
         prompt = None
@@ -457,7 +482,7 @@ class _Writer:
             prompt = self._label_fn(st, self.scope, {}, st.prompt)
         spec = comp._k(ChooseSpec(spec_keys, spec_labels, st.span, spec_says, prompt, spec_spans, spec_verbs),
                        f"CHOOSE{here}")
-        player = comp.src(st.player, self.scope)
+        player = comp.src(st.player, listing)
         if later is None:
             lines.append((3, Exit("return " + decide.format(player=player, spec=spec)), st.span))
         else:       # a decision taken as it came (runtime.decide): on at once at the block it bound
@@ -466,11 +491,11 @@ class _Writer:
             lines.append((3, "pc = f.pc", st.span))
             lines.append((3, CONTINUE, st.span))
         if later is not None:       # a bot's imagined position stops here, its options listed when asked (engine/vm.py)
+            unlisted = comp.src(st.player, self.scope)      # before the parameters are read
             lines[later:later] = [(3, "if s.list_later:", st.span),
-                                  (4, Exit(f"return UNLISTED(s, {player}, {spec})"), st.span)]
+                                  (4, Exit(f"return UNLISTED(s, {unlisted}, {spec})"), st.span)]
             listed += 2
-        if self.comp.passes.on("params-once"):
-            self._params_read_once(lines, listed, st.span)
+        lines[listed:listed] = [(3, f"{local} = e[{comp._k(param)}]", st.span) for param, local in params.items()]
         for target, body, scope in bodies:
             self.start(target)
             self._bind_chosen(spec_keys[target], st.span)
@@ -609,19 +634,20 @@ class _Writer:
         it looks the table up)."""
         lines[start:start] = [(3, f"{local} = None", span) for local in tables.values()]
 
-    def _params_read_once(self, lines: list, start: int, span) -> None:
-        """A parameter the listing of options reads more than once (``e['p']`` in every option)
-        is read into a Python local before it: listing changes no local, and a parameter is in
-        the env from the frame's start, so the one read gives what each would."""
-        reads = []
-        for param in self.code.params:
-            slot = re.compile(r"(?<![\w.\]])" + re.escape(f"e[{self.comp._k(param)}]"))
-            if sum(len(slot.findall(text)) for _ind, text, _span in lines[start:]) < 2:
-                continue
-            local = f"a_{py_identifier(param)}"
-            lines[start:] = [(ind, _retyped(text, slot.sub(local, text)), where) for ind, text, where in lines[start:]]
-            reads.append((3, f"{local} = e[{self.comp._k(param)}]", span))
-        lines[start:start] = reads
+    def _params_read_once(self, st) -> dict:
+        """The procedure's parameters the listing of ``st``'s options names more than once (``p``
+        in every option's test), each -> the Python local it is read into before the listing
+        (``a_p``): listing changes no local, and a parameter is in the env from the frame's start,
+        so the one read gives what each would. A local kept through the listing, as a slot is."""
+        params = self.code.params
+        if not params or "params-once" in self.comp.passes.off:
+            return {}
+        counts = dict.fromkeys(params, 0)
+        for part, bound in _listing_parts(st):
+            for node in ast.walk(part):
+                if isinstance(node, ast.Name) and node.id in counts and node.id not in bound:
+                    counts[node.id] += 1
+        return {param: Py(f"a_{py_identifier(param)}", SLOT) for param in params if counts[param] >= 2}
 
     def _share_heads(self, options, lines, span) -> None:
         """Options that walk the same call (`for t in kept(p, 'spy')` in four options) ask it
@@ -629,7 +655,7 @@ class _Writer:
         it out before the options changes nothing but the time."""
         counts: dict = {}
         for _opt, _scope, _names, clauses, _keys, _walkers in options:
-            if clauses and "(" in clauses[0].shared:
+            if clauses and clauses[0].called:
                 counts[clauses[0].shared] = counts.get(clauses[0].shared, 0) + 1
         shared: dict = {}
         for _opt, _scope, _names, clauses, _keys, _walkers in options:
@@ -669,12 +695,12 @@ class _Writer:
                 comp._in_iterable -= 1
             picked = comp.walked_body(coll, visible) if plain or walk else None
             if picked is None:
-                clauses.append(_Clause(var, src, shared=src))
+                clauses.append(_Clause(var, src, shared=src, called=isinstance(coll, ast.Call)))
             else:
                 guard, coll, own, test = picked
                 mine = visible.bind_py({own: var}, [var] if comp.static_kind(coll, visible) == "zone" else [])
                 clauses.append(_Clause(var, comp.walk_src(coll, visible), guard and comp.src(guard, visible),
-                                       test and comp.src(test, mine), src))
+                                       test and comp.src(test, mine), src, called=True))
             names[name] = var
             if comp.static_kind(coll, visible) == "zone":
                 walkers.append(var)
@@ -948,9 +974,17 @@ class _Writer:
         raise AssertionError("choose outside a resumable procedure")
 
 
-def _retyped(line: str, new: str) -> str:
-    """``new``, a rewrite of ``line``, of the same class (a line leaving the block still says so)."""
-    return line if new == line else line.__class__(new) if isinstance(line, Exit) else new
+def _listing_parts(st):
+    """(node, names bound there) of each part of a `choose` its listing of options reads: the
+    player, the options' collections, tests and keys, and the arguments of option groups."""
+    yield st.player, frozenset()
+    for opt in st.options:
+        if isinstance(opt, ast.Include):
+            yield from ((arg, frozenset()) for arg in opt.args)
+            continue
+        bound = frozenset(name for name, _coll in opt.fors)
+        yield from ((coll, bound) for _name, coll in opt.fors)
+        yield from ((part, bound) for part in (opt.cond, opt.by) if part is not None)
 
 
 def _returned(value: str, ind: int, span) -> list:
@@ -977,6 +1011,7 @@ class _Clause(NamedTuple):
     guard: str | None = None
     test: str | None = None
     shared: str | None = None
+    called: bool = False    # the collection is a call's value (what options share, ``_share_heads``)
 
 
 _LEAF_BLOCKS = 4        # blocks tested one by one (a range test pays beyond a few)

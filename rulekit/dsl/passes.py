@@ -4,7 +4,7 @@
 An optimisation may change how fast a game runs, never what it does. Naming each one here,
 with where it lives, lets a reader see the code a game compiles to without it
 (``rulekit compile GAME --passes=-inline,-tallies``), lets any command run without some
-(``RULEKIT_PASSES=-all rulekit autoplay goa``), and lets a test play every game with each
+(``RULEKIT_PASSES=-all rulekit autoplay GAME``), and lets a test play every game with each
 one off in turn and require the same games, byte for byte (tests/test_passes.py): the
 proof that each pass changes speed only.
 
