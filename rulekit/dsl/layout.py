@@ -11,6 +11,7 @@ the printer's last step: nothing here decides what code to write.
 """
 from __future__ import annotations
 
+import functools
 import io
 import tokenize
 
@@ -47,17 +48,20 @@ def lay_out(indent: str, text: str, note: str = "", width: int | None = None) ->
     ``# line 12``) at the end of the first, all within ``width`` where a bracket allows it."""
     width = WIDTH if width is None else width
     room = width - (len(note) + 2 if note else 0)
-    lines = _wrapped(indent, _bracketed(text), room) if len(indent) + len(text) > room else [indent + text]
+    lines = list(_wrapped(indent, str(text), room)) if len(indent) + len(text) > room else [indent + text]
     if note:
         lines[0] = f"{lines[0]}  {note}"
     return lines
 
 
-def _wrapped(indent: str, text: str, room: int) -> list[str]:
-    if len(indent) + len(text) <= room:
-        return [indent + text]
+@functools.lru_cache(maxsize=4096)
+def _wrapped(indent: str, text: str, room: int) -> tuple:
+    """(Kept: a game loaded again lays out the same lines.)"""
     tokens = _tokens(text)
-    return _split(indent, text, tokens, 0, len(tokens), room) if tokens else [indent + text]
+    if not tokens:
+        return (indent + text,)
+    text, tokens = _bracketed(text, tokens)
+    return tuple(_split(indent, text, tokens, 0, len(tokens), room))
 
 
 def _split(indent: str, text: str, tokens: list, lo: int, hi: int, room: int, lead: str = "") -> list[str]:
@@ -86,12 +90,9 @@ _LEADS = frozenset(("if", "elif", "while", "return", "for", "assert"))
 _KEYWORDS = _WORDS | _COMPARE | _LEADS | {"lambda", "await", "yield"}
 
 
-def _bracketed(text: str) -> str:
-    """``text`` with its expression in brackets of its own where it is not one group already
-    (``if a and (b):`` as ``if (a and (b)):``): Python then lets it be broken anywhere."""
-    tokens = _tokens(text)
-    if not tokens:
-        return text
+def _bracketed(text: str, tokens: list) -> tuple:
+    """(``text``, its tokens) with its expression in brackets of its own where it is not one group
+    already (``if a and (b):`` as ``if (a and (b)):``): Python then lets it be broken anywhere."""
     first, last = 0, len(tokens)
     lead = tokens[0][2]
     if lead in _LEADS:
@@ -103,9 +104,12 @@ def _bracketed(text: str) -> str:
     if tokens[-1][2] == ":" and lead in ("if", "elif", "while", "for"):
         last -= 1
     if first == 0 and lead not in _LEADS or first >= last or _primary(tokens, first, last):
-        return text
+        return text, tokens
     begin, end = tokens[first][0], tokens[last - 1][1]
-    return f"{text[:begin]}({text[begin:end]}){text[end:]}"
+    moved = [(a + 1, b + 1, string) for a, b, string in tokens[first:last]]
+    after = [(a + 2, b + 2, string) for a, b, string in tokens[last:]]
+    return (f"{text[:begin]}({text[begin:end]}){text[end:]}",
+            tokens[:first] + [(begin, begin + 1, "(")] + moved + [(end + 1, end + 2, ")")] + after)
 
 
 def _depth(tokens: list, k: int) -> int:
