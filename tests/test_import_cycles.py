@@ -89,8 +89,9 @@ LAYERS = {
     "games": {"base", "engine", "content", "dsl", "model"},   # find and load a game
     "agents": {"base", "engine"},                    # bots play through the engine's api alone
     "testing": {"base", "engine", "content", "dsl", "model", "games", "agents"},
-    "tools": {"base", "engine", "content", "dsl", "model", "games", "agents", "testing", "face"},
-    "face": {"base", "engine", "content", "dsl", "model", "games", "agents", "testing", "tools"},
+    "lsp": {"base", "engine", "content", "dsl", "model", "games", "testing"},   # the language server
+    "tools": {"base", "engine", "content", "dsl", "model", "games", "agents", "testing", "lsp", "face"},
+    "face": {"base", "engine", "content", "dsl", "model", "games", "agents", "testing", "lsp", "tools"},
 }
 BASE = {"rulekit.source", "rulekit.errors", "rulekit.codes", "rulekit.files"}
 FACE = {"rulekit", "rulekit.__main__"}   # the package's public names (and __version__), `python -m rulekit`

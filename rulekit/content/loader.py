@@ -21,7 +21,10 @@ with its defaults), as in a game's file. Which names may be changed or added is
 """
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import functools
+import os
 import sys
 from typing import Any
 
@@ -427,10 +430,29 @@ class _TooDeep(Exception):
         self.span = span
 
 
+_BUFFERS: contextvars.ContextVar = contextvars.ContextVar("rulekit_buffers", default=None)
+
+
+@contextlib.contextmanager
+def buffers(texts: dict):
+    """Read the files in ``texts`` (real path -> text: an editor's unsaved buffers) from there
+    instead of the disk, in this thread, inside the block (rulekit/lsp)."""
+    token = _BUFFERS.set(texts)
+    try:
+        yield
+    finally:
+        _BUFFERS.reset(token)
+
+
 def read_text(path: str, within: str | None = None) -> str:
     """Read a content file as UTF-8, turning every I/O problem into a diagnostic. Only a
     regular file is read (with ``within``, one inside that folder once links are resolved):
     anything else is refused by name, unread and never quoted (RK0114, RK0115)."""
+    texts = _BUFFERS.get()
+    if texts is not None:
+        text = texts.get(os.path.realpath(os.path.abspath(path)))
+        if text is not None:
+            return text
     try:
         handle, size = open_regular(path, within)
     except Refused as exc:

@@ -767,7 +767,7 @@ def cmd_lsp(args) -> int:
         raise UsageError(f"`rulekit lsp` needs the `lsp` extra ({exc.name or exc} is missing): "
                          "pip install 'rulekit[lsp]'") from None
     watchdog.disarm()       # checks run in a thread of their own; the server's loop must not be interrupted
-    return server.main()
+    return server.main(__version__)
 
 
 COMMANDS = {"list": cmd_list, "diff": cmd_diff, "compile": cmd_compile, "simulate": cmd_simulate,

@@ -1,0 +1,8 @@
+# SPDX-License-Identifier: MIT
+"""``rulekit lsp``: a Language Server Protocol server for rulekit content, over stdio.
+
+It checks what ``rulekit validate`` checks, on the buffers as they stand (:mod:`.documents`
+feeds unsaved text to the loader), and answers hover, definition, references, completion,
+document symbols, rename and quick fixes from an index of the game's names (:mod:`.names`).
+pygls is an optional extra (``pip install 'rulekit[lsp]'``): only :mod:`.server` imports it.
+"""

@@ -1,0 +1,150 @@
+# SPDX-License-Identifier: MIT
+"""What ``rulekit validate`` (and, for a script, ``rulekit run``) finds in a game folder, as
+the editor has it: one round is the base game, then each variant, then each open script,
+each a :class:`Stage` so the server can publish as they come and drop a round gone stale.
+
+Checks run in one thread (:mod:`.server`); after a folder's first load they keep parsed texts
+and compiled code in memory only (``RULEKIT_CACHE_DIR=off`` while loading), so a keystroke
+neither reads nor rewrites the cache files; unchanged blocks are never parsed again.
+"""
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import re
+
+import attrs
+
+from ..errors import Diagnostic, DiagnosticReport, RulekitError
+from ..source import Span
+from .documents import reading, real
+
+log = logging.getLogger(__name__)
+_TOP_KEY = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)\s*:", re.M)
+
+
+@attrs.frozen
+class Stage:
+    """One step of a round: what was checked, the diagnostics found (real path -> tuple) and
+    the game it built, if any."""
+
+    name: str
+    found: dict
+    game: object = None
+
+
+def kind_of(text: str) -> str:
+    """What a content file is, from its top-level keys: ``variant``, ``script`` (a script or a
+    log), or ``part`` (the game's root file or an included part)."""
+    keys = set(_TOP_KEY.findall(text))
+    if "variant" in keys:
+        return "variant"
+    if "actions" in keys or ("game" in keys and "meta" not in keys):
+        return "script"
+    return "part"
+
+
+_warmed: set = set()     # game folders loaded once with the cache files
+
+
+@contextlib.contextmanager
+def _in_memory(folder: str):
+    """Keep the parse and code caches in memory after a folder's first load (see module doc)."""
+    if folder not in _warmed:
+        _warmed.add(folder)
+        yield
+        return
+    saved = os.environ.get("RULEKIT_CACHE_DIR")
+    os.environ["RULEKIT_CACHE_DIR"] = "off"
+    try:
+        yield
+    finally:
+        if saved is None:
+            os.environ.pop("RULEKIT_CACHE_DIR", None)
+        else:
+            os.environ["RULEKIT_CACHE_DIR"] = saved
+
+
+def load(folder: str, texts: dict, variants: tuple = ()):
+    """(the game or None, diagnostics by real path) of a game folder as the buffers have it."""
+    from ..games import load_game
+    with reading(texts), _in_memory(folder):
+        try:
+            game = load_game(folder, variants)
+        except Exception as exc:  # every failure becomes diagnostics; a bug is logged and shown too
+            return None, _grouped(_failure(exc, os.path.join(folder, "game.yaml")))
+    return game, _grouped(game.warnings)
+
+
+def game_rounds(folder: str, texts: dict, scripts: tuple = (), variants: bool = True):
+    """The stages of one round on ``folder``: the game, then each of its variant files (only
+    when the game itself is clean: else they say the same), then each script in ``scripts``."""
+    from ..games import variants_of
+    game, found = load(folder, texts)
+    yield Stage("game", found, game)
+    if game is not None and variants:
+        for name in _variants(folder, texts, variants_of):
+            with_variant, found = load(folder, texts, (name,))
+            yield Stage(f"variant {name}", _noted(found, f"with variant `{os.path.basename(name)}`"), with_variant)
+    for path in scripts:
+        yield script_stage(path, texts)
+
+
+def _variants(folder: str, texts: dict, variants_of) -> list:
+    """The variant files of the folder, and any open file of it that is a variant."""
+    names = list(variants_of(folder))
+    listed = {real(os.path.join(folder, "variants", f"{n}.yaml")) for n in names}
+    for path, text in texts.items():
+        if path not in listed and path.startswith(real(folder) + os.sep) and kind_of(text) == "variant":
+            names.append(path)
+    return names
+
+
+def script_stage(path: str, texts: dict) -> Stage:
+    """Play a script or replay a log (buffers as they stand); its failures as diagnostics."""
+    from ..testing.script import run_script
+    return _stage(f"script {path}", path, texts, run_script)
+
+
+def syntax_stage(path: str, texts: dict) -> Stage:
+    """A YAML file of no game: only whether it reads."""
+    from ..content.loader import load_yaml
+    return _stage(f"file {path}", path, texts, load_yaml)
+
+
+def _stage(name: str, path: str, texts: dict, run) -> Stage:
+    """``run(path)`` over the buffers: the file clean, or the diagnostics of what it raised."""
+    with reading(texts):
+        try:
+            run(path)
+        except Exception as exc:
+            return Stage(name, _grouped(_failure(exc, path)))
+    return Stage(name, {real(path): ()})
+
+
+def _failure(exc: Exception, where: str) -> list:
+    """The diagnostics an exception stands for (a bug in rulekit is logged and shown as RK9999)."""
+    if isinstance(exc, DiagnosticReport):
+        return list(exc.diagnostics)
+    if isinstance(exc, RulekitError):
+        span = getattr(exc, "span", None) or Span(where, 1, 1)
+        first = Diagnostic(exc.code, str(exc), span, help=getattr(exc, "help", None),
+                           notes=tuple(getattr(exc, "notes", ())))
+        more = [d for other in getattr(exc, "more", ()) for d in _failure(other, where)]
+        return [first, *more]
+    log.exception("internal error while checking %s", where)
+    return [Diagnostic("RK9999", f"internal error: {type(exc).__name__}: {exc}", Span(where, 1, 1),
+                       help="this is a bug in rulekit, not in your content; the server's log has the traceback")]
+
+
+def _grouped(diagnostics) -> dict:
+    out: dict = {}
+    for d in diagnostics:
+        if d.span is not None:
+            out.setdefault(real(d.span.path), []).append(d)
+    return {path: tuple(found) for path, found in out.items()}
+
+
+def _noted(found: dict, note: str) -> dict:
+    return {path: tuple(attrs.evolve(d, notes=(*d.notes, note)) for d in ds) for path, ds in found.items()}

@@ -1,0 +1,289 @@
+# SPDX-License-Identifier: MIT
+"""The server: pygls wiring, the buffers, and the one checker thread.
+
+Every edit bumps its target's count (a game folder, or a file of no game) and wakes the
+checker; a round publishes each stage's diagnostics as it ends and is dropped between stages
+when an edit came meanwhile (cancellation: the next round starts from the new text). Requests
+never wait for a check: they read the index of the last round. A handler that fails is
+answered with an LSP error by pygls and logged; the server goes on.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import sys
+import threading
+import time
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+from pygls.uris import from_fs_path, to_fs_path
+
+from . import checking, completion, diagnostics, hover, names, navigation, symbols
+from .documents import game_folder, lines_of, real
+from .lookup import target_at
+from .positions import code_point
+
+log = logging.getLogger(__name__)
+
+
+class Session:
+    """The buffers by real path, what each target has had published, and the checker thread."""
+
+    def __init__(self, server: LanguageServer):
+        self.server = server
+        self.texts: dict = {}           # real path -> buffer text (replaced whole, never changed in place)
+        self.versions: dict = {}        # real path -> the buffer's version (published with its diagnostics)
+        self.edits: dict = {}           # target -> edits so far
+        self.dirty: list = []           # targets to check, in order
+        self.published: dict = {}       # target -> paths given diagnostics
+        self.indexes: dict = {}         # game folder -> names.Index of its last round
+        self.wake = threading.Condition()
+        self.loop = None
+        self.thread = threading.Thread(target=self._work, name="rulekit-checker", daemon=True)
+
+    # -- buffers -------------------------------------------------------------------------
+    def changed(self, uri: str, text: str | None, version: int | None = None) -> None:
+        path = real(to_fs_path(uri))
+        texts = dict(self.texts)
+        if text is None:
+            texts.pop(path, None)
+        else:
+            texts[path] = text
+        self.versions = {**self.versions, path: version}
+        self.texts = texts
+        self.touch(target_of(path))
+
+    def touch(self, target) -> None:
+        with self.wake:
+            self.edits[target] = self.edits.get(target, 0) + 1
+            if target not in self.dirty:
+                self.dirty.append(target)
+            self.wake.notify()
+
+    def text(self, path: str) -> str:
+        found = self.texts.get(path)
+        if found is not None:
+            return found
+        line = lines_of({})
+        out, n = [], 1
+        while (row := line(path, n)) is not None:
+            out.append(row)
+            n += 1
+        return "\n".join(out)
+
+    # -- the checker ---------------------------------------------------------------------
+    def _work(self) -> None:
+        while True:
+            with self.wake:
+                while not self.dirty:
+                    self.wake.wait()
+                target = self.dirty.pop(0)
+                edits = self.edits.get(target, 0)
+            try:
+                self._round(target, edits)
+            except Exception:  # a bug in a round must not end the checker
+                log.exception("checking %s failed", target)
+
+    def _round(self, target, edits: int) -> None:
+        texts, versions = self.texts, self.versions
+        found: dict = {}
+        for stage in self._stages(target, texts):
+            log.debug("stage %s done at %.3f", stage.name, time.perf_counter())
+            if self.edits.get(target, 0) != edits:
+                return                      # stale: the round for the newer text is queued
+            for path, ds in stage.found.items():
+                found.setdefault(path, []).extend(d for d in ds if d not in found.get(path, ()))
+            self._publish(target, found, texts, versions)
+        if isinstance(target, str) and self.edits.get(target, 0) == edits:
+            index = names.build(target, texts)      # last: requests read the previous one meanwhile
+            if index is not None:
+                self.indexes[target] = index
+
+    def _stages(self, target, texts: dict):
+        if isinstance(target, tuple):
+            path = target[1]
+            kind = checking.kind_of(texts.get(path) or self.text(path))
+            yield (checking.script_stage if kind == "script" else checking.syntax_stage)(path, texts)
+            return
+        scripts = tuple(p for p, t in texts.items() if target_of(p) == target and checking.kind_of(t) == "script")
+        yield from checking.game_rounds(target, texts, scripts)
+
+    def _publish(self, target, found: dict, texts: dict, versions: dict) -> None:
+        opened = {p for p in texts if target_of(p) == target}
+        paths = set(found) | self.published.get(target, set()) | opened
+        self.published[target] = {p for p in paths if found.get(p)}
+        line = lines_of(texts)
+        for path in sorted(paths):
+            params = types.PublishDiagnosticsParams(
+                uri=from_fs_path(path), diagnostics=[diagnostics.convert(d, line) for d in found.get(path, ())],
+                version=versions.get(path) if path in texts else None)
+            self.loop.call_soon_threadsafe(self.server.text_document_publish_diagnostics, params)
+
+    # -- requests ------------------------------------------------------------------------
+    async def index_of(self, path: str):
+        folder = target_of(path)
+        if not isinstance(folder, str):
+            return None
+        index = self.indexes.get(folder)
+        if index is None:
+            index = await asyncio.get_running_loop().run_in_executor(None, names.build, folder, self.texts)
+            if index is not None:
+                self.indexes.setdefault(folder, index)
+        return index
+
+    def place(self, uri: str, position: types.Position) -> tuple[str, str, int, int]:
+        """(real path, the line's text, 0-based line, code-point column)."""
+        path = real(to_fs_path(uri))
+        lines = self.text(path).split("\n")
+        text = lines[position.line] if position.line < len(lines) else ""
+        return path, text, position.line, code_point(text, position.character)
+
+
+def target_of(path: str):
+    """A file's target: its game folder, or ("file", path) for a file of no game."""
+    return game_folder(path) or ("file", path)
+
+
+def _location(span, line) -> types.Location:
+    return types.Location(from_fs_path(real(span.path)), diagnostics.to_range(span, line))
+
+
+def build_server(version: str = "") -> LanguageServer:
+    server = LanguageServer("rulekit", version)
+    session = Session(server)
+
+    @server.feature(types.INITIALIZED)
+    async def initialized(ls, params):
+        session.loop = asyncio.get_running_loop()
+        if not session.thread.is_alive():
+            session.thread.start()
+
+    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+    async def did_open(ls, params: types.DidOpenTextDocumentParams):
+        _ensure_started(session)
+        session.changed(params.text_document.uri, params.text_document.text, params.text_document.version)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+    async def did_change(ls, params: types.DidChangeTextDocumentParams):
+        document = ls.workspace.get_text_document(params.text_document.uri)
+        session.changed(params.text_document.uri, document.source, params.text_document.version)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+    async def did_close(ls, params: types.DidCloseTextDocumentParams):
+        session.changed(params.text_document.uri, None)
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+    async def watched(ls, params: types.DidChangeWatchedFilesParams):
+        for change in params.changes:
+            session.touch(target_of(real(to_fs_path(change.uri))))
+
+    @server.feature(types.TEXT_DOCUMENT_HOVER)
+    async def on_hover(ls, params: types.HoverParams):
+        path, text, line, column = session.place(params.text_document.uri, params.position)
+        target = target_at(await session.index_of(path), path, text, line, column)
+        shown = hover.hover_text(target) if target is not None else None
+        if shown is None:
+            return None
+        word = target.word
+        where = types.Range(types.Position(line, word.column - 1), types.Position(line, word.end - 1))
+        return types.Hover(types.MarkupContent(types.MarkupKind.Markdown, shown), where)
+
+    @server.feature(types.TEXT_DOCUMENT_DEFINITION)
+    async def on_definition(ls, params: types.DefinitionParams):
+        path, text, line, column = session.place(params.text_document.uri, params.position)
+        index = await session.index_of(path)
+        target = target_at(index, path, text, line, column)
+        if target is None or index is None:
+            return None
+        spans = navigation.definitions(target) + navigation.property_spans(index, target)
+        rows = lines_of(session.texts)
+        return [_location(s, rows) for s in spans if s is not None] or None
+
+    @server.feature(types.TEXT_DOCUMENT_REFERENCES)
+    async def on_references(ls, params: types.ReferenceParams):
+        path, text, line, column = session.place(params.text_document.uri, params.position)
+        index = await session.index_of(path)
+        target = target_at(index, path, text, line, column)
+        if target is None or index is None or not target.symbols:
+            return None
+        spans = navigation.references(index, target.symbols, params.context.include_declaration)
+        rows = lines_of(session.texts)
+        return [_location(s, rows) for s in spans]
+
+    @server.feature(types.TEXT_DOCUMENT_PREPARE_RENAME)
+    async def on_prepare_rename(ls, params: types.PrepareRenameParams):
+        path, text, line, column = session.place(params.text_document.uri, params.position)
+        target = target_at(await session.index_of(path), path, text, line, column)
+        if navigation.rename_target(target) is None:
+            return None
+        word = target.word
+        return types.Range(types.Position(line, word.column - 1), types.Position(line, word.end - 1))
+
+    @server.feature(types.TEXT_DOCUMENT_RENAME)
+    async def on_rename(ls, params: types.RenameParams):
+        path, text, line, column = session.place(params.text_document.uri, params.position)
+        index = await session.index_of(path)
+        symbol = navigation.rename_target(target_at(index, path, text, line, column))
+        if symbol is None:
+            raise ValueError("only a procedure, function, parameter, variable, zone, set or table is renamed")
+        rows = lines_of(session.texts)
+        changes: dict = {}
+        for span in navigation.rename_spans(index, symbol, params.new_name):
+            location = _location(span, rows)
+            changes.setdefault(location.uri, []).append(types.TextEdit(location.range, params.new_name))
+        return types.WorkspaceEdit(changes=changes)
+
+    @server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=[".", " "]))
+    async def on_completion(ls, params: types.CompletionParams):
+        path, text, line, column = session.place(params.text_document.uri, params.position)
+        whole = session.text(path)
+        prefix = completion.action_prefix(whole, line) if checking.kind_of(whole) == "script" else None
+        if prefix is not None:
+            return await _actions(session, path, prefix)
+        index = await session.index_of(path)
+        return types.CompletionList(is_incomplete=False, items=completion.complete(index, path, text, line, column))
+
+    @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+    async def on_symbols(ls, params: types.DocumentSymbolParams):
+        path = real(to_fs_path(params.text_document.uri))
+        return symbols.outline(path, session.text(path))
+
+    @server.feature(types.TEXT_DOCUMENT_CODE_ACTION)
+    async def on_code_action(ls, params: types.CodeActionParams):
+        return diagnostics.quick_fixes(params.text_document.uri, params.context.diagnostics) or None
+
+    return server
+
+
+def _ensure_started(session: Session) -> None:
+    """Start the checker (a client that sends no ``initialized`` still gets diagnostics)."""
+    if session.loop is None:
+        session.loop = asyncio.get_running_loop()
+    if not session.thread.is_alive():
+        session.thread.start()
+
+
+async def _actions(session: Session, path: str, prefix) -> types.CompletionList:
+    """The legal actions at a script's step, worked out by playing the steps before it."""
+    text, seat = prefix
+    loop = asyncio.get_running_loop()
+    try:
+        legal = await loop.run_in_executor(None, completion.legal_actions_at, path, session.texts, text)
+    except Exception as exc:  # a script that does not run to here has no actions to offer
+        log.info("no actions to complete in %s: %s", path, exc)
+        legal = []
+    items = [types.CompletionItem(a, kind=types.CompletionItemKind.Value, detail=f"legal for {seat}" if seat else
+                                  "legal action", sort_text=f"{i:05d}") for i, a in enumerate(legal)]
+    return types.CompletionList(is_incomplete=False, items=items)
+
+
+def main(version: str = "") -> int:
+    """Serve over stdio until the client says exit (``version``: rulekit's, told to the client)."""
+    logging.basicConfig(level=logging.WARNING, format="rulekit lsp: %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("rulekit").setLevel(logging.DEBUG if os.environ.get("RULEKIT_LSP_DEBUG") else logging.INFO)
+    channel = sys.stdout.buffer
+    sys.stdout = sys.stderr         # the protocol owns standard output: a stray print must not break it
+    build_server(version).start_io(sys.stdin.buffer, channel)
+    return 0
