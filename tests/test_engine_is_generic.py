@@ -66,14 +66,16 @@ def test_a_direct_statement_names_its_arguments_in_the_order_of_the_parameters()
     evaluate them in that order too."""
     import re
 
+    from rulekit.dsl.templates import TEMPLATES
     from rulekit.engine.library import REGISTRY
 
     found = 0
-    for builtin in REGISTRY.values():
-        if builtin.direct is None:
+    for name, written in TEMPLATES.items():
+        if written.direct is None:
             continue
         found += 1
-        named = [n for n in re.findall(r"\{(\w+)\}", builtin.direct) if n != "span"]
+        builtin = REGISTRY[name]
+        named = [n for n in re.findall(r"\{(\w+)\}", written.direct) if n != "span"]
         order = list(builtin.params) + [n for n, _ in builtin.optional]
         assert named == sorted(named, key=order.index), builtin.name
     assert found

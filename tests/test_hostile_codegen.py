@@ -17,7 +17,7 @@ import rulekit
 from rulekit.dsl import code_cache, codegen, compiler, verify
 from rulekit.dsl.compiler import literal, py_identifier
 from rulekit.dsl.pysource import NAME, Py
-from rulekit.engine.library import REGISTRY
+from rulekit.dsl.templates import TEMPLATES
 from rulekit.errors import RulekitError
 from rulekit.tools.cli import main
 
@@ -300,8 +300,8 @@ def test_a_value_read_twice_may_stand_before_an_attribute():
     assert comp._twice(compiler.literal("a b")) == ("'a b'", "'a b'")
     assert comp._twice("f(x)") == ("(_t0 := f(x))", "_t0")
     assert comp._twice("x") == ("(_t1 := x)", "_t1")      # text of no known kind: nothing is assumed
-    for form in [b.inline for b in REGISTRY.values() if b.inline] + \
-            [w for b in REGISTRY.values() if b.walks for w in b.walks.values()]:
+    for form in [t.inline for t in TEMPLATES.values() if t.inline] + \
+            [w for t in TEMPLATES.values() if t.walks for w in t.walks.values()]:
         first, again = comp._twice(compiler.literal(1))
         source = form.format(again, again, first=first, first0=first, first1=first, call="c")
         compile(source, "<form>", "eval")       # every form takes a number

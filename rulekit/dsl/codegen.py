@@ -28,7 +28,7 @@ from ..engine.runtime import LINE_SPANS, ChooseSpec, Code
 from ..engine.simultaneous import SimSpec
 from ..errors import Diagnostic, DiagnosticReport, suggestion_help
 from ..source import source_line
-from . import ast, code_cache, layout, verify
+from . import ast, code_cache, layout, templates, verify
 from .compiler import (
     Compiler,
     Scope,
@@ -870,7 +870,8 @@ class _Writer:
         """The effect's ``direct`` statement, where each argument it declares a zone certainly is
         one (so the library's check of it has nothing to do), else None."""
         comp = self.comp
-        if builtin.direct is None:
+        written = templates.template(builtin.name)
+        if written.direct is None or "forms" in comp.passes.off:
             return None
         names = list(builtin.params) + [n for n, _ in builtin.optional]
         for index, name in enumerate(names):
@@ -880,9 +881,8 @@ class _Writer:
         given = dict(zip(names, args)) | kwargs
         for name, default in builtin.optional:
             given.setdefault(name, comp._k(default))
-        for bound, value in builtin.binds.items():
-            comp.ns.setdefault(bound, value)
-        return builtin.direct.format(span=span, **given)
+        comp._bind_names(written)
+        return written.direct.format(span=span, **given)
 
     def s_Return(self, st, ind, out):
         value = self.comp.src(st.value, self.scope) if st.value is not None else "None"

@@ -28,7 +28,7 @@ from ..engine.state import SEAT_NAMES, Family, Player, ZoneKey
 from ..engine.tally import tally_count, tally_table
 from ..errors import ContentRuntimeError, Diagnostic, boundary, suggestion_help
 from ..source import Span
-from . import ast, code_cache, passes, pysource, verify
+from . import ast, code_cache, passes, pysource, templates, verify
 from .loops import Loops, _conjuncts
 from .pysource import NAME, NONE, SLOT, STEADY, Py
 from .visit import Transformer, assigned_values, bound_names, free_names, mentions, substituted
@@ -461,20 +461,20 @@ class Compiler(Loops):
         return walked if walked is not None else self.seq_src(node, scope)
 
     def walked_src(self, node, scope) -> str | None:
-        """The form a built-in declares for being walked by a ``for`` statement (``walks``:
+        """The form a built-in's template has for being walked by a ``for`` statement (``walks``:
         ``range(a, b)`` walks Python's range, no list and no call, when its bounds are whole
         numbers the built-in would take), or None. What it gives is never changed while walked."""
         builtin = REGISTRY.get(node.func) if isinstance(node, ast.Call) and node.func not in self.v.functions else None
-        if "forms" in self.passes.off:
+        if builtin is None or node.kwargs or "forms" in self.passes.off:
             return None
-        form = builtin.walks.get(len(node.args)) if builtin is not None and builtin.walks and not node.kwargs else None
+        written = templates.template(builtin.name)
+        form = written.walks.get(len(node.args)) if written.walks else None
         if form is None:
             return None
         reads = [self._twice(self.src(a, scope)) for a in node.args]
         if None in reads:
             return None
-        for bound, value in builtin.binds.items():
-            self.ns.setdefault(bound, value)
+        self._bind_names(written)
         again = [later for _first, later in reads]
         impl = self._k(builtin.impl, f"B_{builtin.name}")
         return form.format(*again, call=f"{impl}(s, {', '.join(again)})",
@@ -777,14 +777,19 @@ class Compiler(Loops):
         # positional arguments run in order; keyword ones may be moved among them (_bind)
         args, kwargs = self._bind(builtin, node, scope, self.src, lambda n, sc: self._branch(self.src, n, sc))
         impl = self._k(builtin.impl, f'B_{name}')
-        twice = self._twice(args[0]) if builtin.inline is not None and not kwargs and len(args) == 1 \
+        written = templates.template(name)
+        twice = self._twice(args[0]) if written.inline is not None and not kwargs and len(args) == 1 \
             and self.passes.on("forms") else None
         if twice is not None:
             first, again = twice
-            for bound, value in builtin.binds.items():
-                self.ns.setdefault(bound, value)
-            return builtin.inline.format(again, first=first, call=f"{impl}(s, {again})")
+            self._bind_names(written)
+            return written.inline.format(again, first=first, call=f"{impl}(s, {again})")
         return f"{impl}(s{''.join(', ' + a for a in args)}{''.join(f', {k}={f}' for k, f in kwargs.items())})"
+
+    def _bind_names(self, written) -> None:
+        """Bind the names a template reads (dsl/templates.py) in the module's namespace."""
+        for bound, value in written.binds.items():
+            self.ns.setdefault(bound, value)
 
     def _keyed(self, builtin, node, scope) -> str:
         """``f(x for x in xs by KEY)``: the built-in's ``by`` form, given (key, item) pairs."""

@@ -50,20 +50,8 @@ class Builtin:
     named: str | None = None          # ...that argument (the first one when not given)
     pins: str | None = None           # the argument naming the random stream a script's `pins: rolls:` fixes
     by: Callable | None = None        # how it compares items `by KEY`: called with (key, item) pairs instead
-    inline: str | None = None         # Python for a one-argument call: the common case written out,
-                                      # falling back to the call ({call}); {0} reads the argument and
-                                      # {first} is the read that runs first (it may store it in a local)
-    binds: dict = attrs.Factory(dict)  # names the inline Python reads besides the generated code's own
-    direct: str | None = None         # an effect's statement where every argument `args` calls a zone
-                                      # certainly is one: {NAME} is an argument (its default when not
-                                      # given, in the order of the parameters), {span} the statement's
-                                      # span; it reads `binds`
     recorded_only: bool = False       # an effect that only writes the record: skipped when none is kept
-    walks: dict | None = None         # Python for what a `for` statement walks, by the number of
-                                      # positional arguments: the common case as an iterable of its
-                                      # own, falling back to the call ({call}); {0}, {1} read the
-                                      # arguments and {first0}, {first1} are the reads that run first,
-                                      # both before either is looked at; it reads `binds`
+    # (the Python the compiler may write in place of a call is the compiler's: dsl/templates.py)
 
     @property
     def signature(self) -> str:
@@ -184,11 +172,7 @@ MAX_RANGE = 1_000_000
 
 @function("range", ("start",), (("stop", None),), "whole numbers from start up to stop - 1 (or 0..start-1)",
           "range(bid + 1, p.money + 1)",
-          args={'start': 'number', 'stop': 'number'}, returns="list", gives="list",
-          walks={1: "(RANGE({0}) if {first0}.__class__ is INT and {0} <= MAX_RANGE else {call})",
-                 2: "(RANGE({0}, {1}) if ({first0}.__class__ is INT) & ({first1}.__class__ is INT)"
-                    " and {1} - {0} <= MAX_RANGE else {call})"},
-          binds={"RANGE": range, "MAX_RANGE": MAX_RANGE})
+          args={'start': 'number', 'stop': 'number'}, returns="list", gives="list")
 def _range(s, start, stop=None):
     r = range(start) if stop is None else range(start, stop)
     if len(r) > MAX_RANGE:
@@ -253,8 +237,7 @@ def _last(s, items, default=None):
 
 
 @function("top", ("zone",), (), "the top item of a zone (the last one moved in), or none", "top(deck)",
-          args={'zone': 'list'}, binds={"ZONEKEY": ZoneKey},
-          inline="(s.zones[{0}][-1] if {first}.__class__ is ZONEKEY and s.zones[{0}] else {call})")
+          args={'zone': 'list'})
 def _top(s, zone):
     items = seq(s, zone)
     return items[-1] if items else None
@@ -287,10 +270,7 @@ def _reversed(s, items):
 
 @function("distinct", ("items",), (), "the items without repeats, in first-seen order",
           "distinct(c.company for c in p.hand)",
-          args={'items': 'list'}, returns="list", gives="list", by=_distinct_by,
-          inline="([*FROMKEYS({0})] if {first}.__class__ is LIST else {call})",
-          walks={1: "(FROMKEYS({0}) if {first0}.__class__ is LIST else {call})"},
-          binds={"FROMKEYS": dict.fromkeys})
+          args={'items': 'list'}, returns="list", gives="list", by=_distinct_by)
 def _distinct(s, items):
     return list(dict.fromkeys(seq(s, items)))
 
@@ -326,7 +306,7 @@ def _join(s, items, separator=", "):
 
 @function("text", ("value",), (), "the value as text, as notation prints it (players as p1, p2...)",
           "item(\"dev-\" + text(p) + \"-\" + column)",
-          returns="text", inline="(SEATS[{0}] if {first}.__class__ is PLAYER and 0 <= {0} < len(SEATS) else {call})")
+          returns="text")
 def _text(s, value):
     return printed(value)
 
@@ -363,16 +343,16 @@ def _players_from(s, player):
 
 
 # players -> seat -> the others in seat order, starting left of that seat (lists are never changed in place)
-_OTHERS = tuple(tuple([PLAYERS[(p + i) % n] for i in range(1, n)] for p in range(n)) for n in range(len(PLAYERS) + 1))
+OTHER_SEATS = tuple(tuple([PLAYERS[(p + i) % n] for i in range(1, n)] for p in range(n))
+                    for n in range(len(PLAYERS) + 1))
 
 
 @function("others", ("player",), (), "every other player in seat order, starting left of player",
           "others(winner)",
-          returns="list", gives="list", reads="players", binds={"OTHERS": _OTHERS},
-          inline="(OTHERS[s.n][{0}] if {first}.__class__ is PLAYER and {0} < s.n else {call})")
+          returns="list", gives="list", reads="players")
 def _others(s, player):
     if player.__class__ is Player and player < s.n:
-        return _OTHERS[s.n][player]
+        return OTHER_SEATS[s.n][player]
     return [PLAYERS[(player + i) % s.n] for i in range(1, s.n)]
 
 
@@ -386,7 +366,7 @@ def _next_player(s, player, steps=1):
 
 
 @function("seat", ("player",), (), "the player's seat number, 1 for the first", "seat(p)",
-          returns="number", inline="({0} + 1 if {first}.__class__ is PLAYER else {call})")
+          returns="number")
 def _seat(s, player):
     return int(player) + 1
 
@@ -425,7 +405,7 @@ def _has(s, item, prop):
 
 
 @function("item", ("id",), (), "the item with this id", "item(\"goal\")",
-          args={'id': 'text'}, names="items", gives="item", inline="({0} if {first} in ITEMS else {call})")
+          args={'id': 'text'}, names="items", gives="item")
 def _item(s, ident):
     if ident not in s.game.components.items:
         raise ContentRuntimeError(f"no item with id `{ident}`")
@@ -451,8 +431,7 @@ def _deciding(s):
 # -------------------------------------------------------------------- effects
 @effect("move", ("item", "to"), (("at", "top"),), "move one item from wherever it lies to a zone",
         "move(card, to=p.played)",
-        args={'to': 'zone', 'item': 'item', 'at': 'text'},
-        direct="MOVE(s, {item}, {to}, {at}, {span})", binds={"MOVE": mutate.move})
+        args={'to': 'zone', 'item': 'item', 'at': 'text'})
 def _move(s, item, to, at="top", span=None):
     _need_zone(to, "to", span)
     mutate.move(s, item, to, at, span)
