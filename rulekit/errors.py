@@ -17,6 +17,20 @@ from collections.abc import Iterable
 
 import attrs
 
+from .codes import (
+    CANNOT_EVALUATE,
+    DIAGNOSTIC_REPORT,
+    ERROR,
+    ILLEGAL_ACTION,
+    INDEX_OUT_OF_RANGE,
+    INTERNAL,
+    MISSING_KEY_IN_TABLE,
+    RUNTIME_ERROR,
+    UNSUPPORTED_OPERATION,
+    USAGE,
+    VALUE_OUT_OF_DOMAIN,
+    VALUE_TOO_LARGE,
+)
 from .source import Span, source_line
 
 EXIT_OK = 0
@@ -113,7 +127,7 @@ class RulekitError(Exception):
     """Base of every error a user can cause; ``exit_code`` is what the CLI returns."""
 
     exit_code = EXIT_CONTENT
-    code = "RK0000"
+    code = ERROR
 
     def render(self) -> str:
         return f"error[{self.code}]: {self}"
@@ -123,14 +137,14 @@ class UsageError(RulekitError):
     """Bad command-line use, a missing file, an unreadable path."""
 
     exit_code = EXIT_USAGE
-    code = "RK0001"
+    code = USAGE
 
 
 class DiagnosticReport(RulekitError):
     """One or more content diagnostics, raised together after a stage collected them."""
 
     exit_code = EXIT_CONTENT
-    code = "RK0002"
+    code = DIAGNOSTIC_REPORT
 
     def __init__(self, diagnostics: Iterable[Diagnostic]):
         self.diagnostics = tuple(diagnostics)
@@ -153,7 +167,7 @@ class DiagnosticReport(RulekitError):
 class IllegalAction(RulekitError):
     """An action that is not legal now; names the legal ones. The state is unchanged."""
 
-    code = "RK3001"
+    code = ILLEGAL_ACTION
 
     def __init__(self, action: str, legal: list[str], reason: str = "not legal now",
                  player: str | None = None, span: Span | None = None):
@@ -183,7 +197,7 @@ class ContentRuntimeError(RulekitError):
     """Content that checked clean but did something impossible while running
     (a counter below its minimum, a step limit hit). Names the source line."""
 
-    code = "RK4001"
+    code = RUNTIME_ERROR
 
     def __init__(self, message: str, span: Span | None = None, code: str | None = None):
         self.span = span
@@ -222,7 +236,7 @@ class InternalError(RulekitError):
     (exit 101). It keeps its cause (``raise ... from exc``), shown under RULEKIT_DEBUG=1."""
 
     exit_code = EXIT_INTERNAL
-    code = "RK9999"
+    code = INTERNAL
 
     def render(self) -> str:
         text = f"internal error[{self.code}]: {self}\nthis is a bug in rulekit, not in your content; {REPORT}"
@@ -282,28 +296,30 @@ def explain(exc: BaseException, game=None) -> tuple[str, str]:
     if isinstance(exc, KeyError):
         missing = _missing_property(exc, game) if game is not None else None
         if missing:
-            return "RK4000", missing
+            return CANNOT_EVALUATE, missing
         key = exc.args[0] if exc.args else None
         known = game is not None and (key in game.components.members or key in game.components.items)
         if key.__class__ is str and key.isidentifier() and not known:
-            return "RK4000", f"`{key}` has no value here (read before it was set?)"
-        return "RK4021", f"there is no entry {_shown(key)} here (a key missing from a table or mapping?)"
+            return CANNOT_EVALUATE, f"`{key}` has no value here (read before it was set?)"
+        return MISSING_KEY_IN_TABLE, f"there is no entry {_shown(key)} here (a key missing from a table or mapping?)"
     if isinstance(exc, UnboundLocalError):
         name = str(exc).split("'")[1] if "'" in str(exc) else "a local"
-        return "RK4000", f"`{name[2:] if name.startswith('l_') else name}` has no value here (read before it was set?)"
+        local = name[2:] if name.startswith("l_") else name
+        return CANNOT_EVALUATE, f"`{local}` has no value here (read before it was set?)"
     if isinstance(exc, ZeroDivisionError):
-        return "RK4000", "division by zero (`/`, `//` or `%` by 0)"
+        return CANNOT_EVALUATE, "division by zero (`/`, `//` or `%` by 0)"
     if isinstance(exc, RecursionError):
-        return "RK4000", "functions call each other too deeply (recursion?)"
+        return CANNOT_EVALUATE, "functions call each other too deeply (recursion?)"
     if isinstance(exc, MemoryError):
-        return "RK4000", "the machine ran out of memory working this out (a value that grows without end?)"
+        return CANNOT_EVALUATE, "the machine ran out of memory working this out (a value that grows without end?)"
     if isinstance(exc, OverflowError):
-        return "RK4015", "a number too large to work with (a fraction or a power that grows without end?)"
+        return VALUE_TOO_LARGE, "a number too large to work with (a fraction or a power that grows without end?)"
     if isinstance(exc, IndexError):
-        return "RK4020", "an index past the end of a list or zone (or before its start: count its items first)"
+        return INDEX_OUT_OF_RANGE, ("an index past the end of a list or zone (or before its start: count its items "
+                                    "first)")
     if isinstance(exc, TypeError):
-        return "RK4022", _wrong_kind(str(exc))
-    return "RK4023", _out_of_range(str(exc))
+        return UNSUPPORTED_OPERATION, _wrong_kind(str(exc))
+    return VALUE_OUT_OF_DOMAIN, _out_of_range(str(exc))
 
 
 _KINDS = {"int": "a number", "float": "a number", "Fraction": "a number", "bool": "true/false", "str": "text",

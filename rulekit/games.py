@@ -19,6 +19,17 @@ from importlib import resources
 
 import attrs
 
+from .codes import (
+    DEFINED_TWICE,
+    INCLUDE_OUTSIDE_GAME,
+    LINK_OUTSIDE_GAME,
+    MISSING_INCLUDE,
+    NOT_A_MAPPING,
+    NOT_A_REGULAR_FILE,
+    UNKNOWN_NAME,
+    UNREAD_PARAMETER,
+    UNREADABLE_FILE,
+)
 from .content import properties, schema, typed
 from .content.loader import LNode, SourceMap, flatten, load_yaml
 from .content.overlay import apply as apply_overlay
@@ -74,7 +85,7 @@ def load_tree(folder: str, files: list | None = None) -> LNode:
     if files is not None:
         files.append(root_path)
     if not isinstance(root.value, dict):
-        raise DiagnosticReport([Diagnostic("RK0110", "a game file must be a mapping of sections", root.span)])
+        raise DiagnosticReport([Diagnostic(NOT_A_MAPPING, "a game file must be a mapping of sections", root.span)])
     diagnostics: list[Diagnostic] = []
     includes = root.value.get("include")
     merged = dict(root.value)
@@ -88,7 +99,7 @@ def load_tree(folder: str, files: list | None = None) -> LNode:
                 diagnostics.append(_outside_include(folder, rel, entry.span))
                 continue
             if not os.path.lexists(path):
-                diagnostics.append(Diagnostic("RK0111", f"included file `{rel}` does not exist", entry.span,
+                diagnostics.append(Diagnostic(MISSING_INCLUDE, f"included file `{rel}` does not exist", entry.span,
                                               help=suggestion_help(rel, _yaml_files(folder))))
                 continue
             try:
@@ -99,7 +110,8 @@ def load_tree(folder: str, files: list | None = None) -> LNode:
             if files is not None:
                 files.append(path)
             if not isinstance(part.value, dict):
-                diagnostics.append(Diagnostic("RK0110", "an included file must be a mapping of sections", part.span))
+                diagnostics.append(Diagnostic(NOT_A_MAPPING, "an included file must be a mapping of sections",
+                                              part.span))
                 continue
             for key, child in part.value.items():
                 if key not in merged:
@@ -111,7 +123,7 @@ def load_tree(folder: str, files: list | None = None) -> LNode:
                     merged[key] = _merge_sections(first, child, key, diagnostics)
                     continue
                 diagnostics.append(Diagnostic(
-                    "RK0112", f"section `{key}` is defined in two files", child.key_span,
+                    DEFINED_TWICE, f"section `{key}` is defined in two files", child.key_span,
                     related=(("first defined here", first.key_span),),
                     help="keep each list or script section in one file"))
     if diagnostics:
@@ -123,9 +135,9 @@ def load_tree(folder: str, files: list | None = None) -> LNode:
 def _included_here(diagnostic: Diagnostic, span) -> Diagnostic:
     """An include's file refused unread is reported at the line that includes it (the file is no
     place to show: a folder, a pipe, a link out); one that cannot be read also points there."""
-    if diagnostic.code in ("RK0114", "RK0115"):
+    if diagnostic.code in (LINK_OUTSIDE_GAME, NOT_A_REGULAR_FILE):
         return attrs.evolve(diagnostic, span=span)
-    if diagnostic.code != "RK0100":
+    if diagnostic.code != UNREADABLE_FILE:
         return diagnostic
     return attrs.evolve(diagnostic, related=(*diagnostic.related, ("included here", span)))
 
@@ -133,7 +145,7 @@ def _included_here(diagnostic: Diagnostic, span) -> Diagnostic:
 def _outside_include(folder: str, rel: str, span) -> Diagnostic:
     """RK0113 for an include that leads out of the game's folder, saying how."""
     how = " a symbolic link to a file" if os.path.islink(os.path.join(folder, rel)) else ""
-    return Diagnostic("RK0113", f"included file `{rel}` is{how} outside the game's folder", span,
+    return Diagnostic(INCLUDE_OUTSIDE_GAME, f"included file `{rel}` is{how} outside the game's folder", span,
                       help="a game includes files from its own folder")
 
 
@@ -146,7 +158,7 @@ def _merge_sections(first: LNode, child: LNode, path: str, diagnostics: list) ->
             combined[inner] = _merge_sections(combined[inner], node, f"{path}.{inner}", diagnostics)
         else:
             diagnostics.append(Diagnostic(
-                "RK0112", f"`{path}.{inner}` is defined in two files", node.key_span,
+                DEFINED_TWICE, f"`{path}.{inner}` is defined in two files", node.key_span,
                 related=(("first defined here", combined[inner].key_span),)))
     return LNode(combined, first.span, first.key_span)
 
@@ -238,7 +250,7 @@ def _load_game(folder: str, variants) -> Game:
 def _with_errors(diagnostics: list) -> list:
     """What a game with errors is told: all but an unread parameter (RK0345), which a misspelt read
     (RK0301) says already, and which the code left unbuilt cannot tell."""
-    return [d for d in diagnostics if d.code != "RK0345"]
+    return [d for d in diagnostics if d.code != UNREAD_PARAMETER]
 
 
 def _build(data: dict, smap: SourceMap, base: tuple, name: str, path: str, variants: tuple) -> Game:
@@ -302,7 +314,7 @@ _QUOTE_HINT = "an item id with `-` is one word only in quotes: write item(\"{0}\
 def _hint_quoted_id(diagnostic: Diagnostic) -> Diagnostic:
     """An unknown name that is the start of ``word-word`` in the source is most likely a
     hyphenated item id written bare (``card-7`` reads as ``card - 7``): say so."""
-    if diagnostic.code != "RK0301" or diagnostic.span is None:
+    if diagnostic.code != UNKNOWN_NAME or diagnostic.span is None:
         return diagnostic
     text = source_line(diagnostic.span.path, diagnostic.span.line) or ""
     match = _HYPHENATED.match(text, max(diagnostic.span.column - 1, 0))

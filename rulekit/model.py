@@ -18,6 +18,22 @@ from typing import Any
 
 import attrs
 
+from .codes import (
+    BAD_ID_TEMPLATE,
+    DECLARED_TWICE,
+    DUPLICATE_ITEM_ID,
+    DUPLICATE_PHASE,
+    ENDLESS_FLOW,
+    MEMBER_OF_TWO_SETS,
+    NOT_EFFECT_TEXT,
+    PHASE_NEVER_RUNS,
+    TOO_MANY_ITEMS,
+    UNKNOWN_ROLLOUT_BOT,
+    UNKNOWN_SET,
+    UNKNOWN_START_ZONE,
+    UNREAD_PARAMETER,
+    UNUSED_PROCEDURE,
+)
 from .content.loader import SourceMap
 from .dsl import ast, parse_cache
 from .dsl.codegen import Code, Module
@@ -214,7 +230,7 @@ class _Builder:
         text = _dig(self.data, path)
         origin = self.smap.text(path)
         if not isinstance(text, str):
-            self.error("RK0320", f"expected effect-language text here, got {type(text).__name__}", path)
+            self.error(NOT_EFFECT_TEXT, f"expected effect-language text here, got {type(text).__name__}", path)
             return None
         if origin is not None:
             locate = origin.locate
@@ -286,7 +302,7 @@ class _Builder:
             sets[set_name] = tuple(entries)
             for member, props in entries.items():
                 if member in members:
-                    self.error("RK0330", f"`{member}` is a member of two sets", ("sets", set_name), key=True)
+                    self.error(MEMBER_OF_TWO_SETS, f"`{member}` is a member of two sets", ("sets", set_name), key=True)
                 members[member] = {k: v for k, v in props.items() if k not in ("text", "provenance")}
                 vocab.member_props.update(members[member])
         vocab.sets = sets
@@ -307,7 +323,7 @@ class _Builder:
             ids = []
             for ident, props in self._instances(kind, spec, sets):
                 if ident in items:
-                    self.error("RK0331", f"two items share the id `{ident}`", ("components", kind), key=True)
+                    self.error(DUPLICATE_ITEM_ID, f"two items share the id `{ident}`", ("components", kind), key=True)
                     continue
                 items[ident] = props = _value(props)
                 item_kind[ident] = kind
@@ -377,7 +393,7 @@ class _Builder:
         """An unknown start zone is reported and the item starts in the box (so building goes on)."""
         for ident, start in item_start.items():
             if start not in zones:
-                self.error("RK0332", f"unknown start zone `{start}` for `{item_kind[ident]}`",
+                self.error(UNKNOWN_START_ZONE, f"unknown start zone `{start}` for `{item_kind[ident]}`",
                            ("components", item_kind[ident], "start"),
                            help=_suggest(start, zones))
                 item_start[ident] = "box"
@@ -469,7 +485,7 @@ class _Builder:
         parts.append(("$finish", (), (self.parse(("flow", "finish")) or ()) if "finish" in flow else (), top,
                       "finish"))
         if rounds is None and until is None and phases:
-            self.error("RK0333", "the flow never ends: give `rounds` or `end_after_round_if`", ("flow",), key=True)
+            self.error(ENDLESS_FLOW, "the flow never ends: give `rounds` or `end_after_round_if`", ("flow",), key=True)
 
         module.plan({key: body for key, _params, body, _span, _name in parts})
         for key, params, body, span, name in parts:
@@ -491,13 +507,13 @@ class _Builder:
             pid = phase.get("id", f"phase{i + 1}")
             if pid in seen_phases:
                 self.diagnostics.append(Diagnostic(
-                    "RK0341", f"two phases are called `{pid}`", self.smap.span(("flow", "phases", i, "id")),
+                    DUPLICATE_PHASE, f"two phases are called `{pid}`", self.smap.span(("flow", "phases", i, "id")),
                     related=(("the first", self.smap.span(("flow", "phases", seen_phases[pid], "id"))),),
                     help="give each phase its own id (variants replace and remove phases by id)"))
             seen_phases.setdefault(pid, i)
             if str(phase.get("when", "")).strip() == "false":
                 self.diagnostics.append(Diagnostic(
-                    "RK0342", f"phase `{pid}` can never run (`when: false`)",
+                    PHASE_NEVER_RUNS, f"phase `{pid}` can never run (`when: false`)",
                     self.smap.span(("flow", "phases", i, "when")),
                     help="remove the phase, or remove it in a variant with `remove: true`", severity="warning"))
             key = f"phase:{pid}" if f"phase:{pid}" not in module.codes else f"phase:{pid}#{i}"
@@ -560,7 +576,7 @@ class _Builder:
         search = self.data.get("search") or {}
         rollout_bot = search.get("rollout_bot")
         if rollout_bot is not None and rollout_bot not in bots:
-            self.error("RK0343", f"`search.rollout_bot` names no bot of this game: `{rollout_bot}`",
+            self.error(UNKNOWN_ROLLOUT_BOT, f"`search.rollout_bot` names no bot of this game: `{rollout_bot}`",
                        ("search", "rollout_bot"), help=_suggest(rollout_bot, bots)
                        or "declare it under `bots:`, or leave `rollout_bot` out for random rollouts")
         return Bots(bots, {k: v for k, v in search.items() if k not in ("text", "provenance", "ruling")})
@@ -598,7 +614,8 @@ class _Builder:
         for name in procedures_spec:
             if name not in compiler.used_procedures:
                 self.diagnostics.append(Diagnostic(
-                    "RK0334", f"procedure `{name}` is never called", self.smap.span(("procedures", name), key=True),
+                    UNUSED_PROCEDURE, f"procedure `{name}` is never called", self.smap.span(("procedures", name),
+                                                                                            key=True),
                     help="call it from a phase or another procedure, or remove it", severity="warning"))
         self.diagnostics.extend(self._unread_params())
         if any(d.severity == "error" for d in self.diagnostics):
@@ -609,7 +626,8 @@ class _Builder:
     def _unread_params(self) -> list:
         """RK0345: a parameter no text of the game reads, which a variant would change to no effect
         (dropped from a report with errors: games._with_errors)."""
-        return [Diagnostic("RK0345", f"parameter `{name}` is never read: a variant that changes it changes nothing",
+        return [Diagnostic(UNREAD_PARAMETER,
+                           f"parameter `{name}` is never read: a variant that changes it changes nothing",
                            self.smap.span(("params", name), key=True), severity="warning",
                            help="read it in the rules, or remove it; a variant that needs it adds it under `add:`")
                 for name in self.data.get("params") or {} if name not in self.read]
@@ -648,7 +666,7 @@ class _Builder:
             return
         template = spec.get("id") or (kind + "".join(f"-{{{p}}}" for p in generate) + ("-{n}" if copies > 1 else ""))
         if re.search(r"\{[^{}]*:[^{}]*\d{4,}", template):     # `{n:>999999999}` would build huge ids
-            self.error("RK0336", f"bad id template `{template}`: a width or precision too large",
+            self.error(BAD_ID_TEMPLATE, f"bad id template `{template}`: a width or precision too large",
                        ("components", kind, "id"))
             return
         combos = _product(axes)
@@ -659,7 +677,7 @@ class _Builder:
                 try:
                     ident = template.format_map({"n": n, "kind": kind, **combo})    # a property named `n` wins
                 except (KeyError, IndexError, ValueError) as exc:
-                    self.error("RK0336", f"bad id template `{template}`: {exc}", ("components", kind, "id"))
+                    self.error(BAD_ID_TEMPLATE, f"bad id template `{template}`: {exc}", ("components", kind, "id"))
                     return
                 yield ident, props
 
@@ -672,7 +690,7 @@ class _Builder:
             size = max(0, high - low + 1)
             return [(prop, n) for n in range(low, low + min(size, MAX_ITEMS + 1))], size
         if values not in sets:
-            self.error("RK0335", f"unknown set `{values}`", ("components", kind, "generate", prop),
+            self.error(UNKNOWN_SET, f"unknown set `{values}`", ("components", kind, "generate", prop),
                        help=_suggest(values, sets))
             return None, 0
         return [(prop, m) for m in sets[values]], len(sets[values])
@@ -686,7 +704,7 @@ class _Builder:
             keys = spec["keys"]
             if isinstance(keys, str):
                 if keys not in sets:
-                    self.error("RK0335", f"unknown set `{keys}`", (*path, "keys"), help=_suggest(keys, sets))
+                    self.error(UNKNOWN_SET, f"unknown set `{keys}`", (*path, "keys"), help=_suggest(keys, sets))
                     return []
                 keys = sets[keys]
             if not self._budget("zones_left", len(keys) * copies, (*path, "keys"),
@@ -711,7 +729,7 @@ class _Builder:
         """Spend ``count`` of a content limit; False (with a diagnostic) when it is exceeded."""
         left = getattr(self, which)
         if count > left:
-            self.error("RK0338", f"{what}; a game may have at most {limit} {noun}", path,
+            self.error(TOO_MANY_ITEMS, f"{what}; a game may have at most {limit} {noun}", path,
                        help="is a number too large?")
             return False
         setattr(self, which, left - max(count, 0))
@@ -729,7 +747,7 @@ class _Builder:
                 if name in seen and seen[name][0] != what:
                     first_what, first_span = seen[name]
                     self.diagnostics.append(Diagnostic(
-                        "RK0337", f"`{name}` is both a {first_what} and a {what}", span or first_span,
+                        DECLARED_TWICE, f"`{name}` is both a {first_what} and a {what}", span or first_span,
                         related=(("the other definition", first_span),) if span and first_span else (),
                         help="give each a different name"))
                 seen.setdefault(name, (what, span))

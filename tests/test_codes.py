@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: MIT
 """The table of codes in rulekit/codes.py stays complete and true.
 
-- every code written in rulekit/**/*.py is in ``CODES``;
-- every code in ``CODES`` is still used somewhere in rulekit/ (no stale entries);
+- each code is raised by its name: no code number is written as a string anywhere else in
+  rulekit/ (a docstring or comment may mention one);
+- every name in rulekit/codes.py is raised somewhere in rulekit/ (no stale entries);
 - every code in ``CODES`` is covered by the "Diagnostic codes" table of
   docs/language.md, by number or inside a range such as ``RK0200-RK0220``, and that
   table names no unknown code;
@@ -10,11 +11,14 @@
 """
 from __future__ import annotations
 
+import io
 import re
+import tokenize
 from pathlib import Path
 
 import pytest
 
+from rulekit import codes
 from rulekit.codes import CODES, meaning
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -24,21 +28,36 @@ LANGUAGE = ROOT / "docs" / "language.md"
 CODE = re.compile(r"\bRK\d{4}\b")
 # in the docs table's first column: `RK0001`, `RK0200-RK0220` (a comma may separate several)
 DOC_ENTRY = re.compile(r"\b(RK\d{4})(?:\s*[-\u2013]\s*(RK\d{4}))?\b")
-
-# Codes that are documented in CODES but raised nowhere in rulekit/ (say why for each).
-# None today: keep it that way unless a code is reserved on purpose.
-DOCUMENTED_ONLY: frozenset[str] = frozenset()
+NAMES = {name: code for name, code in vars(codes).items() if name.isupper() and isinstance(code, str) and code in CODES}
 
 
-def codes_in_source() -> dict[str, list[str]]:
-    """Every code written in rulekit/ (except the table itself) -> the files that write it."""
-    found: dict[str, list[str]] = {}
+def _sources():
     for path in sorted(PACKAGE.rglob("*.py")):
-        if path == TABLE_MODULE:
-            continue
-        for code in set(CODE.findall(path.read_text(encoding="utf-8"))):
-            found.setdefault(code, []).append(str(path.relative_to(ROOT)))
+        if path != TABLE_MODULE:
+            yield path, path.read_text(encoding="utf-8")
+
+
+def numbers_in_code() -> dict[str, list[str]]:
+    """Code numbers written in rulekit/'s code (string literals that are not docstrings) -> where."""
+    found: dict[str, list[str]] = {}
+    for path, text in _sources():
+        previous = None
+        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+            docstring = previous in (None, tokenize.INDENT, tokenize.NEWLINE, tokenize.DEDENT)
+            if tok.type == tokenize.STRING and not docstring:
+                for code in CODE.findall(tok.string):
+                    found.setdefault(code, []).append(f"{path.relative_to(ROOT)}:{tok.start[0]}")
+            if tok.type not in (tokenize.COMMENT, tokenize.NL):
+                previous = tok.type
     return found
+
+
+def names_in_source() -> set[str]:
+    """The code names rulekit/ raises (every upper-case word naming a code)."""
+    words = set()
+    for _path, text in _sources():
+        words |= set(re.findall(r"\b[A-Z][A-Z0-9_]+\b", text))
+    return words & set(NAMES)
 
 
 def docs_table_rows() -> list[str]:
@@ -69,25 +88,36 @@ def docs_ranges() -> list[tuple[str, str]]:
     return ranges
 
 
-def test_source_is_scanned():
-    found = codes_in_source()
-    # a sanity check of the scan itself: well-known codes from different modules are found
-    for code in ("RK0001", "RK0101", "RK0301", "RK4009", "RK5005", "RK6001", "RK9999"):
-        assert code in found, f"the scan of rulekit/ did not find {code}"
+def test_every_code_has_one_name():
+    assert sorted(NAMES.values()) == sorted(CODES), "each code in CODES is a name of rulekit/codes.py"
+    assert len(NAMES) == len(CODES)
 
 
-def test_every_code_in_source_is_in_the_table():
-    missing = {code: files for code, files in codes_in_source().items() if code not in CODES}
-    assert not missing, f"codes used in rulekit/ but missing from rulekit/codes.py CODES: {missing}"
+def test_codes_are_raised_by_name_only():
+    """No number outside the table: a code is changed in one place, and a name mistyped is an error
+    Python reports at import, where a mistyped number would be a new code."""
+    assert not numbers_in_code(), f"code numbers written outside rulekit/codes.py: {numbers_in_code()}"
+
+
+def test_the_scan_finds_a_number_written_out(tmp_path):
+    text = 'def f():\n    """Raises RK0301 (a docstring may say so)."""\n    return Diagnostic("RK0301", "x")\n'
+    found = [tok.string for tok in tokenize.generate_tokens(io.StringIO(text).readline)
+             if tok.type == tokenize.STRING and CODE.search(tok.string)]
+    assert found == ['"""Raises RK0301 (a docstring may say so)."""', '"RK0301"']
 
 
 def test_no_stale_codes():
-    used = set(codes_in_source())
-    stale = sorted(set(CODES) - used - DOCUMENTED_ONLY)
-    assert not stale, f"codes in rulekit/codes.py that nothing in rulekit/ uses any more: {stale}"
+    used = names_in_source()
+    assert {"UNKNOWN_NAME", "INTERNAL", "STEP_LIMIT", "ILLEGAL_SCRIPT_ACTION"} <= used     # the scan works
+    stale = sorted(NAMES[name] + " " + name for name in set(NAMES) - used
+                   if NAMES[name] not in DOCUMENTED_ONLY)
+    assert not stale, f"codes in rulekit/codes.py that nothing in rulekit/ raises any more: {stale}"
     assert DOCUMENTED_ONLY <= set(CODES), f"DOCUMENTED_ONLY names unknown codes: {sorted(DOCUMENTED_ONLY - set(CODES))}"
-    now_used = sorted(DOCUMENTED_ONLY & used)
-    assert not now_used, f"codes in DOCUMENTED_ONLY are used now; take them out of it: {now_used}"
+
+
+# Codes that are documented in CODES but raised nowhere in rulekit/ (say why for each).
+# None today: keep it that way unless a code is reserved on purpose.
+DOCUMENTED_ONLY: frozenset[str] = frozenset()
 
 
 def test_docs_cover_every_code():

@@ -3,6 +3,7 @@
 derived from how long random games of the content last (a game past it is stalled, RK4012)."""
 from __future__ import annotations
 
+from ..codes import NO_END
 from ..engine import api
 from ..engine.runtime import Autoplay
 from .random_agent import RandomAgent
@@ -76,4 +77,4 @@ def stalled(state, cap: int):
     return ContentRuntimeError(
         f"stalled: the game has not ended after {cap} actions (round {state.g.get('round')}); the bots may be "
         "stuck (every one passing or drawing), or the flow may never end; `--max-actions N` changes the cap",
-        state.game.source_map.span(("flow",), key=True), "RK4012")
+        state.game.source_map.span(("flow",), key=True), NO_END)

@@ -3,13 +3,14 @@
 deal, so a content error met there discards the world, unless the real game fails too."""
 from __future__ import annotations
 
+from ..codes import STEP_TOO_SLOW
 from ..errors import ContentRuntimeError
 
 
 def _impossible(exc: ContentRuntimeError) -> bool:
     """Whether a content error met in an imagined world discards that world: any but the
     CPU-time bound of a step (RK4016), which stops the command whatever world it is in."""
-    return exc.code != "RK4016"
+    return exc.code != STEP_TOO_SLOW
 
 
 WORLD_ATTEMPTS = 4   # worlds a one-world bot samples before it judges on the last one as it can

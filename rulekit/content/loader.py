@@ -31,6 +31,23 @@ from typing import Any
 import attrs
 import yaml
 
+from ..codes import (
+    DUPLICATE_KEY,
+    EMPTY_FILE,
+    FILE_TOO_LARGE,
+    INVALID_YAML,
+    KEY_NOT_A_NAME,
+    LINK_OUTSIDE_GAME,
+    NOT_A_REGULAR_FILE,
+    NOT_UTF8,
+    NUMBER_TOO_LONG_IN_YAML,
+    UNKNOWN_IN_DRAWING_HINT,
+    UNREADABLE_FILE,
+    VARIANT_BAD_POSITION,
+    YAML_MERGE_KEY,
+    YAML_TAG,
+    YAML_TOO_DEEP,
+)
 from ..errors import Diagnostic, DiagnosticReport, suggestion_help
 from ..source import Refused, Span, open_regular, register_text, source_line, withhold
 
@@ -227,7 +244,7 @@ class _Builder:
                 isinstance(node, yaml.ScalarNode) and node.tag.startswith("tag:yaml.org,2002:")
                 and not node.tag.startswith("tag:yaml.org,2002:python/")):
             self.diagnostics.append(Diagnostic(
-                "RK0104", f"tag `{brief(node.tag)}` is not allowed in content", span,
+                YAML_TAG, f"tag `{brief(node.tag)}` is not allowed in content", span,
                 help="remove the tag; content is plain YAML (strings, numbers, lists, mappings)"))
             return LNode(None, span)
         if isinstance(node, yaml.MappingNode):
@@ -236,17 +253,17 @@ class _Builder:
             for key_node, value_node in node.value:
                 key_span = _span(self.path, key_node.start_mark, key_node.end_mark)
                 if not isinstance(key_node, yaml.ScalarNode):
-                    self.diagnostics.append(Diagnostic("RK0103", "mapping keys must be plain names", key_span))
+                    self.diagnostics.append(Diagnostic(KEY_NOT_A_NAME, "mapping keys must be plain names", key_span))
                     continue
                 if key_node.tag == "tag:yaml.org,2002:merge" or key_node.value == "<<":
                     self.diagnostics.append(Diagnostic(
-                        "RK0105", "YAML merge keys (`<<`) are not supported", key_span,
+                        YAML_MERGE_KEY, "YAML merge keys (`<<`) are not supported", key_span,
                         help="write the keys out, or use a variant overlay"))
                     continue
                 key = key_node.value
                 if key in first:
                     self.diagnostics.append(Diagnostic(
-                        "RK0102", f"duplicate key `{key}`", key_span,
+                        DUPLICATE_KEY, f"duplicate key `{key}`", key_span,
                         related=(("first defined here", first[key]),),
                         help="each key may appear once in a mapping; remove or rename one"))
                     continue
@@ -276,7 +293,8 @@ class _Builder:
             digits = len(written) - 2 * (written[:2].lower() in ("0x", "0o", "0b"))
             if digits > MAX_DIGITS:     # Python reads no more than 4,300; no rule needs a tenth of them
                 self.diagnostics.append(Diagnostic(
-                    "RK0116", f"a number of {digits:,} digits is too long to write (at most {MAX_DIGITS:,})",
+                    NUMBER_TOO_LONG_IN_YAML,
+                    f"a number of {digits:,} digits is too long to write (at most {MAX_DIGITS:,})",
                     span, help="no game needs such a number; quote it if it is meant as text"))
                 return LNode(None, span)
         value = _resolve_scalar(node)
@@ -415,7 +433,7 @@ def _is_key(stack: list) -> bool:
 
 
 def _too_big(span: Span, limit: int = MAX_NODES) -> Diagnostic:
-    return Diagnostic("RK0106", f"file expands to more than {limit} values (aliases?)", span,
+    return Diagnostic(FILE_TOO_LARGE, f"file expands to more than {limit} values (aliases?)", span,
                       help="avoid anchors and aliases that multiply content")
 
 
@@ -458,23 +476,23 @@ def read_text(path: str, within: str | None = None) -> str:
     except Refused as exc:
         raise DiagnosticReport([_refused(path, exc, within)]) from None
     except OSError as exc:
-        raise DiagnosticReport([Diagnostic("RK0100", f"cannot read `{path}`: {exc.strerror or exc}",
+        raise DiagnosticReport([Diagnostic(UNREADABLE_FILE, f"cannot read `{path}`: {exc.strerror or exc}",
                                            Span(path, 1, 1))]) from None
     with handle:
         if size > MAX_FILE_BYTES:
             raise DiagnosticReport([Diagnostic(
-                "RK0106", f"file is too large ({size} bytes; the limit is {MAX_FILE_BYTES})", Span(path, 1, 1))])
+                FILE_TOO_LARGE, f"file is too large ({size} bytes; the limit is {MAX_FILE_BYTES})", Span(path, 1, 1))])
         try:
             raw = handle.read(size)
         except OSError as exc:
-            raise DiagnosticReport([Diagnostic("RK0100", f"cannot read `{path}`: {exc.strerror or exc}",
+            raise DiagnosticReport([Diagnostic(UNREADABLE_FILE, f"cannot read `{path}`: {exc.strerror or exc}",
                                                Span(path, 1, 1))]) from None
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         raise DiagnosticReport([Diagnostic(
-            "RK0107", "file is not valid UTF-8", Span(path, line, 1),
+            NOT_UTF8, "file is not valid UTF-8", Span(path, line, 1),
             help="save the file as UTF-8")]) from None
     return text
 
@@ -492,7 +510,8 @@ def _refused(path: str, exc: Refused, within: str | None) -> Diagnostic:
     """The diagnostic for a file refused unread; it is named, never quoted."""
     withhold(path)
     where = "inside the game's folder" if within is not None else ""
-    return Diagnostic("RK0114" if exc.outside else "RK0115", f"`{path}` is not read: it is {exc.problem}",
+    return Diagnostic(LINK_OUTSIDE_GAME if exc.outside else NOT_A_REGULAR_FILE,
+                      f"`{path}` is not read: it is {exc.problem}",
                       Span(path, 1, 1), help=f"content is read from regular files {where}".rstrip())
 
 
@@ -508,7 +527,7 @@ def load_yaml(path: str, text: str | None = None, within: str | None = None) -> 
         node = yaml.compose(text, Loader=_LOADER)
     except _TooDeep as exc:
         raise DiagnosticReport([Diagnostic(
-            "RK0108", f"nesting deeper than {MAX_DEPTH} levels", exc.span)]) from None
+            YAML_TOO_DEEP, f"nesting deeper than {MAX_DEPTH} levels", exc.span)]) from None
     except _TooBig as exc:
         raise DiagnosticReport([_too_big(exc.span, exc.limit)]) from None
     except yaml.reader.ReaderError as exc:
@@ -519,7 +538,7 @@ def load_yaml(path: str, text: str | None = None, within: str | None = None) -> 
         line = text.count("\n", 0, at) + 1
         column = at - (text.rfind("\n", 0, at) + 1) + 1
         raise DiagnosticReport([Diagnostic(
-            "RK0101", f"invalid YAML: the character U+{ord(char):04X} is not allowed", Span(path, line, column),
+            INVALID_YAML, f"invalid YAML: the character U+{ord(char):04X} is not allowed", Span(path, line, column),
             help="remove it; YAML files may not hold control characters")]) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
@@ -530,14 +549,15 @@ def load_yaml(path: str, text: str | None = None, within: str | None = None) -> 
             helptext = "YAML indentation must use spaces, not tabs"
         if "nesting depth" in problem:  # libyaml's own limit, hit before ours
             raise DiagnosticReport([Diagnostic(
-                "RK0108", f"nesting deeper than libyaml allows ({problem})", span)]) from None
-        raise DiagnosticReport([Diagnostic("RK0101", f"invalid YAML: {problem}", span, help=helptext)]) from None
+                YAML_TOO_DEEP, f"nesting deeper than libyaml allows ({problem})", span)]) from None
+        raise DiagnosticReport([Diagnostic(INVALID_YAML, f"invalid YAML: {problem}", span, help=helptext)]) from None
     except yaml.YAMLError as exc:
-        raise DiagnosticReport([Diagnostic("RK0101", f"invalid YAML: {brief(str(exc))}", Span(path, 1, 1))]) from None
+        raise DiagnosticReport([Diagnostic(INVALID_YAML, f"invalid YAML: {brief(str(exc))}", Span(path, 1,
+                                                                                                  1))]) from None
     except RecursionError:
-        raise DiagnosticReport([Diagnostic("RK0108", "YAML nesting is too deep", Span(path, 1, 1))]) from None
+        raise DiagnosticReport([Diagnostic(YAML_TOO_DEEP, "YAML nesting is too deep", Span(path, 1, 1))]) from None
     if node is None:
-        raise DiagnosticReport([Diagnostic("RK0109", "file is empty", Span(path, 1, 1),
+        raise DiagnosticReport([Diagnostic(EMPTY_FILE, "file is empty", Span(path, 1, 1),
                                            help="a content file holds a YAML mapping")])
     builder = _Builder(path, text, diagnostics, limit)
     try:
@@ -546,7 +566,7 @@ def load_yaml(path: str, text: str | None = None, within: str | None = None) -> 
         raise DiagnosticReport([_too_big(exc.span, exc.limit)]) from None
     except _TooDeep as exc:
         raise DiagnosticReport([Diagnostic(
-            "RK0108", f"nesting deeper than {MAX_DEPTH} levels", exc.span)]) from None
+            YAML_TOO_DEEP, f"nesting deeper than {MAX_DEPTH} levels", exc.span)]) from None
     if diagnostics:
         raise DiagnosticReport(diagnostics)
     return root
@@ -636,8 +656,9 @@ def _place(entries: list, item: LNode, placed: str | None, problems: list | None
     if problems is not None:
         ids = [str(e.value["id"].value) for e in entries]
         problems.append(Diagnostic(
-            "RK0133", f"`{placed}: {'null' if target.value is None else brief(str(target.value))}` names no entry "
-                      "of this list", target.span,
+            VARIANT_BAD_POSITION,
+            f"`{placed}: {'null' if target.value is None else brief(str(target.value))}` names no entry of this list",
+            target.span,
             help=suggestion_help(str(target.value), ids) or (f"entries: {', '.join(ids)}" if ids else None)))
     return len(entries)
 
@@ -687,7 +708,8 @@ def layout_problems(data: dict, smap: SourceMap) -> list[Diagnostic]:
 
     def unknown(path: tuple, what: str, name, known, of: str = "") -> None:
         if name not in known:
-            out.append(Diagnostic("RK0125", f"unknown {what} `{name}`{of} in a drawing hint", smap.span(path),
+            out.append(Diagnostic(UNKNOWN_IN_DRAWING_HINT, f"unknown {what} `{name}`{of} in a drawing hint",
+                                  smap.span(path),
                                   help=suggestion_help(str(name), [str(k) for k in known])))
     _check_render_hints(data, unknown)
     _check_pawn_hints(data, unknown)

@@ -17,6 +17,13 @@ from __future__ import annotations
 import functools
 import re
 
+from ..codes import (
+    VARIANT_ADDS_EXISTING,
+    VARIANT_BAD_POSITION,
+    VARIANT_CHANGES_UNKNOWN,
+    VARIANT_REMOVE_UNDER_ADD,
+    VARIANT_REMOVES_UNKNOWN,
+)
 from ..errors import Diagnostic, DiagnosticReport, suggestion_help
 from . import schema
 from .loader import ENTRY_FLAGS, LNode, keyed_pair, merge
@@ -69,7 +76,7 @@ def _changed_entries(base: LNode, over: LNode, schemas: list, path: tuple, probl
     ids = [entry.value["id"].value for entry in base.value]
     if not over.value and ids:
         problems.append(Diagnostic(
-            "RK0131", f"an empty list changes nothing{_in(path)}", over.span,
+            VARIANT_REMOVES_UNKNOWN, f"an empty list changes nothing{_in(path)}", over.span,
             help="its entries merge by id: name each one to change, with `remove: true` to drop it"))
     for item in over.value:
         ident = item.value["id"]
@@ -110,7 +117,7 @@ def _added_entries(base: LNode, over: LNode, path: tuple, problems: list) -> Non
         flags = [flag for flag in ("remove", "replace") if flag in item.value]
         for flag in flags:
             problems.append(Diagnostic(
-                "RK0134", f"`{flag}:` under `add:`", item.value[flag].key_span,
+                VARIANT_REMOVE_UNDER_ADD, f"`{flag}:` under `add:`", item.value[flag].key_span,
                 help=f"`add:` only adds; to {flag} `{ident.value}`, write it outside `add:`"))
         fields = _fields(item)
         if flags and not fields.value:
@@ -121,7 +128,7 @@ def _added_entries(base: LNode, over: LNode, path: tuple, problems: list) -> Non
         placed = next((k for k in ("before", "after") if k in item.value), None)
         if placed is not None:
             problems.append(Diagnostic(
-                "RK0133", f"`{placed}:` moves `{ident.value}`, which is already{_in(path)}",
+                VARIANT_BAD_POSITION, f"`{placed}:` moves `{ident.value}`, which is already{_in(path)}",
                 item.value[placed].key_span, help=f"under `add:`, `{placed}:` places a new entry; "
                                                   f"to move `{ident.value}`, write it outside `add:`"))
         if fields.value:
@@ -213,7 +220,7 @@ def _flag(item: LNode, key: str) -> bool:
 
 def _placed_twice(item: LNode, problems: list) -> None:
     if "before" in item.value and "after" in item.value:
-        problems.append(Diagnostic("RK0133", "an entry placed both `before:` and `after:`",
+        problems.append(Diagnostic(VARIANT_BAD_POSITION, "an entry placed both `before:` and `after:`",
                                    item.value["after"].key_span, help="give one of them"))
 
 
@@ -230,17 +237,17 @@ def _unknown(name, span, known: list, path: tuple) -> Diagnostic:
     """RK0130: a name the variant changes that the game does not have."""
     hint = suggestion_help(str(name), [str(k) for k in known])
     new = f"if `{name}` is meant to be new, write it under `add:`"
-    return Diagnostic("RK0130", f"no `{name}`{_in(path)}", span,
+    return Diagnostic(VARIANT_CHANGES_UNKNOWN, f"no `{name}`{_in(path)}", span,
                       help=f"{hint} ({new})" if hint else new)
 
 
 def _removes_nothing(what: str, name, span, known: list, path: tuple) -> Diagnostic:
     """RK0131: a removal of something the game does not have."""
-    return Diagnostic("RK0131", f"{what} removes nothing: no `{name}`{_in(path)}", span,
+    return Diagnostic(VARIANT_REMOVES_UNKNOWN, f"{what} removes nothing: no `{name}`{_in(path)}", span,
                       help=suggestion_help(str(name), [str(k) for k in known]))
 
 
 def _already(name, span, path: tuple) -> Diagnostic:
     """RK0132: a name under ``add:`` that the game has."""
-    return Diagnostic("RK0132", f"`{name}` is already{_in(path)}", span,
+    return Diagnostic(VARIANT_ADDS_EXISTING, f"`{name}` is already{_in(path)}", span,
                       help="`add:` only adds; to change it, write it outside `add:`")

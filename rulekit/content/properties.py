@@ -18,12 +18,20 @@ from collections.abc import Iterator
 
 import attrs
 
+from ..codes import (
+    PROPERTY_CONTRADICTS_KIND,
+    PROPERTY_MISSING,
+    PROPERTY_OF_WRONG_TYPE,
+    UNKNOWN_PROPERTY_SYMBOL,
+    UNKNOWN_TYPE,
+)
 from ..errors import Diagnostic
 from ..source import Span, source_line
 from . import typed
 from .loader import SourceMap
 
-CODES = ("RK0354", "RK0355")        # (a value of the wrong type, an unknown symbol): see typed.Declared
+CODES = (PROPERTY_OF_WRONG_TYPE,
+         UNKNOWN_PROPERTY_SYMBOL)        # (a value of the wrong type, an unknown symbol): see typed.Declared
 _NOT_PROPS = ("id", "remove", "replace", *typed.ANNOTATIONS)
 
 
@@ -91,17 +99,20 @@ def _declarations(kind: str, spec: dict, smap: SourceMap, vocab: typed.Vocab) ->
         where = ("components", kind, "properties", prop)
         problem = typed._type_problem(decl["type"], vocab) if "type" in decl else None
         if problem:
-            out.append(Diagnostic("RK0350", problem[0], smap.span(where + ("type",)), help=problem[1]))
+            out.append(Diagnostic(UNKNOWN_TYPE, problem[0], smap.span(where + ("type",)), help=problem[1]))
         if prop in state:
-            out.append(Diagnostic("RK0357", f"`{kind}` declares `{prop}` under `properties:`, but it is a state "
+            out.append(Diagnostic(PROPERTY_CONTRADICTS_KIND,
+                                  f"`{kind}` declares `{prop}` under `properties:`, but it is a state "
                                   "property", smap.span(where, key=True),
                                   help="`properties:` declares printed properties; remove it here"))
         elif "default" in decl and prop in props:
-            out.append(Diagnostic("RK0357", f"`{kind}` gives `{prop}` a default twice, under `props:` and under "
+            out.append(Diagnostic(PROPERTY_CONTRADICTS_KIND,
+                                  f"`{kind}` gives `{prop}` a default twice, under `props:` and under "
                                   "`properties:`", smap.span(where + ("default",), key=True), help="keep one",
                                   related=(("the other", smap.span(("components", kind, "props", prop))),)))
         elif "default" in decl and prop in generate:
-            out.append(Diagnostic("RK0357", f"`{kind}` generates `{prop}`: every item has its own, so a default "
+            out.append(Diagnostic(PROPERTY_CONTRADICTS_KIND,
+                                  f"`{kind}` generates `{prop}`: every item has its own, so a default "
                                   "is never read", smap.span(where + ("default",), key=True), help="remove it"))
     return out
 
@@ -263,7 +274,7 @@ def _lacking_diagnostic(kind: str, prop: str, lacking: list, total: int, smap: S
     index, entry = lacking[0]
     item = smap.span(("components", kind, "items", index))
     return Diagnostic(
-        "RK0356", f"`{_shown(reading, prop)}`: {len(lacking)} of {total} `{kind}` items have no `{prop}` "
+        PROPERTY_MISSING, f"`{_shown(reading, prop)}`: {len(lacking)} of {total} `{kind}` items have no `{prop}` "
         f"(first: `{entry.get('id')}` at {item})", reading,
         help=f"give them one, or declare a default under `{kind}`: `properties: {{{prop}: {{default: ...}}}}`",
         notes=(f"or ask `has(x, \"{prop}\")` before reading it, where some items lack it on purpose",),

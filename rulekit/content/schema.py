@@ -16,6 +16,7 @@ import os
 import jsonschema
 from jsonschema.exceptions import best_match
 
+from ..codes import MISSING_KEY, NOT_A_CHOICE, SCHEMA_REJECTS, UNKNOWN_KEY, WRONG_TYPE
 from ..errors import Diagnostic, suggestion_help
 from .loader import LNode, SourceMap, flatten, layout_problems
 
@@ -84,7 +85,7 @@ def check_data(data, smap: SourceMap, kind: str) -> list[Diagnostic]:
         out.extend(_diagnostic(error, smap) for error in chosen)
     if kind == "game" and not out and isinstance(data, dict):
         if "flow" not in data:      # the game schema asks it of game.yaml only when nothing is included
-            out.append(Diagnostic("RK0121", "`flow` is a required property", smap.span((), key=True),
+            out.append(Diagnostic(MISSING_KEY, "`flow` is a required property", smap.span((), key=True),
                                   notes=("at $",)))
         out.extend(layout_problems(data, smap))
     return out
@@ -126,24 +127,25 @@ def _diagnostic(error, smap: SourceMap) -> Diagnostic:
             import re
             extra = [k for k in extra if not any(re.search(p, k) for p in patterns)]
         key = extra[0] if extra else "?"
-        return Diagnostic("RK0120", f"unknown key `{key}`", smap.span(path + (key,), key=True),
+        return Diagnostic(UNKNOWN_KEY, f"unknown key `{key}`", smap.span(path + (key,), key=True),
                           help=suggestion_help(key, allowed) or expects or
                           (f"allowed here: {', '.join(sorted(allowed))}" if allowed else None),
                           notes=(f"at {where}",))
     if error.validator == "required":
-        return Diagnostic("RK0121", error.message.replace("'", "`"), smap.span(path, key=True), help=expects,
+        return Diagnostic(MISSING_KEY, error.message.replace("'", "`"), smap.span(path, key=True), help=expects,
                           notes=(f"at {where}",))
     if error.validator == "enum":
         options = [str(o) for o in error.validator_value]
-        return Diagnostic("RK0122", f"`{error.instance}` is not one of {', '.join(options)}", smap.span(path),
+        return Diagnostic(NOT_A_CHOICE, f"`{error.instance}` is not one of {', '.join(options)}", smap.span(path),
                           help=suggestion_help(str(error.instance), options) or expects, notes=(f"at {where}",))
     if error.validator == "type":
         expected = error.validator_value
         expected = " or ".join(expected) if isinstance(expected, list) else expected
-        return Diagnostic("RK0123", f"expected {_article(expected)}, got {_json_type(error.instance)}",
+        return Diagnostic(WRONG_TYPE, f"expected {_article(expected)}, got {_json_type(error.instance)}",
                           smap.span(path), help=expects, notes=(f"at {where}",))
     description = error.schema.get("description") if isinstance(error.schema, dict) else None
-    return Diagnostic("RK0124", _message(error), smap.span(path), help=expects or description, notes=(f"at {where}",))
+    return Diagnostic(SCHEMA_REJECTS, _message(error), smap.span(path), help=expects or description,
+                      notes=(f"at {where}",))
 
 
 def _expects(error) -> str | None:

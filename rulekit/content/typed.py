@@ -17,6 +17,7 @@ from collections.abc import Iterator
 
 import attrs
 
+from ..codes import OUT_OF_BOUNDS_VALUE, UNKNOWN_SYMBOL, UNKNOWN_TYPE, VALUE_OF_WRONG_TYPE
 from ..errors import Diagnostic, did_you_mean, suggestion_help
 from .loader import SourceMap
 
@@ -53,7 +54,7 @@ class Declared:
     spec: dict          # its mapping (for a bare value, the game's own type, min and max)
     base: object        # the value the game itself gives (before variants), or _MISSING
     declared_in: str = "data"   # whose source map locates ``spec``'s keys: "data" or "base"
-    codes: tuple = ("RK0351", "RK0353")     # (a value of the wrong type, an unknown symbol)
+    codes: tuple = (VALUE_OF_WRONG_TYPE, UNKNOWN_SYMBOL)     # (a value of the wrong type, an unknown symbol)
     inferred_note: str = "its type is inferred from the game's own value; declare `type:` to say otherwise"
 
 
@@ -113,7 +114,7 @@ def _check_one(decl: Declared, data: dict, smap: SourceMap, vocab: Vocab, spec_m
     if declared is not None:
         problem = _type_problem(declared, vocab)
         if problem:
-            return [Diagnostic("RK0350", problem[0], spec_map.span(decl.path + ("type",)), help=problem[1])]
+            return [Diagnostic(UNKNOWN_TYPE, problem[0], spec_map.span(decl.path + ("type",)), help=problem[1])]
     kind = declared or (infer(decl.base, vocab) if decl.base is not _MISSING else "any")
     out += _bounds(decl, kind, spec_map)
     if "expr" in spec:
@@ -283,10 +284,10 @@ def _bounds(decl: Declared, kind: str, smap: SourceMap) -> list[Diagnostic]:
     if not given:
         return []
     if kind not in ("int", "any"):
-        return [Diagnostic("RK0352", f"{decl.what} is {_noun(kind)}: `{given[0]}` applies to whole numbers",
+        return [Diagnostic(OUT_OF_BOUNDS_VALUE, f"{decl.what} is {_noun(kind)}: `{given[0]}` applies to whole numbers",
                            smap.span(decl.path + (given[0],), key=True), help="remove it, or declare `type: int`")]
     if len(given) == 2 and spec["min"] > spec["max"]:
-        return [Diagnostic("RK0352", f"{decl.what}: `min` {spec['min']} is above `max` {spec['max']}",
+        return [Diagnostic(OUT_OF_BOUNDS_VALUE, f"{decl.what}: `min` {spec['min']} is above `max` {spec['max']}",
                            smap.span(decl.path + ("min",)))]
     return []
 
@@ -295,7 +296,8 @@ def _range(decl: Declared, value: int, smap: SourceMap, spec_map: SourceMap) -> 
     for key, word, outside in (("min", "below its minimum", int.__lt__), ("max", "above its maximum", int.__gt__)):
         bound = decl.spec.get(key)
         if bound is not None and outside(value, bound):
-            return [Diagnostic("RK0352", f"{decl.what} is {value}, {word} {bound}", smap.span(decl.value_path),
+            return [Diagnostic(OUT_OF_BOUNDS_VALUE, f"{decl.what} is {value}, {word} {bound}",
+                               smap.span(decl.value_path),
                                related=((f"the {word.rsplit(' ', 1)[1]}", spec_map.span(decl.path + (key,))),))]
     return []
 

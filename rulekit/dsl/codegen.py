@@ -23,6 +23,19 @@ import os
 import zlib
 from typing import NamedTuple
 
+from ..codes import (
+    BREAK_OUTSIDE_LOOP,
+    BY_NOT_TAKEN,
+    GROUP_INCLUDES_ITSELF,
+    RESULT_NOT_IN_LOCAL,
+    TOO_COMPLEX,
+    UNKNOWN_FUNCTION,
+    UNKNOWN_KEYWORD,
+    UNKNOWN_OPTION_GROUP,
+    UNUSED_LOCAL,
+    VALUE_THROWN_AWAY,
+    WRONG_ARGUMENT_COUNT,
+)
 from ..engine.library import REGISTRY
 from ..engine.runtime import LINE_SPANS, ChooseSpec, Code
 from ..engine.simultaneous import SimSpec
@@ -112,7 +125,7 @@ class Module:
                 raise               # a bug of the code generator, not the author's mistake
             line = getattr(exc, "lineno", None) or 0
             span = next((s for s in reversed(self.spans[:line]) if s is not None), None)
-            raise DiagnosticReport([Diagnostic("RK0219", "procedure too complex to compile (nested too deeply)",
+            raise DiagnosticReport([Diagnostic(TOO_COMPLEX, "procedure too complex to compile (nested too deeply)",
                                                span, help="split it into smaller procedures")]) from None
         exec(code, self.comp.ns)  # noqa: S102 - our own source, checked (dsl/verify.py)
         ns = self.comp.ns
@@ -165,7 +178,7 @@ class Module:
         for local in sorted(unused):
             hint = suggestion_help(local, comp.v.gvars)
             comp.diagnostics.append(Diagnostic(
-                "RK0340", f"`{local}` is assigned in `{name}` but never used",
+                UNUSED_LOCAL, f"`{local}` is assigned in `{name}` but never used",
                 firsts.get(local) or span,
                 help=hint + " (a misspelt global becomes a new local)" if hint else
                 "remove it, or declare it under `vars:` if it should outlive the procedure",
@@ -340,7 +353,7 @@ class _Writer:
 
     def r_Assign(self, st):
         if not isinstance(st.target, ast.Name) or st.target.id not in self.scope.locals:
-            self.comp.error("RK0311", "a procedure's result can only be stored in a local name", st.span)
+            self.comp.error(RESULT_NOT_IN_LOCAL, "a procedure's result can only be stored in a local name", st.span)
             return
         self._stop_call(st.value, self.scope.key(st.target.id))
 
@@ -548,7 +561,7 @@ class _Writer:
             lines.extend((depth, head, span) for depth, head in enumerate(heads, 3))
             lines.append((3 + len(heads), f"ch.append(({target}{values}))", span))
         if opt.by is not None and not clauses:
-            comp.error("RK0322", "`by` groups the options a `for` lists; this option lists none", opt.by.span)
+            comp.error(BY_NOT_TAKEN, "`by` groups the options a `for` lists; this option lists none", opt.by.span)
 
     def _placed_tests(self, opt, inner: Scope, clauses: list) -> tuple:
         """An option's condition split where its first parts need fewer of its loops:
@@ -715,17 +728,17 @@ class _Writer:
         comp = self.comp
         group = comp.v.option_groups.get(inc.name)
         if group is None:
-            comp.error("RK0317", f"unknown option group `{inc.name}`", inc.span,
+            comp.error(UNKNOWN_OPTION_GROUP, f"unknown option group `{inc.name}`", inc.span,
                        suggestion_help(inc.name, comp.v.option_groups))
             return []
         if inc.name in within:
-            comp.error("RK0346", f"option group `{inc.name}` includes itself "
+            comp.error(GROUP_INCLUDES_ITSELF, f"option group `{inc.name}` includes itself "
                        f"({' -> '.join(within[within.index(inc.name):] + (inc.name,))})", inc.span,
                        "an option group lists options once: include it from a `choose`, not from itself")
             return []
         params, group_options = group
         if len(inc.args) != len(params):
-            comp.error("RK0307", f"option group `{inc.name}` takes {len(params)} argument"
+            comp.error(WRONG_ARGUMENT_COUNT, f"option group `{inc.name}` takes {len(params)} argument"
                        f"{'s' if len(params) != 1 else ''} ({', '.join(params)}), got {len(inc.args)}", inc.span)
             return []
         names: dict = {}
@@ -769,7 +782,7 @@ class _Writer:
         if isinstance(st.value, ast.Call) and st.value.func in comp.v.procedures:
             target = st.target
             if not isinstance(target, ast.Name) or not self._is_local(target.id):
-                comp.error("RK0311", "a procedure's result can only be stored in a local name", st.span)
+                comp.error(RESULT_NOT_IN_LOCAL, "a procedure's result can only be stored in a local name", st.span)
                 return
             with self._loops_before((st.value.args), ind, out, st.span):
                 call = self._direct_call(st.value)
@@ -835,12 +848,13 @@ class _Writer:
         if builtin is not None or name in comp.v.functions:
             value = comp.src(call, self.scope)
             if builtin is None or builtin.pure:
-                comp.error("RK0315", f"`{name}(...)` computes a value that is thrown away", call.span,
+                comp.error(VALUE_THROWN_AWAY, f"`{name}(...)` computes a value that is thrown away", call.span,
                            "assign it, `x = ...`, or use it in a condition")
             out.append((ind, value, st.span))
             return
         candidates = set(comp.v.procedures) | {n for n, b in REGISTRY.items() if b.kind == "effect"}
-        comp.error("RK0305", f"unknown effect or procedure `{name}`", call.span, suggestion_help(name, candidates))
+        comp.error(UNKNOWN_FUNCTION, f"unknown effect or procedure `{name}`", call.span, suggestion_help(name,
+                                                                                                         candidates))
 
     def _proc_args(self, call):
         """The argument sources of a procedure call, or None (with a diagnostic)."""
@@ -849,9 +863,9 @@ class _Writer:
         params = comp.v.procedures[name]
         comp.used_procedures.add(name)
         if call.kwargs:
-            comp.error("RK0308", f"procedure `{name}` takes positional arguments only", call.span)
+            comp.error(UNKNOWN_KEYWORD, f"procedure `{name}` takes positional arguments only", call.span)
         if len(call.args) != len(params):
-            comp.error("RK0307", f"procedure `{name}` takes {len(params)} argument"
+            comp.error(WRONG_ARGUMENT_COUNT, f"procedure `{name}` takes {len(params)} argument"
                        f"{'s' if len(params) != 1 else ''} ({', '.join(params)}), got {len(call.args)}", call.span)
             return None
         return [comp.src(a, self.scope) for a in call.args]
@@ -961,7 +975,7 @@ class _Writer:
 
     def _jump(self, st, ind, out, what):
         if not self.loops:
-            self.comp.error("RK0316", f"`{what}` outside a loop", st.span)
+            self.comp.error(BREAK_OUTSIDE_LOOP, f"`{what}` outside a loop", st.span)
             return
         loop = self.loops[-1]
         if loop[0] == "py":

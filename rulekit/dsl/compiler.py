@@ -19,6 +19,30 @@ from collections.abc import Callable
 
 import attrs
 
+from ..codes import (
+    ASSIGNED_CONSTANT,
+    BAD_ASSIGNMENT_TARGET,
+    BY_NOT_TAKEN,
+    EFFECT_AS_VALUE,
+    IMPURE_FUNCTION,
+    IN_ON_FAMILY,
+    INDEX_OUT_OF_RANGE,
+    KEYWORD_TWICE,
+    MISSING_ARGUMENT,
+    NAMED_NOT_CALLED,
+    PROCEDURE_IN_EXPRESSION,
+    TEXT_TOO_LONG,
+    TOO_COMPLEX,
+    UNCHANGEABLE_ATTRIBUTE,
+    UNKNOWN_ATTRIBUTE,
+    UNKNOWN_FUNCTION,
+    UNKNOWN_KEYWORD,
+    UNKNOWN_KIND_ITEM_OR_PROPERTY,
+    UNKNOWN_NAME,
+    WRONG_ARGUMENT_COUNT,
+    WRONG_ARGUMENT_KIND,
+    WRONG_KIND,
+)
 from ..engine import memo, mutate, vm
 from ..engine.library import REGISTRY, seq
 from ..engine.limits import MAX_SIZE
@@ -342,7 +366,7 @@ class Compiler(Loops):
         except (SyntaxError, RecursionError, MemoryError) as exc:
             if not too_complex(exc):
                 raise               # a bug of this compiler, not the author's mistake
-            self.error("RK0219", f"{what} too complex to compile", span, hint)
+            self.error(TOO_COMPLEX, f"{what} too complex to compile", span, hint)
             return lambda *args: None
         fn = self._fn_cache[text] = located_code(out["_f"], span)
         return fn
@@ -521,7 +545,7 @@ class Compiler(Loops):
     def _written_text(self, node, size: int) -> None:
         """A text written in the content is at most MAX_SIZE characters, as a built one (RK0117)."""
         if size > MAX_SIZE:
-            self.error("RK0117", f"a text of {size:,} characters is too long to write (at most {MAX_SIZE:,})",
+            self.error(TEXT_TOO_LONG, f"a text of {size:,} characters is too long to write (at most {MAX_SIZE:,})",
                        node.span, "keep long texts out of the rules (a `text:` field documents them)")
 
     def x_Name(self, node, scope):
@@ -551,9 +575,9 @@ class Compiler(Loops):
         if name in v.tables:
             return self._k(v.tables[name])
         if name in v.procedures or name in v.functions or name in REGISTRY:
-            self.error("RK0302", f"`{name}` is a {self._what(name)}; call it with `{name}(...)`", node.span)
+            self.error(NAMED_NOT_CALLED, f"`{name}` is a {self._what(name)}; call it with `{name}(...)`", node.span)
         else:
-            self.error("RK0301", f"unknown name `{name}`", node.span,
+            self.error(UNKNOWN_NAME, f"unknown name `{name}`", node.span,
                        suggestion_help(name, self._all_names(scope)))
         return NONE
 
@@ -582,7 +606,7 @@ class Compiler(Loops):
             paths.append("mprop")
         if not paths:
             candidates = (v.pvars | set(v.pzones) | v.item_props | v.dynamic_props | v.member_props)
-            self.error("RK0303", f"unknown attribute `{name}`", node.span, suggestion_help(name, candidates))
+            self.error(UNKNOWN_ATTRIBUTE, f"unknown attribute `{name}`", node.span, suggestion_help(name, candidates))
             return NONE
         items = v.items
         members = v.members
@@ -682,7 +706,7 @@ class Compiler(Loops):
         inner = scope.bind_py(names, walkers)
         elt = self.src(node.elt, inner)
         if node.by is not None and not keyed:
-            self.error("RK0322", "`by` belongs to a generator argument of sorted, min, max or distinct",
+            self.error(BY_NOT_TAKEN, "`by` belongs to a generator argument of sorted, min, max or distinct",
                        node.by.span)
         elif keyed:
             elt = f"({self.src(node.by, inner)}, {elt})"
@@ -724,7 +748,7 @@ class Compiler(Loops):
             return f"({a} {op} {b})"
         kind = self.static_kind(node.right, scope)
         if kind == "family":
-            self.error("RK0344", f"`{op}` cannot look inside a family of zones; test one of its spaces: "
+            self.error(IN_ON_FAMILY, f"`{op}` cannot look inside a family of zones; test one of its spaces: "
                        f"`x {op} {_name_of(node.right)}[key]`", node.span)
         if kind == "zone":
             test = f"(s.loc.get({a}) is {b})"
@@ -755,16 +779,17 @@ class Compiler(Loops):
         if name in v.functions:
             return self._user_function_call(node, scope)
         if name in v.procedures:
-            self.error("RK0304", f"procedure `{name}` can only be called as a statement or as `x = {name}(...)`",
+            self.error(PROCEDURE_IN_EXPRESSION,
+                       f"procedure `{name}` can only be called as a statement or as `x = {name}(...)`",
                        node.span, "procedures may ask players to decide, so they cannot run inside an expression")
             return NONE
         builtin = REGISTRY.get(name)
         if builtin is None:
             candidates = set(v.functions) | set(v.procedures) | set(REGISTRY)
-            self.error("RK0305", f"unknown function `{name}`", node.span, suggestion_help(name, candidates))
+            self.error(UNKNOWN_FUNCTION, f"unknown function `{name}`", node.span, suggestion_help(name, candidates))
             return NONE
         if builtin.kind == "effect":
-            self.error("RK0306", f"effect `{name}` changes the game and cannot be used as a value", node.span,
+            self.error(EFFECT_AS_VALUE, f"effect `{name}` changes the game and cannot be used as a value", node.span,
                        f"write it as a statement of its own: `{builtin.signature}`")
             return NONE
         if builtin.names is not None:
@@ -795,7 +820,7 @@ class Compiler(Loops):
         """``f(x for x in xs by KEY)``: the built-in's ``by`` form, given (key, item) pairs."""
         comp = node.args[0]
         if builtin.by is None:
-            self.error("RK0322", f"`{builtin.name}` does not compare items by a key", comp.by.span,
+            self.error(BY_NOT_TAKEN, f"`{builtin.name}` does not compare items by a key", comp.by.span,
                        "`by` belongs to sorted, min, max and distinct (and to the options of a `choose`)")
             return NONE
         pairs = f"{'BOUNDED(' if len(comp.fors) > 1 else '['}{self._generator(comp, scope, keyed=True)}" \
@@ -818,7 +843,8 @@ class Compiler(Loops):
         known, what = {"kinds": (v.kinds, "component kind"), "items": (v.items, "item"),
                        "props": (v.item_props | v.dynamic_props | v.member_props, "property")}[builtin.names]
         if known and arg.value not in known:
-            self.error("RK0319", f"no {what} `{arg.value}`", arg.span, suggestion_help(arg.value, known))
+            self.error(UNKNOWN_KIND_ITEM_OR_PROPERTY, f"no {what} `{arg.value}`", arg.span, suggestion_help(arg.value,
+                                                                                                            known))
 
     def _form(self, builtin, node, scope):
         """The faster form a built-in declares (``form=``), where its arguments allow it, else
@@ -1023,18 +1049,18 @@ class Compiler(Loops):
         args = [compile_arg(a, scope) for a in node.args]
         kwargs = {}
         if len(node.args) > len(names):
-            self.error("RK0307", f"`{builtin.name}` takes at most {len(names)} argument"
+            self.error(WRONG_ARGUMENT_COUNT, f"`{builtin.name}` takes at most {len(names)} argument"
                        f"{'s' if len(names) != 1 else ''}, got {len(node.args)}", node.span,
                        f"the signature is `{builtin.signature}`")
             args = args[:len(names)]
         given = set(names[:len(node.args)])
         for key, value in node.kwargs:
             if key not in names:
-                self.error("RK0308", f"`{builtin.name}` has no argument `{key}`", value.span,
+                self.error(UNKNOWN_KEYWORD, f"`{builtin.name}` has no argument `{key}`", value.span,
                            suggestion_help(key, names) or f"the signature is `{builtin.signature}`")
                 continue
             if key in given:
-                self.error("RK0309", f"argument `{key}` of `{builtin.name}` given twice", value.span)
+                self.error(KEYWORD_TWICE, f"argument `{key}` of `{builtin.name}` given twice", value.span)
                 continue
             given.add(key)
             kwargs[key] = compile_kwarg(value, scope)
@@ -1043,7 +1069,7 @@ class Compiler(Loops):
             self._note_stream(builtin, node, names)
         missing = [p for p in builtin.params if p not in given]
         if missing:
-            self.error("RK0310", f"`{builtin.name}` is missing argument `{missing[0]}`", node.span,
+            self.error(MISSING_ARGUMENT, f"`{builtin.name}` is missing argument `{missing[0]}`", node.span,
                        f"the signature is `{builtin.signature}`")
         # required params given by keyword become positional, so impls stay simple
         positional = list(args)
@@ -1087,7 +1113,7 @@ class Compiler(Loops):
             got_nice = {"number": "a number", "text": "text", "bool": "true/false", "none": "none",
                         "zone": "a zone", "family": f"a family of zones (pick one: `{_name_of(arg)}[key]`)",
                         "list": "a list"}[got]
-            self.error("RK0321", f"argument `{pname}` of `{builtin.name}` must be {nice}, got {got_nice}",
+            self.error(WRONG_ARGUMENT_KIND, f"argument `{pname}` of `{builtin.name}` must be {nice}, got {got_nice}",
                        arg.span, f"the signature is `{builtin.signature}`")
 
     def _kind_of(self, node):
@@ -1141,7 +1167,7 @@ class Compiler(Loops):
         name = node.func
         params, _body = self.v.functions[name]
         if node.kwargs or len(node.args) != len(params):
-            self.error("RK0307", f"function `{name}` takes {len(params)} argument"
+            self.error(WRONG_ARGUMENT_COUNT, f"function `{name}` takes {len(params)} argument"
                        f"{'s' if len(params) != 1 else ''} ({', '.join(params)}), got "
                        f"{len(node.args) + len(node.kwargs)}", node.span)
             return NONE
@@ -1321,7 +1347,7 @@ class Compiler(Loops):
         params, body = self.v.functions[name]
         impure = _find_impure(body, self.v)
         if impure is not None:
-            self.error("RK0318", f"function `{name}` calls `{impure.func}`; functions must be pure", impure.span,
+            self.error(IMPURE_FUNCTION, f"function `{name}` calls `{impure.func}`; functions must be pure", impure.span,
                        "draw random numbers in a procedure and pass the result in"
                        if REGISTRY[impure.func].pins else "call it in a procedure, an invariant or an expectation")
         names = {p: self._var(p) for p in params}
@@ -1400,10 +1426,10 @@ class Compiler(Loops):
             if name in v.gvars and name not in scope.locals:
                 return f"{self.setter(name, False)}(s, None, {value}, {span})"
             if name in v.constants:
-                self.error("RK0312", f"`{name}` is a constant and cannot be changed", target.span,
+                self.error(ASSIGNED_CONSTANT, f"`{name}` is a constant and cannot be changed", target.span,
                            "declare it under `vars:` if it changes during the game")
             elif name in v.zones or name in v.families or name in v.sets or name in v.members:
-                self.error("RK0312", f"`{name}` names a zone or set and cannot be assigned", target.span)
+                self.error(ASSIGNED_CONSTANT, f"`{name}` names a zone or set and cannot be assigned", target.span)
             return f"e[{self._k(name)}] = {value}"
         if isinstance(target, ast.Attr):
             obj = self.src(target.obj, scope)
@@ -1419,13 +1445,13 @@ class Compiler(Loops):
             if name in v.dynamic_props:
                 return f"SET_PROP(s, {obj}, {self._k(name)}, {value})"
             if name in v.item_props or name in v.member_props or name in v.pzones:
-                self.error("RK0313", f"`{name}` cannot be changed", target.span,
+                self.error(UNCHANGEABLE_ATTRIBUTE, f"`{name}` cannot be changed", target.span,
                            "only player variables and item state declared under `state:` change")
             else:
-                self.error("RK0303", f"unknown attribute `{name}`", target.span,
+                self.error(UNKNOWN_ATTRIBUTE, f"unknown attribute `{name}`", target.span,
                            suggestion_help(name, v.pvars | v.dynamic_props))
             return "pass"
-        self.error("RK0314", "only names and attributes can be assigned", target.span)
+        self.error(BAD_ASSIGNMENT_TARGET, "only names and attributes can be assigned", target.span)
         return "pass"
 
 
@@ -1540,7 +1566,7 @@ def past_end(index: int, what: str, size: int):
     """An index past either end of a list, a text or a zone, in the author's words."""
     end = "end" if index >= 0 else "start"
     raise ContentRuntimeError(f"index {index} is past the {end} of {what} ({size} item{'' if size == 1 else 's'})",
-                              None, "RK4020")
+                              None, INDEX_OUT_OF_RANGE)
 
 
 def _namespace(vocab: Vocabulary) -> dict:
@@ -1566,7 +1592,7 @@ def _namespace(vocab: Vocabulary) -> dict:
             return s.loc.get(x) == coll
         if type(coll) is Family:
             raise ContentRuntimeError(f"`in` cannot look inside a family of zones (`{coll.text}`); "
-                                      "test one of its spaces", None, "RK4002")
+                                      "test one of its spaces", None, WRONG_KIND)
         return x in coll
 
     def tally(s, z, prop, value):

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import attrs
 
+from ..codes import UNKNOWN_IN_NARRATION
 from ..engine.state import PLAYERS, SEAT_NAMES, Decision
 from ..errors import Diagnostic, DiagnosticReport
 from ..source import Span
@@ -80,7 +81,8 @@ def _check_name(builder, path: tuple, name, known) -> None:
         return
     from ..errors import suggestion_help
     builder.diagnostics.append(Diagnostic(
-        "RK0126", f"`narrate:` names `{name}`, which this game does not define", builder.smap.span(path, key=
+        UNKNOWN_IN_NARRATION, f"`narrate:` names `{name}`, which this game does not define", builder.smap.span(path,
+                                                                                                               key=
                                                                                                    len(path) == 3),
         help=suggestion_help(str(name), known) or f"known: {', '.join(sorted(known)) or 'none'}"))
 

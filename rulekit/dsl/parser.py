@@ -23,6 +23,7 @@ from lark.indenter import Indenter
 from lark.lark import _LOAD_ALLOWED_OPTIONS
 from lark.lexer import TerminalDef
 
+from ..codes import NUMBER_TOO_LONG, UNEXPECTED_CHARACTER, UNEXPECTED_TOKEN
 from ..errors import Diagnostic, DiagnosticReport
 from ..source import Span
 from . import ast, parse_cache
@@ -292,7 +293,7 @@ class _ToAst(Transformer):
     def number(self, c):
         if len(c[0]) > MAX_DIGITS:
             raise DiagnosticReport([Diagnostic(
-                "RK0221", f"a number of {len(c[0]):,} digits is too long to write (at most {MAX_DIGITS:,})",
+                NUMBER_TOO_LONG, f"a number of {len(c[0]):,} digits is too long to write (at most {MAX_DIGITS:,})",
                 self._tok_span(c[0]), help="no rule needs such a number; is a digit key stuck?")])
         return ast.Num(int(c[0]), span=self._tok_span(c[0]))
 
@@ -401,15 +402,15 @@ def _diagnose(exc: UnexpectedInput, text: str, locate: Locate, start: str) -> Di
         return Diagnostic(code, message, span, help=helptext)
     if isinstance(exc, UnexpectedCharacters):
         char = text.splitlines()[exc.line - 1][exc.column - 1] if exc.line <= len(text.splitlines()) else "?"
-        return Diagnostic("RK0200", f"unexpected character `{char}`", span,
+        return Diagnostic(UNEXPECTED_CHARACTER, f"unexpected character `{char}`", span,
                           help="check for a stray symbol or an unclosed string")
     if isinstance(exc, UnexpectedToken):
         expected = sorted(_pretty(t) for t in exc.expected if not t.startswith("_") or t in ("_NL",))
         found = _pretty(exc.token.type) if exc.token.type in ("_NL", "$END", "_INDENT", "_DEDENT") \
             else f"`{exc.token}`"
-        return Diagnostic("RK0201", f"unexpected {found}", span,
+        return Diagnostic(UNEXPECTED_TOKEN, f"unexpected {found}", span,
                           help=f"expected one of: {', '.join(expected[:12])}" if expected else None)
-    return Diagnostic("RK0201", "unexpected end of script", span)
+    return Diagnostic(UNEXPECTED_TOKEN, "unexpected end of script", span)
 
 
 def _position(state):

@@ -14,6 +14,7 @@ import attrs
 from lark.exceptions import VisitError
 from lark.indenter import DedentError
 
+from ..codes import CANNOT_EVALUATE, INCONSISTENT_DEDENT, TOO_COMPLEX, UNEXPECTED_CHARACTER
 from ..engine.limits import MAX_BITS, too_many_digits
 from ..engine.mutate import fmt
 from ..errors import RUNTIME_ERRORS, ContentRuntimeError, Diagnostic, DiagnosticReport, raise_failure
@@ -42,9 +43,9 @@ def parse_text(text: str, locate, kind: str = "script"):
         line = text.count("\n", 0, at) + 1
         column = at - (text.rfind("\n", 0, at) + 1) + 1
         raise DiagnosticReport([Diagnostic(
-            "RK0200", f"unexpected character U+{ord(odd.group()):04X}", locate(line, column, None, None),
+            UNEXPECTED_CHARACTER, f"unexpected character U+{ord(odd.group()):04X}", locate(line, column, None, None),
             help="effect-language text may break lines only with plain newlines")])
-    too_deep = Diagnostic("RK0219", f"nested deeper than {MAX_NESTING} levels", locate(1, 1, None, None),
+    too_deep = Diagnostic(TOO_COMPLEX, f"nested deeper than {MAX_NESTING} levels", locate(1, 1, None, None),
                           help="split it up with a function or a local variable")
     try:
         node = _PARSERS[kind](text, locate)
@@ -53,7 +54,7 @@ def parse_text(text: str, locate, kind: str = "script"):
     except DedentError:
         line = _bad_dedent(text)
         raise DiagnosticReport([Diagnostic(
-            "RK0220", "this line's indentation matches no enclosing block", locate(line, 1, None, None),
+            INCONSISTENT_DEDENT, "this line's indentation matches no enclosing block", locate(line, 1, None, None),
             help="indent it exactly as far as the block it belongs to")]) from None
     except VisitError as exc:
         if isinstance(exc.orig_exc, RecursionError):
@@ -118,8 +119,8 @@ def located(fn, span: Span, what: str, number: str | None = None):
                 return value
             if isinstance(value, Fraction):
                 raise ContentRuntimeError(f"{what} must be a whole number, not {fmt(value)} (round it: `x // 1` "
-                                          "rounds down)", span, "RK4000")
-            raise ContentRuntimeError(f"{what} must be a number, not {fmt(value)}", span, "RK4000")
+                                          "rounds down)", span, CANNOT_EVALUATE)
+            raise ContentRuntimeError(f"{what} must be a number, not {fmt(value)}", span, CANNOT_EVALUATE)
         return value
     return run
 

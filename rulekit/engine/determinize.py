@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from itertools import repeat
 
+from ..codes import WRONG_KIND
 from ..errors import ContentRuntimeError
 from . import mutate, rng, vm
 from .library import seq
@@ -70,7 +71,7 @@ def _sources(s: State, keys: set) -> dict:
         value = fn(s, {"p": PLAYERS[key.owner] if key.owner is not None else None})
         if value.__class__ is not list and value.__class__ is not ZoneKey:
             raise ContentRuntimeError(f"`dealt_from` of `{key.name}` must give a list of items or a zone, not "
-                                      f"{mutate.fmt(value)}", span, "RK4002")
+                                      f"{mutate.fmt(value)}", span, WRONG_KIND)
         out[key] = {item for item in seq(s, value) if item.__class__ is str}    # items are their ids
     return out
 

@@ -17,6 +17,7 @@ from fractions import Fraction
 
 import attrs
 
+from ..codes import RANGE_TOO_LONG, VALUE_TOO_LARGE, WRONG_KIND
 from ..errors import ContentRuntimeError, boundary
 from . import mutate
 from .limits import MAX_BITS, MAX_SIZE, too_long_message, too_many_digits
@@ -88,7 +89,7 @@ def seq(s: State, value):
     if type(value) is Family:
         return list(value.zones.values())  # a family is its list of zones
     if value is None:
-        raise ContentRuntimeError("expected a list or a zone, got none", None, "RK4002")
+        raise ContentRuntimeError("expected a list or a zone, got none", None, WRONG_KIND)
     return value
 
 
@@ -99,7 +100,7 @@ boundary(seq)
 # The limits themselves (MAX_SIZE, MAX_BITS) are engine/limits.py's, where mutate reads them too.
 def too_long(value):
     """A text or list grew past MAX_SIZE: the game stops on its line."""
-    raise ContentRuntimeError(too_long_message(value.__class__ is str, len(value)), None, "RK4015")
+    raise ContentRuntimeError(too_long_message(value.__class__ is str, len(value)), None, VALUE_TOO_LARGE)
 
 
 def printed(value) -> str:
@@ -130,7 +131,7 @@ def _printed_items(values, separator: str) -> str:
         part = printed(value)
         size += len(part) + step
         if size > MAX_SIZE:
-            raise ContentRuntimeError(too_long_message(True, MAX_SIZE, more=True), None, "RK4015")
+            raise ContentRuntimeError(too_long_message(True, MAX_SIZE, more=True), None, VALUE_TOO_LARGE)
         parts.append(part)
     return separator.join(parts)
 
@@ -177,7 +178,7 @@ def _range(s, start, stop=None):
     r = range(start) if stop is None else range(start, stop)
     if len(r) > MAX_RANGE:
         raise ContentRuntimeError(f"range of {len(r):,} numbers is longer than {MAX_RANGE:,} "
-                                  "(no board needs more; a runaway bound?)", None, "RK4014")
+                                  "(no board needs more; a runaway bound?)", None, RANGE_TOO_LONG)
     return list(r)
 
 
@@ -283,12 +284,12 @@ def _subsets(s, items, min=0, max=None):  # noqa: A002 - the content's keyword n
     pool = list(seq(s, items))
     for bound in (min, max):
         if bound is not None and (bound.__class__ is bool or not isinstance(bound, int)):
-            raise ContentRuntimeError(f"`subsets` bounds are whole numbers, not {mutate.fmt(bound)}", None, "RK4002")
+            raise ContentRuntimeError(f"`subsets` bounds are whole numbers, not {mutate.fmt(bound)}", None, WRONG_KIND)
     low, high = (min if min > 0 else 0), (len(pool) if max is None or max > len(pool) else max)
     total = sum(math.comb(len(pool), k) for k in range(low, high + 1))
     if total > MAX_SUBSETS:
         raise ContentRuntimeError(f"`subsets` of {len(pool)} items would list {total:,} subsets (at most "
-                                  f"{MAX_SUBSETS:,}; bound their size with min= and max=)", None, "RK4015")
+                                  f"{MAX_SUBSETS:,}; bound their size with min= and max=)", None, VALUE_TOO_LARGE)
     return [list(chosen) for k in range(low, high + 1) for chosen in itertools.combinations(pool, k)]
 
 
@@ -300,7 +301,7 @@ MAX_SUBSETS = 1_000_000    # as many as the longest list content may build
           args={'items': 'list', 'separator': 'text'}, returns="text")
 def _join(s, items, separator=", "):
     if separator.__class__ is not str:
-        raise ContentRuntimeError(f"`join` separates with a text, not {mutate.fmt(separator)}", None, "RK4002")
+        raise ContentRuntimeError(f"`join` separates with a text, not {mutate.fmt(separator)}", None, WRONG_KIND)
     return _printed_items(seq(s, items), separator)
 
 
@@ -401,7 +402,7 @@ def _has(s, item, prop):
     if item.__class__ is str and item in components.members:
         return prop in components.members[item]
     raise ContentRuntimeError(f"`has` asks about {mutate.fmt(item)}, which is no item nor set member", None,
-                              "RK4002")
+                              WRONG_KIND)
 
 
 @function("item", ("id",), (), "the item with this id", "item(\"goal\")",
@@ -496,9 +497,9 @@ def _end_game(s, span=None):
 
 def _need_item(s, value, span):
     if value not in s.game.components.items:
-        raise ContentRuntimeError(f"expected an item, got {mutate.fmt(value)}", span, "RK4002")
+        raise ContentRuntimeError(f"expected an item, got {mutate.fmt(value)}", span, WRONG_KIND)
 
 
 def _need_zone(value, what, span):
     if type(value) is not ZoneKey:
-        raise ContentRuntimeError(f"`{what}` must be a zone, got {mutate.fmt(value)}", span, "RK4002")
+        raise ContentRuntimeError(f"`{what}` must be a zone, got {mutate.fmt(value)}", span, WRONG_KIND)

@@ -7,6 +7,7 @@ mul, power; templates; the built-ins that build texts) and where a recorded game
 (mutate's setters)."""
 from __future__ import annotations
 
+from ..codes import VALUE_TOO_LARGE
 from ..errors import ContentRuntimeError
 
 MAX_SIZE = 1_000_000
@@ -24,4 +25,4 @@ def too_many_digits(bits: int, why: str = "a runaway value?", span=None, subject
     """A whole number past MAX_BITS bits: refused before it is worked out, printed or kept
     (``subject``: what it is the value of, said first)."""
     said = f"a number of about {bits * 3 // 10:,} digits is too large (at most about {MAX_BITS * 3 // 10:,}; {why})"
-    raise ContentRuntimeError(f"{subject}: {said}" if subject else said, span, "RK4015")
+    raise ContentRuntimeError(f"{subject}: {said}" if subject else said, span, VALUE_TOO_LARGE)

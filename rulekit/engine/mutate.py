@@ -8,6 +8,7 @@ log off (``state.record = False``) without touching the rules.
 """
 from __future__ import annotations
 
+from ..codes import BAD_PIN, NOT_IN_A_ZONE, OUT_OF_BOUNDS, WRONG_KIND, ZONE_FULL
 from ..errors import ContentRuntimeError
 from . import memo, rng, tally
 from .limits import MAX_BITS, too_many_digits
@@ -87,11 +88,11 @@ _ZONELIKE = frozenset((ZoneKey, Family))
 def _check_bounds(what: str, value, bounds, span) -> None:
     low, high = bounds
     if not isinstance(value, int):
-        raise ContentRuntimeError(f"`{what}` must be a whole number, got {fmt(value)}", span, "RK4002")
+        raise ContentRuntimeError(f"`{what}` must be a whole number, got {fmt(value)}", span, WRONG_KIND)
     if low is not None and value < low:
-        raise ContentRuntimeError(f"`{what}` would become {value}, below its minimum {low}", span, "RK4003")
+        raise ContentRuntimeError(f"`{what}` would become {value}, below its minimum {low}", span, OUT_OF_BOUNDS)
     if high is not None and value > high:
-        raise ContentRuntimeError(f"`{what}` would become {value}, above its maximum {high}", span, "RK4003")
+        raise ContentRuntimeError(f"`{what}` would become {value}, above its maximum {high}", span, OUT_OF_BOUNDS)
 
 
 def set_prop(s: State, item: str, name: str, value) -> None:
@@ -114,11 +115,11 @@ def move(s: State, item: str, to: ZoneKey, at: str = "top", span=None) -> None:
     loc = s.loc
     source = loc.get(item)
     if source is None:
-        raise ContentRuntimeError(f"`{fmt(item)}` is not an item in any zone", span, "RK4004")
+        raise ContentRuntimeError(f"`{fmt(item)}` is not an item in any zone", span, NOT_IN_A_ZONE)
     zones = s.zones
     capacity = to.capacity
     if capacity is not None and source is not to and len(zones[to]) >= capacity:
-        raise ContentRuntimeError(f"zone `{to}` is full (capacity {capacity})", span, "RK4005")
+        raise ContentRuntimeError(f"zone `{to}` is full (capacity {capacity})", span, ZONE_FULL)
     owned = s.owned
     held = zones[source] if source in owned else s.writable(source)
     if held[-1] == item:        # from the top (drawing, playing the last card): no scan
@@ -168,7 +169,7 @@ def shuffle(s: State, zone: ZoneKey, stream: str, span=None) -> None:
         order = list(pinned.pop(0))
         if sorted(order) != sorted(items):
             exc = ContentRuntimeError(
-                f"pinned order for `{zone}` is not a permutation of its {len(items)} items", span, "RK4006")
+                f"pinned order for `{zone}` is not a permutation of its {len(items)} items", span, BAD_PIN)
             exc.pin = ("shuffles", zone.text, -1 - len(pinned))    # script.py names the script's line
             raise exc
         s.zones[zone] = order
@@ -193,7 +194,7 @@ def _pinned_on_top(order: list, on_top: list, zone: ZoneKey, span) -> list:
     missing = [x for x in on_top if x not in order]
     if missing:
         exc = ContentRuntimeError(f"pinned on top of `{zone}`: `{missing[0]}` is not in `{zone}` when it is "
-                                  "shuffled", span, "RK4006")
+                                  "shuffled", span, BAD_PIN)
         exc.pin = ("top", zone.text, on_top.index(missing[0]))     # script.py names the script's line
         raise exc
     chosen = set(on_top)
@@ -205,7 +206,7 @@ def roll(s: State, sides: int, stream: str, span=None) -> int:
     if pinned:
         value = int(pinned.pop(0))
         if not 1 <= value <= sides:
-            exc = ContentRuntimeError(f"pinned roll {value} is not between 1 and {sides}", span, "RK4006")
+            exc = ContentRuntimeError(f"pinned roll {value} is not between 1 and {sides}", span, BAD_PIN)
             exc.pin = ("rolls", stream, -1 - len(pinned))           # counted from the end of the pins
             raise exc
     else:

@@ -13,6 +13,16 @@ from __future__ import annotations
 from fractions import Fraction
 from itertools import islice
 
+from ..codes import (
+    ASSERTION_FAILED,
+    BAD_EXPONENT,
+    CALLS_TOO_DEEP,
+    CHOOSER_NOT_A_PLAYER,
+    NO_LEGAL_OPTION,
+    STEP_LIMIT,
+    VALUE_TOO_LARGE,
+    WRONG_KIND,
+)
 from ..errors import ContentRuntimeError, boundary
 from . import mutate
 from .library import checked_text, printed, seq, too_long
@@ -70,7 +80,7 @@ def call(s: State, code: Code, env: dict, ret) -> bool:
     frames = s.frames
     if len(frames) > MAX_DEPTH:
         raise ContentRuntimeError(f"procedure calls nest deeper than {MAX_DEPTH} (recursion in `{code.name}`?)",
-                                  None, "RK4008")
+                                  None, CALLS_TOO_DEEP)
     frame = _bare(Frame)      # Frame(code, 0, env, ret), without a Python call to its __init__
     frame.code = code
     frame.pc = 0
@@ -103,7 +113,7 @@ def decide(s: State, player, choices: list, spec: ChooseSpec) -> bool:
         check_player(s, player, spec)
     if not choices:
         raise ContentRuntimeError(f"no option of this choice is legal for {mutate.fmt(player)}",
-                                  spec.span, "RK4010")
+                                  spec.span, NO_LEGAL_OPTION)
     auto = s.auto
     if auto is None or auto.left <= 0:
         s.pending = Decision(player, choices, spec, s)
@@ -156,12 +166,12 @@ def check_player(s: State, player, spec: ChooseSpec) -> None:
     """Refuse a `choose` that asks someone who is not a player (a plain whole number in range is one)."""
     if player.__class__ is bool or not isinstance(player, int) or not 0 <= player < s.n:
         raise ContentRuntimeError(f"`choose` asks {mutate.fmt(player)}, who is not a player of this game "
-                                  f"(p1..p{s.n})", spec.span, "RK4013")
+                                  f"(p1..p{s.n})", spec.span, CHOOSER_NOT_A_PLAYER)
 
 
 def limit_reached(s: State, name: str, span) -> None:
     raise ContentRuntimeError(f"step limit of {s.limit} reached in `{name}` without a decision "
-                              "(a loop that never ends?)", span, "RK4009")
+                              "(a loop that never ends?)", span, STEP_LIMIT)
 
 
 def add(a, b):
@@ -179,7 +189,7 @@ def bounded(items) -> list:
     may be far larger than any of them): built to one item past MAX_SIZE at most, then refused."""
     out = list(islice(items, MAX_SIZE + 1))
     if len(out) > MAX_SIZE:
-        raise ContentRuntimeError(too_long_message(False, MAX_SIZE, more=True), None, "RK4015")
+        raise ContentRuntimeError(too_long_message(False, MAX_SIZE, more=True), None, VALUE_TOO_LARGE)
     return out
 
 
@@ -189,9 +199,9 @@ def mul(a, b):
         if a.bit_length() + b.bit_length() > MAX_BITS:
             too_many_digits(a.bit_length() + b.bit_length(), "a runaway product?")
     elif isinstance(b, int) and (a.__class__ is str or a.__class__ is list) and len(a) * b > MAX_SIZE:
-        raise ContentRuntimeError(too_long_message(a.__class__ is str, len(a) * b), None, "RK4015")
+        raise ContentRuntimeError(too_long_message(a.__class__ is str, len(a) * b), None, VALUE_TOO_LARGE)
     elif isinstance(a, int) and (b.__class__ is str or b.__class__ is list) and len(b) * a > MAX_SIZE:
-        raise ContentRuntimeError(too_long_message(b.__class__ is str, len(b) * a), None, "RK4015")
+        raise ContentRuntimeError(too_long_message(b.__class__ is str, len(b) * a), None, VALUE_TOO_LARGE)
     return a * b
 
 
@@ -201,7 +211,7 @@ def power(a, b):
     if not isinstance(b, int) or b < 0:
         raise ContentRuntimeError(f"the exponent of `**` must be a whole number of at least 0, got {mutate.fmt(b)}"
                                   + (f" (for a fraction write `1 / x ** {-b}`)" if isinstance(b, int) else ""),
-                                  None, "RK4017")
+                                  None, BAD_EXPONENT)
     if isinstance(a, int):
         bits = a.bit_length() if not -1 <= a <= 1 else 0
     elif isinstance(a, Fraction):
@@ -217,14 +227,14 @@ def divide(a, b):
     """``a / b`` exactly: a whole quotient is a whole number, any other a fraction (``7/2``)."""
     for value in (a, b):
         if not isinstance(value, (int, Fraction)):
-            raise ContentRuntimeError(f"`/` divides numbers, not {mutate.fmt(value)}", None, "RK4002")
+            raise ContentRuntimeError(f"`/` divides numbers, not {mutate.fmt(value)}", None, WRONG_KIND)
     quotient = Fraction(a, b)
     return quotient.numerator if quotient.denominator == 1 else quotient
 
 
 def assert_failed(message) -> None:
     """An ``assert`` whose test is false: the game stops on its line (the VM adds the span)."""
-    raise ContentRuntimeError(message if message.__class__ is str else mutate.fmt(message), None, "RK4019")
+    raise ContentRuntimeError(message if message.__class__ is str else mutate.fmt(message), None, ASSERTION_FAILED)
 
 
 def iterate(s: State, value) -> tuple:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from ..codes import NO_ONE_ELIGIBLE
 from ..errors import ContentRuntimeError
 from .state import PLAYERS, State
 
@@ -40,7 +41,7 @@ def _eligible_first(s: State, keys: list, rows: dict) -> list:
         rows[str(p)]["eligible"] = may
         out.append(((may, *key), p))
     if not any(key[0] for key, _p in out):
-        raise ContentRuntimeError("no player may win: `eligible` is false for everyone", span, "RK4018")
+        raise ContentRuntimeError("no player may win: `eligible` is false for everyone", span, NO_ONE_ELIGIBLE)
     return out
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from ..codes import BAD_SAVED_STATE
 from ..errors import RulekitError
 from . import memo
 from .state import PLAYERS, Family, Frame, Player, State, ZoneKey, item_state_entries, keys_of
@@ -19,7 +20,7 @@ FORMAT = 3  # 3: program counters number the blocks of generated code (dsl/codeg
 
 
 class StateFormatError(RulekitError):
-    code = "RK6001"
+    code = BAD_SAVED_STATE
 
 
 def _code_names(game) -> dict:

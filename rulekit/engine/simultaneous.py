@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 
+from ..codes import CHOOSER_NOT_A_PLAYER, NO_LEGAL_OPTION, NOT_TO_CHOOSE
 from ..errors import ContentRuntimeError, IllegalAction
 from . import mutate
 from .state import PLAYERS, Decision
@@ -103,10 +104,10 @@ def begin(s, f, sim: SimSpec, players) -> None:
     for q in (players if isinstance(players, (list, tuple)) else [players]):
         if (q.__class__ is bool or not isinstance(q, int) or not 0 <= q < s.n):
             raise ContentRuntimeError(f"`choose_all` asks {mutate.fmt(q)}, who is not a player of this game "
-                                      f"(p1..p{s.n})", sim.span, "RK4013")
+                                      f"(p1..p{s.n})", sim.span, CHOOSER_NOT_A_PLAYER)
         if q in who:
             raise ContentRuntimeError(f"`choose_all` lists {PLAYERS[q]} twice: each player decides once",
-                                      sim.span, "RK4013")
+                                      sim.span, CHOOSER_NOT_A_PLAYER)
         who.append(PLAYERS[q])
     f.env[sim.who] = tuple(who)
     f.env[sim.picks] = ()
@@ -134,7 +135,8 @@ def collect(s, f, sim: SimSpec, player, choices: list, spec) -> bool:
     """The options of one player are listed: list the next player's (False: the frame runs on),
     or, the last one listed, stop at the decision (True)."""
     if not choices:
-        raise ContentRuntimeError(f"no option of this choice is legal for {mutate.fmt(player)}", sim.span, "RK4010")
+        raise ContentRuntimeError(f"no option of this choice is legal for {mutate.fmt(player)}", sim.span,
+                                  NO_LEGAL_OPTION)
     env = f.env
     player = PLAYERS[player]
     listed = env[sim.listed] + ((player, tuple([(sim.record, (player, c)) for c in choices])),)
@@ -198,7 +200,7 @@ class NotDeciding(IllegalAction):
     """An action for a player who is not among those still to choose in a simultaneous
     decision (they have chosen already, or were never asked)."""
 
-    code = "RK3002"
+    code = NOT_TO_CHOOSE
 
 
 def seat_of(player) -> int | None:

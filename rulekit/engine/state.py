@@ -17,6 +17,7 @@ from __future__ import annotations
 import weakref
 from typing import Any
 
+from ..codes import SAME_LABEL_TWICE, VALUE_TOO_LARGE
 from ..errors import RUNTIME_ERRORS, ContentRuntimeError, raise_failure
 from .limits import MAX_LABELS
 
@@ -172,7 +173,8 @@ class Decision:
                     size += len(label)
                     if size > MAX_LABELS:       # each is within MAX_SIZE; all, within this
                         raise ContentRuntimeError(f"the options' labels come to more than {MAX_LABELS:,} "
-                                                  "characters (shorter labels, or fewer options?)", None, "RK4015")
+                                                  "characters (shorter labels, or fewer options?)", None,
+                                                  VALUE_TOO_LARGE)
                     out.append(label)
                 return tuple(out)
             labels = self._written(every, ())
@@ -223,7 +225,7 @@ def _duplicate(labels, span):
     for label in labels:
         if label in seen:
             raise ContentRuntimeError(f"two legal options share the notation `{label}`; "
-                                      "give options labels that tell them apart", span, "RK4011")
+                                      "give options labels that tell them apart", span, SAME_LABEL_TWICE)
         seen.add(label)
 
 

@@ -17,6 +17,7 @@ first such item (the read's line, naming that item), an ``any`` finds what lies 
 """
 from __future__ import annotations
 
+from ..codes import CANNOT_EVALUATE
 from ..errors import ContentRuntimeError, lacks_property
 
 
@@ -45,7 +46,7 @@ def tally_table(s, key: tuple, scanning_any: bool = False) -> dict:
                 message = lacks_property(s.game, item, prop)
                 if scanning_any:
                     return _Before(table, message)
-                raise ContentRuntimeError(message, None, "RK4000") from None
+                raise ContentRuntimeError(message, None, CANNOT_EVALUATE) from None
             table[value] = table.get(value, 0) + 1
         s.tallies[key] = table
         s.owned.add(key)
@@ -87,4 +88,4 @@ class _Before(dict):
     def get(self, value, default=None):
         if value in self:
             return self[value]
-        raise ContentRuntimeError(self.message, None, "RK4000")
+        raise ContentRuntimeError(self.message, None, CANNOT_EVALUATE)

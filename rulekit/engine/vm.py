@@ -30,6 +30,7 @@ import ast as pyast
 import dis
 import linecache
 
+from ..codes import INDEX_OUT_OF_RANGE
 from ..errors import RUNTIME_ERRORS, ContentRuntimeError, raise_failure
 from .library import REGISTRY, EndGame
 from .runtime import LINE_SPANS, check_player, limit_reached, take
@@ -83,7 +84,7 @@ def _located(exc: Exception, f: Frame, game):
         raise exc from None
     past = _past_end(exc) if exc.__class__ is IndexError else None
     if past is not None:
-        raise ContentRuntimeError(past, span, "RK4020") from None
+        raise ContentRuntimeError(past, span, INDEX_OUT_OF_RANGE) from None
     raise_failure(exc, game, span)
 
 

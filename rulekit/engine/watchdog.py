@@ -14,6 +14,7 @@ from __future__ import annotations
 import signal
 import threading
 
+from ..codes import STEP_TOO_SLOW
 from ..errors import ContentRuntimeError
 
 LIMIT_SECONDS = 60
@@ -46,4 +47,4 @@ def _tick(_signum, _frame) -> None:
     if _watch["since"] >= _watch["limit"]:
         _watch.update(seen=-1, since=0)
         raise ContentRuntimeError(f"one step of the rules has computed for {_watch['limit']} s of CPU time without "
-                                  "reaching a decision (a comprehension over too many values?)", None, "RK4016")
+                                  "reaching a decision (a comprehension over too many values?)", None, STEP_TOO_SLOW)

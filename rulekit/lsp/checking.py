@@ -16,6 +16,7 @@ import re
 
 import attrs
 
+from ..codes import INTERNAL
 from ..errors import Diagnostic, DiagnosticReport, RulekitError
 from ..source import Span
 from .documents import reading, real
@@ -134,7 +135,7 @@ def _failure(exc: Exception, where: str) -> list:
         more = [d for other in getattr(exc, "more", ()) for d in _failure(other, where)]
         return [first, *more]
     log.exception("internal error while checking %s", where)
-    return [Diagnostic("RK9999", f"internal error: {type(exc).__name__}: {exc}", Span(where, 1, 1),
+    return [Diagnostic(INTERNAL, f"internal error: {type(exc).__name__}: {exc}", Span(where, 1, 1),
                        help="this is a bug in rulekit, not in your content; the server's log has the traceback")]
 
 

@@ -39,6 +39,21 @@ from typing import Any
 import attrs
 import yaml
 
+from ..codes import (
+    BAD_PIN_TARGET,
+    BAD_SEED_OR_PLAYERS,
+    BAD_TOP_PIN,
+    CONTENT_CHANGED,
+    EXPECTATION_FAILED,
+    EXPECTATION_UNEVALUABLE,
+    LOG_CUT_SHORT,
+    LOG_FORMAT_TOO_NEW,
+    REPLAY_RESULT_DIFFERS,
+    SCRIPT_GAME_UNUSABLE,
+    SCRIPT_PLAYER_COUNT,
+    UNKNOWN_INVARIANT,
+    UNUSABLE_PIN,
+)
 from ..content import schema
 from ..content.loader import brief, flatten, load_yaml
 from ..dsl.notation import render_event
@@ -223,7 +238,7 @@ def _skipped(game, data: dict, smap):
     for i, ident in enumerate(spec):
         if ident not in ids:
             raise ScriptError(f"`skip_invariants` names `{ident}`, which is no invariant of {game.title}",
-                              smap.span(("skip_invariants", i)), "RK5027",
+                              smap.span(("skip_invariants", i)), UNKNOWN_INVARIANT,
                               help=suggestion_help(str(ident), ids) or
                               f"its invariants: {', '.join(f'`{x}`' for x in ids) or 'none'}")
     return frozenset(spec)
@@ -239,7 +254,7 @@ def _pin_error(exc: ContentRuntimeError, data: dict, smap) -> Exception:
     if index < 0:
         index += len(((data.get("pins") or {}).get(kind) or {}).get(name) or ())
     notes = (f"drawn by the rules at {exc.span}",) if exc.span is not None else ()
-    return ScriptError(str(exc), smap.span(("pins", kind, name, index)), "RK5023" if kind == "top" else "RK5025",
+    return ScriptError(str(exc), smap.span(("pins", kind, name, index)), BAD_TOP_PIN if kind == "top" else UNUSABLE_PIN,
                        notes=notes)
 
 
@@ -252,12 +267,12 @@ def _check_numbers(data: dict, smap) -> None:
         if type(value) is not int or value < low or (high is not None and value > high):
             bounds = f"from {low} to {high}" if high is not None else f"of at least {low}"
             raise ScriptError(f"`{key}:` must be a whole number {bounds}, not {_shown(value)}",
-                              smap.span((key,)), "RK5024")
+                              smap.span((key,)), BAD_SEED_OR_PLAYERS)
     for stream, values in (((data.get("pins") or {}).get("rolls")) or {}).items():
         for i, value in enumerate(values or ()):
             if type(value) is not int or value < 1:
                 raise ScriptError(f"pinned roll {_shown(value)} for `{stream}` is not a whole number of at least 1",
-                                  smap.span(("pins", "rolls", stream, i)), "RK5025")
+                                  smap.span(("pins", "rolls", stream, i)), UNUSABLE_PIN)
 
 
 def _shown(value) -> str:
@@ -290,20 +305,20 @@ def _script_game_of(path: str, data: dict, smap, game_override, force: bool):
     expected_hash = data.get("content_hash")
     if expected_hash and expected_hash != game.content_hash and not force:
         raise ScriptError(_what_changed(expected_hash, data.get("content_parts"), game),
-                          smap.span(("content_hash",)), "RK5002")
+                          smap.span(("content_hash",)), CONTENT_CHANGED)
     return game, variants
 
 
 def _start(game, data: dict, smap, seed: int, record: bool) -> State:
     """The state at its first decision: after setup and the script's ``position:``."""
     for zone, first in ((data.get("pins") or {}).get("top") or {}).items():     # before setup, which may shuffle
-        _check_items(game, f"pinned on top of `{zone}`", first, ("pins", "top", zone), "RK5023", smap)
+        _check_items(game, f"pinned on top of `{zone}`", first, ("pins", "top", zone), BAD_TOP_PIN, smap)
     zones = zone_index(game)
     for zone, orders in ((data.get("pins") or {}).get("shuffles") or {}).items():
         for k, order in enumerate(orders or ()):
             if zone in zones:                     # a zone the game lacks is refused after setup (RK5022)
                 _check_items(game, f"pinned shuffle of `{zone}`", order, ("pins", "shuffles", zone, k),
-                             "RK5025", smap)
+                             UNUSABLE_PIN, smap)
     position = None
     if "position" in data:
         position = game.compile_script(data["position"], smap.text(("position",)))
@@ -311,7 +326,7 @@ def _start(game, data: dict, smap, seed: int, record: bool) -> State:
         state = api.new_game(game, data.get("players"), seed, pins_from(data.get("pins")), record=record,
                              position=position)
     except UsageError as exc:   # a player count the game does not allow
-        raise ScriptError(str(exc), smap.span(("players",)), "RK5010") from None
+        raise ScriptError(str(exc), smap.span(("players",)), SCRIPT_PLAYER_COUNT) from None
     _check_pins(state, data, smap)
     return state
 
@@ -368,11 +383,11 @@ def _expect(step: Step, expectations: dict) -> list:
         try:
             got = fn(state, dict(seats))
         except Exception as exc:  # content evaluation problems are the author's to see
-            failures.append(ScriptError(f"cannot evaluate `{text}`: {exc}", espan, "RK5006"))
+            failures.append(ScriptError(f"cannot evaluate `{text}`: {exc}", espan, EXPECTATION_UNEVALUABLE))
             continue
         want = steps.as_written(want)
         if _normal(got) != _normal(want):
-            failures.append(ScriptError(steps.mismatch(text, want, got), espan, "RK5007"))
+            failures.append(ScriptError(steps.mismatch(text, want, got), espan, EXPECTATION_FAILED))
     return failures
 
 
@@ -385,10 +400,11 @@ def _check_result(state: State, data: dict, smap) -> None:
     if "result" not in data:
         return
     if state.result is None:
-        raise ScriptError("the log records a result, but the replay has not ended", smap.span(("result",)), "RK5008")
+        raise ScriptError("the log records a result, but the replay has not ended", smap.span(("result",)),
+                          REPLAY_RESULT_DIFFERS)
     if _normal(data["result"]) != _normal(state.result):
         raise ScriptError("the replay ended with a different result than the log recorded",
-                          smap.span(("result",)), "RK5008")
+                          smap.span(("result",)), REPLAY_RESULT_DIFFERS)
 
 
 def _script_game(ref: str, variants: tuple, smap) -> tuple:
@@ -398,13 +414,13 @@ def _script_game(ref: str, variants: tuple, smap) -> tuple:
     try:
         folder = find_game(ref)
     except UsageError as exc:
-        raise ScriptError(str(exc), smap.span(("game",)), "RK5009") from None
+        raise ScriptError(str(exc), smap.span(("game",)), SCRIPT_GAME_UNUSABLE) from None
     files = []
     for i, variant in enumerate(variants):
         try:
             files.append(_script_variant(folder, str(variant)))
         except UsageError as exc:
-            raise ScriptError(str(exc), smap.span(("variants", i)), "RK5009") from None
+            raise ScriptError(str(exc), smap.span(("variants", i)), SCRIPT_GAME_UNUSABLE) from None
     return folder, tuple(files)
 
 
@@ -458,15 +474,15 @@ def _check_log(data: dict, smap) -> None:
     version = data.get("rulekit_log")
     if version is not None and not 1 <= version <= LOG_VERSION:
         raise ScriptError(f"log format version {version} is not one this rulekit reads (1 to {LOG_VERSION}); "
-                          "was it written by a newer rulekit?", smap.span(("rulekit_log",)), "RK5020")
+                          "was it written by a newer rulekit?", smap.span(("rulekit_log",)), LOG_FORMAT_TOO_NEW)
     steps = [a for a in data.get("actions") or () if not (isinstance(a, dict) and a.keys() & {"expect", "checkpoint"})]
     if "action_count" in data:
         if data["action_count"] != len(steps):
             raise ScriptError(f"this log says it holds {data['action_count']} actions but lists {len(steps)}: "
-                              "it was cut short or edited", smap.span(("action_count",)), "RK5021")
+                              "it was cut short or edited", smap.span(("action_count",)), LOG_CUT_SHORT)
     elif version is not None and version >= 2:
         raise ScriptError(f"this log has no closing `action_count` line: it was cut short (after {len(steps)} "
-                          "actions), so it is not replayed", smap.span(("rulekit_log",)), "RK5021")
+                          "actions), so it is not replayed", smap.span(("rulekit_log",)), LOG_CUT_SHORT)
 
 
 def _check_pins(state: State, data: dict, smap) -> None:
@@ -477,18 +493,18 @@ def _check_pins(state: State, data: dict, smap) -> None:
     for zone in (pins.get("shuffles") or {}):
         if zone not in zones:
             raise ScriptError(f"pinned shuffle for `{zone}`, which is no zone of {state.game.title}",
-                              smap.span(("pins", "shuffles", zone), key=True), "RK5022",
+                              smap.span(("pins", "shuffles", zone), key=True), BAD_PIN_TARGET,
                               help=suggestion_help(str(zone), zones))
     for zone in (pins.get("top") or {}):
         if zone not in zones:
             raise ScriptError(f"pinned on top of `{zone}`, which is no zone of {state.game.title}",
-                              smap.span(("pins", "top", zone), key=True), "RK5022",
+                              smap.span(("pins", "top", zone), key=True), BAD_PIN_TARGET,
                               help=suggestion_help(str(zone), zones))
     streams = state.game.program.roll_streams
     for stream in (pins.get("rolls") or {}):
         if streams is not None and stream not in streams:
             raise ScriptError(f"pinned rolls for stream `{stream}`, which no `roll` of {state.game.title} draws from",
-                              smap.span(("pins", "rolls", stream), key=True), "RK5022",
+                              smap.span(("pins", "rolls", stream), key=True), BAD_PIN_TARGET,
                               help=suggestion_help(str(stream), streams) or
                               f"its rolls use {', '.join(f'`{x}`' for x in sorted(streams)) or 'no stream'}")
 

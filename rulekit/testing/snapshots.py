@@ -19,6 +19,7 @@ import difflib
 import os
 import sysconfig
 
+from ..codes import BAD_SNAPSHOT_FILE, SNAPSHOT_UPDATE_REFUSED, TEST_CHECK_FAILED
 from ..errors import RulekitError, UsageError
 from ..files import write_atomic
 from ..source import Refused, display_path, read_regular
@@ -35,19 +36,19 @@ DIFF_LINES = 80
 class CheckFailed(RulekitError):
     """A check of ``rulekit test`` that failed without a rulekit error of its own."""
 
-    code = "RK5016"
+    code = TEST_CHECK_FAILED
 
 
 class UnreadableSnapshot(CheckFailed):
     """A stored snapshot file that is not syrupy's amber format (version 1)."""
 
-    code = "RK5031"
+    code = BAD_SNAPSHOT_FILE
 
 
 class ReadOnlyGame(UsageError):
     """An update asked of a game folder rulekit must not write to."""
 
-    code = "RK5030"
+    code = SNAPSHOT_UPDATE_REFUSED
 
 
 # ------------------------------------------------------------------ what a script's snapshot holds

@@ -17,6 +17,20 @@ import re
 
 import attrs
 
+from ..codes import (
+    ACTION_AFTER_END,
+    ACTION_NEVER_PRINTED,
+    BAD_SEES_ENTRY,
+    ILLEGAL_SCRIPT_ACTION,
+    INVARIANT_BROKEN,
+    LEGAL_FAILED,
+    OVER_FAILED,
+    REFUSE_FAILED,
+    SCORE_FAILED,
+    SCRIPT_STEP_FAILED,
+    SEES_FAILED,
+    WRONG_PLAYER,
+)
 from ..dsl import notation
 from ..dsl.notation import render_event
 from ..engine import api
@@ -34,7 +48,7 @@ class ScriptError(RulekitError):
     """A script step failed: a wrong action, a failed expectation, a changed game.
     ``more`` holds the other failures of the same step."""
 
-    code = "RK5001"
+    code = SCRIPT_STEP_FAILED
 
     def __init__(self, message: str, span: Span | None = None, code: str | None = None,
                  legal: list[str] | None = None, notes: tuple = (), help: str | None = None):
@@ -95,7 +109,7 @@ def unknown_action(step: Step, action: str, span: Span | None, glob: bool = Fals
     """RK5011: no option of the game could ever be written like ``action``."""
     what = "matches" if glob else "is written"
     return ScriptError(f"no action of this game {what} `{action}` (no option of its rules could be): a typo, "
-                       "not a refusal", span, "RK5011", legal=step.legal(),
+                       "not a refusal", span, ACTION_NEVER_PRINTED, legal=step.legal(),
                        help=suggestion_help(action, step.legal()) or "the legal actions now: "
                        + (", ".join(step.legal()[:20]) or "none"))
 
@@ -108,12 +122,12 @@ def act(step: Step, spec) -> None:
     who, action = next(iter(spec.items())) if isinstance(spec, dict) else (None, spec)
     action = str(action)
     if state.over:
-        raise ScriptError(f"action `{action}` after the game ended", span, "RK5003")
+        raise ScriptError(f"action `{action}` after the game ended", span, ACTION_AFTER_END)
     actor = who_acts(state)
     at_once = simultaneous(state)
     if who is not None and who != actor and not at_once:
         raise ScriptError(f"the script says {who} acts, but it is {actor}'s decision "
-                          f"(legal: {', '.join(state.pending.labels[:20])})", span, "RK5004",
+                          f"(legal: {', '.join(state.pending.labels[:20])})", span, WRONG_PLAYER,
                           legal=list(state.pending.labels))
     try:
         api.apply(state, action, player=who if at_once else None)
@@ -122,7 +136,7 @@ def act(step: Step, spec) -> None:
     except IllegalAction as exc:
         if not notation.could_be(step.game, action, glob=False):
             raise unknown_action(step, action, span) from None
-        raise ScriptError(str(exc), span, "RK5005", legal=exc.legal) from None
+        raise ScriptError(str(exc), span, ILLEGAL_SCRIPT_ACTION, legal=exc.legal) from None
 
 
 # ------------------------------------------------------------------ refuse
@@ -146,13 +160,13 @@ def refuse(step: Step, spec) -> list:
     reason = refusal.reason if isinstance(refusal, IllegalAction) else str(refusal)
     if because is not None and not (str(because) == refusal.code or str(because).lower() in reason.lower()):
         failures.append(ScriptError(f"`{action}` was refused, but {refusal.code} {reason}, not `{because}`",
-                                    step.span("refuse", "because"), "RK5012"))
+                                    step.span("refuse", "because"), REFUSE_FAILED))
     elif because is None and isinstance(refusal, ContentRuntimeError):
         failures.append(ScriptError(f"`{action}` was refused by a content error: {refusal.code} {reason}",
-                                    span, "RK5012", help="if that is the rule, say so with `because: "
+                                    span, REFUSE_FAILED, help="if that is the rule, say so with `because: "
                                     f"{refusal.code}`"))
     if fingerprint(state) != before:
-        failures.append(ScriptError(f"refusing `{action}` changed the state", span, "RK5012"))
+        failures.append(ScriptError(f"refusing `{action}` changed the state", span, REFUSE_FAILED))
     return failures
 
 
@@ -162,7 +176,7 @@ def accepted(step: Step, action: str, span, mark: int) -> ScriptError:
     events = [render_event(e).strip() for e in state.events[mark:]]
     now = ("the game is over" if state.over else
            f"{who_acts(state)} to act: {', '.join(state.pending.labels[:20])}")
-    return ScriptError(f"expected `{action}` to be refused, but it was accepted", span, "RK5012",
+    return ScriptError(f"expected `{action}` to be refused, but it was accepted", span, REFUSE_FAILED,
                        notes=tuple(f"then {e}" for e in events[1:12]) + (f"now {now}",))
 
 
@@ -195,7 +209,7 @@ def legal(step: Step, spec) -> list:
     shown = ("legal now: " + (", ".join(labels[:40]) or "none"),)
 
     def fail(message, span):
-        failures.append(ScriptError(message, span, "RK5013", notes=shown))
+        failures.append(ScriptError(message, span, LEGAL_FAILED, notes=shown))
     if wrong:
         fail(wrong, where("player"))
     for k, pattern in enumerate(spec.get("includes") or ()):
@@ -241,18 +255,18 @@ def score(step: Step, spec: dict) -> list:
     result = step.state.result
     if result is None:
         return [ScriptError(f"no score yet: the game is not over ({who_acts(step.state)} to act)",
-                            step.span("score"), "RK5014")]
+                            step.span("score"), SCORE_FAILED)]
     failures = []
     for who, want in spec.items():
         if who == "winners":
             if list(map(str, want)) != result["winners"]:
                 failures.append(ScriptError(f"expected the winners {fmt(want)}, got {fmt(result['winners'])}",
-                                            step.span("score", who), "RK5014"))
+                                            step.span("score", who), SCORE_FAILED))
             continue
         row = result["scores"].get(str(who))
         if row is None:
             failures.append(ScriptError(f"no player `{who}` in this game ({', '.join(result['scores'])})",
-                                        step.span("score", who, key=True), "RK5014"))
+                                        step.span("score", who, key=True), SCORE_FAILED))
             continue
         wants = want if isinstance(want, dict) else {"total": want}
         for category, points in wants.items():
@@ -264,11 +278,11 @@ def _category(step: Step, who, row: dict, category, points, nested: bool) -> lis
     got = dict(row["breakdown"], total=row["total"])
     path = ("score", who, category) if nested else ("score", who)
     if category not in got:
-        return [ScriptError(f"no scoring category `{category}`", step.span(*path, key=True), "RK5014",
+        return [ScriptError(f"no scoring category `{category}`", step.span(*path, key=True), SCORE_FAILED,
                             help=suggestion_help(str(category), got))]
     if got[category] != points:
         return [ScriptError(f"expected {who}'s {category} to be {fmt(points)}, got {got[category]}",
-                            step.span(*path), "RK5014")]
+                            step.span(*path), SCORE_FAILED)]
     return []
 
 
@@ -278,9 +292,9 @@ def over(step: Step, want: bool) -> list:
         return []
     if want:
         return [ScriptError(f"expected the game to be over, but {who_acts(state)} is to act "
-                            f"(legal: {', '.join(state.pending.labels[:20])})", step.span("over"), "RK5015")]
+                            f"(legal: {', '.join(state.pending.labels[:20])})", step.span("over"), OVER_FAILED)]
     return [ScriptError(f"expected the game to go on, but it is over (round {state.g.get('round')})",
-                        step.span("over"), "RK5015")]
+                        step.span("over"), OVER_FAILED)]
 
 
 # ------------------------------------------------------------------ invariants
@@ -295,7 +309,7 @@ def invariant_failures(state: State, skip, span: Span | None, after: str) -> lis
                 if ident not in skip and not fn(state, {})]
     for i, row in enumerate(state.p):
         failures += [ScriptError(f"{PLAYERS[i]}.{name} is {value} {after}: a player variable below zero, which "
-                                 "`rulekit test` refuses in random games too", span, "RK5026",
+                                 "`rulekit test` refuses in random games too", span, INVARIANT_BROKEN,
                                  help="a script that builds an impossible position on purpose says so: "
                                  "`skip_invariants: all`")
                      for name, value in row.items() if type(value) is int and value < 0]
@@ -311,7 +325,7 @@ def _broken(state: State, ident: str, text: str, span: Span | None, after: str) 
         notes = (f"`{_brief(' '.join(expr.split()))}` is false{_sides(state, expr)}",
                  f"the invariant is declared at {where}")
     return ScriptError(f"invariant `{ident}` is broken {after}" + (f": {' '.join(text.split())}" if text else ""),
-                       span, "RK5026", notes=notes,
+                       span, INVARIANT_BROKEN, notes=notes,
                        help=f"a script that builds an impossible position on purpose says so: "
                        f"`skip_invariants: [{ident}]`")
 
@@ -398,7 +412,7 @@ def sees(step: Step, spec: dict) -> list:
     seats = [str(PLAYERS[i]) for i in range(state.n)]
     if player not in seats:
         return [ScriptError(f"no player `{player}` in this game ({', '.join(seats)})", step.span("sees", "player"),
-                            "RK5029", help=suggestion_help(player, seats))]
+                            BAD_SEES_ENTRY, help=suggestion_help(player, seats))]
     picture = view(state, seats.index(player))
     failures = []
     for name, want in spec.items():
@@ -412,7 +426,7 @@ def sees(step: Step, spec: dict) -> list:
             continue
         if not _shows(kind, got, want):
             failures.append(ScriptError(f"{player} is shown `{name}` as {_picture(got)}, not {_wanted(want)}",
-                                        step.span("sees", name), "RK5028"))
+                                        step.span("sees", name), SEES_FAILED))
     return failures
 
 
@@ -426,24 +440,26 @@ def _seen(state: State, picture: dict, name: str, span: Span | None, absent: boo
     game, match = state.game, _NAME.fullmatch(name)
     seat, base, key = match.groups() if match else (None, name, None)
     if seat is not None and seat not in picture["players"]:
-        raise ScriptError(f"no player `{seat}` in this game ({', '.join(picture['players'])})", span, "RK5029")
+        raise ScriptError(f"no player `{seat}` in this game ({', '.join(picture['players'])})", span, BAD_SEES_ENTRY)
     kind, content, family = _entry(game, picture, seat, base)
     if match is None or kind is None:
-        raise ScriptError(f"`{name}` is no zone or variable of {game.title}", span, "RK5029",
+        raise ScriptError(f"`{name}` is no zone or variable of {game.title}", span, BAD_SEES_ENTRY,
                           help=suggestion_help(name, _names(game)))
     whole = f"{seat}.{base}" if seat else base
     if family and key is None:
-        raise ScriptError(f"`{name}` is a family of zones: name one of its spaces, as `{whole}[KEY]`", span, "RK5029")
+        raise ScriptError(f"`{name}` is a family of zones: name one of its spaces, as `{whole}[KEY]`", span,
+                          BAD_SEES_ENTRY)
     if not family and key is not None:
-        raise ScriptError(f"`{whole}` is no family of zones: leave out the `[{key}]`", span, "RK5029")
+        raise ScriptError(f"`{whole}` is no family of zones: leave out the `[{key}]`", span, BAD_SEES_ENTRY)
     if absent and kind == "zone" and not family:      # a variable's value may be the text `absent`
         raise ScriptError(f"`absent` says that a family of zones has no such space (`FAMILY[KEY]`); `{name}` "
-                          "is no space of a family", span, "RK5029")
+                          "is no space of a family", span, BAD_SEES_ENTRY)
     if family:
         if key not in content and absent:
             return ABSENT, None
         if key not in content:
-            raise ScriptError(f"`{whole}` has no space `{key}`", span, "RK5029", help=suggestion_help(key, content)
+            raise ScriptError(f"`{whole}` has no space `{key}`", span, BAD_SEES_ENTRY, help=suggestion_help(key,
+                                                                                                            content)
                               or f"its spaces: {_brief(', '.join(content))}")
         content = content[key]
     return kind, content
@@ -480,10 +496,10 @@ def _fits(kind: str, name: str, want, span: Span | None) -> None:
     if want in ("hidden", "shown", ABSENT) or kind == ABSENT:
         return
     if kind == "var" and isinstance(want, (list, dict)):
-        raise ScriptError(f"`{name}` is a variable: expect its value, `hidden` or `shown`", span, "RK5029")
+        raise ScriptError(f"`{name}` is a variable: expect its value, `hidden` or `shown`", span, BAD_SEES_ENTRY)
     if kind == "zone" and not isinstance(want, (list, dict)):
         raise ScriptError(f"`{name}` is a zone: expect its items (a list), `{{count: N}}`, `hidden` or `shown`, "
-                          f"not {fmt(want)}", span, "RK5029")
+                          f"not {fmt(want)}", span, BAD_SEES_ENTRY)
 
 
 def _shows(kind: str, got, want) -> bool:

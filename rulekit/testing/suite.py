@@ -19,6 +19,7 @@ from collections.abc import Callable
 import attrs
 import yaml
 
+from ..codes import UNKNOWN_TEST_VARIANT
 from ..errors import DiagnosticReport, RulekitError, UsageError, suggestion_help
 from ..games import ROOT_FILE, find_game, load_game, variants_of
 from ..source import Refused, open_regular, read_regular
@@ -104,7 +105,7 @@ def _chosen_variants(folder: str, scripts_only: bool, chosen: tuple) -> None:
 
 
 class VariantUnknown(UsageError):
-    code = "RK5032"
+    code = UNKNOWN_TEST_VARIANT
 
 
 def _check_game(folder: str, options: Options, add) -> None:

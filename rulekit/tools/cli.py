@@ -16,6 +16,7 @@ import re
 import sys
 
 from .. import __version__
+from ..codes import INTERNAL, USAGE
 from ..errors import EXIT_CONTENT, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, DiagnosticReport, RulekitError, UsageError
 from ..files import check_writable, write_text
 from .terminal import escaped_output
@@ -40,7 +41,7 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message):
         self.print_usage(sys.stderr)
-        print(f"error[RK0001]: {message}{_did_you_mean(message)}", file=sys.stderr)
+        print(f"error[{USAGE}]: {message}{_did_you_mean(message)}", file=sys.stderr)
         sys.exit(EXIT_USAGE)
 
     def options(self) -> list[str]:
@@ -311,7 +312,7 @@ def _run(args) -> int:
     except Exception as exc:  # an internal bug: say so, without a traceback unless asked
         if os.environ.get("RULEKIT_DEBUG"):
             raise
-        print(f"internal error[RK9999]: {type(exc).__name__}: {exc}\n"
+        print(f"internal error[{INTERNAL}]: {type(exc).__name__}: {exc}\n"
               "this is a bug in rulekit; set RULEKIT_DEBUG=1 for a traceback", file=sys.stderr)
         return EXIT_INTERNAL
     finally:

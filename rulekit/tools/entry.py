@@ -5,11 +5,12 @@ exit 2 with ``interrupted`` on standard error, never a traceback.
 Importing the command line takes a good part of a second, and Python turns a Ctrl-C there, or
 while the interpreter shuts a finished run down (pool threads, atexit), into a traceback. So the
 handlers are installed before anything else is imported (``rulekit`` itself imports nothing
-eagerly, and this module only os, signal and sys), and a signal outside the command itself ends
+eagerly, and this module only atexit, os, signal and sys), and a signal outside the command itself ends
 the process at once. While the command runs, the first signal raises KeyboardInterrupt, so that
 the command's own handling runs (cli._run: files being written keep their old text, simulate ends
 its workers); a second one, while that handling runs, ends the process at once.
 """
+import atexit
 import os
 import signal
 import sys
@@ -25,6 +26,8 @@ def main(argv: list[str] | None = None) -> int:
     for number in _SIGNALS:
         signal.signal(number, _on_signal)
     sys.unraisablehook = _unraisable
+    atexit.unregister(_ignore_signals)
+    atexit.register(_ignore_signals)    # registered first, run last: see _ignore_signals
     try:
         from . import cli  # the slow part: a signal here ends the process at once
         cli.SAID["interrupted"] = False
@@ -35,6 +38,13 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_INTERRUPTED
     finally:
         _state["armed"] = False         # from here to the process's end a signal ends it at once
+
+
+def _ignore_signals() -> None:
+    """After the last exit hook, Python's finalisation puts back the default handlers, and a Ctrl-C
+    then (a second one, just after a quick exit) would kill the process by SIGINT instead of exit 2."""
+    for number in _SIGNALS:
+        signal.signal(number, signal.SIG_IGN)
 
 
 def _on_signal(signum, _frame) -> None:
