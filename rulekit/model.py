@@ -187,7 +187,7 @@ class Game:
         code runs beside the game's generated module (a copy of its namespace)."""
         program = self.program
         compiler = Compiler(program.vocab, self.memo.static)
-        compiler.functions_impl = program.functions
+        compiler.out.functions_impl = program.functions
         compiler.ns = dict(program.module.comp.ns)
         return compiler
 
@@ -201,7 +201,7 @@ class Game:
         module.codes.update(self.program.procedures)
         code = module.declare("$position", (), None, "position")
         module.write("$position", (), body, None, "position")
-        errors = [d for d in compiler.diagnostics if d.severity == "error"]
+        errors = [d for d in compiler.out.diagnostics if d.severity == "error"]
         if errors:
             raise DiagnosticReport(errors)
         module.load()
@@ -273,8 +273,8 @@ class _Builder:
         narration = compile_narration(self, compiler)
         warnings = self._final_checks(compiler, procedures_spec)
         # every text is compiled by now: what `roll` draws from is known (or known to be unknown)
-        program = attrs.evolve(program, roll_streams=None if compiler.roll_streams is None
-                               else frozenset(compiler.roll_streams))
+        program = attrs.evolve(program, roll_streams=None if compiler.out.roll_streams is None
+                               else frozenset(compiler.out.roll_streams))
 
         return Game(
             name=self.name, title=(d.get("meta") or {}).get("title", self.name), path=self.path,
@@ -493,8 +493,8 @@ class _Builder:
         main = Code("game", (), top, "game")
         module.codes["$main"] = main
         finish_pc = module.write_main(main, setup, [(c, code) for c, code in phases], rounds, until, finish)
-        program = Program(param_values, module.codes, compiler.functions_impl, main, finish_pc, module, vocab)
-        if not any(d.severity == "error" for d in compiler.diagnostics):
+        program = Program(param_values, module.codes, compiler.out.functions_impl, main, finish_pc, module, vocab)
+        if not any(d.severity == "error" for d in compiler.out.diagnostics):
             module.load()           # else not run: the build stops with the diagnostics
         return program
 
@@ -610,9 +610,9 @@ class _Builder:
     def _final_checks(self, compiler: Compiler, procedures_spec: dict) -> tuple:
         """Compiler diagnostics come after the parse diagnostics; unused procedures can only
         be told once everything is compiled. Raises on any error; returns the warnings."""
-        self.diagnostics.extend(compiler.diagnostics)
+        self.diagnostics.extend(compiler.out.diagnostics)
         for name in procedures_spec:
-            if name not in compiler.used_procedures:
+            if name not in compiler.out.used_procedures:
                 self.diagnostics.append(Diagnostic(
                     UNUSED_PROCEDURE, f"procedure `{name}` is never called", self.smap.span(("procedures", name),
                                                                                             key=True),

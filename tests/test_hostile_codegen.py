@@ -293,7 +293,7 @@ def test_a_value_read_twice_may_stand_before_an_attribute():
     """Built-ins' forms test ``{first}.__class__``: the first read of a number is parenthesised
     (``1.__class__`` is no Python), names, texts and stored values are as they are."""
     comp = compiler.Compiler.__new__(compiler.Compiler)      # _twice reads these two fields alone
-    comp._in_iterable, comp._temps = 0, iter(range(10))
+    comp.at, comp.names = compiler.Writing(), compiler.ModuleNames(temps=iter(range(10)))
     assert comp._twice(compiler.literal(1)) == ("(1)", "1")
     assert comp._twice(compiler.literal(-2)) == ("(-2)", "-2")
     assert comp._twice(Py("x", NAME)) == ("x", "x")

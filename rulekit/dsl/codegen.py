@@ -105,7 +105,7 @@ class Module:
 
     def write_functions(self) -> None:
         """The game's functions (compiled by the Compiler), first in the module."""
-        for name, pyname, params, body, span, reused in self.comp.function_defs:
+        for name, pyname, params, body, span, reused in self.comp.out.function_defs:
             self.add(0, f"def {pyname}({', '.join(params)}):  # {_named(name, span)}")
             if reused:
                 self.add(1, f"{' = '.join(reused)} = UNSET")
@@ -132,8 +132,8 @@ class Module:
         for code in self.written:
             code.run = ns.get(f"run_{code.pyname}")
             code.direct = ns.get(f"call_{code.pyname}")
-        for name, pyname, _params, _body, span, _reused in self.comp.function_defs:
-            self.comp.functions_impl[name] = located_code(ns[pyname], span, pyname)
+        for name, pyname, _params, _body, span, _reused in self.comp.out.function_defs:
+            self.comp.out.functions_impl[name] = located_code(ns[pyname], span, pyname)
         return ns
 
     # ------------------------------------------------------------ planning
@@ -177,7 +177,7 @@ class Module:
         firsts = first_assignments(body) if unused else {}
         for local in sorted(unused):
             hint = suggestion_help(local, comp.v.gvars)
-            comp.diagnostics.append(Diagnostic(
+            comp.out.diagnostics.append(Diagnostic(
                 UNUSED_LOCAL, f"`{local}` is assigned in `{name}` but never used",
                 firsts.get(local) or span,
                 help=hint + " (a misspelt global becomes a new local)" if hint else
@@ -583,7 +583,7 @@ class _Writer:
         if steady == len(clauses):
             return {}, comp.src(opt.cond, inner)
         bound = frozenset(inner.locals) | frozenset(inner.py) | frozenset(inner.alias)
-        written = {name: list(spans) for name, spans in comp.inlined_at.items()}
+        written = {name: list(spans) for name, spans in comp.out.inlined_at.items()}
         parts = comp.conjuncts(opt.cond, bound | bound_names(opt.cond))
         level_of = {name: k for k, (name, _coll) in enumerate(opt.fors)}
         placed: dict = {}
@@ -595,7 +595,7 @@ class _Writer:
             placed.setdefault(at, []).append(f"({comp.src(part, inner)})")
             hoisted += 1
         if not placed:
-            comp.inlined_at = written       # the condition is written as it was (coverage.py)
+            comp.out.inlined_at = written       # the condition is written as it was (coverage.py)
             return {}, comp.src(opt.cond, inner)
         rest = parts[hoisted:]
         inside = " and ".join(f"({comp.src(part, inner)})" for part in rest) if rest else None
@@ -703,9 +703,9 @@ class _Writer:
             if walk:
                 src = comp.walk_src(coll, visible)
             else:
-                comp._in_iterable += 1      # a comprehension's iterable when options are grouped (_grouped)
+                comp.at.in_iterable += 1      # a comprehension's iterable when options are grouped (_grouped)
                 src = comp.seq_src(coll, visible)
-                comp._in_iterable -= 1
+                comp.at.in_iterable -= 1
             picked = comp.walked_body(coll, visible) if plain or walk else None
             if picked is None:
                 clauses.append(_Clause(var, src, shared=src, called=isinstance(coll, ast.Call)))
@@ -861,7 +861,7 @@ class _Writer:
         comp = self.comp
         name = call.func
         params = comp.v.procedures[name]
-        comp.used_procedures.add(name)
+        comp.out.used_procedures.add(name)
         if call.kwargs:
             comp.error(UNKNOWN_KEYWORD, f"procedure `{name}` takes positional arguments only", call.span)
         if len(call.args) != len(params):

@@ -15,7 +15,7 @@ import contextlib
 import itertools
 import re
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import attrs
 
@@ -128,6 +128,55 @@ class Scope:
 _FIXED_KINDS = {int: "number", bool: "bool", str: "text"}
 
 
+@attrs.define
+class Writing:
+    """What the code written so far for one expression or body knows: the compiler's choices
+    while writing it depend on these, and only these, so they live together (``Compiler.at``)."""
+    reuse: dict | None = None       # while a function body compiles: node -> local slot (_reuse_plan)
+    params: set = attrs.Factory(set)    # the body's own Python parameters (_unshadowed)
+    reused: set = attrs.Factory(set)    # slots first reached only maybe: they start as UNSET
+    known: set = attrs.Factory(set)     # slots certainly worked out by the code written so far
+    branches: int = 0               # > 0: the code being written may not run (src, _branch)
+    in_iterable: int = 0            # > 0: inside a comprehension's iterable (no `:=` there)
+    listing: dict | None = None     # while options are listed: a table's source -> its local (listing)
+    lowered: dict = attrs.Factory(dict)     # id of a node -> the local a loop left its value in (loops.py)
+
+
+@attrs.define
+class Findings:
+    """What compiling found and made, read afterwards (model.py, testing/coverage.py)."""
+    diagnostics: list = attrs.Factory(list)
+    functions_impl: dict = attrs.Factory(dict)  # content function -> its Python function (when the module loads)
+    function_defs: list = attrs.Factory(list)   # (name, python name, params, body lines, span, reused locals)
+    used_procedures: set = attrs.Factory(set)
+    roll_streams: set | None = attrs.Factory(set)  # streams `roll` draws from (None: some only running tells)
+    inlined_at: dict = attrs.Factory(dict)      # content function -> spans of the calls written in place
+
+
+@attrs.define
+class ModuleNames:
+    """The names of the generated module's namespace the compiler made, each made once."""
+    count: Iterator = attrs.Factory(itertools.count)     # numbers names apart: `K3`, `v12_p`, `fn_price_7`
+    temps: Iterator = attrs.Factory(lambda: itertools.count(1))  # `_t1`...: a value stored by its first read
+    constants: dict = attrs.Factory(dict)   # (class, value) -> the name a constant is bound under (_k)
+    functions: dict = attrs.Factory(dict)   # source -> a small function compiled from it (_define)
+    callers: dict = attrs.Factory(dict)     # content function -> the name of its caller (_memoised)
+    setters: dict = attrs.Factory(dict)     # (variable, per player) -> the name of its setter
+    sets: dict = attrs.Factory(dict)        # set -> the name of its list
+    by_seat: dict = attrs.Factory(dict)     # function -> the name of its table by seat (_looked_up_by_seat)
+
+
+@attrs.define
+class FunctionFacts:
+    """What the compiler found out about content functions, each found once (by name)."""
+    kinds: dict = attrs.Factory(dict)       # -> the kind its body certainly gives (_function_kind)
+    evident: dict = attrs.Factory(dict)     # -> the evident kind of its body (_kind_of)
+    inline: dict = attrs.Factory(dict)      # -> whether it is written in place of its calls (_inlinable)
+    size: dict = attrs.Factory(dict)        # -> its body's size with the calls written in place
+    reach: dict = attrs.Factory(dict)       # -> the functions its written-out body calls
+    written: dict = attrs.Factory(dict)     # -> the cheap functions its body calls
+
+
 class Compiler(Loops):
     def __init__(self, vocab: Vocabulary, static_memo: dict | None = None):
         self.v = vocab
@@ -136,42 +185,17 @@ class Compiler(Loops):
         # on the arguments and the player count only, so they are remembered for the whole game
         # definition, across states and clones, and never forgotten.
         self.static_memo: dict = static_memo if static_memo is not None and self.passes.on("memo") else {}
-        self.diagnostics: list[Diagnostic] = []
-        self._labels = itertools.count()
-        self.functions_impl: dict[str, Callable] = {}
-        self.function_defs: list = []     # (name, python name, params, body source, span)
-        self.used_procedures: set = set()
-        self._names = itertools.count()
-        self._const_names: dict = {}
-        self._fn_cache: dict = {}
-        self._wrappers: dict = {}
-        self._setters: dict = {}
-        self._sets: dict = {}
-        self._reuse: dict | None = None     # while a function body compiles: node -> local slot
-        self._reuse_params: set = set()
-        self._reused: set = set()         # slots first reached only maybe: they start as UNSET
-        self._known: set = set()          # slots certainly worked out by the code written so far
-        self._branches = 0                # > 0: the code being written may not run (src, _branch)
-        self._in_iterable = 0
-        self._listing: dict | None = None  # while options are listed: a table's source -> its local (listing)
-        self._lowered: dict = {}          # id of a node -> the local a loop left its value in (loops.py)
-        self._temps = itertools.count(1)  # `_t1`...: a value read twice, stored by its first read (_twice)
-        self._fn_kinds: dict = {}
-        self._fn_evident: dict = {}     # user function -> the evident kind of its body (_kind_of)
-        self.roll_streams: set | None = set()   # streams `roll` draws from (None: some only running tells)
-        self._inline: dict = {}
-        self._inline_size: dict = {}     # function name -> its body's size with the calls written in place
-        self._inline_reach: dict = {}    # function name -> the functions its written-out body calls
-        self._inline_written: dict = {}  # function name -> the cheap functions its body calls
-        self._by_seat: dict = {}         # function name -> the name of its table by seat (_looked_up_by_seat)
-        self.inlined_at: dict = {}       # function name -> spans of the calls written in place (coverage.py)
+        self.out = Findings()             # what compiling found and made, for the model and coverage
+        self.names = ModuleNames()        # the names generated code gives what it reads
+        self.facts = FunctionFacts()      # what the compiler found out about each content function
+        self.at = Writing()               # what the code being written knows so far
         self.ns: dict = _namespace(vocab)
 
     # ------------------------------------------------------------ diagnostics
     def error(self, code: str, message: str, span: Span, help: str | None = None) -> None:
         diagnostic = Diagnostic(code, message, span, help=help)
-        if diagnostic not in self.diagnostics:  # `x.a += 1` checks its target twice (read and write)
-            self.diagnostics.append(diagnostic)
+        if diagnostic not in self.out.diagnostics:  # `x.a += 1` checks its target twice (read and write)
+            self.out.diagnostics.append(diagnostic)
 
     def _all_names(self, scope: Scope) -> set:
         v = self.v
@@ -191,7 +215,7 @@ class Compiler(Loops):
             return self._expr(node, scope)
 
     def _expr(self, node, scope: Scope) -> Fn:
-        if self._reuse is not None:     # inside another compilation: no plan of its own
+        if self.at.reuse is not None:     # inside another compilation: no plan of its own
             return self._function(("s", "e"), self.src(node, scope), node.span)
         node = self._written_out(node, frozenset(scope.locals) | frozenset(scope.py) | frozenset(scope.alias)
                                  | bound_names(node))
@@ -202,15 +226,15 @@ class Compiler(Loops):
                             "expression", "split it into smaller functions")
 
     def src(self, node, scope: Scope) -> str:
-        if self._lowered:
-            found = self._lowered.get(id(node))
+        if self.at.lowered:
+            found = self.at.lowered.get(id(node))
             if found is not None:
                 return found
         method = getattr(self, f"x_{type(node).__name__}", None)
         if method is None:  # pragma: no cover - parser and compiler out of step
             raise NotImplementedError(f"no compiler for expression {type(node).__name__}")
-        slot = self._reuse.get(node) if self._reuse else None
-        if slot is not None and not self._in_iterable and self._unshadowed(node, scope):
+        slot = self.at.reuse.get(node) if self.at.reuse else None
+        if slot is not None and not self.at.in_iterable and self._unshadowed(node, scope):
             return self._reused_value(slot, node, scope, method)
         if type(node) in _IN_ORDER:
             return method(node, scope)
@@ -220,11 +244,11 @@ class Compiler(Loops):
         """Compile a part that may run later than where it is written, or not at all (the right of
         an ``and``, a comprehension's body, a built-in's own form): a value it works out is not
         known to be there for the parts after it."""
-        self._branches += 1
+        self.at.branches += 1
         try:
             return method(*args)
         finally:
-            self._branches -= 1
+            self.at.branches -= 1
 
     def _twice(self, source: str):
         """(first read, later reads) of a value generated code reads more than once: a Python
@@ -234,7 +258,7 @@ class Compiler(Loops):
         is put in parentheses there (``1.__class__`` is no Python)."""
         if pysource.is_variable_or_literal(source):
             return (f"({source})" if pysource.kind(source) == pysource.NUMBER else source), source
-        if self._in_iterable:
+        if self.at.in_iterable:
             return None
         temp = self._temp("_t")
         return f"({temp} := {source})", temp
@@ -243,15 +267,15 @@ class Compiler(Loops):
         """A value the function asks for more than once (``_reuse_plan``): worked out where it is
         first certainly reached (``(_r1 := ...)``), read as ``_r1`` after that; where it is first
         reached only maybe, the local starts as UNSET and each such place checks it."""
-        if slot in self._known:
+        if slot in self.at.known:
             return slot
         value = method(node, scope) if type(node) in _IN_ORDER else self._branch(method, node, scope)
-        if self._branches == 0:
-            self._known.add(slot)
-            if slot not in self._reused:
+        if self.at.branches == 0:
+            self.at.known.add(slot)
+            if slot not in self.at.reused:
                 return f"({slot} := {value})"
         else:
-            self._reused.add(slot)
+            self.at.reused.add(slot)
         return f"({slot} if {slot} is not UNSET else ({slot} := {value}))"
 
     # A function body is one pure expression over an unchanging state, so a call or a list
@@ -300,20 +324,20 @@ class Compiler(Loops):
     def _with_reuse(self, node, scope, params: set, write=None) -> tuple:
         """(source of ``node``, the local slots it reuses) for a whole expression whose Python
         parameters are ``params`` (written by ``write``, by default ``src``)."""
-        self._reuse, self._reuse_params, self._reused = self._reuse_plan(node), params, set()
-        self._known, self._branches = set(), 0
+        self.at.reuse, self.at.params, self.at.reused = self._reuse_plan(node), params, set()
+        self.at.known, self.at.branches = set(), 0
         try:
             source = (write or self.src)(node, scope)
-            return source, tuple(sorted(self._reused, key=lambda slot: int(slot[2:])))
+            return source, tuple(sorted(self.at.reused, key=lambda slot: int(slot[2:])))
         finally:
-            self._reuse, self._reused, self._known = None, set(), set()
+            self.at.reuse, self.at.reused, self.at.known = None, set(), set()
 
     def _unshadowed(self, node, scope) -> bool:
         """No name in ``node`` means a comprehension variable here (only the function's own
         parameters and the game's names)."""
         for name in free_names(node):
             py = scope.py.get(name)
-            if py is not None and py not in self._reuse_params:
+            if py is not None and py not in self.at.params:
                 return False
         return True
 
@@ -327,24 +351,24 @@ class Compiler(Loops):
             return literal(value)
         try:
             key = (type(value), value)
-            name = self._const_names.get(key)
+            name = self.names.constants.get(key)
         except TypeError:  # unhashable: its own name
             key, name = None, None
         if name is None:
-            name = f"{hint}_{next(self._names)}" if hint != "K" else f"K{next(self._names)}"
+            name = f"{hint}_{next(self.names.count)}" if hint != "K" else f"K{next(self.names.count)}"
             self.ns[name] = value
             if key is not None:
-                self._const_names[key] = name
+                self.names.constants[key] = name
         return Py(name, NAME)
 
     def _temp(self, prefix: str) -> Py:
         """A fresh Python local of generated code (``_t1``, ``_q2``): a variable, read as it is."""
-        return Py(f"{prefix}{next(self._temps)}", NAME)
+        return Py(f"{prefix}{next(self.names.temps)}", NAME)
 
     def _var(self, stem: str) -> str:
         """A fresh Python identifier for a comprehension or parameter variable."""
-        return Py(f"v{next(self._names)}_{stem}" if stem.isidentifier() and stem.isascii() else f"v{next(self._names)}",
-                  NAME)
+        number = next(self.names.count)
+        return Py(f"v{number}_{stem}" if stem.isidentifier() and stem.isascii() else f"v{number}", NAME)
 
     def _function(self, params: tuple, source: str, span) -> Fn:
         """A generated function returning the expression ``source``."""
@@ -356,7 +380,7 @@ class Compiler(Loops):
 
     def _define(self, params: tuple, body: str, span, what: str, hint: str) -> Fn:
         text = f"def _f({', '.join(params)}):\n    {body}\n"
-        fn = self._fn_cache.get(text)
+        fn = self.names.functions.get(text)
         if fn is not None:
             return fn
         out: dict = {}
@@ -368,7 +392,7 @@ class Compiler(Loops):
                 raise               # a bug of this compiler, not the author's mistake
             self.error(TOO_COMPLEX, f"{what} too complex to compile", span, hint)
             return lambda *args: None
-        fn = self._fn_cache[text] = located_code(out["_f"], span)
+        fn = self.names.functions[text] = located_code(out["_f"], span)
         return fn
 
     # Where the kind of a collection is certain from the text alone (a zone by name, a
@@ -473,11 +497,11 @@ class Compiler(Loops):
 
     def _function_kind(self, name: str):
         """What a user function certainly returns ("list", "zone", "item"), from its body alone."""
-        if name not in self._fn_kinds:
-            self._fn_kinds[name] = None     # a function asking about itself learns nothing
+        if name not in self.facts.kinds:
+            self.facts.kinds[name] = None     # a function asking about itself learns nothing
             params, body = self.v.functions[name]
-            self._fn_kinds[name] = self.static_kind(body, Scope(set(params)))
-        return self._fn_kinds[name]
+            self.facts.kinds[name] = self.static_kind(body, Scope(set(params)))
+        return self.facts.kinds[name]
 
     def walk_src(self, node, scope) -> str:
         """What a ``for`` statement walks: the built-in's walked form (``walked_src``) or ``seq_src``."""
@@ -566,9 +590,9 @@ class Compiler(Loops):
         if name in v.families:
             return self._k(v.families[name], f"F_{py_identifier(name)}")
         if name in v.sets:
-            found = self._sets.get(name)
+            found = self.names.sets.get(name)
             if found is None:       # one list per set, named after it
-                found = self._sets[name] = self._k(list(v.sets[name]), f"SET_{py_identifier(name)}")
+                found = self.names.sets[name] = self._k(list(v.sets[name]), f"SET_{py_identifier(name)}")
             return found
         if name in v.members:
             return self._k(name)
@@ -696,9 +720,9 @@ class Compiler(Loops):
         for name, coll in node.fors:
             visible = scope.bind_py(names, walkers)
             var = self._var(name)
-            self._in_iterable += 1
+            self.at.in_iterable += 1
             clauses.append(f"for {var} in {self.seq_src(coll, visible)}")
-            self._in_iterable -= 1
+            self.at.in_iterable -= 1
             walkers = [w for w in walkers if w != var] + ([var] if self.static_kind(coll, visible) == "zone" else [])
             self.note_member(var, coll, visible)
             names = dict(names)
@@ -994,22 +1018,23 @@ class Compiler(Loops):
         is first asked, and read from a local after that: the listing moves no item."""
         build = f"TALLY_TABLE(s, {key}, True)" if scanning_any else f"TALLY_TABLE(s, {key})"
         table = f"(s.tallies.get({key}) or {build})"
-        if self._listing is None or "listing" in self.passes.off or self._in_iterable or pysource.kind(key) != STEADY:
+        at = self.at
+        if at.listing is None or "listing" in self.passes.off or at.in_iterable or pysource.kind(key) != STEADY:
             return table
-        local = self._listing.get(table)
+        local = self.at.listing.get(table)
         if local is None:
-            local = self._listing[table] = self._temp("_tc")
+            local = self.at.listing[table] = self._temp("_tc")
         return f"({local} or ({local} := {table}))"     # a table is never empty (tally_table)
 
     @contextlib.contextmanager
     def listing(self, tables: dict):
         """Compile the tests of a choice's options, which share ``tables`` (a table's source ->
         the local that keeps it; each local must start as None before the options are listed)."""
-        saved, self._listing = self._listing, tables
+        saved, self.at.listing = self.at.listing, tables
         try:
             yield
         finally:
-            self._listing = saved
+            self.at.listing = saved
 
     def _tally_key(self, zone_node, prop: str, scope) -> str:
         """The source of a tally's key ``(zone, prop)`` for a zone known to be one: made once
@@ -1089,9 +1114,9 @@ class Compiler(Loops):
         else:
             stream = arg.value if isinstance(arg, ast.Str) else None
         if stream is None:
-            self.roll_streams = None
-        elif self.roll_streams is not None:
-            self.roll_streams.add(stream)
+            self.out.roll_streams = None
+        elif self.out.roll_streams is not None:
+            self.out.roll_streams.add(stream)
 
     def _check_kinds(self, builtin, node, names):
         """Static type check of arguments whose kind is evident (literals, zones, lists)."""
@@ -1152,10 +1177,10 @@ class Compiler(Loops):
         """The evident kind of a user function's result, a sum of numbers or a conditional."""
         v = self.v
         if isinstance(node, ast.Call) and node.func in v.functions:
-            if node.func not in self._fn_evident:
-                self._fn_evident[node.func] = None      # a function asking about itself learns nothing
-                self._fn_evident[node.func] = self._kind_of(v.functions[node.func][1])
-            return self._fn_evident[node.func]
+            if node.func not in self.facts.evident:
+                self.facts.evident[node.func] = None      # a function asking about itself learns nothing
+                self.facts.evident[node.func] = self._kind_of(v.functions[node.func][1])
+            return self.facts.evident[node.func]
         if isinstance(node, ast.BinOp) and self._kind_of(node.left) == self._kind_of(node.right) == "number":
             return "number"
         if isinstance(node, ast.IfExp):
@@ -1174,7 +1199,7 @@ class Compiler(Loops):
         sources = [self.src(a, scope) for a in node.args]
         if self._inlinable(name) and all(pysource.is_simple(a) for a in sources):
             # a body as cheap as a memo lookup is written in place of the call
-            self.inlined_at.setdefault(name, []).append(node.span)
+            self.out.inlined_at.setdefault(name, []).append(node.span)
             # what the caller knows of its Python variables (a set's member, a list) holds for the body
             known = {key: kind for key, kind in scope.kinds.items() if key[0] == "py"}
             inner = Scope(set(params), kinds=known).bind_py(dict(zip(params, sources)))
@@ -1196,9 +1221,9 @@ class Compiler(Loops):
             return None
         if any(pysource.kind(a) in (pysource.NUMBER, pysource.CONST) for a in sources):
             return None         # a number or a truth value is never a seat, nor a text
-        if name not in self._by_seat:
-            self._by_seat[name] = self._k(table.seated(len(sources)), f"BY_SEAT_{py_identifier(name)}")
-        rows = self._by_seat[name]
+        if name not in self.names.by_seat:
+            self.names.by_seat[name] = self._k(table.seated(len(sources)), f"BY_SEAT_{py_identifier(name)}")
+        rows = self.names.by_seat[name]
         texts = [pysource.kind(a) == pysource.TEXT or self._is_member(arg, scope) for a, arg in zip(sources, node.args)]
         if len(sources) == 1:       # a seat or a text: `1` and `True` equal seat p2 as keys
             test = None if texts[0] else f"{sources[0]}.__class__ in SEAT_OR_TEXT"
@@ -1214,18 +1239,18 @@ class Compiler(Loops):
         own plan, ``_reuse_plan``, in locals named apart from the caller's), where the first time
         is certainly reached each time the body is; otherwise (or inside an iterable) as written."""
         body = self._written_out(body, frozenset(inner.py) | bound_names(body))
-        saved = (self._reuse, self._reuse_params, self._reused, self._known, self._branches)
+        saved = (self.at.reuse, self.at.params, self.at.reused, self.at.known, self.at.branches)
         plan = {node: self._temp("_w") for node in self._reuse_plan(body)}
         try:
-            self._reuse, self._reuse_params, self._reused, self._known, self._branches = \
+            self.at.reuse, self.at.params, self.at.reused, self.at.known, self.at.branches = \
                 plan or None, sources, set(), set(), 0
             source = self.src(body, inner)
-            if self._reused:        # a local that would have to start as UNSET: none kept
-                self._reuse, self._reused, self._known = None, set(), set()
+            if self.at.reused:        # a local that would have to start as UNSET: none kept
+                self.at.reuse, self.at.reused, self.at.known = None, set(), set()
                 source = self.src(body, inner)
             return source
         finally:
-            self._reuse, self._reuse_params, self._reused, self._known, self._branches = saved
+            self.at.reuse, self.at.params, self.at.reused, self.at.known, self.at.branches = saved
 
     def _inlinable(self, name: str) -> bool:
         """A function whose body is a few steps with no loop (no comprehension left after
@@ -1235,21 +1260,21 @@ class Compiler(Loops):
         a few dozen steps, and writing the body in saves the outer one. A function of the board
         alone that builds a text (an item's id from a seat and a column) is the exception: its
         remembered answer is quicker than the new string, its hash and its size check."""
-        known = self._inline.get(name)
+        known = self.facts.inline.get(name)
         if known is None and "inline" in self.passes.off:
-            known = self._inline[name] = False
+            known = self.facts.inline[name] = False
         if known is None:
-            self._inline[name] = False      # a function asking about itself is called
+            self.facts.inline[name] = False      # a function asking about itself is called
             body = self.v.functions[name][1]
             called = {n.func for n in ast.walk(body) if isinstance(n, ast.Call) and n.func in self.v.functions}
             written = frozenset(f for f in called if f != name and self._inlinable(f))
-            size = self._inline_size[name] = _size(body) + sum(
-                self._inline_size[n.func] for n in ast.walk(body) if isinstance(n, ast.Call) and n.func in written)
+            size = self.facts.size[name] = _size(body) + sum(
+                self.facts.size[n.func] for n in ast.walk(body) if isinstance(n, ast.Call) and n.func in written)
             # every function its written-out body calls: one asking this one again (a circle)
             # is never written in place, or writing it out would not end
-            reach = self._inline_reach[name] = called.union(*(self._inline_reach[f] for f in written))
-            self._inline_written[name] = written
-            known = self._inline[name] = name not in reach and size <= 48 and _cheap(
+            reach = self.facts.reach[name] = called.union(*(self.facts.reach[f] for f in written))
+            self.facts.written[name] = written
+            known = self.facts.inline[name] = name not in reach and size <= 48 and _cheap(
                 body, self.v, frozenset(called - {name})) and not (name in self.static_memo and _builds_text(body))
         return known
 
@@ -1270,7 +1295,7 @@ class Compiler(Loops):
             return None
         body = self._substituted_body(node, bound)
         if body is not None:
-            self.inlined_at.setdefault(node.func, []).append(node.span)
+            self.out.inlined_at.setdefault(node.func, []).append(node.span)
         return body
 
     def _substituted_body(self, node, bound: frozenset):
@@ -1317,7 +1342,7 @@ class Compiler(Loops):
         cheap = frozenset(f for f in called if f in self.static_memo or self._inlinable(f))
         if not _cheap(tests, self.v, cheap):
             return None     # a test with a loop of its own: the function's body has it written as a loop
-        self.inlined_at.setdefault(coll.func, []).append(coll.span)
+        self.out.inlined_at.setdefault(coll.func, []).append(coll.span)
         var, inner = body.fors[0]
         return guard, inner, var, body.cond
 
@@ -1325,11 +1350,11 @@ class Compiler(Loops):
         """The source name of the caller of user function ``name`` (engine/memo.py): a function
         that reads no state is remembered per game; any other is called directly (or, with
         ``memo.PER_STATE``, starts on trial and keeps a memory per state only if it pays)."""
-        wrapper = self._wrappers.get(name)
+        wrapper = self.names.callers.get(name)
         if wrapper is not None:
             return wrapper
-        impls = self.functions_impl
-        wrapper = self._wrappers[name] = f"fn_{py_identifier(name)}_{next(self._names)}"
+        impls = self.out.functions_impl
+        wrapper = self.names.callers[name] = f"fn_{py_identifier(name)}_{next(self.names.count)}"
         if name in self.static_memo:
             self.ns[wrapper] = memo.static_caller(name, impls, self.static_memo[name], arity)
         else:
@@ -1354,7 +1379,7 @@ class Compiler(Loops):
         scope = Scope(set(params)).bind_py(names)
         body = self._written_out(body, frozenset(params) | bound_names(body))
         lines, reused = self._with_reuse(body, scope, set(names.values()), self.function_lines)
-        self.function_defs.append((name, self.impl_name(name), ("s",) + tuple(names.values()),
+        self.out.function_defs.append((name, self.impl_name(name), ("s",) + tuple(names.values()),
                                    lines, body.span, reused))
 
     def impl_name(self, name: str) -> str:
@@ -1374,10 +1399,10 @@ class Compiler(Loops):
         """The source name of the setter of player (``per_player``) or global variable ``name``
         (``mutate.variable_setter``: one per variable)."""
         key = (name, per_player)
-        found = self._setters.get(key)
+        found = self.names.setters.get(key)
         if found is None:
             hint = f"SET_{'p' if per_player else 'g'}_{py_identifier(name)}"
-            found = self._setters[key] = self._k(mutate.variable_setter(name, per_player), hint)
+            found = self.names.setters[key] = self._k(mutate.variable_setter(name, per_player), hint)
         return found
 
     def store_lines(self, target, scope, value: str) -> list:
@@ -1669,7 +1694,7 @@ class _WriteOut(Transformer):
 
     def Call(self, call):
         comp = self.compiler
-        if call.func in comp.v.functions and comp._inlinable(call.func) and comp._inline_written[call.func]:
+        if call.func in comp.v.functions and comp._inlinable(call.func) and comp.facts.written[call.func]:
             body = comp._body_in_place(call, self.bound)
             if body is not None:
                 return self.transform(body)

@@ -40,7 +40,7 @@ class Loops:
         try:
             self._return(body, scope, 0, lines)
         finally:
-            self._lowered = {}
+            self.at.lowered = {}
         return lines
 
     def statement_lines(self, parts: list, scope, indent: int) -> list:
@@ -55,26 +55,26 @@ class Loops:
         for part in parts[:last + 1]:
             form = self._reducer(part, scope)
             if form is not None:
-                self._lowered[id(part)] = self._reduce(part, form, scope, indent, lines, returned=False)
+                self.at.lowered[id(part)] = self._reduce(part, form, scope, indent, lines, returned=False)
             elif not isinstance(part, (*_CONSTANT, ast.Name)):
                 local = self._temp("_q")
                 lines.append((indent, f"{local} = {self.src(part, scope)}"))
-                self._lowered[id(part)] = local
+                self.at.lowered[id(part)] = local
         return lines
 
     def statement_done(self) -> None:
-        self._lowered = {}
+        self.at.lowered = {}
 
     def _return(self, node, scope, indent: int, lines: list) -> None:
         if isinstance(node, ast.IfExp) and (self._loopable(node.then, scope) or self._loopable(node.orelse, scope)
                                             or self._test_loopable(node.cond, scope)):
             body = self._condition(node.cond, scope, indent, lines)
-            self._branches += 1
+            self.at.branches += 1
             try:
                 self._return(node.then, scope, body, lines)     # it returns: falling out means "else"
                 self._return(node.orelse, scope, indent, lines)
             finally:
-                self._branches -= 1
+                self.at.branches -= 1
             return
         if isinstance(node, ast.BoolOp) and node.op == "and" and self._test_loopable(node, scope):
             self._return_all(_conjuncts(node), scope, indent, lines)
@@ -90,22 +90,22 @@ class Loops:
     def _return_all(self, parts: list, scope, indent: int, lines: list) -> None:
         """``return a and b and c``: the first false part is the value, as Python's ``and`` gives."""
         for number, part in enumerate(parts[:-1]):
-            self._branches += bool(number)      # a later part runs only when the earlier ones hold
+            self.at.branches += bool(number)      # a later part runs only when the earlier ones hold
             try:
                 value = self._tested(part, scope, indent, lines)
             finally:
-                self._branches -= bool(number)
+                self.at.branches -= bool(number)
             if not _PLAIN_LOCAL(value):
                 local = self._temp("_q")
                 lines.append((indent, f"{local} = {value}"))
                 value = local
             lines.append((indent, f"if not {value}:"))
             lines.append((indent + 1, f"return {value}"))
-        self._branches += 1
+        self.at.branches += 1
         try:
             self._return(parts[-1], scope, indent, lines)
         finally:
-            self._branches -= 1
+            self.at.branches -= 1
 
     def _condition(self, cond, scope, indent: int, lines: list) -> int:
         """Write the test of ``cond`` as ``if`` lines, one for each part of an ``and`` when a reduction
@@ -118,11 +118,11 @@ class Loops:
             lines.append((indent, f"if {self._either(_disjuncts(cond), scope, indent, lines)}:"))
             return indent + 1
         for number, part in enumerate(_conjuncts(cond)):
-            self._branches += bool(number)      # a later part runs only when the earlier ones hold
+            self.at.branches += bool(number)      # a later part runs only when the earlier ones hold
             try:
                 test = self._tested(part, scope, indent, lines)
             finally:
-                self._branches -= bool(number)
+                self.at.branches -= bool(number)
             lines.append((indent, f"if {test}:"))
             indent += 1
         return indent
@@ -132,11 +132,11 @@ class Loops:
         false (as Python's ``or`` does); returns the local."""
         local = self._temp("_q")
         for number, part in enumerate(parts):
-            self._branches += bool(number)      # a later part runs only when the earlier ones fail
+            self.at.branches += bool(number)      # a later part runs only when the earlier ones fail
             try:
                 lines.append((indent + number, f"{local} = {self._tested(part, scope, indent + number, lines)}"))
             finally:
-                self._branches -= bool(number)
+                self.at.branches -= bool(number)
             if number < len(parts) - 1:
                 lines.append((indent + number, f"if not {local}:"))
         return local
@@ -180,19 +180,19 @@ class Loops:
         for part in (node.left, node.right):
             form = self._reducer(part, scope)
             if form is not None:
-                self._lowered[id(part)] = self._reduce(part, form, scope, indent, lines, returned=False)
+                self.at.lowered[id(part)] = self._reduce(part, form, scope, indent, lines, returned=False)
             elif self._loop_operands(part, scope):
                 self._operands(part, scope, indent, lines)
             elif not isinstance(part, (*_CONSTANT, ast.Name)):
                 local = self._temp("_q")
                 lines.append((indent, f"{local} = {self.src(part, scope)}"))
-                self._lowered[id(part)] = local
+                self.at.lowered[id(part)] = local
 
     def _reducer(self, node, scope, returned: bool = False) -> str | None:
         """The form of ``node`` when it is a reduction written as a loop ("list" for a list
         comprehension), else None. One that stops early (``any``, ``all``, ``first``) over
         several ``for``s only where it returns: a ``break`` leaves one loop."""
-        if "loops" in self.passes.off or (self._reuse and node in self._reuse):
+        if "loops" in self.passes.off or (self.at.reuse and node in self.at.reuse):
             return None                  # asked for twice: its local slot (an expression) serves both
         if isinstance(node, ast.Comp):
             return "list" if node.by is None else None
@@ -238,14 +238,14 @@ class Loops:
         if not (returned and form in ("any", "all", "first")):
             lines.append((indent, f"{acc} = {start}"))
         inner, depth = self._fors(comp, scope, indent, lines)
-        self._branches += 1
+        self.at.branches += 1
         try:
             if comp.cond is not None:
                 depth = self._condition(comp.cond, inner, depth, lines)
             elt = None if form == "count" and isinstance(comp.elt, (*_CONSTANT, ast.Name)) \
                 else self.src(comp.elt, inner)
         finally:
-            self._branches -= 1
+            self.at.branches -= 1
         if form in ("max", "min") and not isinstance(comp.elt, (*_CONSTANT, ast.Name)):
             item = self._temp("_q")     # compared, then kept: worked out once
             lines.append((depth, f"{item} = {elt}"))
@@ -302,11 +302,11 @@ class Loops:
         for number, (name, coll) in enumerate(comp.fors):
             visible = scope.bind_py(names, walkers)
             var = self._var(name)
-            self._branches += bool(number)     # a later `for` runs only for items of the earlier ones
+            self.at.branches += bool(number)     # a later `for` runs only for items of the earlier ones
             try:
                 lines.append((indent, f"for {var} in {self.walk_src(coll, visible)}:"))
             finally:
-                self._branches -= bool(number)
+                self.at.branches -= bool(number)
             walkers = [w for w in walkers if w != var] + ([var] if self.static_kind(coll, visible) == "zone" else [])
             self.note_member(var, coll, visible)
             names = dict(names)

@@ -107,7 +107,7 @@ class Tracer:
         self.programs[name] = program if getattr(program, "filename", None) == name else None
         if self.programs[name] is not None:     # its content functions run as code of their own line
             self.games[id(program)] = state.game
-            for _name, pyname, _params, _body, _span, _reused in program.comp.function_defs:
+            for _name, pyname, _params, _body, _span, _reused in program.comp.out.function_defs:
                 self.functions.setdefault(program.comp.ns[pyname].__code__, False)
         self.lines.setdefault(name, set())
 
@@ -180,10 +180,10 @@ def _functions(table: dict, program, tracer: Tracer) -> None:
     body that is itself written in place ran when that body did: the lines that ran grow until
     none is added."""
     comp = program.comp
-    ran = {(span.path, span.line) for _n, pyname, _p, _b, span, _r in comp.function_defs
+    ran = {(span.path, span.line) for _n, pyname, _p, _b, span, _r in comp.out.function_defs
            if span is not None and tracer.functions.get(comp.ns[pyname].__code__)}
     starts = _starts(table, comp)
-    defs = [(name, span) for name, _pyname, _params, _body, span, _reused in comp.function_defs
+    defs = [(name, span) for name, _pyname, _params, _body, span, _reused in comp.out.function_defs
             if span is not None and span.path and name != ESTIMATE]   # the estimate is for bots; scripts never ask it
     grown = True
     while grown:
@@ -191,7 +191,7 @@ def _functions(table: dict, program, tracer: Tracer) -> None:
         for name, span in defs:
             if (span.path, span.line) not in ran and any(
                     table.get(at.path, {}).get(at.line) or (at.path, at.line) in ran
-                    or _in_expression_run(at, starts, tracer.exprs) for at in comp.inlined_at.get(name, ())):
+                    or _in_expression_run(at, starts, tracer.exprs) for at in comp.out.inlined_at.get(name, ())):
                 ran.add((span.path, span.line))
                 grown = True
     for _name, span in defs:
@@ -204,7 +204,7 @@ def _starts(table: dict, comp) -> dict:
     out: dict = {}
     for path, lines in table.items():
         out.setdefault(path, set()).update(lines)
-    for _n, _py, _p, _b, span, _r in comp.function_defs:
+    for _n, _py, _p, _b, span, _r in comp.out.function_defs:
         if span is not None:
             out.setdefault(span.path, set()).add(span.line)
     for fn in getattr(comp, "_fn_cache", {}).values():

@@ -174,9 +174,9 @@ def _expr_fn(game, text: str, span: Span, names=()):
     node = parse_text(text, locate, "expr")
     compiler = game.compiler_for_scripts()
     fn = compiler.expr(node, _scope(names))
-    if compiler.diagnostics:
-        diags = list(compiler.diagnostics)
-        compiler.diagnostics.clear()
+    if compiler.out.diagnostics:
+        diags = list(compiler.out.diagnostics)
+        compiler.out.diagnostics.clear()
         raise DiagnosticReport(diags)
     return fn
 
