@@ -53,6 +53,7 @@ from ..engine.tally import tally_count, tally_table
 from ..errors import ContentRuntimeError, Diagnostic, boundary, suggestion_help
 from ..source import Span
 from . import ast, code_cache, passes, pysource, templates, verify
+from .aggregates import AGGREGATES
 from .loops import Loops, _conjuncts
 from .pysource import NAME, NONE, SLOT, STEADY, Py
 from .visit import Transformer, assigned_values, bound_names, free_names, mentions, substituted
@@ -873,12 +874,15 @@ class Compiler(Loops):
     def _form(self, builtin, node, scope):
         """The faster form a built-in declares (``form=``), where its arguments allow it, else
         None (the library's function is called)."""
-        form = builtin.form if self.passes.on("forms") else None
+        aggregate = AGGREGATES.get(builtin.form) if self.passes.on("forms") else None
+        if aggregate is None:
+            return None
+        form = aggregate.name
         if form == "count" and len(node.args) == 1 and not node.kwargs:
             fast = self._tally_count(node.args[0], scope)
             if fast is not None:
                 return fast
-        if form in ("any", "all", "first") and node.args and isinstance(node.args[0], ast.Comp):
+        if aggregate.stops and node.args and isinstance(node.args[0], ast.Comp):
             # stop at the first answer (functions are pure, so nothing is skipped but work)
             self._bind(builtin, node, scope, lambda n, sc: "None")  # checks only
             tallied = self.tallied_any(node, scope) if form == "any" else None
@@ -888,13 +892,11 @@ class Compiler(Loops):
             if unrolled is not None:
                 return unrolled
             gen = self._generator(node.args[0], scope)
-            if form == "first":
-                default = [self.src(a, scope) for a in node.args[1:2]] + \
-                    [self.src(v, scope) for k, v in node.kwargs if k == "default"]
-                return f"NEXT(({gen}), {default[0] if default else 'None'})"
-            return f"{form.upper()}({gen})"
-        if form in ("count", "sum", "min", "max"):
-            return self._aggregate(builtin, node, scope)
+            default = [self.src(a, scope) for a in node.args[1:2]] + \
+                [self.src(v, scope) for k, v in node.kwargs if k == "default"] if aggregate.default else []
+            return aggregate.generator.format(items=gen, default=default[0] if default else "None")
+        if aggregate.listed is not None:
+            return self._aggregate(builtin, aggregate, node, scope)
         return None
 
     def _unrolled(self, form: str, node, scope):
@@ -974,27 +976,22 @@ class Compiler(Loops):
         return isinstance(node, ast.Name) and node.id in scope.py and \
             scope.kinds.get(("py", scope.py[node.id])) == "member"
 
-    def _aggregate(self, builtin, node, scope):
+    def _aggregate(self, builtin, aggregate, node, scope):
         """``count``/``sum``/``min``/``max`` of a certain list or zone as the Python built-in
         (the library's versions do the same after asking what the collection is)."""
-        form = builtin.form
+        form = aggregate.name
         if form == "count" and len(node.args) == 1 and not node.kwargs:
             self._bind(builtin, node, scope, lambda n, sc: "None")  # checks only
             return f"len({self.seq_src(node.args[0], scope)})"     # SEQ asks only where the kind is not certain
         if not node.args or len(node.args) > 2 or self.static_kind(node.args[0], scope) not in ("list", "zone"):
             return None
         defaults = list(node.args[1:]) + [value for key, value in node.kwargs if key == "default"]
-        if any(key != "default" for key, _v in node.kwargs) or (form in ("count", "sum") and defaults) \
-                or len(defaults) > 1:
+        if any(key != "default" for key, _v in node.kwargs) or len(defaults) > aggregate.default:
             return None
         self._bind(builtin, node, scope, lambda n, sc: "None")  # checks only
         items = self.seq_src(node.args[0], scope)
-        if form == "count":
-            return f"len({items})"
-        if form == "sum":
-            return f"SUM({items})"
         default = self.src(defaults[0], scope) if defaults else NONE
-        return f"{form.upper()}({items}, default={default})"
+        return aggregate.listed.format(items=items, default=default)
 
     def _tally_count(self, arg, scope):
         """``count(x for x in ZONE if x.PROP == VALUE)`` with PROP a fixed item property is

@@ -23,9 +23,8 @@ from __future__ import annotations
 
 from ..engine.library import REGISTRY
 from . import ast
+from .aggregates import AGGREGATES
 
-# the forms written as loops (`sum` adds as the built-in does: 0 + a + b ..., in order)
-_FORMS = frozenset(("sum", "max", "min", "any", "all", "count", "first"))
 _CONSTANT = (ast.Num, ast.Str, ast.Const, ast.Neg)
 
 
@@ -201,7 +200,7 @@ class Loops:
             return None
         v = self.v
         builtin = REGISTRY.get(node.func)
-        if builtin is None or node.func in v.functions or node.func in v.procedures or builtin.form not in _FORMS:
+        if builtin is None or node.func in v.functions or node.func in v.procedures or builtin.form not in AGGREGATES:
             return None
         return self._call_form(node, builtin.form, scope, returned)
 
@@ -209,9 +208,10 @@ class Loops:
         """``form`` when the built-in's call is written as a loop (its arguments allow it)."""
         comp = node.args[0]
         defaults = _defaults(node)
-        if any(key != "default" for key, _v in node.kwargs) or len(defaults) > (form in ("max", "min", "first")):
+        aggregate = AGGREGATES[form]
+        if any(key != "default" for key, _v in node.kwargs) or len(defaults) > aggregate.default:
             return None
-        if form in ("any", "all", "first") and len(comp.fors) > 1 and not returned:
+        if aggregate.stops and len(comp.fors) > 1 and not returned:
             return None
         if form == "first" and defaults and not isinstance(defaults[0], _CONSTANT):
             return None                   # the built-in asks for its default before the items
@@ -229,13 +229,12 @@ class Loops:
         comp = node if form == "list" else node.args[0]
         if form != "list":
             self._bind(REGISTRY[node.func], node, scope, lambda n, sc: "None")   # checks only
+        aggregate = AGGREGATES[form]
         acc = self._temp("_q")
-        first_default = None
-        if form == "first":
-            first_default = self.src(_defaults(node)[0], scope) if _defaults(node) else "None"
-        start = {"sum": "0", "count": "0", "list": "[]", "max": "UNSET", "min": "UNSET",
-                 "any": "False", "all": "True", "first": first_default}[form]
-        if not (returned and form in ("any", "all", "first")):
+        start = aggregate.start
+        if start is None:       # `first`: its default (asked for before the items, as the built-in does)
+            start = self.src(_defaults(node)[0], scope) if _defaults(node) else "None"
+        if not (returned and aggregate.stops):
             lines.append((indent, f"{acc} = {start}"))
         inner, depth = self._fors(comp, scope, indent, lines)
         self.at.branches += 1
@@ -250,7 +249,7 @@ class Loops:
             item = self._temp("_q")     # compared, then kept: worked out once
             lines.append((depth, f"{item} = {elt}"))
             elt = item
-        self._accumulate(form, acc, elt, depth, lines, returned)
+        lines.extend((depth + extra, line) for extra, line in aggregate.step(acc, elt, returned))
         if form == "list" and len(comp.fors) > 1:
             # one `for` over a value within the limits adds no more than MAX_SIZE items; the list
             # is checked each time the innermost loop ends (compiler.x_Comp: BOUNDED)
@@ -266,33 +265,11 @@ class Loops:
             if not returned:
                 lines.append((indent, f"{acc} = {value}"))
         else:
-            value = {"any": "False", "all": "True", "first": first_default}.get(form, acc)
+            value = acc if not aggregate.stops else aggregate.found or start
         if returned:
             lines.append((indent, f"return {value}"))
             return None
         return acc
-
-    @staticmethod
-    def _accumulate(form: str, acc: str, elt, depth: int, lines: list, returned: bool) -> None:
-        """The loop's body: what one item does to the value."""
-        if form == "sum":
-            lines.append((depth, f"{acc} = {acc} + {elt}"))
-        elif form == "count":
-            if elt is not None:
-                lines.append((depth, elt))          # worked out, as the list of them is
-            lines.append((depth, f"{acc} += 1"))
-        elif form == "list":
-            lines.append((depth, f"{acc}.append({elt})"))
-        elif form in ("max", "min"):
-            lines.append((depth, f"if {acc} is UNSET or {elt} {'>' if form == 'max' else '<'} {acc}:"))
-            lines.append((depth + 1, f"{acc} = {elt}"))
-        elif form in ("any", "all"):
-            answer = "True" if form == "any" else "False"
-            lines.append((depth, f"if {'' if form == 'any' else 'not '}{elt}:"))
-            lines.extend([(depth + 1, f"return {answer}")] if returned else
-                         [(depth + 1, f"{acc} = {answer}"), (depth + 1, "break")])
-        else:   # first
-            lines.extend([(depth, f"return {elt}")] if returned else [(depth, f"{acc} = {elt}"), (depth, "break")])
 
     def _fors(self, comp, scope, indent: int, lines: list) -> tuple:
         """The ``for`` lines of a comprehension (as ``_generator`` binds its variables); returns
