@@ -88,3 +88,13 @@ def test_a_long_line_is_broken_inside_brackets_only(text, width):
 
 def test_a_short_line_is_left_as_it_is():
     assert layout.lay_out("        ", "e['bid'] = 0", "# line 846") == ["        e['bid'] = 0  # line 846"]
+
+
+@pytest.mark.parametrize("game", ["goa", "batavia"])
+def test_one_name_for_each_table(game):
+    """A table the rules read in many places is bound once, under one name (not one per use)."""
+    namespace = _module(game).comp.ns
+    names: dict = {}
+    for name, value in namespace.items():
+        names.setdefault(id(value), []).append(name)
+    assert not [same for same in names.values() if len(same) > 1]

@@ -353,13 +353,13 @@ class Compiler(Loops):
         try:
             key = (type(value), value)
             name = self.names.constants.get(key)
-        except TypeError:  # unhashable: its own name
-            key, name = None, None
+        except TypeError:  # unhashable (a table, a list): one name for the one object, which the namespace keeps
+            key = ("object", id(value))
+            name = self.names.constants.get(key)
         if name is None:
             name = f"{hint}_{next(self.names.count)}" if hint != "K" else f"K{next(self.names.count)}"
             self.ns[name] = value
-            if key is not None:
-                self.names.constants[key] = name
+            self.names.constants[key] = name
         return Py(name, NAME)
 
     def _temp(self, prefix: str) -> Py:
