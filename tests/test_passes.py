@@ -44,6 +44,85 @@ def reference() -> dict:
     return {game: _played(_load(game, "all"), players, range(2)) for game, players in GAMES.items()}
 
 
+# A tiny game in which every pass has something to do (each changes its code): its own unit test.
+TINY = """\
+meta: {title: Tiny passes}
+players: {min: 2, max: 3, default: 2}
+sets:
+  colours: [red, blue, green]
+components:
+  card:
+    generate: {colour: colours, n: {range: [1, 3]}}
+    id: "{colour}-{n}"
+    start: deck
+zones:
+  deck: {visibility: public}
+  discard: {visibility: public}
+player:
+  vars:
+    points: {initial: 0}
+  zones:
+    hand: {visibility: public}
+    table: {visibility: public}
+functions:
+  held: {params: [p, c], expr: "count(x for x in p.hand if x.colour == c)"}
+  has: {params: [p, c], expr: "any(x.colour == c for x in p.hand)"}
+  every: {params: [p], expr: "all(has(p, c) for c in colours)"}
+  worth: {params: [p, c], expr: "seat(p) * 2 if c == 'red' else 1"}
+  square: {params: [p, c], expr: "held(p, c) * held(p, c) + worth(p, c)"}
+  best: {params: [p], expr: "max([held(p, c) for c in colours], default=0)"}
+  cards_of: {params: [p, c], expr: "[x for x in p.hand if x.colour == c]"}
+  rank: {params: [c], expr: "first(i for i in range(3) if colours[i] == c)"}
+  share: {params: [p, c], expr: "sum(i for i in range(seat(p) + 1) if c != 'red')"}
+procedures:
+  turn:
+    params: [p]
+    do: |
+      choose p:
+          "take {c}" for c in colours if count(p.hand) < 4 and any(x.colour == c for x in deck):
+              move(first(x for x in deck if x.colour == c), to=p.hand)
+          "play {x}" for x in cards_of(p, "red"):
+              move(x, to=p.table)
+              p.points += square(p, x.colour)
+          "discard {x}" for x in cards_of(p, "red"):
+              move(x, to=discard)
+          "keep {x}" for x in cards_of(p, "blue"):
+              p.points += rank(x.colour) + share(p, x.colour)
+          "pass":
+              p.points += best(p) + (1 if every(p) else 0)
+      for n in range(count(p.table)):
+          p.points += share(p, "blue")
+setup: |
+  shuffle(deck)
+flow:
+  rounds: 4
+  phases:
+    - id: turns
+      do: |
+        for p in players:
+            turn(p)
+scoring:
+  categories:
+    - id: points
+      points: "p.points"
+"""
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory) -> str:
+    folder = tmp_path_factory.mktemp("tiny")
+    (folder / "game.yaml").write_text(TINY, encoding="utf-8")
+    return str(folder)
+
+
+@pytest.mark.parametrize("name", passes.NAMES)
+def test_each_pass_on_a_tiny_game_changes_its_code_not_its_games(tiny, name):
+    full, without = _load(tiny, "all"), _load(tiny, f"-{name}")
+    assert without.program.module.source() != full.program.module.source()
+    for players in (2, 3):
+        assert _played(without, players, range(3)) == _played(full, players, range(3))
+
+
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_every_pass_off_plays_the_same_games(game, reference):
     assert _played(_load(game, "-all"), GAMES[game], range(2)) == reference[game]
