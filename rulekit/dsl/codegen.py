@@ -24,6 +24,7 @@ import zlib
 from typing import NamedTuple
 
 from ..codes import (
+    BAD_ASSIGNMENT_TARGET,
     BREAK_OUTSIDE_LOOP,
     BY_NOT_TAKEN,
     GROUP_INCLUDES_ITSELF,
@@ -810,6 +811,9 @@ class _Writer:
         return name in self.scope.locals or name in self.scope.py
 
     def _store(self, target, value: str, ind: int, out: list, span) -> None:
+        if isinstance(target, ast.Index):
+            self._store_element(target, value, ind, out, span)
+            return
         if isinstance(target, ast.Name) and target.id in self.scope.py:
             v = self.comp.v
             name = target.id
@@ -818,6 +822,20 @@ class _Writer:
             out.append((ind, f"{self.scope.py[name]} = {value}", span))
             return
         out.extend((ind + i, text, span) for i, text in self.comp.store_lines(target, self.scope, value))
+
+    def _store_element(self, target, value: str, ind: int, out: list, span) -> None:
+        """``xs[i] = v`` stores into ``xs`` the list with element ``i`` set (``REPLACED``: values
+        are never changed in place), through whatever door ``xs`` itself is stored by; ``xs[i][j]
+        = v`` sets ``xs[i]``'s element the same way, one level at a time."""
+        comp = self.comp
+        obj = target.obj
+        if not isinstance(obj, (ast.Name, ast.Attr, ast.Index)) or comp.static_kind(obj, self.scope) in (
+                "zone", "family"):
+            comp.error(BAD_ASSIGNMENT_TARGET, "only an element of a list or a table held by a variable can be set",
+                       target.span, "a zone's items change by moving them: `move(x, to=zone)`")
+            return
+        container, key = comp.src(obj, self.scope), comp.src(target.index, self.scope)
+        self._store(obj, f"REPLACED({container}, {key}, {value})", ind, out, span)
 
     def s_CallStmt(self, st, ind, out):
         comp = self.comp

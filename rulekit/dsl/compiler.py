@@ -39,6 +39,7 @@ from ..codes import (
     UNKNOWN_KEYWORD,
     UNKNOWN_KIND_ITEM_OR_PROPERTY,
     UNKNOWN_NAME,
+    UNSUPPORTED_OPERATION,
     WRONG_ARGUMENT_COUNT,
     WRONG_ARGUMENT_KIND,
     WRONG_KIND,
@@ -1625,7 +1626,7 @@ def _namespace(vocab: Vocabulary) -> dict:
     def nospace(family, key):
         raise ContentRuntimeError(f"`{family.text}` has no space `{mutate.fmt(key)}`")
 
-    boundary(getitem, contains, tally, _count_equal, tally_table, tally_count)
+    boundary(getitem, contains, tally, _count_equal, tally_table, tally_count, _replaced)
 
     return {"__builtins__": {}, **RUNTIME_NAMES, "UNLISTED": vm.unlisted, "SCORE": score, "len": len, "LIST": list,
             "SUM": sum, "MIN": min, "MAX": max, "INT": int, "PLAIN_VALUE": _PLAIN_VALUE,
@@ -1634,7 +1635,26 @@ def _namespace(vocab: Vocabulary) -> dict:
             "CONTAINS": contains, "TALLY": tally, "PLAYER": Player, "SEATS": SEAT_NAMES,
             "SEAT_OR_TEXT": memo.SEAT_OR_TEXT,
             "ANY": any, "ALL": all, "NEXT": next,
-            "SET_PROP": mutate.set_prop, "FIRST_OF_EACH": _first_of_each}
+            "SET_PROP": mutate.set_prop, "FIRST_OF_EACH": _first_of_each, "REPLACED": _replaced}
+
+
+def _replaced(container, key, value):
+    """``xs[i] = v``, ``d[k] = v``: a new list or mapping with the element set. A value is never
+    changed in place, since another name may hold the same one (``ys = xs``), so the variable
+    gets the new value through its own door (its setter, its event) like any assignment."""
+    if container.__class__ is list:
+        if key.__class__ is not int:
+            raise ContentRuntimeError(f"a list's index is a whole number, not {mutate.fmt(key)}", None, WRONG_KIND)
+        if not -len(container) <= key < len(container):
+            past_end(key, "the list", len(container))
+        new = list(container)
+    elif container.__class__ is dict:
+        new = dict(container)
+    else:
+        raise ContentRuntimeError(f"only an element of a list or a table can be set, not of {mutate.fmt(container)}",
+                                  None, UNSUPPORTED_OPERATION)
+    new[key] = value
+    return new
 
 
 def _name_of(node) -> str:
