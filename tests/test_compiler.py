@@ -115,7 +115,7 @@ BAD = [
     ("pile = 1", "RK0312", "`pile` names a zone or set and cannot be assigned", None, 7),
     ("players[0].hand = 1", "RK0313", "`hand` cannot be changed",
      "only player variables and item state declared under `state:` change", 7),
-    ("[1][0] = 2", "RK0314", "only names and attributes can be assigned", None, 7),
+    ("[1][0] = 2", "RK0314", "only an element of a list or a table held by a variable can be set", None, 7),
     ("count(pile)", "RK0315", "`count(...)` computes a value that is thrown away",
      "assign it, `x = ...`, or use it in a condition", 7),
     ("break", "RK0316", "`break` outside a loop", None, 7),

@@ -104,4 +104,5 @@ def test_a_zone_element_is_refused_where_it_is_written(write_game):
         _game(write_game, text)
     assert codes(info.value) == ["RK0314"]
     diagnostic = info.value.diagnostics[0]
-    assert "move(x, to=zone)" in diagnostic.help and diagnostic.span.line == text.splitlines().index("  deck[0] = 5") + 1
+    assert "move(x, to=zone)" in diagnostic.help
+    assert diagnostic.span.line == text.splitlines().index("  deck[0] = 5") + 1

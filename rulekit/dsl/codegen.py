@@ -829,10 +829,10 @@ class _Writer:
         = v`` sets ``xs[i]``'s element the same way, one level at a time."""
         comp = self.comp
         obj = target.obj
-        if not isinstance(obj, (ast.Name, ast.Attr, ast.Index)) or comp.static_kind(obj, self.scope) in (
-                "zone", "family"):
+        zone = comp.static_kind(obj, self.scope) in ("zone", "family")
+        if zone or not isinstance(obj, (ast.Name, ast.Attr, ast.Index)):
             comp.error(BAD_ASSIGNMENT_TARGET, "only an element of a list or a table held by a variable can be set",
-                       target.span, "a zone's items change by moving them: `move(x, to=zone)`")
+                       target.span, "a zone's items change by moving them: `move(x, to=zone)`" if zone else None)
             return
         container, key = comp.src(obj, self.scope), comp.src(target.index, self.scope)
         self._store(obj, f"REPLACED({container}, {key}, {value})", ind, out, span)
