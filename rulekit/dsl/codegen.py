@@ -42,7 +42,7 @@ from ..engine.runtime import LINE_SPANS, ChooseSpec, Code
 from ..engine.simultaneous import SimSpec
 from ..errors import Diagnostic, DiagnosticReport, suggestion_help
 from ..source import source_line
-from . import ast, code_cache, layout, templates, verify
+from . import ast, code_cache, layout, passes, templates, verify
 from .compiler import (
     Compiler,
     Scope,
@@ -564,6 +564,7 @@ class _Writer:
         if opt.by is not None and not clauses:
             comp.error(BY_NOT_TAKEN, "`by` groups the options a `for` lists; this option lists none", opt.by.span)
 
+    @passes.step("hoist")
     def _placed_tests(self, opt, inner: Scope, clauses: list) -> tuple:
         """An option's condition split where its first parts need fewer of its loops:
         ``"take {c}" for c in suits if can_take(p, c)`` asks ``count(p.hand) < hand_limit``
@@ -648,6 +649,7 @@ class _Writer:
         it looks the table up)."""
         lines[start:start] = [(3, f"{local} = None", span) for local in tables.values()]
 
+    @passes.step("params-once")
     def _params_read_once(self, st) -> dict:
         """The procedure's parameters the listing of ``st``'s options names more than once (``p``
         in every option's test), each -> the Python local it is read into before the listing
@@ -663,6 +665,7 @@ class _Writer:
                     counts[node.id] += 1
         return {param: Py(f"a_{py_identifier(param)}", SLOT) for param in params if counts[param] >= 2}
 
+    @passes.step("share-heads")
     def _share_heads(self, options, lines, span) -> None:
         """Options that walk the same call (`for t in kept(p, 'spy')` in four options) ask it
         once: the first collection of an option is listed whenever the choice is, so working
@@ -1049,6 +1052,7 @@ class _Clause(NamedTuple):
 _LEAF_BLOCKS = 4        # blocks tested one by one (a range test pays beyond a few)
 
 
+@passes.step("threading")
 def _threaded(blocks: list) -> list:
     """The blocks with every jump to a block that only jumps on (a loop's or a branch's end)
     going straight to where that leads: one pass of the dispatch instead of two or three. A

@@ -285,6 +285,7 @@ class Compiler(Loops):
     # variables, has one value: it is worked out the first time it is needed and kept in a
     # local of the function (`(_r1 if _r1 is not UNSET else (_r1 := ...))`), as one would
     # write by hand. The first time, not before: `a and f(x)` still skips f when a is false.
+    @passes.step("reuse")
     def _reuse_plan(self, body) -> dict:
         if "reuse" in self.passes.off:
             return {}
@@ -433,6 +434,7 @@ class Compiler(Loops):
                         work.append(reader)
         return {k: kind for k, kind in kinds.items() if kind in ("list", "zone", "item")}
 
+    @passes.step("kinds")
     def static_kind(self, node, scope) -> str | None:
         """The kind of ``node`` ("zone", "list", "family", "item") when it is certain, else None."""
         if "kinds" in self.passes.off:
@@ -510,6 +512,7 @@ class Compiler(Loops):
         walked = self.walked_src(node, scope)
         return walked if walked is not None else self.seq_src(node, scope)
 
+    @passes.step("forms")
     def walked_src(self, node, scope) -> str | None:
         """The form a built-in's template has for being walked by a ``for`` statement (``walks``:
         ``range(a, b)`` walks Python's range, no list and no call, when its bounds are whole
@@ -872,6 +875,7 @@ class Compiler(Loops):
             self.error(UNKNOWN_KIND_ITEM_OR_PROPERTY, f"no {what} `{arg.value}`", arg.span, suggestion_help(arg.value,
                                                                                                             known))
 
+    @passes.step("forms")
     def _form(self, builtin, node, scope):
         """The faster form a built-in declares (``form=``), where its arguments allow it, else
         None (the library's function is called)."""
@@ -918,6 +922,7 @@ class Compiler(Loops):
             parts.append(part)
         return f"(True if ({(' or ' if form == 'any' else ' and ').join(parts)}) else False)"
 
+    @passes.step("unroll")
     def unrollable(self, comp, scope) -> bool:
         """Whether ``any``/``all`` of ``comp`` is written out member by member (``_unrolled``)."""
         if len(comp.fors) != 1 or "unroll" in self.passes.off:
@@ -945,6 +950,7 @@ class Compiler(Loops):
         parts = _any_parts(node.args[0], self.v) if len(node.args) == 1 and not node.kwargs else None
         return parts if parts is not None and self.static_kind(parts[0], scope) == "zone" else None
 
+    @passes.step("tallies")
     def tallied_any(self, node, scope) -> str | None:
         """``any(x.PROP == VALUE for x in ZONE)`` of a zone for certain, PROP a fixed item
         property and VALUE a name or a constant: whether the zone's tally (engine/tally.py, as
@@ -994,6 +1000,7 @@ class Compiler(Loops):
         default = self.src(defaults[0], scope) if defaults else NONE
         return aggregate.listed.format(items=items, default=default)
 
+    @passes.step("tallies")
     def _tally_count(self, arg, scope):
         """``count(x for x in ZONE if x.PROP == VALUE)`` with PROP a fixed item property is
         answered from an incrementally kept tally (engine/tally.py) instead of a scan: the
@@ -1009,6 +1016,7 @@ class Compiler(Loops):
             return f"{self._tally_table(key)}.get({self.src(right, scope)}, 0)"
         return f"TALLY(s, {self.src(zone_node, scope)}, {self._k(prop)}, {self.src(right, scope)})"
 
+    @passes.step("listing")
     def _tally_table(self, key: str, scanning_any: bool = False) -> str:
         """A tally's table (engine/tally.py: built on the first question; for an ``any``, one
         built where an item lacks the property answers as the scan would). While options are
@@ -1207,6 +1215,7 @@ class Compiler(Loops):
         call = f"{self._memoised(name, len(params))}(s{args})"
         return self._looked_up_by_seat(name, node, sources, scope, call) or call
 
+    @passes.step("by-seat")
     def _looked_up_by_seat(self, name: str, node, sources: list, scope, call: str) -> str | None:
         """``marker(p, c)``, ``adjacent(s)``: a function that reads no state and not the player
         count, given plain arguments, has its remembered result looked up where it is called
@@ -1250,6 +1259,7 @@ class Compiler(Loops):
         finally:
             self.at.reuse, self.at.params, self.at.reused, self.at.known, self.at.branches = saved
 
+    @passes.step("inline")
     def _inlinable(self, name: str) -> bool:
         """A function whose body is a few steps with no loop (no comprehension left after
         tallies; the bodies of the cheap functions it calls are written in with it, and their
@@ -1317,6 +1327,7 @@ class Compiler(Loops):
             out.extend([part] if body is None else self.conjuncts(body, bound))
         return out
 
+    @passes.step("walk")
     def walked_body(self, coll, scope):
         """``for x in kept(p, 'spy')`` where the function's body picks items of a collection
         (``[t for t in p.tiles if t.type == kind]``, or ``[] if c else [...]``): the loop can
@@ -1344,6 +1355,7 @@ class Compiler(Loops):
         var, inner = body.fors[0]
         return guard, inner, var, body.cond
 
+    @passes.step("memo")
     def _memoised(self, name: str, arity: int) -> str:
         """The source name of the caller of user function ``name`` (engine/memo.py): a function
         that reads no state is remembered per game; any other is called directly (or, with

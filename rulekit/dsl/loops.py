@@ -22,7 +22,7 @@ slot, ``compiler._reuse_plan``, and stays an expression).
 from __future__ import annotations
 
 from ..engine.library import REGISTRY
-from . import ast
+from . import ast, passes
 from .aggregates import AGGREGATES
 
 _CONSTANT = (ast.Num, ast.Str, ast.Const, ast.Neg)
@@ -187,6 +187,7 @@ class Loops:
                 lines.append((indent, f"{local} = {self.src(part, scope)}"))
                 self.at.lowered[id(part)] = local
 
+    @passes.step("loops")
     def _reducer(self, node, scope, returned: bool = False) -> str | None:
         """The form of ``node`` when it is a reduction written as a loop ("list" for a list
         comprehension), else None. One that stops early (``any``, ``all``, ``first``) over

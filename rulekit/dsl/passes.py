@@ -15,11 +15,12 @@ pass off, ``+NAME`` (or ``NAME``) on again, ``-all`` and ``all`` every pass. So
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 
 import attrs
 
-from ..errors import UsageError, suggestion_help
+from ..errors import InternalError, RulekitError, UsageError, suggestion_help
 
 ENV = "RULEKIT_PASSES"
 
@@ -126,3 +127,24 @@ def using(passes: Passes):
         yield passes
     finally:
         _chosen.pop()
+
+
+def step(name: str):
+    """Mark the function that does pass ``name``: Python failing inside it is a bug of the
+    compiler, never the author's mistake, so it is an internal error (exit 101) that names the
+    pass and how to compile without it. (A content error it reports, and running out of stack
+    or memory on content too deep or too large, pass through as they are.)"""
+    assert name in NAMES, name
+
+    def wrap(fn):
+        @functools.wraps(fn)
+        def run(*args, **kwargs):
+            try:
+                return fn(*args, **kwargs)
+            except (RulekitError, RecursionError, MemoryError):
+                raise
+            except Exception as exc:
+                raise InternalError(f"the compiler's pass `{name}` failed ({type(exc).__name__}: {exc}); "
+                                    f"{ENV}=-{name} compiles without it") from exc
+        return run
+    return wrap
