@@ -208,3 +208,11 @@ def test_a_fault_inside_a_pass_is_an_internal_error_naming_it(monkeypatch, capsy
     assert "RULEKIT_PASSES=-inline compiles without it" in said
     monkeypatch.setenv(passes.ENV, "-inline")
     assert main(["autoplay", "goa", "--quiet"]) == 0
+
+
+@pytest.mark.parametrize("setting", ["all", "-all"])
+def test_the_tiny_game_compiles_to_a_reviewed_listing(tiny, setting, snapshot):
+    """A golden listing of generated code, with every pass and with none: a change to what the
+    compiler writes shows here, to be read (not regenerated blindly) before it is accepted."""
+    source = _load(tiny, setting).program.module.source()
+    assert source.replace(tiny, "TINY") == snapshot
