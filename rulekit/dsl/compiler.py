@@ -1,13 +1,20 @@
 # SPDX-License-Identifier: MIT
-"""Check and compile effect-language ASTs into closures and VM instructions.
+"""Check effect-language expressions and write them as Python source.
 
-Checking and compiling are one walk on purpose: both must resolve every name in
-the same scope, and doing it once means the checker can never disagree with what
-runs. Every problem is collected as a :class:`Diagnostic` (unknown names with "did
-you mean", wrong argument counts, effects used as values, assignments to
-constants) and compilation carries on with a placeholder, so an author sees all
-mistakes at once. Nothing here runs at game time except the closures it returns,
-which never look at the AST again.
+Checking and writing are one walk on purpose: both must resolve every name in the same scope,
+and doing it once means the checker can never disagree with what runs. Every problem is
+collected as a :class:`Diagnostic` (unknown names with "did you mean", wrong argument counts,
+effects used as values, assignments to constants) and writing carries on with a placeholder,
+so an author sees all mistakes at once.
+
+The ``x_NAME`` methods return the Python source of an expression (``dsl/pysource.Py`` where the
+compiler knows what the source is); a content function becomes a function of the game's
+generated module (loops.py writes its body), and dsl/codegen.py writes procedures and the flow
+with this compiler's expressions. The optimisations are named passes (dsl/passes.py), each
+gated in the one function that does it; what the code written so far knows lives in ``at``
+(:class:`Writing`), the names the module binds in ``names``, what was found out about content
+functions in ``facts``, and what compiling made in ``out``. Nothing here runs at game time
+except the generated code, which never looks at the AST again.
 """
 from __future__ import annotations
 

@@ -45,8 +45,8 @@ class Builtin:
                                       # "players" (those and the number of players), or "state"
                                       # (where items are: a function calling it reads anything)
     pure: bool = True                 # False: each call draws randomness (never inside a function)
-    form: str | None = None           # a faster form the compiler may write (count, sum, min, max,
-                                      # any, all, first: compiler.Compiler._forms)
+    form: str | None = None           # the aggregate it is (count, sum, min, max, any, all, first: the
+                                      # compiler writes it from dsl/aggregates.py's table)
     names: str | None = None          # a literal argument must name one of these: "kinds", "items", "props"
     named: str | None = None          # ...that argument (the first one when not given)
     pins: str | None = None           # the argument naming the random stream a script's `pins: rolls:` fixes
@@ -294,6 +294,46 @@ def _subsets(s, items, min=0, max=None):  # noqa: A002 - the content's keyword n
 
 
 MAX_SUBSETS = 1_000_000    # as many as the longest list content may build
+
+
+def _whole(name: str, value, what: str) -> int:
+    if value.__class__ is not int:
+        raise ContentRuntimeError(f"`{name}`'s {what} is a whole number, not {mutate.fmt(value)}", None, WRONG_KIND)
+    return value
+
+
+def _bounded(name: str, total: int, hint: str) -> None:
+    if total > MAX_SUBSETS:
+        raise ContentRuntimeError(f"`{name}` would list {total:,} choices (at most {MAX_SUBSETS:,}; {hint})", None,
+                                  VALUE_TOO_LARGE)
+
+
+@function("combinations", ("items", "k"), (), "every choice of k of the items, in the items' order (no repeats)",
+          "best = max(sum(c.value for c in three) for three in combinations(p.hand, 3))",
+          args={'items': 'list', 'k': 'number'}, returns="list", gives="list")
+def _combinations(s, items, k):
+    pool, k = list(seq(s, items)), _whole("combinations", k, "size")
+    _bounded("combinations", math.comb(len(pool), k) if k >= 0 else 0, "choose fewer or smaller")
+    return [list(chosen) for chosen in itertools.combinations(pool, k)] if k >= 0 else []
+
+
+@function("permutations", ("items",), (("k", None),), "every ordering of k of the items (all of them by default)",
+          "\"order {join(o)}\" for o in permutations(colours, 2)",
+          args={'items': 'list', 'k': 'number'}, returns="list", gives="list")
+def _permutations(s, items, k=None):
+    pool = list(seq(s, items))
+    k = len(pool) if k is None else _whole("permutations", k, "size")
+    _bounded("permutations", math.perm(len(pool), k) if 0 <= k <= len(pool) else 0, "order fewer items")
+    return [list(chosen) for chosen in itertools.permutations(pool, k)] if k >= 0 else []
+
+
+@function("product", ("first", "second"), (), "every pair of an item of the first and one of the second, "
+          "the first's order outermost", "[pair for pair in product(colours, [1, 2, 3])]",
+          args={'first': 'list', 'second': 'list'}, returns="list", gives="list")
+def _product(s, first, second):
+    left, right = list(seq(s, first)), list(seq(s, second))
+    _bounded("product", len(left) * len(right), "pair fewer items")
+    return [[a, b] for a in left for b in right]
 
 
 @function("join", ("items",), (("separator", ", "),), "the items as one text, each as notation prints it, "
