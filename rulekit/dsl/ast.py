@@ -57,6 +57,14 @@ class Index(Node):
 
 
 @attrs.frozen
+class Slice(Node):
+    """``xs[lo:hi]``: the items from ``lo`` up to ``hi`` (either may be left out: None)."""
+    obj: Expr
+    lo: Expr | None
+    hi: Expr | None
+
+
+@attrs.frozen
 class Call(Node):
     func: str
     args: tuple
@@ -122,7 +130,7 @@ class IfExp(Node):
     orelse: Expr
 
 
-Expr = (Num | Str | Template | Const | Name | Attr | Index | Call | ListLit | Comp | Let | BinOp | Compare
+Expr = (Num | Str | Template | Const | Name | Attr | Index | Slice | Call | ListLit | Comp | Let | BinOp | Compare
         | BoolOp | Not | Neg | IfExp)
 
 

@@ -456,6 +456,8 @@ class Compiler(Loops):
             return self._pzone_kind(node.name)
         if isinstance(node, ast.Index) and self.static_kind(node.obj, scope) == "family":
             return "zone"
+        if isinstance(node, ast.Slice) and self.static_kind(node.obj, scope) in ("list", "zone"):
+            return "list"
         if isinstance(node, ast.Attr) and self._member_lists(node.name):
             return "list"
         if isinstance(node, ast.Call):
@@ -705,6 +707,14 @@ class Compiler(Loops):
         if kind == "list":
             return f"{obj}[{index}]"
         return f"GETITEM(s, {obj}, {index})"
+
+    def x_Slice(self, node, scope):
+        """``xs[lo:hi]``: a new list (or text) of the items from ``lo`` up to ``hi``, as Python slices
+        (a bound past either end is the end; a negative one counts from the end)."""
+        obj = self.src(node.obj, scope)
+        lo = self.src(node.lo, scope) if node.lo is not None else NONE
+        hi = self.src(node.hi, scope) if node.hi is not None else NONE
+        return f"SLICE(s, {obj}, {lo}, {hi})"
 
     def x_ListLit(self, node, scope):
         return "[" + "".join(self.src(i, scope) + ", " for i in node.items) + "]"
@@ -1645,7 +1655,19 @@ def _namespace(vocab: Vocabulary) -> dict:
     def nospace(family, key):
         raise ContentRuntimeError(f"`{family.text}` has no space `{mutate.fmt(key)}`")
 
-    boundary(getitem, contains, tally, _count_equal, tally_table, tally_count, _replaced)
+    def slice_of(s, o, lo, hi):
+        for bound in (lo, hi):
+            if bound is not None and bound.__class__ is not int:
+                raise ContentRuntimeError(f"a slice's bounds are whole numbers, not `{mutate.fmt(bound)}`", None,
+                                          WRONG_KIND)
+        if type(o) is ZoneKey:
+            return s.zones[o][lo:hi]
+        if type(o) is list or type(o) is str:
+            return o[lo:hi]
+        raise ContentRuntimeError(f"only a list, a zone or a text can be sliced, not {mutate.fmt(o)}", None,
+                                  UNSUPPORTED_OPERATION)
+
+    boundary(getitem, contains, tally, _count_equal, tally_table, tally_count, _replaced, slice_of)
 
     return {"__builtins__": {}, **RUNTIME_NAMES, "UNLISTED": vm.unlisted, "SCORE": score, "len": len, "LIST": list,
             "SUM": sum, "MIN": min, "MAX": max, "INT": int, "PLAIN_VALUE": _PLAIN_VALUE,
@@ -1654,7 +1676,8 @@ def _namespace(vocab: Vocabulary) -> dict:
             "CONTAINS": contains, "TALLY": tally, "PLAYER": Player, "SEATS": SEAT_NAMES,
             "SEAT_OR_TEXT": memo.SEAT_OR_TEXT,
             "ANY": any, "ALL": all, "NEXT": next,
-            "SET_PROP": mutate.set_prop, "FIRST_OF_EACH": _first_of_each, "REPLACED": _replaced}
+            "SET_PROP": mutate.set_prop, "FIRST_OF_EACH": _first_of_each, "REPLACED": _replaced,
+            "SLICE": slice_of}
 
 
 def _replaced(container, key, value):
@@ -1688,7 +1711,7 @@ _UNSET = object()   # a reused value not worked out yet
 # Expressions whose parts all run, in the order they are written (except where the method says
 # otherwise: the right of `and`/`or`, the branches of `if`): a value first asked for in such a
 # part is certainly there for the parts after it (Compiler._reused_value).
-_IN_ORDER = frozenset((ast.Num, ast.Str, ast.Const, ast.Template, ast.Name, ast.Attr, ast.Index, ast.ListLit,
+_IN_ORDER = frozenset((ast.Num, ast.Str, ast.Const, ast.Template, ast.Name, ast.Attr, ast.Index, ast.Slice, ast.ListLit,
                        ast.BinOp, ast.Compare, ast.BoolOp, ast.Not, ast.Neg, ast.IfExp, ast.Call))
 
 

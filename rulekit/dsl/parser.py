@@ -290,6 +290,10 @@ class _ToAst(Transformer):
     def getitem(self, meta, c):
         return ast.Index(c[0], c[1], span=self._span(meta))
 
+    @v_args(meta=True)
+    def getslice(self, meta, c):
+        return ast.Slice(c[0], c[1], c[2], span=self._span(meta))
+
     def number(self, c):
         if len(c[0]) > MAX_DIGITS:
             raise DiagnosticReport([Diagnostic(
