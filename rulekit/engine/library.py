@@ -470,9 +470,10 @@ def _deciding(s):
 
 
 # -------------------------------------------------------------------- effects
-@effect("move", ("item", "to"), (("at", "top"),), "move one item from wherever it lies to a zone",
+@effect("move", ("item", "to"), (("at", "top"),), "move one item from wherever it lies to a zone: on top, "
+        "at the bottom, or at = N items from the top (a negative N counts from the bottom: -1 is the bottom)",
         "move(card, to=p.played)",
-        args={'to': 'zone', 'item': 'item', 'at': 'text'})
+        args={'to': 'zone', 'item': 'item'})
 def _move(s, item, to, at="top", span=None):
     _need_zone(to, "to", span)
     mutate.move(s, item, to, at, span)

@@ -8,7 +8,7 @@ log off (``state.record = False``) without touching the rules.
 """
 from __future__ import annotations
 
-from ..codes import BAD_PIN, NOT_IN_A_ZONE, OUT_OF_BOUNDS, WRONG_KIND, ZONE_FULL
+from ..codes import BAD_PIN, INDEX_OUT_OF_RANGE, NOT_IN_A_ZONE, OUT_OF_BOUNDS, WRONG_KIND, ZONE_FULL
 from ..errors import ContentRuntimeError
 from . import memo, rng, tally
 from .limits import MAX_BITS, too_many_digits
@@ -127,10 +127,12 @@ def move(s: State, item: str, to: ZoneKey, at: str = "top", span=None) -> None:
     else:
         held.remove(item)
     dest = zones[to] if to in owned else s.writable(to)
-    if at != "bottom":
+    if at == "top":
         dest.append(item)
-    else:
+    elif at == "bottom":
         dest.insert(0, item)
+    else:
+        dest.insert(_position(dest, at, to, span), item)
     loc[item] = to
     tallied = s.tallied
     if tallied:
@@ -153,6 +155,19 @@ def move(s: State, item: str, to: ZoneKey, at: str = "top", span=None) -> None:
         memo.forget_move(s, source.name, to.name)
     if s.record:
         s.events.append(("move", item, source.text, to.text))
+
+
+def _position(dest: list, at, to: ZoneKey, span) -> int:
+    """Where ``move(..., at=N)`` puts an item in ``dest`` (kept bottom first): N items above it, or
+    for a negative N, -N - 1 below it (-1 is the bottom), as a deck is counted by hand."""
+    if at.__class__ is not int:
+        raise ContentRuntimeError(f"`at` is \"top\", \"bottom\" or a whole number of items from the top (negative: "
+                                  f"from the bottom), not `{fmt(at)}`", span, WRONG_KIND)
+    size = len(dest)
+    if not -size - 1 <= at <= size:
+        raise ContentRuntimeError(f"`at={at}` is past the {'bottom' if at >= 0 else 'top'} of `{to}` ({size} "
+                                  f"item{'' if size == 1 else 's'} besides the one moved)", span, INDEX_OUT_OF_RANGE)
+    return size - at if at >= 0 else -at - 1
 
 
 def _stream(s: State, name: str) -> int:
