@@ -66,6 +66,21 @@ def _version() -> str:
     return digest.hexdigest()[:16]
 
 
+@contextlib.contextmanager
+def disk_off():
+    """Keep nothing on disk inside the block (``RULEKIT_CACHE_DIR=off``), as it was after: for a
+    game in a temporary folder (a Ray worker's copy) or one loaded at every keystroke (rulekit lsp)."""
+    saved = os.environ.get("RULEKIT_CACHE_DIR")
+    os.environ["RULEKIT_CACHE_DIR"] = "off"
+    try:
+        yield
+    finally:
+        if saved is None:
+            os.environ.pop("RULEKIT_CACHE_DIR", None)
+        else:
+            os.environ["RULEKIT_CACHE_DIR"] = saved
+
+
 def cache_folder() -> Path | None:
     """Where parsed texts are kept between processes, or None when switched off."""
     folder = os.environ.get("RULEKIT_CACHE_DIR")

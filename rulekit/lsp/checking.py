@@ -17,6 +17,7 @@ import re
 import attrs
 
 from ..codes import INTERNAL
+from ..dsl import parse_cache
 from ..errors import Diagnostic, DiagnosticReport, RulekitError
 from ..source import Span
 from .documents import reading, real
@@ -56,15 +57,8 @@ def _in_memory(folder: str):
         _warmed.add(folder)
         yield
         return
-    saved = os.environ.get("RULEKIT_CACHE_DIR")
-    os.environ["RULEKIT_CACHE_DIR"] = "off"
-    try:
+    with parse_cache.disk_off():
         yield
-    finally:
-        if saved is None:
-            os.environ.pop("RULEKIT_CACHE_DIR", None)
-        else:
-            os.environ["RULEKIT_CACHE_DIR"] = saved
 
 
 def load(folder: str, texts: dict, variants: tuple = ()):

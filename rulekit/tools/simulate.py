@@ -1,13 +1,15 @@
 # SPDX-License-Identifier: MIT
 """Many bot games, and what they say about a game or a variant.
 
-Game ``i`` of a batch is seeded from the batch seed and ``i`` alone, and its bots
-rotate through the seats with ``i``, so a batch gives the same records however it
-is spread: one process, ``--jobs J`` local processes, or a Ray cluster. Records are
-sorted by game index before any figure is computed.
+Game ``i`` of a batch is seeded from the batch seed and ``i`` alone (:func:`game_seed`, 64
+bits), and its bots rotate through the seats with ``i``, so a batch gives the same records
+however it is spread: one process, ``--jobs J`` local processes, or a Ray cluster, in one
+run or resumed. Records reach the caller chunk by chunk, in game order, as they finish
+(:func:`stream_batch`); nothing here keeps a list of them all but :func:`run_batch`.
 """
 from __future__ import annotations
 
+import collections
 import contextlib
 import csv
 import io
@@ -18,21 +20,25 @@ import os
 import signal
 import sys
 import threading
-import warnings
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 
 from ..agents import RandomAgent, action_cap, make_agent, play_out, play_out_at_random
+from ..codes import NO_END
 from ..engine import api, rng
 from ..engine.state import PLAYERS
 from ..errors import ContentRuntimeError, UsageError
 from ..files import write_bytes
 
 _GAMES: dict = {}
-STALLED = "RK4012"      # the code of a game stopped at its action cap (agents.stalled)
+PIECE = 25              # games a worker plays at a time, at most
+AHEAD = 4               # pieces submitted per worker ahead of the one consumed (flat memory, quick refill)
 
 
 def game_seed(seed: int, index: int) -> int:
-    return rng.stream_seed(seed, f"game{index}") % (2 ** 31)
+    """Game ``index``'s seed: the first 8 bytes (little-endian) of SHA-256 of ``"{seed}:game{index}"``
+    (docs/cli.md). 64 bits: a million games repeat no seed (31 bits repeated some 250)."""
+    return rng.stream_seed(seed, f"game{index}")
 
 
 def seat_bots(bots: list[str], n: int, index: int) -> list[str]:
@@ -51,10 +57,14 @@ def _load(game_ref: str, variants: tuple):
 
 def play_one(game_ref: str, variants: tuple, players: int | None, seed: int, bots: list[str], index: int,
              cap: int | None = None) -> dict:
+    """One full bot game of the game ``game_ref`` names; a JSON-ready record of it."""
+    return play_game(_load(game_ref, variants), players, seed, bots, index, cap)
+
+
+def play_game(game, players: int | None, seed: int, bots: list[str], index: int, cap: int | None = None) -> dict:
     """One full bot game; a JSON-ready record of it. A game still running after ``cap``
     actions is recorded as stalled (with no scores nor winners) rather than stopping the
     batch: bots that stall a game are one of the things a batch measures."""
-    game = _load(game_ref, variants)
     s_seed = game_seed(seed, index)
     state = api.new_game(game, players, s_seed, record=False)
     seats = seat_bots(bots, state.n, index)
@@ -71,7 +81,7 @@ def play_one(game_ref: str, variants: tuple, players: int | None, seed: int, bot
         else:
             play_out(state, agents, count_verb, cap or action_cap(game, state.n))
     except ContentRuntimeError as exc:
-        if exc.code != STALLED:
+        if exc.code != NO_END:
             raise
         record.update(stalled=True, scores=[], winners=[], error=str(exc))
     else:
@@ -94,28 +104,124 @@ def run_batch(game_ref: str, variants=(), players=None, games: int = 100, seed: 
     """Play ``games`` games; returns their records in game order. A game past ``max_actions``
     actions (default: ``agents.action_cap``) is recorded as stalled; when every game stalls
     there is nothing to report, and the first one's RK4012 is raised."""
+    records: list[dict] = []
+
+    def keep(done: list[dict]) -> None:
+        records.extend(done)
+        if progress:
+            progress(len(done))
+    stream_batch(game_ref, variants, players, range(games), seed, bots, jobs, backend, keep, max_actions)
+    records.sort(key=lambda r: r["index"])
+    if records and all(r.get("stalled") for r in records):
+        raise all_stalled(_load(game_ref, tuple(variants)), records[0]["error"])
+    return records
+
+
+def streams(path: str | None) -> bool:
+    """Whether ``--out`` names a batch file, written as games finish (``.jsonl``), not a report."""
+    return bool(path) and path.lower().endswith(".jsonl")
+
+
+def run_to_file(path: str, resume: bool, game_ref: str, variants=(), players=None, games: int = 100,
+                seed: int = 0, bots=("random",), jobs: int = 1, backend: str = "local", progress=None,
+                max_actions: int | None = None) -> tuple[dict, dict]:
+    """Play a batch into the batch file ``path`` (docs/cli.md), one line a game as it finishes;
+    ``resume`` plays only the games the file lacks. Returns (its header, its summary), read back
+    from the file. Interrupted, the file keeps every game that reached this process and a line
+    on standard error says so."""
+    from . import batch_io
+    variants = tuple(variants)
+    game = _load(game_ref, variants)
+    n = game.default_players if players is None else players
+    api.new_game(game, n, 0, record=False)      # a player count the game does not take: before any file
+    head = batch_io.header(game, variants, n, seed, list(bots), batch_cap(game, n, max_actions))
+    if resume:
+        held = batch_io.resume(path, head, games, lambda r: _foreign(r, seed, list(bots), n))
+    else:
+        batch_io.start(path, head)
+        held = batch_io.Held(games)
+    out = batch_io.Appender(path)
+
+    def write(done: list[dict]) -> None:
+        out(done)
+        if progress:
+            progress(len(done))
+    try:
+        stream_batch(game_ref, variants, n, held.missing(), seed, bots, jobs, backend, write, max_actions,
+                     count=games - held.count)
+    except KeyboardInterrupt:
+        out.close()
+        print(f"{path} keeps {held.count + out.written} of {games} games; the same command with --resume "
+              "plays the rest", file=sys.stderr)
+        raise
+    finally:
+        out.close()
+    summary = summarise(batch_io.records(path, games))
+    if summary["games"] and summary["stalled"] == summary["games"]:
+        first = next(r for r in batch_io.records(path, games) if r.get("stalled"))
+        raise all_stalled(game, first.get("error", "stalled"))
+    return head, summary
+
+
+def _foreign(record: dict, seed: int, bots: list[str], players: int) -> str | None:
+    """Why a record read from a batch file is not one of this batch's games, if it is not."""
+    index = record["index"]
+    if record.get("seed") != game_seed(seed, index):
+        return f"seed {record.get('seed')}, not this batch's {game_seed(seed, index)}"
+    if record.get("bots") != seat_bots(bots, players, index):
+        return "other bots in the seats"
+    missing = [key for key in ("scores", "winners", "rounds", "decisions", "actions") if key not in record]
+    if missing or not isinstance(record["actions"], dict) or not isinstance(record["scores"], list):
+        return "not a whole game record" + (f" (no {', '.join(missing)})" if missing else "")
+    return None
+
+
+def all_stalled(game, message: str) -> ContentRuntimeError:
+    """The error of a batch whose every game stalled: nothing to report but the first one's RK4012."""
+    return ContentRuntimeError(message, game.source_map.span(("flow",), key=True), NO_END)
+
+
+def batch_cap(game, players: int | None, max_actions: int | None) -> int:
+    """The action cap of every game of a batch (part of what a resumed batch must share)."""
+    return max_actions or action_cap(game, game.default_players if players is None else players)
+
+
+def stream_batch(game_ref: str, variants, players, indices: Iterable[int], seed: int, bots,
+                 jobs: int, backend: str, emit: Callable[[list[dict]], None],
+                 max_actions: int | None = None, count: int | None = None) -> None:
+    """Play the games ``indices`` (ascending), handing their records to ``emit`` a few at a time,
+    in game order, as they finish. Interrupted (Ctrl-C, SIGTERM) or failed, the records that have
+    reached this process are emitted (some perhaps out of order) before the exception goes on, and
+    the games in play are dropped. ``count``: how many ``indices`` there are, if it is not ``len``."""
     variants = tuple(variants)
     bots = list(bots)
     for spec in bots:
         make_agent(spec, 0)  # a bad bot name is a usage error before any work
     game = _load(game_ref, variants)
-    cap = max_actions or action_cap(game, game.default_players if players is None else players)
-    head = (game_ref, variants, players, seed, bots, cap)
-    records: list[dict] = []
+    head = (game_ref, variants, players, seed, bots, batch_cap(game, players, max_actions))
+    count = len(indices) if count is None else count
     if backend == "ray":
-        records = _run_ray(head, games, progress, jobs)
-    elif local_workers(jobs, games) <= 1:
-        for chunk in _split(head, games, 1):
-            done = _chunk(chunk)
-            records.extend(done)
-            if progress:
-                progress(len(done))
+        _run_ray(game, head, indices, count, emit, jobs)
+    elif local_workers(jobs, count) <= 1:
+        _run_here(game, head, indices, emit)
     else:
-        records = _run_local(head, games, local_workers(jobs, games), progress)
-    records.sort(key=lambda r: r["index"])
-    if records and all(r.get("stalled") for r in records):
-        raise ContentRuntimeError(records[0]["error"], game.source_map.span(("flow",), key=True), STALLED)
-    return records
+        workers = local_workers(jobs, count)
+        _run_local(head, _pieces(indices, _piece_size(count, workers)), workers, emit)
+
+
+def _run_here(game, head: tuple, indices: Iterable[int], emit) -> None:
+    """The batch in this process, emitted every :data:`PIECE` games (and whatever is done when stopped)."""
+    _ref, _variants, players, seed, bots, cap = head
+    done: list[dict] = []
+    try:
+        for index in indices:
+            done.append(play_game(game, players, seed, bots, index, cap))
+            if len(done) >= PIECE:
+                emit(done)
+                done = []
+    finally:
+        if done:
+            emit(done)
 
 
 def local_workers(jobs: int, games: int) -> int:
@@ -124,27 +230,74 @@ def local_workers(jobs: int, games: int) -> int:
     return max(1, min(jobs, games, 2 * (os.cpu_count() or 1)))
 
 
-def _run_local(head: tuple, games: int, workers: int, progress) -> list[dict]:
+def _piece_size(games: int, workers: int) -> int:
+    """About four pieces a worker, at most :data:`PIECE` games a piece, so progress shows and the
+    last pieces finish together."""
+    return max(1, min(PIECE, games // max(1, workers * 4)))
+
+
+def _pieces(indices: Iterable[int], size: int) -> Iterator[list[int]]:
+    piece: list[int] = []
+    for index in indices:
+        piece.append(index)
+        if len(piece) == size:
+            yield piece
+            piece = []
+    if piece:
+        yield piece
+
+
+def _run_local(head: tuple, pieces: Iterator[list[int]], workers: int, emit) -> None:
     """The batch in ``workers`` local processes that die with this one, even by SIGKILL (they would
-    otherwise sleep forever holding the caller's pipes). Interrupted or failed, it ends the workers at
-    once rather than letting them finish the pieces they are playing."""
+    otherwise sleep forever holding the caller's pipes). At most :data:`AHEAD` pieces a worker are
+    submitted ahead of the one consumed, in order, so memory stays flat however long the batch.
+    Interrupted or failed, it emits what has finished and ends the workers at once rather than
+    letting them finish the pieces they are playing."""
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=_context(), initializer=_worker_start,
                                initargs=(os.getpid(),))
-    records: list[dict] = []
+    pending: collections.deque = collections.deque()
+
+    def refill() -> None:
+        while len(pending) < workers * AHEAD:
+            piece = next(pieces, None)
+            if piece is None:
+                return
+            pending.append(pool.submit(_chunk, (*head, piece)))
     try:
-        with _signals_held():
-            futures = [pool.submit(_chunk, chunk) for chunk in _split(head, games, workers)]
-        for future in futures:
-            done = future.result()
-            records.extend(done)
-            if progress:
-                progress(len(done))
+        with _signals_held():       # the workers are forked at the first submission
+            refill()
+        while pending:
+            emit(pending.popleft().result())
+            refill()
     except BaseException:       # Ctrl-C, SIGTERM (tools/entry.py) or a game's error
-        _end_workers(pool)
+        try:
+            for future in pending:
+                if future.done() and not future.cancelled() and future.exception() is None:
+                    emit(future.result())
+        finally:
+            _end_workers(pool)
         raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
-    return records
+def _run_ray(game, head: tuple, indices: Iterable[int], count: int, emit, jobs: int) -> None:
+    """The batch as Ray tasks, in pieces for the cluster's CPUs, the game shipped as its content's
+    bytes (put once in the object store), so that a node needs rulekit but not the game's folder."""
+    from . import ray_driver
+    from .game_bundle import GameBundle
+    game_ref, variants, players, seed, bots, cap = head
+    bundle = GameBundle.of(game_ref, variants, game)
+    with ray_driver.connected(jobs) as ray:
+        cpus = ray_driver.cpus(ray)
+        shipped = ray.put(bundle)
+        tasks = ((shipped, players, seed, bots, cap, piece) for piece in _pieces(indices, _piece_size(count, cpus)))
+        ray_driver.drive(ray, ray.remote(_shipped_chunk), tasks, emit, ray_driver.window(cpus))
+
+
+def _shipped_chunk(bundle, players, seed, bots, cap, indices) -> list[dict]:
+    """A piece of a batch on a Ray worker, played on the game built from its shipped content."""
+    with bundle.errors_shown():
+        game = bundle.game()
+        return [play_game(game, players, seed, bots, i, cap) for i in indices]
 
 
 @contextlib.contextmanager
@@ -219,127 +372,6 @@ def _end_workers(pool: ProcessPoolExecutor) -> None:
             pass
 
 
-def _split(head: tuple, games: int, workers: int) -> list:
-    """The batch in pieces for ``workers`` workers: about four pieces each, at most 25 games
-    a piece, so progress shows and the last pieces finish together."""
-    size = max(1, min(25, games // max(1, workers * 4)))
-    return [(*head, list(range(k, min(k + size, games)))) for k in range(0, games, size)]
-
-
-def _run_ray(head: tuple, games: int, progress, jobs: int = 1) -> list[dict]:
-    """The batch as Ray tasks, split for the cluster's CPUs; records in game order.
-
-    Uses the Ray instance this process is already connected to, if any; else connects
-    to the cluster at ``RAY_ADDRESS`` when it is set; else starts a private local
-    instance with ``jobs`` CPUs (every core when ``jobs`` is 1). A connection or
-    instance made here is shut down again when the batch is done."""
-    try:
-        with warnings.catch_warnings():     # Ray's own deprecation notices are not part of a report
-            warnings.simplefilter("ignore")
-            import ray
-            import ray.exceptions
-    except ImportError:
-        raise UsageError("the Ray backend needs Ray: pip install 'rulekit[ray]'") from None
-    started = not ray.is_initialized()
-    if started:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            _ray_init(ray, jobs)
-    try:
-        cpus = int(ray.cluster_resources().get("CPU", 1))
-        remote = ray.remote(_chunk)
-        refs = [remote.remote(_portable(chunk)) for chunk in _split(head, games, cpus)]
-        position = {ref: k for k, ref in enumerate(refs)}
-        results: list = [None] * len(refs)
-        pending = list(refs)
-        while pending:
-            ready, pending = ray.wait(pending, num_returns=1)
-            try:
-                done = ray.get(ready[0])
-            except ray.exceptions.RayTaskError as exc:
-                cause = getattr(exc, "cause", None)
-                if isinstance(cause, BaseException):
-                    raise _as_local(cause) from None  # the same error a local run gives
-                raise
-            except ray.exceptions.RayError as exc:
-                raise UsageError(f"the Ray cluster failed while playing the batch: {_first_line(exc)}") from None
-            results[position[ready[0]]] = done
-            if progress:
-                progress(len(done))
-    finally:
-        if started:
-            ray.shutdown()
-    return [record for done in results for record in done]
-
-
-def _ray_init(ray, jobs: int) -> None:
-    import logging
-    address = os.environ.get("RAY_ADDRESS") or None
-    if address is None:
-        options = {"address": "local", "num_cpus": jobs if jobs > 1 else (os.cpu_count() or 1),
-                   "include_dashboard": False}
-        where = "a local Ray instance"
-    else:
-        _check_reachable(address)
-        options = {"address": address}
-        where = f"the Ray cluster at `{address}` (RAY_ADDRESS)"
-    try:
-        ray.init(log_to_driver=False, logging_level=logging.ERROR, **options)
-    except ImportError as exc:  # ray:// addresses need the Ray Client extra
-        raise UsageError(f"cannot connect to {where}: {exc}; pip install 'ray[client]' for ray:// addresses") from None
-    except Exception as exc:  # noqa: BLE001 - Ray raises ConnectionError, RuntimeError, ValueError...
-        if ray.is_initialized():
-            ray.shutdown()
-        raise UsageError(f"cannot start or reach {where}: {_first_line(exc)}") from None
-
-
-def _check_reachable(address: str, timeout: float = 5.0) -> None:
-    """Fail fast on a cluster address nothing listens on (Ray itself retries for minutes)."""
-    import socket
-    if address in ("auto", "local"):
-        return
-    scheme, _, rest = address.rpartition("://")
-    host, sep, port = rest.rpartition(":")
-    if not sep:
-        host, port = rest, ("10001" if scheme == "ray" else "6379")
-    host = host.strip("[]")
-    try:
-        number = int(port)
-    except ValueError:
-        raise UsageError(f"RAY_ADDRESS `{address}` is not HOST:PORT") from None
-    try:
-        socket.create_connection((host, number), timeout=timeout).close()
-    except OSError as exc:
-        raise UsageError(f"cannot reach the Ray cluster at `{address}` (RAY_ADDRESS): {exc.strerror or exc}; "
-                         "is it running (`ray start --head`)?") from None
-
-
-def _portable(chunk):
-    """A chunk whose game reference works from any worker: a folder becomes an absolute path."""
-    from ..games import ROOT_FILE
-    game_ref, *rest = chunk
-    if os.path.isfile(os.path.join(game_ref, ROOT_FILE)) or (
-            os.path.isfile(game_ref) and os.path.basename(game_ref) == ROOT_FILE):
-        game_ref = os.path.abspath(game_ref)
-    return (game_ref, *rest)
-
-
-def _as_local(exc: BaseException) -> BaseException:
-    """A worker's error with its source path shown as a local run shows it (relative
-    to the current folder when inside it), since the worker was given an absolute one."""
-    span = getattr(exc, "span", None)
-    if span is not None and os.path.isabs(getattr(span, "path", "")):
-        import attrs
-
-        from ..source import display_path
-        exc.span = attrs.evolve(span, path=display_path(span.path))
-    return exc
-
-
-def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip()
-    return text.splitlines()[0] if text else type(exc).__name__
-
 
 # ------------------------------------------------------------------ figures
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float, float]:
@@ -353,48 +385,87 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float, float]:
     return p, max(0.0, centre - half), min(1.0, centre + half)
 
 
-def summarise(records: list[dict]) -> dict:
-    """The batch's figures. Stalled games count in ``games``, ``stalled`` and the action
-    shares, but in no win rate, score or length: they have no result."""
-    n_games = len(records)
-    finished = [r for r in records if not r.get("stalled")]
-    seats: dict[int, list] = {}
-    bots: dict[str, list] = {}
-    scores: dict[str, list] = {}
-    for r in finished:
-        share = 1 / len(r["winners"])
-        for k, spec in enumerate(r["bots"]):
-            won = share if k in r["winners"] else 0.0
-            seats.setdefault(k, [0.0, 0])
-            seats[k][0] += won
-            seats[k][1] += 1
-            bots.setdefault(spec, [0.0, 0])
-            bots[spec][0] += won
-            bots[spec][1] += 1
-            scores.setdefault(spec, []).append(r["scores"][k])
-    actions: dict[str, int] = {}
-    for r in records:
-        for verb, count in r["actions"].items():
-            actions[verb] = actions.get(verb, 0) + count
-    total_actions = sum(actions.values()) or 1
+def summarise(records: Iterable[dict]) -> dict:
+    """The batch's figures, in one pass over ``records`` in any order (a streamed batch is
+    summarised as its file is read back). Stalled games count in ``games``, ``stalled`` and
+    the action shares, but in no win rate, score or length: they have no result."""
+    tally = Tally()
+    for record in records:
+        tally.add(record)
+    return tally.summary()
 
-    def stats(values):
-        if not values:
+
+class Moments:
+    """Count, sum, sum of squares, min and max of numbers seen one at a time: exact for whole
+    numbers (scores, lengths), whatever their order."""
+
+    def __init__(self):
+        self.n, self.total, self.squares, self.low, self.high = 0, 0, 0, None, None
+
+    def add(self, value) -> None:
+        self.n += 1
+        self.total += value
+        self.squares += value * value
+        self.low = value if self.low is None or value < self.low else self.low
+        self.high = value if self.high is None or value > self.high else self.high
+
+    def stats(self) -> dict:
+        if not self.n:
             return {"mean": 0, "sd": 0, "min": 0, "max": 0}
-        mean = sum(values) / len(values)
-        sd = math.sqrt(sum((v - mean) ** 2 for v in values) / len(values))
-        return {"mean": round(mean, 2), "sd": round(sd, 2), "min": min(values), "max": max(values)}
-    return {
-        "games": n_games,
-        "stalled": n_games - len(finished),
-        "win_rate_by_seat": {str(PLAYERS[k]): _rate(*v) for k, v in sorted(seats.items())},
-        "win_rate_by_bot": {b: _rate(*v) for b, v in sorted(bots.items())},
-        "score_by_bot": {b: stats(v) for b, v in sorted(scores.items())},
-        "rounds": stats([r["rounds"] for r in finished]),
-        "decisions": stats([r["decisions"] for r in finished]),
-        "action_share": {v: round(c / total_actions, 4) for v, c in sorted(actions.items(), key=lambda kv: -kv[1])},
-        "discarded_worlds": sum(r.get("discarded_worlds", 0) for r in records),
-    }
+        spread = max(0, self.n * self.squares - self.total * self.total)
+        return {"mean": round(self.total / self.n, 2), "sd": round(math.sqrt(spread) / self.n, 2),
+                "min": self.low, "max": self.high}
+
+
+class Tally:
+    """A batch's figures gathered record by record, in memory that does not grow with the games.
+    A win shared by m winners counts 1/m, kept as whole counts by m so that the order of the
+    records changes nothing."""
+
+    def __init__(self):
+        self.games = self.finished = self.discarded = 0
+        self.seats: dict[int, list] = {}        # seat -> [{m: wins shared by m}, games]
+        self.bots: dict[str, list] = {}
+        self.scores: dict[str, Moments] = {}
+        self.rounds, self.decisions = Moments(), Moments()
+        self.actions: dict[str, int] = {}
+
+    def add(self, r: dict) -> None:
+        self.games += 1
+        self.discarded += r.get("discarded_worlds", 0)
+        for verb, count in r["actions"].items():
+            self.actions[verb] = self.actions.get(verb, 0) + count
+        if r.get("stalled"):
+            return
+        self.finished += 1
+        shared = len(r["winners"])
+        for k, spec in enumerate(r["bots"]):
+            won = k in r["winners"]
+            for row in (self.seats.setdefault(k, [{}, 0]), self.bots.setdefault(spec, [{}, 0])):
+                if won:
+                    row[0][shared] = row[0].get(shared, 0) + 1
+                row[1] += 1
+            self.scores.setdefault(spec, Moments()).add(r["scores"][k])
+        self.rounds.add(r["rounds"])
+        self.decisions.add(r["decisions"])
+
+    def summary(self) -> dict:
+        total_actions = sum(self.actions.values()) or 1
+
+        def rate(row):
+            return _rate(sum(count / shared for shared, count in sorted(row[0].items())), row[1])
+        return {
+            "games": self.games,
+            "stalled": self.games - self.finished,
+            "win_rate_by_seat": {str(PLAYERS[k]): rate(v) for k, v in sorted(self.seats.items())},
+            "win_rate_by_bot": {b: rate(v) for b, v in sorted(self.bots.items())},
+            "score_by_bot": {b: v.stats() for b, v in sorted(self.scores.items())},
+            "rounds": self.rounds.stats(),
+            "decisions": self.decisions.stats(),
+            "action_share": {v: round(c / total_actions, 4)
+                             for v, c in sorted(self.actions.items(), key=lambda kv: (-kv[1], kv[0]))},
+            "discarded_worlds": self.discarded,
+        }
 
 
 def _rate(wins, n):
