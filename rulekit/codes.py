@@ -123,6 +123,8 @@ IN_ON_FAMILY = _code("RK0344", "`in` (or `not in`) on a family of zones: test on
 UNREAD_PARAMETER = _code("RK0345", "warning: a parameter that nothing reads (a variant that changes it changes "
                                    "nothing)")
 GROUP_INCLUDES_ITSELF = _code("RK0346", "an option group that includes itself (directly or through others)")
+ELSE_NEVER_RUNS = _code("RK0347", "a `choose`'s `else:` that can never run: an option is always listed (no `for`, "
+                                  "no `if`)")
 # RK035x: types of parameters and variables (rulekit/content/typed.py)
 UNKNOWN_TYPE = _code("RK0350", "a `type:` that names no type, set or component kind")
 VALUE_OF_WRONG_TYPE = _code("RK0351", "a parameter's or variable's value of the wrong type")
@@ -143,6 +145,10 @@ RESUME_OTHER_BATCH = _code("RK0960", "a `--resume` batch file of another batch: 
 BAD_BATCH_LINE = _code("RK0961", "a line of a resumed batch file that is no record of its batch (not JSON, cut short, "
                                  "another batch's seed or seats, a game twice): reported, dropped, its game played "
                                  "again")
+# RK097x: fixed action ids for reinforcement learning (tools/actions.py)
+ACTIONS_UNBOUNDED = _code("RK0970", "an option whose label prints values the analysis cannot bound (a built text, "
+                                    "a list): the game has no fixed action ids")
+ACTIONS_TOO_MANY = _code("RK0971", "a game whose options can print more actions than fixed action ids allow")
 # RK30xx: playing
 ILLEGAL_ACTION = _code("RK3001", "an illegal action (the state is unchanged; the legal ones are named)")
 NOT_TO_CHOOSE = _code("RK3002", "an action for a player who is not among those still to choose in a simultaneous "

@@ -221,6 +221,7 @@ class Choose(Node):
     player: Expr
     options: tuple
     prompt: Str | Template | None = None  # `, prompt "..."`: what the chooser is told (written on demand)
+    orelse: tuple = ()      # `else:`: run, without asking, when no option is listed
 
 
 @attrs.frozen

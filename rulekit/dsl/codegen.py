@@ -27,6 +27,7 @@ from ..codes import (
     BAD_ASSIGNMENT_TARGET,
     BREAK_OUTSIDE_LOOP,
     BY_NOT_TAKEN,
+    ELSE_NEVER_RUNS,
     GROUP_INCLUDES_ITSELF,
     RESULT_NOT_IN_LOCAL,
     TOO_COMPLEX,
@@ -497,7 +498,11 @@ class _Writer:
         spec = comp._k(ChooseSpec(spec_keys, spec_labels, st.span, spec_says, prompt, spec_spans, spec_verbs),
                        f"CHOOSE{here}")
         player = comp.src(st.player, listing)
-        if later is None:
+        orelse = self._choose_else(st, options, lines) if st.orelse else None
+        plain = later is not None       # a plain `choose`, not a `choose_all`'s player
+        if orelse is not None:
+            later = None        # listed at once, never left for later: it may be empty
+        if not plain:
             lines.append((3, Exit("return " + decide.format(player=player, spec=spec)), st.span))
         else:       # a decision taken as it came (runtime.decide): on at once at the block it bound
             lines.append((3, f"if {decide.format(player=player, spec=spec)}:", st.span))
@@ -518,8 +523,29 @@ class _Writer:
             self.seq(body)
             self.scope = saved
             self.goto(end)
+        if orelse is not None:
+            self.start(orelse)
+            self.seq(st.orelse)
+            self.goto(end)
         self.start(end)
         return spec
+
+    def _choose_else(self, st, options, lines) -> int | None:
+        """A choose's ``else:``: its block, which runs at once, asking nobody, when no option is
+        listed (one rule, "place it if you can, else discard it", written once). An option always
+        listed (no ``for``, no ``if``) would leave it nothing to do: refused where it is written."""
+        always = next((opt for opt, *_rest in options if not opt.fors and opt.cond is None), None)
+        if always is not None:
+            self.comp.error(ELSE_NEVER_RUNS, f"this `choose` always has the option {always.label.value!r}"
+                            if isinstance(always.label, ast.Str) else "this `choose` always has an option",
+                            st.orelse[0].span, "an `else:` runs only when no option is listed: remove it, or give "
+                            "that option an `if`")
+            return None
+        target = self.reserve()
+        lines.append((3, "if not ch:", st.span))
+        lines.append((4, Jump(target), st.span))
+        lines.append((4, CONTINUE, st.span))
+        return target
 
     def _bind_chosen(self, keys: tuple, span) -> None:
         """An option's block starts by binding the values taken (``Frame.chosen``, set by

@@ -109,6 +109,15 @@ class _Said:
         self.text = text
 
 
+class _Else:
+    """A choose's ``else:`` block on its way into its choose."""
+
+    __slots__ = ("body",)
+
+    def __init__(self, body):
+        self.body = body
+
+
 class _By:
     """A ``by KEY`` clause on its way into its comprehension."""
 
@@ -221,8 +230,12 @@ class _ToAst(Transformer):
     @v_args(meta=True)
     def choose_stmt(self, meta, c):
         prompts = [x.text for x in c[1:] if isinstance(x, _Said)]
-        return ast.Choose(c[0], tuple(x for x in c[1:] if not isinstance(x, _Said)),
-                          prompts[0] if prompts else None, span=self._span(meta))
+        orelse = [x.body for x in c[1:] if isinstance(x, _Else)]
+        return ast.Choose(c[0], tuple(x for x in c[1:] if not isinstance(x, (_Said, _Else)) and x is not None),
+                          prompts[0] if prompts else None, orelse[0] if orelse else (), span=self._span(meta))
+
+    def choose_else(self, c):
+        return _Else(c[0])
 
     def choose_prompt(self, c):
         return _Said(self._string(c[0]))
