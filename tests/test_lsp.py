@@ -312,3 +312,22 @@ def test_hover_shows_an_items_properties_and_a_members_set(editor):
     row = next(i for i, t in enumerate(game) if t.strip().startswith("spices: [ginger"))
     member = editor.hover(editor.open(GOA / "game.yaml"), row, game[row].index("pepper") + 1).contents.value
     assert "member of the set `spices`" in member
+
+
+def test_rename_a_zone_and_a_function_across_the_game(editor, pig):
+    game = (pig / "game.yaml")
+    source = game.read_text().replace(
+        "scoring:\n", "functions:\n  held: {params: [q], expr: \"count(q.trophies)\"}\nscoring:\n")
+    source = source.replace('points: "p.banked"', 'points: "p.banked + held(p)"')
+    game.write_text(source, encoding="utf-8")
+    lines = source.splitlines()
+    uri = editor.open(game)
+    editor.diagnostics(uri, 1)
+    declared = next(i for i, t in enumerate(lines) if t.strip().startswith("trophies:"))
+    edits = editor.rename(uri, declared, lines[declared].index("trophies") + 1, "cups").changes[uri]
+    assert sorted(e.range.start.line for e in edits) == sorted(
+        [declared] + [i for i, t in enumerate(lines) if "q.trophies" in t])
+    held = next(i for i, t in enumerate(lines) if t.strip().startswith("held:"))
+    edits = editor.rename(uri, held, lines[held].index("held") + 1, "won").changes[uri]
+    assert sorted(e.range.start.line for e in edits) == sorted(
+        [held] + [i for i, t in enumerate(lines) if "held(p)" in t])
