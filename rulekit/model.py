@@ -130,6 +130,7 @@ class Scoring:
     invariants: tuple           # ((id, text, fn), ...)
     estimate: Any               # fn(s, {"p": seat}) or None
     estimate_of_own_seat: bool = False   # the estimate of p reads no other player's variables and zones
+    tiebreak_names: tuple = ()  # each tie-break's name (`id:`), or None where it has none
 
 
 @attrs.frozen(eq=False)
@@ -535,14 +536,16 @@ class _Builder:
             fn = located(compiler.expr(body, scope({"p"})), body.span, f"the points of `{cid}`", "points") \
                 if body else (lambda s, e: 0)
             scoring.append((cid, cat.get("text", ""), fn))
-        tiebreak = []
-        for i, _ in enumerate(sc.get("tiebreak") or []):
-            body = self.parse(("scoring", "tiebreak", i), "expr")
+        tiebreak, names = [], []
+        for i, entry in enumerate(sc.get("tiebreak") or []):
+            named = isinstance(entry, dict)         # `{id: most ships, expr: ...}`
+            body = self.parse(("scoring", "tiebreak", i) + (("expr",) if named else ()), "expr")
             if body:
-                tiebreak.append(located(compiler.expr(body, scope({"p"})), body.span,
-                                         f"tie-break {i + 1}", "tiebreak"))
+                what = f"tie-break `{entry['id']}`" if named else f"tie-break {i + 1}"
+                tiebreak.append(located(compiler.expr(body, scope({"p"})), body.span, what, "tiebreak"))
+                names.append(str(entry["id"]) if named else None)
         return Scoring(tuple(scoring), tuple(tiebreak), self._eligible(compiler), self._invariants(compiler),
-                       estimate=None)
+                       estimate=None, tiebreak_names=tuple(names))
 
     def _eligible(self, compiler: Compiler):
         """``scoring.eligible``: whether ``p`` may win, or None (everyone may)."""

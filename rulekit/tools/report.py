@@ -18,6 +18,7 @@ def show_value(value) -> str:
 
 def score_table(state, you: int | None = None):
     """The final scoring as a rich Table: a column per category, players in ranking order."""
+    from rich.markup import escape
     from rich.table import Table
     result = state.result
     cats = [c for c, _t, _f in state.game.scoring.categories]
@@ -27,9 +28,8 @@ def score_table(state, you: int | None = None):
     for c in cats:
         table.add_column(c, justify="right")
     table.add_column("total", justify="right", style="bold")
-    ties = len(state.game.scoring.tiebreak)
-    for i in range(ties):
-        table.add_column("tie-break" if ties == 1 else f"tie-break {i + 1}", justify="right", style="dim")
+    for heading in tiebreak_headings(state.game.scoring):
+        table.add_column(escape(heading), justify="right", style="dim")   # a name is text, never markup
     for player in result["ranking"]:
         row = result["scores"][player]
         name = player + (" (you)" if you is not None and player == str(PLAYERS[you]) else "") \
@@ -37,6 +37,14 @@ def score_table(state, you: int | None = None):
         table.add_row(name, *[str(row["breakdown"].get(c)) for c in cats], str(row["total"]),
                       *[show_value(v) for v in row["tiebreak"]])
     return table
+
+
+def tiebreak_headings(scoring) -> list[str]:
+    """Each tie-break's column heading: its name (`id:`), else `tie-break N` (`tie-break` alone)."""
+    ties = len(scoring.tiebreak)
+    names = scoring.tiebreak_names or (None,) * ties
+    return [name if name is not None else "tie-break" if ties == 1 else f"tie-break {i + 1}"
+            for i, name in enumerate(names)]
 
 
 def winners_line(result) -> str:
