@@ -538,7 +538,7 @@ class _Builder:
             scoring.append((cid, cat.get("text", ""), fn))
         tiebreak, names = [], []
         for i, entry in enumerate(sc.get("tiebreak") or []):
-            named = isinstance(entry, dict)         # `{id: most ships, expr: ...}`
+            named = isinstance(entry, dict)         # `{id: NAME, expr: ...}`
             body = self.parse(("scoring", "tiebreak", i) + (("expr",) if named else ()), "expr")
             if body:
                 what = f"tie-break `{entry['id']}`" if named else f"tie-break {i + 1}"

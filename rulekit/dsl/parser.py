@@ -109,6 +109,23 @@ class _Said:
         self.text = text
 
 
+def _all_of(tests: list):
+    """``a and b and ...`` of a clause's tests (None for none)."""
+    if not tests:
+        return None
+    joined = tests[0]
+    for test in tests[1:]:
+        joined = ast.BoolOp("and", joined, test, span=test.span)
+    return joined
+
+
+def _guard(tests: list, position: int) -> tuple:
+    """A comprehension clause that lets the clauses after it run only where ``tests`` hold."""
+    test = _all_of(tests)
+    none = ast.ListLit((ast.Const(None, span=test.span),), span=test.span)
+    return (f"$if{position}", ast.IfExp(test, none, ast.ListLit((), span=test.span), span=test.span))
+
+
 class _Else:
     """A choose's ``else:`` block on its way into its choose."""
 
@@ -356,10 +373,21 @@ class _ToAst(Transformer):
         return self._comp(meta, c)
 
     def _comp(self, meta, c):
-        fors = tuple(x for x in c[1:] if isinstance(x, tuple))
+        """Clauses in any order, as Python takes them: the ``if``s after the last ``for`` or ``let``
+        are the comprehension's test (joined by ``and``); ``if``s before one become a clause of its
+        own, over one value where they hold and none where they do not (``for $if1 in [none] if
+        TEST else []``), so each test runs where it is written, before the clauses after it."""
+        fors, tests = [], []
+        for clause in c[1:]:
+            if isinstance(clause, tuple):
+                if tests:
+                    fors.append(_guard(tests, len(fors)))
+                    tests = []
+                fors.append(clause)
+            elif clause is not None and not isinstance(clause, _By):
+                tests.append(clause)
         keys = [x.key for x in c[1:] if isinstance(x, _By)]
-        conds = [x for x in c[1:] if not isinstance(x, (tuple, _By)) and x is not None]
-        return ast.Comp(c[0], fors, conds[0] if conds else None, keys[0] if keys else None, span=self._span(meta))
+        return ast.Comp(c[0], tuple(fors), _all_of(tests), keys[0] if keys else None, span=self._span(meta))
 
     def comp_by(self, c):
         return _By(c[0])
