@@ -149,6 +149,10 @@ BAD_BATCH_LINE = _code("RK0961", "a line of a resumed batch file that is no reco
 ACTIONS_UNBOUNDED = _code("RK0970", "an option whose label prints values the analysis cannot bound (a built text, "
                                     "a list): the game has no fixed action ids")
 ACTIONS_TOO_MANY = _code("RK0971", "a game whose options can print more actions than fixed action ids allow")
+# RK098x: bots from the user's own code, `--bots module:policy` (agents/policy.py)
+POLICY_ILLEGAL_ACTION = _code("RK0980", "a user's policy (`--bots module:policy`) returned something that is not one "
+                                        "of the legal actions it was given")
+POLICY_FAILED = _code("RK0981", "a user's policy raised an exception as it chose, or could not be built")
 # RK30xx: playing
 ILLEGAL_ACTION = _code("RK3001", "an illegal action (the state is unchanged; the legal ones are named)")
 NOT_TO_CHOOSE = _code("RK3002", "an action for a player who is not among those still to choose in a simultaneous "

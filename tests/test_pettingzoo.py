@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 """The PettingZoo AEC environment passes PettingZoo's own API test for every shipped
-game, plays whole games, is deterministic per seed and leaks nothing hidden."""
+game, plays whole games, is deterministic per seed and leaks nothing hidden; its fast
+observation agrees with the view it stands for."""
 from __future__ import annotations
 
 import warnings
@@ -15,7 +16,8 @@ from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 from rulekit.engine.view import state_props, view  # noqa: E402
 from rulekit.games import load_game  # noqa: E402
-from rulekit.tools.pettingzoo import ObservationEncoder, env, raw_env  # noqa: E402
+from rulekit.tools.observe import Observer  # noqa: E402
+from rulekit.tools.pettingzoo import env, raw_env  # noqa: E402
 
 GAMES = ["batavia", "goa"]
 
@@ -60,8 +62,13 @@ def _play(e, seed=0, pick=None):
             e.step(None)
             continue
         legal = np.flatnonzero(obs["action_mask"])
-        assert e.unwrapped.state_.pending.player == e.unwrapped.agent_name_mapping[agent]
-        assert len(legal) == min(len(e.unwrapped.legal_actions()), e.unwrapped.max_actions)
+        raw = e.unwrapped
+        seat = raw.agent_name_mapping[agent]
+        assert seat in raw.state_.pending.players
+        assert [raw.action_notations[i] for i in legal] == raw.legal_actions(agent)
+        pending = raw.state_.pending
+        decision = pending if pending.player == seat else pending.focus(seat)
+        assert sorted(raw.legal_actions(agent)) == sorted(decision.labels)     # every option has an id
         e.step(int(rng.choice(legal)) if pick is None else pick(legal))
         steps += 1
     return final, steps
@@ -91,40 +98,34 @@ def test_score_rewards_are_zero_sum(game):
     assert final[best] == max(final.values())
 
 
-def test_action_index_is_the_legal_action_index(game):
+def test_an_action_id_plays_its_notation(game):
     e = env(game, seed=6)
     e.reset(seed=6)
     raw = e.unwrapped
-    label = raw.legal_actions()[-1]
+    action = int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[-1])
     before = len(raw.state_.actions)
-    e.step(len(raw.legal_actions()) - 1)
-    assert raw.state_.actions[before] == label
+    e.step(action)
+    assert raw.state_.actions[before].endswith(raw.action_notations[action])
 
 
-def test_illegal_index_is_refused(game):
+def test_an_illegal_id_loses_the_game_by_default(game):
     e = raw_env(game, seed=0)
     e.reset()
-    legal = len(e.legal_actions())
+    agent = e.agent_selection
+    illegal = int(np.flatnonzero(e.observe(agent)["action_mask"] == 0)[0])
+    e.step(illegal)
+    assert all(e.terminations.values())
+    assert e.rewards[agent] == -1 and all(r == 0 for a, r in e.rewards.items() if a != agent)
+    assert e.infos[agent]["illegal_action"] == illegal
+
+
+def test_an_illegal_id_is_refused_when_asked(game):
+    e = raw_env(game, seed=0, illegal="raise")
+    e.reset()
+    illegal = int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"] == 0)[0])
     with pytest.raises(ValueError, match="not legal"):
-        e.step(legal)            # one past the last legal action (and within Discrete(K))
-
-
-def test_declared_bound_and_overflow(game):
-    e = raw_env(game, max_actions=128)
-    assert e.action_space("p1").n == 128 and e.measured_max_actions is None
-    measured = raw_env(game)
-    assert measured.max_actions >= 2 * measured.measured_max_actions
-    assert measured.max_actions % 16 == 0
-    # a bound that is too small: the mask offers only the first K actions, a warning says
-    # so once, and play goes on (some games never end if only their first option is ever
-    # taken, so this one is cut after a while)
-    tiny = env(game, max_actions=2, seed=1, max_steps=150)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        final, steps = _play(tiny, seed=1)
-    assert steps == 150 or tiny.unwrapped.state_.over
-    assert len(final) == tiny.unwrapped.n
-    assert sum("max_actions" in str(w.message) for w in caught) == 1
+        e.step(illegal)
+    assert e.state_.actions == [] and not any(e.terminations.values())
 
 
 def test_max_steps_truncates(game):
@@ -142,8 +143,8 @@ def test_max_steps_truncates(game):
     assert done == 5 and not e.unwrapped.state_.over
 
 
-def test_observation_layout_is_fixed_and_relative(game):
-    enc = ObservationEncoder(game, game.default_players)
+def test_observation_layout_is_fixed_relative_and_normalised(game):
+    enc = Observer(game, game.default_players)
     e = raw_env(game, seed=9)
     e.reset()
     sizes = set()
@@ -152,11 +153,71 @@ def test_observation_layout_is_fixed_and_relative(game):
             o = e.observe(agent)
             sizes.add(o["observation"].shape)
             assert o["observation"].dtype == np.float32
-            mine = e.agent_name_mapping[agent] == e.state_.pending.player
-            assert o["observation"][3] == float(mine)
+            assert np.all(np.abs(o["observation"]) <= 1.0)
+            mine = e.agent_name_mapping[agent] in e.state_.pending.players
+            assert (o["observation"][3] > 0) == mine
             assert o["action_mask"].any() == mine
-        e.step(0)
+        e.step(int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[0]))
     assert sizes == {(enc.size,)}
+
+
+def _from_view(enc: Observer, picture: dict, me: int) -> np.ndarray:
+    """The vector as the view shows it (the slow way the env once built it), for comparison."""
+    from rulekit.engine.state import PLAYERS
+    from rulekit.engine.view import HIDDEN
+    out = np.zeros(enc.size, dtype=np.float32)
+    labels = {label: i for i, label in enumerate(enc.labels())}
+    out[0] = enc.value(picture.get("round"), me)
+    out[1] = float(bool(picture.get("over")))
+    if picture.get("to_move"):
+        seat = int(picture["to_move"][1:]) - 1
+        out[2], out[3] = (seat - me) % enc.n + 1, float(seat == me)
+
+    def scalar(value):
+        if isinstance(value, str) and value[:1] == "p" and value[1:].isdigit():
+            return float((int(value[1:]) - 1 - me) % enc.n + 1)
+        return 0.0 if value == HIDDEN else enc.value(value, me)
+    for name in enc.gvars:
+        out[labels[f"var.{name}"]] = scalar(picture["vars"][name])
+    for rel in range(enc.n):
+        row = picture["players"][str(PLAYERS[(me + rel) % enc.n])]
+        for name in enc.pvars:
+            out[labels[f"seat+{rel}.{name}"]] = scalar(row[name])
+    zones = enc.zone_labels()
+    for label, name in enc.zone_slots:
+        if label.startswith("seat+"):
+            rel, rest = label[5:].split(".", 1)
+            row = picture["players"][str(PLAYERS[(me + int(rel)) % enc.n])]
+            content = row[name] if "[" not in rest else row[name][rest.split("[", 1)[1][:-1]]
+        elif "[" in label:
+            content = picture["zones"][name][label.split("[", 1)[1][:-1]]
+        else:
+            content = picture["zones"][name]
+        count = content["count"] if isinstance(content, dict) else len(content)
+        out[labels[f"{label}.count"]] = count
+        for ident in ([] if isinstance(content, dict) else content):
+            if ident != HIDDEN:
+                out[labels[f"{label}.{enc.kinds[enc.item_kind[ident]]}"]] += 1
+                out[labels[f"item.{ident}.zone"]] = zones.index(label) + 1
+    for ident, row in picture["items"].items():
+        for prop, value in row.items():
+            out[labels[f"item.{ident}.{prop}"]] = scalar(value)
+    return out
+
+
+def test_the_fast_observation_is_the_views(game):
+    """Read straight from the state, the vector holds what ``view`` shows, slot for slot."""
+    e = raw_env(game, seed=13, normalize=False)
+    e.reset()
+    rng = np.random.default_rng(1)
+    for _ in range(120):
+        if e.state_.over:
+            break
+        for agent in e.agents:
+            me = e.agent_name_mapping[agent]
+            got = e.observe(agent)["observation"]
+            assert np.array_equal(got, _from_view(e.encoder, view(e.state_, me), me)), agent
+        e.step(int(rng.choice(np.flatnonzero(e.observe(e.agent_selection)["action_mask"]))))
 
 
 def _owner_zone_swap(state, seat):
@@ -191,7 +252,7 @@ def _tamper_unseen_item_state(state, seat):
 def test_nothing_hidden_reaches_an_observation(game):
     """Changing what p1 may not see (p2's owner-only variables and zones, the order of
     hidden zones, the state of items p1 cannot see) leaves p1's observation unchanged, while p2's own does change."""
-    e = raw_env(game, seed=11)
+    e = raw_env(game, seed=11, normalize=False)
     e.reset()
     rng = np.random.default_rng(0)
     owner_vars = [v for v, vis in game.variables.pvars.items() if game.variables.pvis[v] == "owner"]
@@ -210,16 +271,18 @@ def test_nothing_hidden_reaches_an_observation(game):
                 e.state_.writable(zkey).reverse()
         swapped = _owner_zone_swap(e.state_, 1) or swapped
         _tamper_unseen_item_state(e.state_, 0)
+        e.play.touch()
         assert np.array_equal(e.observe("p1")["observation"], before_p1)
         assert not np.array_equal(e.observe("p2")["observation"], before_p2)
         e.state_.restore(saved)
+        e.play.touch()
         e.step(int(rng.choice(np.flatnonzero(e.observe(e.agent_selection)["action_mask"]))))
     assert swapped, "the test never met an owner-only zone with items to swap"
 
 
 def _after_first_actions(game, seed: int, steps: int):
     """An environment whose game has played the first legal action ``steps`` times."""
-    e = raw_env(game, seed=seed)
+    e = raw_env(game, seed=seed, normalize=False)
     e.reset()
     for _ in range(steps):
         e.step(int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[0]))
@@ -235,7 +298,7 @@ def test_observations_carry_item_state(game):
     obs = e.observe("p1")["observation"]
     tail = obs[enc.size - len(enc.state_slots):]
     for index, (ident, prop) in enumerate(enc.state_slots):
-        expected = enc._value(states[ident][prop], 0) if ident in states else 0.0
+        expected = enc.value(states[ident][prop], 0) if ident in states else 0.0
         assert tail[index] == expected
 
 
@@ -254,7 +317,7 @@ def test_an_action_that_is_not_a_whole_number_is_refused(game, action):
     with pytest.raises(TypeError, match="an action must be a whole number"):
         e.step(action)
     assert e.state_.actions == []
-    e.step(np.int64(0))                          # numpy's whole numbers are whole numbers
+    e.step(np.int64(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[0]))   # numpy's ints are ints
     assert len(e.state_.actions) == 1
 
 
@@ -273,7 +336,8 @@ def test_step_after_the_end_says_so(game):
     e.reset()
     while e.agents:
         agent = e.agent_selection
-        e.step(None if e.terminations[agent] or e.truncations[agent] else 0)
+        done = e.terminations[agent] or e.truncations[agent]
+        e.step(None if done else int(np.flatnonzero(e.observe(agent)["action_mask"])[0]))
     with pytest.raises(RuntimeError, match="game is over .* call reset"):
         e.step(0)
 
@@ -288,8 +352,8 @@ def test_every_slot_has_a_label_that_says_what_it_holds(game):
     picture = view(e.state_, 1)
     assert slot["round"] == picture["round"] and slot["my_turn"] == float(e.state_.pending.player == 1)
     for name in game.variables.pvars:     # seat+0 is the observer (p2), seat+1 the next seat (p3)
-        assert slot[f"seat+0.{name}"] == e.encoder._value(picture["players"]["p2"][name], 1)
-        assert slot[f"seat+1.{name}"] == e.encoder._value(picture["players"]["p3"][name], 1)
+        assert slot[f"seat+0.{name}"] == e.encoder.value(picture["players"]["p2"][name], 1)
+        assert slot[f"seat+1.{name}"] == 0.0 or game.variables.pvis[name] == "public"
     zones = e.encoder.zone_labels()
     for name in game.board.pzones:
         shown = picture["players"]["p2"][name]

@@ -1,339 +1,192 @@
 # SPDX-License-Identifier: MIT
-"""A PettingZoo AEC environment for any rulekit game.
+"""PettingZoo environments for any rulekit game: AEC (``env``) and parallel (``parallel_env``).
 
-    from rulekit.tools.pettingzoo import env
-    e = env("mygame", players=3, seed=7)
-    e.reset()
-    for agent in e.agent_iter():
-        obs, reward, terminated, truncated, info = e.last()
-        action = None if terminated or truncated else policy(obs["observation"], obs["action_mask"])
-        e.step(action)
+    from rulekit.tools.pettingzoo import env, parallel_env
+    e = env("mygame", players=3, seed=7)          # agents take turns as the rules ask
+    p = parallel_env("mygame", players=3, seed=7) # every agent to act acts in one step
 
-Needs the optional extra ``rulekit[rl]`` (pettingzoo, gymnasium, numpy).
+Needs the optional extra ``rulekit[rl]`` (pettingzoo, gymnasium, numpy). docs/rl.md is the guide.
 
-Agents are ``p1..pN``; the one to act is whoever the rules' pending ``choose``
-names, so turn order (and several decisions in a row by one player) come from the
-content, not from a fixed rotation. In a simultaneous decision (``choose_all``) every
-player still to choose is to act (``env.acting``, and ``infos[agent]["to_act"]``): each
-observes its own action mask, the AEC loop selects them one after the other, and no
-observation shows another's pick before all have chosen.
+Agents are ``p1..pN``; who acts is whoever the rules' pending ``choose`` names, so turn order
+(and several decisions in a row by one player) come from the content. In a simultaneous
+decision (``choose_all``) every player still to choose acts: the AEC env selects them one
+after the other (``env.acting``, ``infos[agent]["to_act"]``), the parallel env takes all their
+actions in one step; nobody's observation shows another's pick before all have chosen.
 
-**Actions.** ``Discrete(K)``: action ``i`` is the ``i``-th entry of the current
-legal actions (``rulekit.legal_actions``, in the order the content lists them).
-``K`` is a fixed upper bound on how many legal actions a decision can have:
+**Actions** are fixed ids: ``Discrete(num_distinct_actions)`` over the game's vocabulary
+(tools/actions.py), so id ``i`` always means the notation ``action_notations[i]``, in every
+state; the ``action_mask`` has a 1 for each legal id of the agent (all zeros for an agent not
+to act), and ``legal_actions()`` lists the same ids' notations. An **illegal action** (an id
+outside the mask) follows PettingZoo's convention for classic games with ``illegal="lose"``
+(the default): the game ends, the offender gets -1 and everyone else 0, and
+``infos[agent]["illegal_action"]`` holds the id; ``illegal="raise"`` raises ValueError instead
+and changes nothing. In the parallel env the action of an agent not to act is ignored.
 
-* ``max_actions=K`` given to :func:`env` is used as is;
-* otherwise it is *measured*: a few seeded random playouts of the same game, player
-  count and variants (``PROBE_GAMES`` of them, deterministic, cached per content hash)
-  record the largest decision seen, ``M``, and ``K`` is ``2 * M`` rounded up to a
-  multiple of 16 (at least 16). Static analysis cannot bound every ``choose`` (its
-  options may range over any expression), so the margin covers decisions rarer than
-  the probes met. Should a decision ever offer more than ``K`` actions, only the first
-  ``K`` are offered in the mask (a warning says so once) and the game goes on.
+**Observations** are ``{"observation": float32 vector in [-1, 1], "action_mask": int8
+vector}``: the vector has a fixed layout (``observation_labels``; tools/observe.py), is read
+from what the agent may see (the content's visibility, as ``rulekit.engine.view.view``), and
+is normalised (``normalize=False`` gives the raw values, bounded by +-2**24).
 
-The observation is a dict of two NumPy arrays, ``{"observation": float32 array of shape
-(size,), "action_mask": int8 array of shape (K,)}``; the mask has a 1 for every legal
-index of the agent to act and is all zeros for the others. ``observation_labels`` names
-every slot of the vector (``round``, ``var.NAME``, ``ZONE.count``, ``seat+1.NAME``,
-``item.ID.zone``...) and ``explain(vector)`` gives its non-zero slots by name;
-docs/rl.md shows the layout on a game.
-
-**Observations** are computed only from ``rulekit.engine.view.view(state, agent)``,
-the per-player picture derived from the visibility the content declares, so nothing
-a player may not see reaches its vector. The vector has a fixed layout, built once
-from the game's definitions (never from a state), with seats *relative to the
-observer* (slot 0 is the observer, then the next seats in order), so every slot's
-visibility is the same in every state:
-
-1. ``round``, ``over`` (0/1), the relative seat of the player to act + 1 (0: none),
-   and 1 if it is the observer's turn;
-2. one slot per global variable the content declares ``public`` (``round`` aside);
-3. per zone (global zones but the ``box``, every member of a zone family, then every
-   player zone for each relative seat): the number of items (hidden zones still show
-   their count) followed by the number of *visible* items of each component kind;
-4. per relative seat, one slot per player variable (0 where the view hides it);
-5. per item of the game (in definition order): 1 + the index of the zone slot where
-   the observer sees it, or 0 when the view does not show it;
-6. per item whose kind declares ``state:`` (in definition order), one slot per state
-   property: its value while the view shows the item, else 0.
-
-Scalar values are encoded without hashing: numbers as themselves, booleans as 0/1,
-no value as 0, a seat as its relative seat + 1, a set member as 1 + its index in its
-set, an item as 1 + its index among the items, lists and mappings by their length,
-anything else as 0; every slot is clipped to +-2**24.
-
-**Rewards** are given once, when the game ends (every step before that pays 0):
-with ``reward="win"`` (default) each winner gets +1 and every other player -1, and a
-game everybody wins pays 0 to all; with ``reward="score"`` each player gets its final
-total minus the mean of all totals. ``terminations`` become true for every agent at
-game over; with ``max_steps`` a game still running after that many actions is
-truncated (reward 0). A ``reset()`` without a seed plays the next seed (the first
-reset uses ``seed``, or 0).
-
-Actions and seeds are whole numbers (``int`` or numpy's): ``step(1.7)``, ``step("0")``
-or ``reset(seed=1.5)`` raise TypeError rather than being rounded or parsed; ``step``
-before ``reset`` or after every agent is done raises RuntimeError saying so. Steps
-cost the same late in a long episode as early on (an action's checkpoint does not
-copy the game's history).
+**Rewards** come once, at the end: ``reward="win"`` gives +1 to each winner and -1 to the
+others (0 to all when all win); ``reward="score"`` each final total minus their mean.
+``max_steps`` truncates a game still running after that many actions. A ``reset()`` without a
+seed plays the next seed (the first uses ``seed``, or 0). Actions and seeds must be whole
+numbers (TypeError otherwise); ``step`` before ``reset`` or after the end raises RuntimeError.
 """
 from __future__ import annotations
 
-import math
 import warnings
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
 
-from ..engine import api
-from ..engine.mutate import fmt
-from ..engine.state import PLAYERS, Family
-from ..engine.view import HIDDEN, state_props, view
-from ..games import load_game
+from ..engine.state import PLAYERS
+from ..engine.view import view
+from .actions import DEFAULT_MAX_NUMBER
+from .observe import LIMIT
+from .rl_play import Play, whole
 
-PROBE_GAMES = 6
-LIMIT = float(2 ** 24)
-_BOUNDS: dict = {}
+ILLEGAL = ("lose", "raise")
 
 
-def env(game, players: int | None = None, variants=(), seed: int | None = None,
-        max_actions: int | None = None, reward: str = "win", max_steps: int | None = None,
-        render_mode: str | None = None):
-    """The environment for ``game`` (a loaded Game, a shipped game's name or a folder),
+def env(game, players: int | None = None, variants=(), seed: int | None = None, reward: str = "win",
+        max_steps: int | None = None, render_mode: str | None = None, illegal: str = "lose",
+        normalize: bool = True, max_number: int = DEFAULT_MAX_NUMBER):
+    """The AEC environment for ``game`` (a loaded Game, a shipped game's name or a folder),
     wrapped in PettingZoo's order-enforcing wrapper."""
-    return wrappers.OrderEnforcingWrapper(raw_env(game, players, variants, seed, max_actions, reward,
-                                                  max_steps, render_mode))
+    return wrappers.OrderEnforcingWrapper(raw_env(game, players, variants, seed, reward, max_steps, render_mode,
+                                                  illegal, normalize, max_number))
 
 
-def measure_max_actions(game, players: int, probes: int = PROBE_GAMES) -> int:
-    """The largest number of legal actions met in ``probes`` seeded random playouts."""
-    from ..agents import RandomAgent
-    key = (game.content_hash, players, probes)
-    if key not in _BOUNDS:
-        most = 1
-        for seed in range(probes):
-            state = api.new_game(game, players, seed, record=False)
-            agent = RandomAgent(seed)
-            while not state.over:
-                most = max(most, len(state.pending.choices))
-                api.apply_index(state, agent.choose(state), atomic=False)
-        _BOUNDS[key] = most
-    return _BOUNDS[key]
+def parallel_env(game, players: int | None = None, variants=(), seed: int | None = None, reward: str = "win",
+                 max_steps: int | None = None, render_mode: str | None = None, illegal: str = "lose",
+                 normalize: bool = True, max_number: int = DEFAULT_MAX_NUMBER):
+    """The parallel environment for ``game``: every agent to act acts in one ``step``."""
+    return raw_parallel_env(game, players, variants, seed, reward, max_steps, render_mode, illegal, normalize,
+                            max_number)
 
 
-def action_bound(measured: int) -> int:
-    return max(16, math.ceil(2 * measured / 16) * 16)
+class _Shared:
+    """What both environments hold: the game played, spaces, seeds, pictures."""
 
-
-class ObservationEncoder:
-    """The fixed layout of a game's observation vector (see the module docstring)."""
-
-    def __init__(self, game, n: int):
-        self.game = game
-        self.n = n
-        self.kinds = list(game.components.kinds)
-        self.kind_index = {k: i for i, k in enumerate(self.kinds)}
-        self.item_index = {ident: i for i, ident in enumerate(game.components.items)}
-        self.member_index = {}
-        for members in game.components.sets.values():
-            for i, member in enumerate(members):
-                self.member_index.setdefault(member, i)
-        variables = game.variables
-        self.gvars = [k for k in variables.gvars if k != "round" and variables.gvis.get(k, "public") == "public"]
-        self.pvars = list(game.variables.pvars)
-        # zone slots: (picker over a view, zone-slot label)
-        self.zone_slots: list = []
-        for name in game.board.zones:
-            if name != "box":
-                self.zone_slots.append((("global", name, None), name))
-        for name, fam in game.board.families.items():
-            for key in fam.zones:
-                self.zone_slots.append((("family", name, fmt(key)), str(fam.zones[key])))
-        for rel in range(n):
-            for name, seats in game.board.pzones.items():
-                if seats[0].__class__ is Family:    # a player's family: a slot per space
-                    for key in seats[0].zones:
-                        self.zone_slots.append((("player", name, (rel, fmt(key))), f"+{rel}.{name}[{fmt(key)}]"))
-                else:
-                    self.zone_slots.append((("player", name, rel), f"+{rel}.{name}"))
-        self.width_per_zone = 1 + len(self.kinds)
-        kinds = state_props(game)
-        components = game.components
-        self.state_slots = [(ident, prop) for ident in components.items
-                            for prop in kinds.get(components.item_kind[ident], ())]
-        self.size = (4 + len(self.gvars) + len(self.zone_slots) * self.width_per_zone
-                     + n * len(self.pvars) + len(self.item_index) + len(self.state_slots))
-
-    def zone_labels(self) -> list[str]:
-        """The zone slots in order: an item's location slot holds 1 + an index of this list."""
-        return [_seat_label(label) for _pick, label in self.zone_slots]
-
-    def labels(self) -> list[str]:
-        """One name per slot of the vector, in order (the layout of the module docstring)."""
-        out = ["round", "over", "to_move", "my_turn", *(f"var.{name}" for name in self.gvars)]
-        for zone in self.zone_labels():
-            out += [f"{zone}.count", *(f"{zone}.{kind}" for kind in self.kinds)]
-        out += [f"seat+{rel}.{name}" for rel in range(self.n) for name in self.pvars]
-        out += [f"item.{ident}.zone" for ident in self.item_index]
-        out += [f"item.{ident}.{prop}" for ident, prop in self.state_slots]
-        return out
-
-    def _value(self, value, me: int) -> float:
-        if value is None or value == HIDDEN:
-            return 0.0
-        if isinstance(value, bool):
-            return float(value)
-        if isinstance(value, (int, float)):
-            return float(value)
-        if isinstance(value, str):
-            if len(value) > 1 and value[0] == "p" and value[1:].isdigit() and 0 < int(value[1:]) <= self.n:
-                return float((int(value[1:]) - 1 - me) % self.n + 1)
-            if value in self.member_index:
-                return float(self.member_index[value] + 1)
-            if value in self.item_index:
-                return float(self.item_index[value] + 1)
-            return 0.0
-        if isinstance(value, (list, tuple, dict)):
-            return float(len(value))
-        return 0.0
-
-    def encode(self, picture: dict, me: int) -> np.ndarray:
-        """The vector for the view ``picture`` of seat ``me``."""
-        out = np.zeros(self.size, dtype=np.float32)
-        players = picture["players"]
-        out[0] = self._value(picture.get("round"), me)
-        out[1] = float(bool(picture.get("over")))
-        to_move = picture.get("to_move")
-        if to_move is not None:
-            seat = int(to_move[1:]) - 1
-            out[2] = (seat - me) % self.n + 1
-            out[3] = float(seat == me)
-        at = 4
-        for name in self.gvars:
-            out[at] = self._value(picture["vars"].get(name), me)
-            at += 1
-        zone_base = at
-        where: dict = {}
-        for slot, (pick, _label) in enumerate(self.zone_slots):
-            kind, name, key = pick
-            if kind == "global":
-                content = picture["zones"].get(name)
-            elif kind == "family":
-                content = picture["zones"].get(name, {}).get(key)
-            elif key.__class__ is tuple:            # (seat, space) of a player's family
-                content = (players[str(PLAYERS[(me + key[0]) % self.n])].get(name) or {}).get(key[1])
-            else:
-                content = players[str(PLAYERS[(me + key) % self.n])].get(name)
-            base = zone_base + slot * self.width_per_zone
-            if isinstance(content, dict):
-                out[base] = content.get("count", 0)
-            elif content is not None:
-                out[base] = len(content)
-                for ident in content:
-                    if ident == HIDDEN:
-                        continue
-                    k = self.game.components.item_kind.get(ident)
-                    if k is not None:
-                        out[base + 1 + self.kind_index[k]] += 1
-                    where[ident] = slot
-        at = zone_base + len(self.zone_slots) * self.width_per_zone
-        for rel in range(self.n):
-            row = players[str(PLAYERS[(me + rel) % self.n])]
-            for name in self.pvars:
-                out[at] = self._value(row.get(name), me)
-                at += 1
-        for ident, index in self.item_index.items():
-            slot = where.get(ident)
-            if slot is not None:
-                out[at + index] = slot + 1
-        at += len(self.item_index)
-        states = picture.get("items", {})
-        for index, (ident, prop) in enumerate(self.state_slots):
-            row = states.get(ident)
-            if row is not None:
-                out[at + index] = self._value(row.get(prop), me)
-        np.clip(out, -LIMIT, LIMIT, out=out)
-        return out
-
-
-class raw_env(AECEnv):
-    """The unwrapped environment; prefer :func:`env`."""
-
-    metadata = {"name": "rulekit_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
-
-    def __init__(self, game, players: int | None = None, variants=(), seed: int | None = None,
-                 max_actions: int | None = None, reward: str = "win", max_steps: int | None = None,
-                 render_mode: str | None = None):
-        super().__init__()
-        if isinstance(game, str):
-            game = load_game(game, tuple(variants))
-        self.game = game
-        n = game.default_players if players is None else players
-        if not game.min_players <= n <= game.max_players:
-            raise ValueError(f"{game.title} is for {game.min_players}-{game.max_players} players, not {n}")
-        if reward not in ("win", "score"):
-            raise ValueError(f"reward must be 'win' or 'score', not {reward!r}")
+    def _setup(self, game, players, variants, seed, reward, max_steps, render_mode, illegal, normalize, max_number):
+        if illegal not in ILLEGAL:
+            raise ValueError(f"illegal must be 'lose' or 'raise', not {illegal!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"unknown render_mode {render_mode!r}")
-        self.n = n
-        self.reward_mode = reward
-        self.max_steps = max_steps
-        self.render_mode = render_mode
-        self.metadata = dict(self.metadata, name=f"rulekit_{game.name}_v0")
-        if max_actions is None:
-            self.measured_max_actions = measure_max_actions(game, n)
-            max_actions = action_bound(self.measured_max_actions)
-        else:
-            self.measured_max_actions = None
-        if max_actions < 1:
-            raise ValueError("max_actions must be at least 1")
-        self.max_actions = int(max_actions)
-        self.encoder = ObservationEncoder(game, n)
-        self.observation_labels = self.encoder.labels()
-        self.possible_agents = [str(PLAYERS[i]) for i in range(n)]
+        self.play = Play(game, players, variants, reward, max_number)
+        self.game, self.n = self.play.game, self.play.n
+        self.reward_mode, self.max_steps, self.render_mode = reward, max_steps, render_mode
+        self.illegal, self.normalize = illegal, normalize
+        self.metadata = dict(self.metadata, name=f"rulekit_{self.game.name}_v0")
+        self.observation_labels = self.play.observer.labels()
+        self.action_notations = self.play.vocabulary.notations
+        self.num_distinct_actions = self.play.num_distinct_actions
+        self.possible_agents = [str(PLAYERS[i]) for i in range(self.n)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
+        bound = 1.0 if normalize else LIMIT
         obs_space = spaces.Dict({
-            "observation": spaces.Box(-LIMIT, LIMIT, (self.encoder.size,), dtype=np.float32),
-            "action_mask": spaces.Box(0, 1, (self.max_actions,), dtype=np.int8),
+            "observation": spaces.Box(-bound, bound, (self.play.observer.size,), dtype=np.float32),
+            "action_mask": spaces.Box(0, 1, (self.num_distinct_actions,), dtype=np.int8),
         })
-        act_space = spaces.Discrete(self.max_actions)
+        act_space = spaces.Discrete(self.num_distinct_actions)
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: act_space for a in self.possible_agents}
-        self._next_seed = 0 if seed is None else int(seed)
-        self._warned = False
-        self.state_ = None
+        self._next_seed = 0 if seed is None else whole(seed, "a seed")
         self.game_seed = None
+        self.steps = 0
 
-    # -- spaces ----------------------------------------------------------------
+    @property
+    def state_(self):
+        return self.play.state
+
+    @property
+    def encoder(self):
+        return self.play.observer
+
     def observation_space(self, agent):
         return self.observation_spaces[agent]
 
     def action_space(self, agent):
         return self.action_spaces[agent]
 
-    # -- lifecycle -------------------------------------------------------------
-    def reset(self, seed: int | None = None, options: dict | None = None):
+    def _start(self, seed) -> None:
         if seed is not None:
-            self._next_seed = _whole(seed, "a seed")
+            self._next_seed = whole(seed, "a seed")
         self.game_seed = self._next_seed
         self._next_seed += 1
-        self.state_ = api.new_game(self.game, self.n, self.game_seed)
+        self.play.start(self.game_seed)
         self.steps = 0
+
+    def _observe(self, seat: int) -> dict:
+        return {"observation": self.play.observation(seat, self.normalize), "action_mask": self.play.mask(seat)}
+
+    @property
+    def acting(self) -> list[str]:
+        """Every agent the game waits for: the one to act, or all those still to choose in a
+        simultaneous decision (``choose_all``), each of whom sees its own action mask."""
+        return [self.possible_agents[q] for q in self.play.acting()] if self.play.state else []
+
+    def legal_actions(self, agent: str | None = None) -> list[str]:
+        """The notation of the legal action ids of ``agent`` (by default the one to act),
+        in id order: the mask's ones."""
+        seat = self.agent_name_mapping[agent] if agent is not None else self.play.state.pending.player
+        return self.play.legal_notations(seat)
+
+    def explain(self, observation) -> dict[str, float]:
+        """The non-zero slots of an observation vector by their labels, for reading one."""
+        return {label: float(value) for label, value in zip(self.observation_labels, observation) if value}
+
+    def _refuse(self, agent: str, action: int) -> None:
+        seat = self.agent_name_mapping[agent]
+        legal = self.play.legal_notations(seat)
+        what = self.action_notations[action] if 0 <= action < self.num_distinct_actions else "no action"
+        raise ValueError(f"action {action} ({what}) is not legal for {agent}: {len(legal)} legal actions "
+                         f"({', '.join(legal[:10])}{', ...' if len(legal) > 10 else ''})")
+
+    def render(self):
+        if self.render_mode is None:
+            warnings.warn("render() called without a render_mode", stacklevel=1)
+            return None
+        text = _describe(view(self.play.state)) if self.play.state is not None else ""
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self):
+        self.play.state = None
+
+
+class raw_env(_Shared, AECEnv):
+    """The unwrapped AEC environment; prefer :func:`env`."""
+
+    metadata = {"name": "rulekit_v0", "render_modes": ["ansi", "human"], "is_parallelizable": True}
+
+    def __init__(self, game, players: int | None = None, variants=(), seed: int | None = None, reward: str = "win",
+                 max_steps: int | None = None, render_mode: str | None = None, illegal: str = "lose",
+                 normalize: bool = True, max_number: int = DEFAULT_MAX_NUMBER):
+        AECEnv.__init__(self)
+        self._setup(game, players, variants, seed, reward, max_steps, render_mode, illegal, normalize, max_number)
+
+    def reset(self, seed: int | None = None, options: dict | None = None):
+        self._start(seed)
         self.agents = list(self.possible_agents)
-        self.rewards = {a: 0 for a in self.agents}
-        self._cumulative_rewards = {a: 0 for a in self.agents}
-        self.terminations = {a: False for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
+        self.rewards = dict.fromkeys(self.agents, 0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {a: {} for a in self.agents}
         self._skip_agent_selection = None
         self.agent_selection = self._to_move()
-        if self.state_.over:
+        if self.play.state.over:
             self._finish()
             self._accumulate_rewards()
 
     def _to_move(self) -> str:
-        s = self.state_
+        s = self.play.state
         if s.pending is None:
             return self.agents[0] if self.agents else self.possible_agents[0]
         acting = self.acting
@@ -341,36 +194,11 @@ class raw_env(AECEnv):
             self.infos[a]["to_act"] = acting
         return self.possible_agents[s.pending.player]
 
-    @property
-    def acting(self) -> list[str]:
-        """Every agent the game waits for: the one to act, or all those still to choose in a
-        simultaneous decision (``choose_all``), each of whom sees its own action mask. The
-        AEC loop selects them one after the other; none observes another's choice."""
-        return [self.possible_agents[q] for q in api.current_players(self.state_)] if self.state_ else []
-
     def observe(self, agent):
-        me = self.agent_name_mapping[agent]
-        picture = view(self.state_, me)
-        mask = np.zeros(self.max_actions, dtype=np.int8)
-        legal = picture.get("legal")
-        if legal:
-            if len(legal) > self.max_actions and not self._warned:
-                self._warned = True
-                warnings.warn(f"a decision offers {len(legal)} actions, more than max_actions="
-                              f"{self.max_actions}; only the first {self.max_actions} are in the mask", stacklevel=1)
-            mask[:min(len(legal), self.max_actions)] = 1
-        return {"observation": self.encoder.encode(picture, me), "action_mask": mask}
-
-    def explain(self, observation) -> dict[str, float]:
-        """The non-zero slots of an observation vector by their labels, for reading one."""
-        return {label: float(value) for label, value in zip(self.observation_labels, observation) if value}
-
-    def legal_actions(self) -> list[str]:
-        """The notation of the current legal actions (index i is action i)."""
-        return api.legal_actions(self.state_)[:self.max_actions]
+        return self._observe(self.agent_name_mapping[agent])
 
     def step(self, action):
-        if self.state_ is None:
+        if self.play.state is None:
             raise RuntimeError("step() before reset(): call reset() to start a game")
         if not self.agents:
             raise RuntimeError("the game is over and every agent is done: call reset() to play another")
@@ -378,67 +206,115 @@ class raw_env(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        s = self.state_
-        index = _whole(action, "an action")
-        if not 0 <= index < min(len(s.pending.choices), self.max_actions):
-            raise ValueError(f"action {index} is not legal for {agent}: {len(s.pending.labels)} legal actions "
-                             f"({', '.join(s.pending.labels[:10])}{', ...' if len(s.pending.labels) > 10 else ''})")
+        action = whole(action, "an action")
+        seat = self.agent_name_mapping[agent]
+        legal = action in self.play.legal(seat)
+        if not legal and self.illegal == "raise":
+            self._refuse(agent, action)
         self._cumulative_rewards[agent] = 0
         self._clear_rewards()
-        api.apply_index(s, index)
-        self.steps += 1
-        if s.over:
-            self._finish()
-        elif self.max_steps is not None and self.steps >= self.max_steps:
-            for a in self.agents:
-                self.truncations[a] = True
+        if not legal:
+            self._lose(agent, action)
+        else:
+            self.play.apply(seat, action)
+            self.steps += 1
+            if self.play.state.over:
+                self._finish()
+            elif self.max_steps is not None and self.steps >= self.max_steps:
+                for a in self.agents:
+                    self.truncations[a] = True
         self.agent_selection = self._to_move()
         self._accumulate_rewards()
 
-    def _finish(self) -> None:
-        result = self.state_.result or {}
-        scores = result.get("scores", {})
-        if self.reward_mode == "score" and scores:
-            totals = {a: float(scores[a]["total"]) for a in self.agents if a in scores}
-            mean = sum(totals.values()) / len(totals)
-            for a in self.agents:
-                self.rewards[a] = totals.get(a, mean) - mean
-        else:
-            winners = set(result.get("winners", ()))
-            everyone = winners >= set(self.agents)
-            for a in self.agents:
-                self.rewards[a] = 0 if everyone else (1 if a in winners else -1)
+    def _lose(self, agent: str, action: int) -> None:
+        """PettingZoo's convention for an illegal move: the game ends, -1 to the offender."""
         for a in self.agents:
+            self.rewards[a] = -1 if a == agent else 0
+            self.terminations[a] = True
+        self.infos[agent]["illegal_action"] = action
+        self.play.state.pending = None
+
+    def _finish(self) -> None:
+        final = self.play.final_rewards()
+        result = self.play.state.result or {}
+        for a in self.agents:
+            self.rewards[a] = final[self.agent_name_mapping[a]]
             self.terminations[a] = True
             self.infos[a] = {"result": result}
 
-    # -- pictures --------------------------------------------------------------
-    def render(self):
-        if self.render_mode is None:
-            warnings.warn("render() called without a render_mode", stacklevel=1)
-            return None
-        text = _describe(view(self.state_)) if self.state_ is not None else ""
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
 
-    def close(self):
-        self.state_ = None
+class raw_parallel_env(_Shared, ParallelEnv):
+    """The parallel environment; see :func:`parallel_env`."""
 
+    metadata = {"name": "rulekit_v0", "render_modes": ["ansi", "human"]}
 
-def _seat_label(label: str) -> str:
-    """``+1.hand`` (a player zone of the seat after the observer) as ``seat+1.hand``."""
-    return "seat" + label if label.startswith("+") else label
+    def __init__(self, game, players: int | None = None, variants=(), seed: int | None = None, reward: str = "win",
+                 max_steps: int | None = None, render_mode: str | None = None, illegal: str = "lose",
+                 normalize: bool = True, max_number: int = DEFAULT_MAX_NUMBER):
+        self._setup(game, players, variants, seed, reward, max_steps, render_mode, illegal, normalize, max_number)
+        self.agents = []
 
+    def reset(self, seed: int | None = None, options: dict | None = None):
+        self._start(seed)
+        self.agents = list(self.possible_agents)
+        observations = {a: self._observe(i) for i, a in enumerate(self.agents)}
+        return observations, self._infos()
 
-def _whole(value, what: str) -> int:
-    """``value`` as an int; a float, text or bool is refused rather than rounded or parsed."""
-    if isinstance(value, np.ndarray) and value.shape == ():
-        value = value.item()
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{what} must be a whole number (int), not {value!r} ({type(value).__name__})")
-    return int(value)
+    def _infos(self) -> dict:
+        acting = self.acting
+        return {a: {"to_act": acting} for a in self.agents}
+
+    def step(self, actions: dict):
+        if self.play.state is None:
+            raise RuntimeError("step() before reset(): call reset() to start a game")
+        if not self.agents:
+            raise RuntimeError("the game is over and every agent is done: call reset() to play another")
+        live = list(self.agents)
+        rewards = dict.fromkeys(live, 0.0)
+        terminations = dict.fromkeys(live, False)
+        truncations = dict.fromkeys(live, False)
+        offender = self._apply_all(actions)
+        acting = self.acting
+        infos = {a: {"to_act": acting} for a in live}
+        s = self.play.state
+        if offender is not None:
+            agent, action = offender
+            rewards[agent] = -1.0
+            infos[agent]["illegal_action"] = action
+            terminations = dict.fromkeys(live, True)
+        elif s.over:
+            final = self.play.final_rewards()
+            for a in live:
+                rewards[a] = final[self.agent_name_mapping[a]]
+                infos[a]["result"] = s.result
+            terminations = dict.fromkeys(live, True)
+        elif self.max_steps is not None and self.steps >= self.max_steps:
+            truncations = dict.fromkeys(live, True)
+        observations = {a: self._observe(self.agent_name_mapping[a]) for a in live}
+        if offender is not None or s.over or any(truncations.values()):
+            self.agents = []
+        return observations, rewards, terminations, truncations, infos
+
+    def _apply_all(self, actions: dict):
+        """Each acting agent's action, in the order the game lists them; the first illegal one
+        (agent, id) under ``illegal="lose"``, else None."""
+        checked = []
+        for seat in self.play.acting():
+            agent = self.possible_agents[seat]
+            if agent not in actions or actions[agent] is None:
+                if self.illegal == "raise":
+                    raise ValueError(f"{agent} is to act and has no action in this step")
+                return agent, -1
+            action = whole(actions[agent], "an action")
+            if action not in self.play.legal(seat):
+                if self.illegal == "raise":
+                    self._refuse(agent, action)
+                return agent, action
+            checked.append((seat, action))
+        for seat, action in checked:
+            self.play.apply(seat, action)
+            self.steps += 1
+        return None
 
 
 def _describe(picture: dict) -> str:

@@ -1,0 +1,130 @@
+# SPDX-License-Identifier: MIT
+"""A game's fixed action vocabulary: every notation its options can print, each with an id.
+
+Reinforcement learning needs action ``i`` to mean the same thing in every state. rulekit's
+actions are notations (``bid 3``, ``take card``), so the vocabulary is the set of every
+notation some ``choose`` option of the game could print, found from the rules' text
+(tools/action_domains.py reads what each hole of a label can hold): ``"bid {n}" for n in
+range(1, p.coins + 1)`` adds ``bid 0``...``bid M``, ``"take {t}" for t in row`` one entry per
+item of the game. Ids follow the options in the order of their files and lines, each
+option's entries in the order of its holes' values (numbers ascending, then texts sorted); a
+notation two options print has one id. ``num_distinct_actions`` is the vocabulary's size;
+``table()`` prints it; the same content and ``max_number`` give the same ids.
+
+A number the rules give no bound for (``p.coins`` is any whole number) is bounded by
+``max_number`` (``DEFAULT_MAX_NUMBER``); a legal option that prints a number past it has no
+id (the environments leave it out of the mask and say so once). A label hole whose values
+cannot be bounded at all (a built text, a list) is refused: RK0970 on the option's line; a
+vocabulary of more than ``MAX_ACTIONS`` entries is RK0971.
+"""
+from __future__ import annotations
+
+import itertools
+
+import attrs
+
+from ..codes import ACTIONS_TOO_MANY, ACTIONS_UNBOUNDED
+from ..dsl import ast
+from ..errors import Diagnostic, DiagnosticReport
+from .action_domains import Ctx, Domains, Unbounded, _clause
+
+DEFAULT_MAX_NUMBER = 60
+MAX_ACTIONS = 100_000
+_CACHE: dict = {}
+_KEEP = 16
+
+
+@attrs.frozen(eq=False)
+class ActionVocabulary:
+    """Action id -> notation (``notations``) and back (``ids``); where each came from."""
+
+    notations: tuple
+    ids: dict
+    options: tuple          # id -> "file:line" of the first option printing it
+    max_number: int
+
+    @property
+    def num_distinct_actions(self) -> int:
+        return len(self.notations)
+
+    def id_of(self, notation: str) -> int | None:
+        return self.ids.get(notation)
+
+    def table(self) -> str:
+        """One line per id: ``id  notation  (file:line)``."""
+        width = len(str(len(self.notations)))
+        return "\n".join(f"{i:>{width}}  {text}  ({where})"
+                         for i, (text, where) in enumerate(zip(self.notations, self.options)))
+
+
+def vocabulary(game, max_number: int = DEFAULT_MAX_NUMBER) -> ActionVocabulary:
+    """The vocabulary of ``game`` (a loaded Game), built once per content and ``max_number``."""
+    key = (game.content_hash, max_number)
+    found = _CACHE.get(key)
+    if found is None:
+        found = _build(game, max_number)
+        if len(_CACHE) >= _KEEP:
+            _CACHE.pop(next(iter(_CACHE)))
+        _CACHE[key] = found
+    return found
+
+
+def _build(game, max_number: int) -> ActionVocabulary:
+    domains = Domains(game, max_number)
+    options = []
+    for body, tree in domains.bodies:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Option):
+                options.append((_place(node.span), node, body))
+    options.sort(key=lambda entry: entry[0])
+    ids: dict = {}
+    where: list = []
+    problems: list = []
+    for place, option, body in options:
+        try:
+            texts = _notations(option, body, domains)
+        except Unbounded as why:
+            problems.append(_unbounded(option, why))
+            continue
+        for text in texts:
+            if text not in ids:
+                ids[text] = len(ids)
+                where.append(f"{place[0]}:{place[1]}")
+        if len(ids) > MAX_ACTIONS:
+            problems.append(Diagnostic(ACTIONS_TOO_MANY, f"the game's options can print more than {MAX_ACTIONS:,} "
+                                       "actions: too many for fixed action ids", option.span,
+                                       help="a smaller `max_number`, or labels with fewer values"))
+            break
+    if problems:
+        raise DiagnosticReport(problems)
+    return ActionVocabulary(tuple(ids), ids, tuple(where), max_number)
+
+
+def _notations(option, body, domains: Domains) -> list:
+    """Every text the option's label can print."""
+    label = option.label
+    if isinstance(label, ast.Str):
+        return [label.value]
+    ctx = Ctx(body, {name: [_clause(coll)] for name, coll in option.fors}, parent=domains.root(body))
+    pieces = [[part] if isinstance(part, str) else domains.values(part, ctx).printed(domains.max_number)
+              for part in label.parts]
+    size = 1
+    for piece in pieces:
+        size *= len(piece)
+    if size > MAX_ACTIONS:
+        raise Unbounded(f"its label can print {size:,} texts")
+    return ["".join(parts) for parts in itertools.product(*pieces)]
+
+
+def _place(span) -> tuple:
+    return (str(span.path), span.line, span.column) if span is not None else ("?", 0, 0)
+
+
+def _unbounded(option, why: Unbounded) -> Diagnostic:
+    text = option.label.value if isinstance(option.label, ast.Str) else "".join(
+        part if isinstance(part, str) else "{...}" for part in option.label.parts)
+    related = (("this part", why.node.span),) if why.node is not None and why.node.span is not None else ()
+    return Diagnostic(ACTIONS_UNBOUNDED, f"the option \"{text}\" prints values that cannot be bounded, so it has "
+                      f"no fixed action ids: {why}", option.span, related=related,
+                      help="print a set member, an item, a seat or a number (a range, a variable with bounds) "
+                           "in the label")

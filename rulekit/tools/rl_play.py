@@ -1,0 +1,148 @@
+# SPDX-License-Identifier: MIT
+"""One game played by learning agents: who is to act, their legal action ids and masks,
+their observations, an action id applied, the rewards at the end.
+
+The PettingZoo environments (tools/pettingzoo.py) and the Gymnasium one (tools/gym_env.py)
+are thin shells over this. Action ids are the game's fixed vocabulary (tools/actions.py):
+id ``i`` is always the notation ``vocabulary.notations[i]``. Each decision's legal notations
+are looked up in it once; a legal option whose notation the vocabulary lacks (a number past
+``max_number``) is left out of the mask with one warning (``unmapped`` counts them).
+"""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from ..engine import api
+from ..engine.state import PLAYERS
+from ..games import load_game
+from .actions import DEFAULT_MAX_NUMBER, vocabulary
+from .observe import Observer
+
+REWARDS = ("win", "score")
+
+
+def load(game, variants=()):
+    """A loaded game from a Game, a shipped game's name or a folder."""
+    return load_game(game, tuple(variants)) if isinstance(game, str) else game
+
+
+class Play:
+    """A game of ``n`` seats, its vocabulary and observer, and the state being played."""
+
+    def __init__(self, game, players: int | None = None, variants=(), reward: str = "win",
+                 max_number: int = DEFAULT_MAX_NUMBER):
+        game = load(game, variants)
+        n = game.default_players if players is None else players
+        if not game.min_players <= n <= game.max_players:
+            raise ValueError(f"{game.title} is for {game.min_players}-{game.max_players} players, not {n}")
+        if reward not in REWARDS:
+            raise ValueError(f"reward must be 'win' or 'score', not {reward!r}")
+        self.game, self.n, self.reward_mode = game, n, reward
+        self.vocabulary = vocabulary(game, max_number)
+        self.observer = Observer(game, n)
+        self.state = None
+        self.unmapped = 0
+        self._warned = False
+        self._legal: dict = {}
+
+    @property
+    def num_distinct_actions(self) -> int:
+        return self.vocabulary.num_distinct_actions
+
+    def start(self, seed: int) -> None:
+        self.state = api.new_game(self.game, self.n, seed)
+        self.touch()
+
+    def touch(self) -> None:
+        """The state changed: forget the legal ids listed (call it after changing ``state`` by hand)."""
+        self._legal = {}
+
+    def acting(self) -> list[int]:
+        """The seats the game waits for (several in a ``choose_all``)."""
+        return list(api.current_players(self.state))
+
+    def _decision(self, seat: int):
+        pending = self.state.pending
+        return pending if seat == pending.player else pending.focus(seat)
+
+    def legal(self, seat: int) -> dict:
+        """Action id -> option index of ``seat``'s decision (empty when it is not to act)."""
+        found = self._legal.get(seat)
+        if found is None:
+            s = self.state
+            found = {}
+            if s.pending is not None and seat in s.pending.players:
+                ids = self.vocabulary.ids
+                for index, label in enumerate(self._decision(seat).labels):
+                    i = ids.get(label)
+                    if i is None:
+                        self._unmapped(label)
+                    else:
+                        found[i] = index
+            self._legal[seat] = found
+        return found
+
+    def _unmapped(self, label: str) -> None:
+        self.unmapped += 1
+        if not self._warned:
+            self._warned = True
+            warnings.warn(f"the legal action {label!r} has no id in the game's vocabulary (a number past "
+                          f"max_number={self.vocabulary.max_number}?): it is left out of the mask", stacklevel=3)
+
+    def mask(self, seat: int) -> np.ndarray:
+        out = np.zeros(self.num_distinct_actions, dtype=np.int8)
+        legal = self.legal(seat)
+        if legal:
+            out[list(legal)] = 1
+        return out
+
+    def to_move(self, seat: int) -> int | None:
+        """The seat ``seat`` sees to act: itself while it is among those deciding."""
+        pending = self.state.pending
+        if pending is None:
+            return None
+        return seat if seat in pending.players else pending.player
+
+    def observation(self, seat: int, normalize: bool = True) -> np.ndarray:
+        raw = self.observer.raw(self.state, seat, self.to_move(seat))
+        return self.observer.normalise(raw) if normalize else raw
+
+    def apply(self, seat: int, action: int) -> bool:
+        """Play action id ``action`` for ``seat``: False (nothing changes) when it is not legal."""
+        index = self.legal(seat).get(action)
+        if index is None:
+            return False
+        s = self.state
+        if s.pending.player != seat:
+            s.pending = s.pending.focus(seat)
+        api.apply_index(s, index)
+        self.touch()
+        return True
+
+    def legal_notations(self, seat: int) -> list[str]:
+        return [self.vocabulary.notations[i] for i in sorted(self.legal(seat))]
+
+    def final_rewards(self) -> dict:
+        """Seat -> reward at the end: win +1 / others -1 (0 to all when all win), or score minus
+        the mean score."""
+        result = self.state.result or {}
+        scores = result.get("scores", {})
+        seats = [str(PLAYERS[i]) for i in range(self.n)]
+        if self.reward_mode == "score" and scores:
+            totals = {a: float(scores[a]["total"]) for a in seats if a in scores}
+            mean = sum(totals.values()) / len(totals)
+            return {i: totals.get(a, mean) - mean for i, a in enumerate(seats)}
+        winners = set(result.get("winners", ()))
+        everyone = winners >= set(seats)
+        return {i: 0.0 if everyone else (1.0 if a in winners else -1.0) for i, a in enumerate(seats)}
+
+
+def whole(value, what: str) -> int:
+    """``value`` as an int; a float, text or bool is refused rather than rounded or parsed."""
+    if isinstance(value, np.ndarray) and value.shape == ():
+        value = value.item()
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{what} must be a whole number (int), not {value!r} ({type(value).__name__})")
+    return int(value)
