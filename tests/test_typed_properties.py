@@ -162,7 +162,7 @@ def test_a_declaration_that_contradicts_its_kind(write_game, declared, code, mes
 
 @pytest.mark.parametrize("game", ["goa", "batavia", *sorted(
     os.path.join("examples", d) for d in os.listdir(os.path.join(ROOT, "examples"))
-    if os.path.isdir(os.path.join(ROOT, "examples", d)))])
+    if os.path.isfile(os.path.join(ROOT, "examples", d, "game.yaml")))])
 def test_shipped_games_and_examples_still_validate(capsys, game):
     code, out, _ = run_cli(capsys, "validate", os.path.join(ROOT, game) if "/" in game else game)
     assert code == 0 and out.startswith("ok:")
