@@ -42,7 +42,7 @@ from .dsl.narrate import compile_narration
 from .dsl.reads import EVERYTHING, PLAYER_COUNT, function_reads, memo_table, seat_params
 from .dsl.texts import located, parse_text, scope
 from .engine.memo import StaticTable
-from .engine.state import PLAYERS, Family, ZoneKey
+from .engine.state import PLAYERS, Family, ZoneKey, grid_cells
 from .errors import Diagnostic, DiagnosticReport
 from .source import Span
 
@@ -373,7 +373,7 @@ class _Builder:
             if keys is None:
                 zones[name] = ZoneKey(name, capacity=capacity.get(name))
             else:
-                families[name] = Family(name, keys, capacity.get(name))
+                families[name] = Family(name, keys, capacity.get(name), grid=_grid(spec))
         pzones: dict[str, tuple] = {}
         for name, spec in ((self.data.get("player") or {}).get("zones") or {}).items():
             spec = spec or {}
@@ -384,7 +384,8 @@ class _Builder:
             if keys is None:
                 pzones[name] = tuple(ZoneKey(name, i, capacity=capacity.get(name)) for i in range(len(PLAYERS)))
             else:       # a family of each player's own: one per seat a game may have
-                pzones[name] = tuple(Family(name, keys, capacity.get(name), i) for i in range(self._seats()))
+                pzones[name] = tuple(Family(name, keys, capacity.get(name), i, _grid(spec))
+                                     for i in range(self._seats()))
         vocab.zones = zones
         vocab.families = families
         vocab.pzones = pzones
@@ -714,6 +715,12 @@ class _Builder:
                                 f"`{name}` makes {len(keys) * copies} zones", MAX_ZONES, "zones in families"):
                 return []
             return list(keys)
+        if "grid" in spec:
+            cols, rows = _grid(spec)
+            if not self._budget("zones_left", cols * rows * copies, (*path, "grid"),
+                                f"`{name}` makes {cols * rows * copies} zones", MAX_ZONES, "zones in families"):
+                return []
+            return grid_cells(cols, rows)
         if "range" in spec:
             low, high = spec["range"]
             size = max(high - low + 1, 0)
@@ -881,3 +888,9 @@ def _prop_values(items: dict) -> dict:
         except TypeError:
             continue
     return out
+
+
+def _grid(spec: dict) -> tuple | None:
+    """(columns, rows) of a zone declared as a board (`grid: {cols, rows}`), else None."""
+    grid = spec.get("grid")
+    return (int(grid["cols"]), int(grid["rows"])) if isinstance(grid, dict) else None

@@ -19,7 +19,7 @@ import attrs
 
 from ..codes import RANGE_TOO_LONG, VALUE_TOO_LARGE, WRONG_KIND
 from ..errors import ContentRuntimeError, boundary
-from . import mutate
+from . import boards, mutate
 from .limits import MAX_BITS, MAX_SIZE, too_long_message, too_many_digits
 from .state import PLAYERS, Family, Player, State, ZoneKey
 
@@ -294,6 +294,43 @@ def _subsets(s, items, min=0, max=None):  # noqa: A002 - the content's keyword n
 
 
 MAX_SUBSETS = 1_000_000    # as many as the longest list content may build
+
+
+# ------------------------------------------------------------------ boards (engine/boards.py)
+@function("cells", ("board",), (), "every cell (space) of a family of zones; a board's row by row from a1",
+          "[c for c in cells(p.wall) if count(p.wall[c]) == 0]",
+          returns="list", gives="list")
+def _cells(s, board):
+    if board.__class__ is not Family:
+        raise ContentRuntimeError(f"`cells` asks a family of zones, not {mutate.fmt(board)}", None, WRONG_KIND)
+    return list(board.zones)
+
+
+@function("neighbours", ("board", "cell"), (), "the cells of a board next to a cell across an edge, "
+          "in the board's order", "count(n for n in neighbours(p.wall, c) if count(p.wall[n]) > 0)",
+          returns="list", gives="list")
+def _neighbours(s, board, cell):
+    return boards.neighbours(boards.grid_of(board, "neighbours"), cell)
+
+
+@function("row", ("cell",), (), "the row number of a board's cell (`c4`: 4)", "row(c) == 1",
+          args={'cell': 'text'}, returns="number")
+def _row(s, cell):
+    return boards.place(cell)[1]
+
+
+@function("col", ("cell",), (), "the column number of a board's cell, a being 1 (`c4`: 3)", "col(c) == col(d)",
+          args={'cell': 'text'}, returns="number")
+def _col(s, cell):
+    return boards.place(cell)[0]
+
+
+@function("regions", ("board", "by"), (), "the connected groups of occupied cells whose top items have the same "
+          "value of a property, each a list of cells",
+          "max([count(r) for r in regions(p.land, \"terrain\")], default=0)",
+          args={'by': 'text'}, returns="list", gives="list", reads="state", names="props", named="by")
+def _regions(s, board, by):
+    return boards.regions(s, boards.grid_of(board, "regions"), by)
 
 
 def _whole(name: str, value, what: str) -> int:

@@ -360,13 +360,15 @@ class Family:
     """A named family of zones indexed by a key (board spaces): ``route[3]``; a player's own
     family (``player: zones: land: {keys: ...}``) has an ``owner`` and prints ``p1.land``."""
 
-    __slots__ = ("name", "zones", "owner", "text")
+    __slots__ = ("name", "zones", "owner", "text", "grid")
 
-    def __init__(self, name: str, keys, capacity: int | None = None, owner: int | None = None):
+    def __init__(self, name: str, keys, capacity: int | None = None, owner: int | None = None,
+                 grid: tuple | None = None):
         self.name = name
         self.owner = owner
         self.text = name if owner is None else f"{PLAYERS[owner]}.{name}"
         self.zones = {k: ZoneKey(name, owner, k, capacity) for k in keys}
+        self.grid = grid        # (columns, rows) of a board (`grid:`): its keys are cells, `a1`...
 
     def __getitem__(self, key):
         return self.zones[key]
@@ -375,6 +377,16 @@ class Family:
         return self.text
 
     __repr__ = __str__
+
+
+def cell_name(col: int, row: int) -> str:
+    """A board's cell as content names it: column letter, row number (`c2`: third column, row 2)."""
+    return f"{chr(ord('a') + col - 1)}{row}"
+
+
+def grid_cells(cols: int, rows: int) -> list[str]:
+    """Every cell of a board, row by row from row 1, each row from column a."""
+    return [cell_name(c, r) for r in range(1, rows + 1) for c in range(1, cols + 1)]
 
 
 def keys_of(zone) -> tuple:

@@ -66,7 +66,7 @@ import json
 import math
 import os
 
-from ..engine import api
+from ..engine import api, boards
 from ..engine.mutate import fmt
 from ..engine.state import PLAYERS, Family
 from ..engine.view import HIDDEN, view
@@ -246,7 +246,9 @@ class Renderer:
         places = {}
         for key in keys:
             props = game.components.members.get(str(key), {}) if isinstance(key, str) else {}
-            if _num(props.get(rprop)) and _num(props.get(cprop)):
+            if fam.grid is not None:        # a board: each cell at its own row and column
+                places[key] = boards.place(key)[::-1]
+            elif _num(props.get(rprop)) and _num(props.get(cprop)):
                 places[key] = (props[rprop], props[cprop])
         if kind is None:
             kind = "grid" if places and len(places) == len(keys) else "track" if "range" in spec else "row"
@@ -323,6 +325,19 @@ class Renderer:
         rows = max(1, min(rows, int((h - CAPTION - 3) // (CHIP_H + GAP)) or 1))
         self._slot("items", x + 5, y + CAPTION + 1, w - 10, h - CAPTION - 3, pick, rows)
 
+    def _grid_cells(self, z: str, family, grid: tuple, inner, width: float, gap: int) -> list:
+        """The boxes of a player's board, one per cell at its column and row, placed as one block."""
+        cols, rows = grid
+        layout = self._layout(z, True)
+        cw, ch = layout.get("cell") or (min(90.0, (width - (cols - 1) * 4) / cols), CAPTION + CHIP_H + GAP + 6)
+        gx, gy = inner.place(cols * (cw + 4) - 4, rows * (ch + 4) - 4, gap)
+        out = []
+        for key in family.zones:
+            col, row = boards.place(key)
+            out.append((f"{z}[{key}]", layout, 1, gx + (col - 1) * (cw + 4), gy + (row - 1) * (ch + 4), cw, ch,
+                        None, key))
+        return out
+
     def _player(self, sky, i: int, pw: float) -> None:
         game = self.game
         zones = [z for z in game.board.pzones if z not in self.hide and self._layout(z, True).get("type") != "none"]
@@ -333,7 +348,12 @@ class Renderer:
         head = 28 + 13 * vlines
         inner = Skyline(0, 0, pw - 2 * pad)   # lay the boxes out first, to know the area's height
         boxes = []
-        for z, space in [(name, k) for name in zones for k in _spaces(game.board.pzones[name][i])]:
+        for z in zones:
+            grid = getattr(game.board.pzones[z][i], "grid", None)
+            if grid is not None:        # a board of the player's own: its cells as a grid
+                boxes += self._grid_cells(z, game.board.pzones[z][i], grid, inner, pw - 2 * pad, gap)
+        for z, space in [(name, k) for name in zones for k in _spaces(game.board.pzones[name][i])
+                         if getattr(game.board.pzones[name][i], "grid", None) is None]:
             layout = self._layout(z, True)
             rows = 1 if game.board.zone_vis[z] == "hidden" else 2
             board = self._board(layout)
