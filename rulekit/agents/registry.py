@@ -3,8 +3,9 @@
 is checked and dealt round the table, and :func:`make_agent`, where a new bot is registered."""
 from __future__ import annotations
 
-from ..errors import UsageError, suggestion_help
+from ..errors import UsageError, did_you_mean, suggestion_help
 from .greedy import GreedyAgent
+from .policy import PolicyAgent, findable, is_policy
 from .random_agent import RandomAgent
 from .search import MCTSAgent, SharedWorldsMCTSAgent
 
@@ -30,8 +31,11 @@ def deal_bots(specs: list[str], n: int) -> list[str]:
 
 def make_agent(spec: str, seed: int):
     """An agent from its command-line name: ``random``, ``greedy``, ``mcts``, ``mcts:N``,
-    ``mcts-crn``, ``mcts-crn:N`` or ``bot:NAME``."""
+    ``mcts-crn``, ``mcts-crn:N``, ``bot:NAME`` or ``module:policy``, a policy in the user's own
+    code (:mod:`rulekit.agents.policy`; naming it imports the module, running its code)."""
     name, _, arg = spec.partition(":")
+    if name not in AGENTS and name != "bot" and is_policy(spec) and not _misspelt(name):
+        return PolicyAgent(seed, spec)
     if name == "bot":
         from .content_bot import ContentBot
         if not arg:
@@ -46,3 +50,8 @@ def make_agent(spec: str, seed: int):
                              "(iterations, at least 1)")
         return AGENTS[name](seed, iterations=int(arg))
     return AGENTS[name](seed)
+
+
+def _misspelt(name: str) -> bool:
+    """A single word close to a bot's name that names no module (``mcst:x``) is a typo."""
+    return "." not in name and did_you_mean(name, AGENTS) is not None and not findable(name)

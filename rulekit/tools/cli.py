@@ -75,7 +75,8 @@ _SUBPARSERS: dict = {}
 
 GAME_HELP = "a shipped game's name, a game folder or its game.yaml"
 VARIANT_HELP = "apply a variant overlay (a name from the game's variants/ or a path); repeatable"
-BOTS_HELP = ("comma-separated bots (random, greedy, mcts, mcts:N, mcts-crn, bot:NAME); seat k plays the k-th, "
+BOTS_HELP = ("comma-separated bots (random, greedy, mcts, mcts:N, mcts-crn, bot:NAME, or MODULE:POLICY, a policy "
+             "in your own code: importing it runs it); seat k plays the k-th, "
              "and a shorter list repeats round the table")
 
 
@@ -219,6 +220,9 @@ def _add_simulate(sub) -> None:
     p.add_argument("--plot", metavar="FILE.png", help="draw win-rate and score charts (needs matplotlib)")
     p.add_argument("--compare", metavar="VARIANT",
                    help="also run base + VARIANT on the same seeds and report the differences")
+    p.add_argument("--sweep", metavar="PARAM=LO..HI[:STEP]",
+                   help="a batch for each value of a parameter (or PARAM=V1,V2,... or VARIANT,VARIANT,...), on "
+                        "the same seeds, reported as one table (and one plot with --plot)")
     _add_max_actions(p)
 
 
@@ -578,39 +582,116 @@ def cmd_simulate(args) -> int:
         if path:
             check_writable(path)     # before the games are played, not after
     bots = bot_list(args.bots)
+    if args.sweep and (args.compare or sim.streams(args.out) or args.resume):
+        raise UsageError("--sweep plays a batch a point: give it without --compare"
+                         + ("" if args.compare else ", and without a batch file (--out FILE.jsonl, --resume)"))
     if sim.streams(args.out) or args.resume:
         return _simulate_streamed(args, bots)
+    if args.sweep:
+        return _simulate_sweep(args, bots)
 
     def batch(variants, label):
         return _with_progress(args.games, label, lambda tick: sim.run_batch(
             args.game, tuple(variants), args.players, args.games, args.seed, bots, args.jobs, args.backend, tick,
             args.max_actions))
-    records = batch(args.variant, "games")
+    records = _labelled(batch(args.variant, "games"), args.variant)
     summary = sim.summarise(records)
     extra = None
+    variant_records: list = []
     if args.compare:
-        variant_records = batch(list(args.variant) + [args.compare], f"games + {args.compare}")
+        variant_records = _labelled(batch(list(args.variant) + [args.compare], f"games + {args.compare}"),
+                                    [*args.variant, args.compare])
         other = sim.summarise(variant_records)
         extra = {"compare": {"variant": args.compare, "variant_summary": other,
                              "difference": sim.compare(summary, other),
                              "paired": sim.paired_differences(records, variant_records)}}
     if args.plot:
         players = len(records[0]["bots"])
-        sim.plot(summary, args.plot, f"{args.game}: {players} players, bots {','.join(bots)}, "
-                                     f"{summary['games']} games")
-        print(f"wrote {args.plot}: win rates by bot and by seat, scores by bot ({summary['games']} games)",
+        title = f"{args.game}: {players} players, bots {','.join(bots)}, {summary['games']} games"
+        if extra:
+            from .sweep import plot_compare
+            plot_compare(summary, other, extra["compare"]["paired"], args.plot, title, args.compare)
+        else:
+            sim.plot(summary, args.plot, title)
+        print(f"wrote {args.plot}: " + (f"win rates and scores by seat, base and {args.compare}, and their paired "
+                                        "differences" if extra else "win rates by bot and by seat, scores by bot")
+              + f" ({summary['games']} games)",
               file=sys.stderr if not args.out and args.format != "table" else sys.stdout)
     if args.format == "json":
+        if extra:
+            extra["compare"]["games"] = variant_records
         text = sim.to_json(summary, records, extra)
     elif args.format == "csv":
-        text = sim.to_csv(records)
+        text = sim.to_csv(records + variant_records)
     else:
         text = _simulate_table(args, summary, extra)
+    _report(args, text)
+    return EXIT_OK
+
+
+def _labelled(records: list[dict], variants) -> list[dict]:
+    """The records with the variant each game was played under (``base``: none), for JSON and CSV."""
+    label = "+".join(variants) or "base"
+    for record in records:
+        record["variant"] = label
+    return records
+
+
+def _report(args, text: str) -> None:
     if args.out:
         write_text(args.out, text + ("" if text.endswith("\n") else "\n"))
     else:
         print(text.rstrip("\n"))
+
+
+def _simulate_sweep(args, bots) -> int:
+    """``--sweep``: a batch a point (a parameter's value or a variant) on the same seeds, one table
+    and one plot."""
+    import tempfile
+
+    from ..games import load_game
+    from . import simulate as sim
+    from . import sweep
+    plan = sweep.parse(args.sweep)
+    with tempfile.TemporaryDirectory(prefix="rulekit-sweep-") as folder:
+        points = sweep.points(load_game(args.game, tuple(args.variant)), plan, folder)
+        summaries, records = [], []
+        for point in points:
+            variants = (*args.variant, *point.variants)
+            done = _with_progress(args.games, point.label, lambda tick, variants=variants: sim.run_batch(
+                args.game, variants, args.players, args.games, args.seed, bots, args.jobs, args.backend, tick,
+                args.max_actions))
+            summaries.append(sim.summarise(done))
+            if args.format != "table":
+                records += _labelled(done, [*args.variant, point.label])
+    what = plan.param or "variant"
+    title = f"{args.game}: {args.games} games a point, bots {','.join(bots)}, seed {args.seed}"
+    if args.plot:
+        sweep.plot(points, summaries, args.plot, title, what)
+        print(f"wrote {args.plot}: win rate, score by seat and rounds against {what} ({len(points)} points)",
+              file=sys.stderr if not args.out and args.format != "table" else sys.stdout)
+    if args.format == "json":
+        text = json.dumps({"sweep": {"param": plan.param, "points": [
+            {"label": p.label, "value": p.value, "summary": s} for p, s in zip(points, summaries)]},
+            "games": records}, indent=2, sort_keys=True)
+    elif args.format == "csv":
+        text = sim.to_csv(records)
+    else:
+        text = _sweep_table(title, points, summaries, what)
+    _report(args, text)
     return EXIT_OK
+
+
+def _sweep_table(title: str, points, summaries, what: str) -> str:
+    from rich.console import Console
+
+    from .sweep import table
+    console = Console(record=True, width=100, file=io.StringIO(), force_terminal=False)
+    console.print(title)
+    console.print(table(points, summaries, "each point on the same seeds", what))
+    console.print("win pK: seat pK's win rate; seats p: chi-square test that every seat wins as often\n"
+                  "(* p < 0.05); ties: games with a shared win; score: mean over the seats")
+    return console.export_text().rstrip()
 
 
 def _simulate_streamed(args, bots) -> int:
@@ -664,6 +745,8 @@ def _stderr_progress(label: str, total: int | None, quiet_stdout: bool = True):
 def _simulate_table(args, summary, extra) -> str:
     from rich.console import Console
     from rich.table import Table
+
+    from . import balance_report
     console = Console(record=True, width=100, file=io.StringIO(), force_terminal=False)
     head = f"{args.game}: {summary['games']} games, bots {args.bots}, seed {args.seed}"
     console.print(head)
@@ -681,9 +764,12 @@ def _simulate_table(args, summary, extra) -> str:
     for bot, row in summary["score_by_bot"].items():
         scores.add_row(bot, str(row["mean"]), str(row["sd"]), str(row["min"]), str(row["max"]))
     console.print(scores)
-    r, d = summary["rounds"], summary["decisions"]
-    console.print(f"rounds: mean {r['mean']} (min {r['min']}, max {r['max']}); "
-                  f"decisions: mean {d['mean']} (min {d['min']}, max {d['max']})")
+    console.print(balance_report.score_table(summary))
+    for line in balance_report.length_lines(summary):
+        console.print(line)
+    console.print(balance_report.ties_line(summary))
+    for line in balance_report.seat_lines(summary):
+        console.print(line)
     top = list(summary["action_share"].items())[:12]
     console.print("actions: " + ", ".join(f"{v} {share:.1%}" for v, share in top))
     if summary["stalled"]:
@@ -693,7 +779,7 @@ def _simulate_table(args, summary, extra) -> str:
     if extra:
         compared = extra["compare"]
         console.print(_compare_table(compared["variant"], compared["paired"]))
-        console.print("* the 95% interval of the difference (paired by seed, normal approximation) excludes 0")
+        console.print(balance_report.compare_note(compared["paired"]))
         if compared["variant_summary"]["stalled"]:
             console.print(_stalled_line(compared["variant_summary"], f" with {compared['variant']}"))
         if summary["stalled"] or compared["variant_summary"]["stalled"]:
@@ -714,13 +800,15 @@ def _stalled_line(summary: dict, where: str = "") -> str:
 def _compare_table(variant: str, rows: list[dict]):
     from rich.table import Table
     table = Table(title=f"{variant} - base, game by game on the same seeds")
-    for col in ("figure", "base", variant, "difference", "95% interval", ""):
+    from .balance import fmt_p
+    for col in ("figure", "base", variant, "difference", "95% interval", "p", "Holm p", ""):
         table.add_column(col, justify="left" if col == "figure" else "right")
     for row in rows:
         low_high = row["ci95"]
         interval = f"{low_high[0]:+.3f} .. {low_high[1]:+.3f}" if low_high else "-"
         table.add_row(row["figure"], _figure(row["base"]), _figure(row["variant"]), f"{row['difference']:+.3f}",
-                      interval, "*" if row["significant"] else "")
+                      interval, fmt_p(row.get("p")).lstrip("= "), fmt_p(row.get("p_holm")).lstrip("= "),
+                      "*" if row.get("flagged", row["significant"]) else "")
     return table
 
 

@@ -29,6 +29,8 @@ from ..engine import api, rng
 from ..engine.state import PLAYERS
 from ..errors import ContentRuntimeError, UsageError
 from ..files import write_bytes
+from . import balance
+from .balance import wilson
 
 _GAMES: dict = {}
 PIECE = 25              # games a worker plays at a time, at most
@@ -374,17 +376,6 @@ def _end_workers(pool: ProcessPoolExecutor) -> None:
 
 
 # ------------------------------------------------------------------ figures
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float, float]:
-    """Win rate with its 95% Wilson interval."""
-    if n == 0:
-        return 0.0, 0.0, 0.0
-    p = wins / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return p, max(0.0, centre - half), min(1.0, centre + half)
-
-
 def summarise(records: Iterable[dict]) -> dict:
     """The batch's figures, in one pass over ``records`` in any order (a streamed batch is
     summarised as its file is read back). Stalled games count in ``games``, ``stalled`` and
@@ -429,6 +420,7 @@ class Tally:
         self.scores: dict[str, Moments] = {}
         self.rounds, self.decisions = Moments(), Moments()
         self.actions: dict[str, int] = {}
+        self.balance = balance.Balance()
 
     def add(self, r: dict) -> None:
         self.games += 1
@@ -448,6 +440,7 @@ class Tally:
             self.scores.setdefault(spec, Moments()).add(r["scores"][k])
         self.rounds.add(r["rounds"])
         self.decisions.add(r["decisions"])
+        self.balance.add(r)
 
     def summary(self) -> dict:
         total_actions = sum(self.actions.values()) or 1
@@ -465,7 +458,13 @@ class Tally:
             "action_share": {v: round(c / total_actions, 4)
                              for v, c in sorted(self.actions.items(), key=lambda kv: (-kv[1], kv[0]))},
             "discarded_worlds": self.discarded,
+            **self.balance.summary([str(PLAYERS[k]) for k in sorted(self.seats)], self.finished,
+                                   [self.wins(k) for k in sorted(self.seats)]),
         }
+
+    def wins(self, seat: int) -> float:
+        """The seat's wins, a win shared by m counting 1/m (summed in the same order whatever the records')."""
+        return sum(count / shared for shared, count in sorted(self.seats[seat][0].items()))
 
 
 def _rate(wins, n):
@@ -503,26 +502,13 @@ def _per_game(record: dict) -> dict:
     return out
 
 
-def paired_differences(base: list[dict], variant: list[dict], z: float = 1.96) -> list[dict]:
+def paired_differences(base: list[dict], variant: list[dict]) -> list[dict]:
     """Variant - base for each figure, paired game by game (same seed, same seats): the mean
-    difference with its 95% interval (normal approximation) and whether that excludes 0."""
+    difference, its 95% interval and p (paired t-test), Holm-adjusted over the figures
+    (:func:`rulekit.tools.balance.paired`)."""
     pairs = [(_per_game(b), _per_game(v)) for b, v in zip(base, variant)
              if not b.get("stalled") and not v.get("stalled")]    # a stalled game has no figures to pair
-    names = list(pairs[0][0]) if pairs else []
-    rows = []
-    for name in names:
-        diffs = [v[name] - b[name] for b, v in pairs if name in b and name in v]
-        n = len(diffs)
-        mean = sum(diffs) / n
-        sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1)) if n > 1 else 0.0
-        half = z * sd / math.sqrt(n) if n > 1 else math.inf
-        low, high = mean - half, mean + half
-        rows.append({"figure": name, "base": round(sum(b[name] for b, _v in pairs) / len(pairs), 4),
-                     "variant": round(sum(v[name] for _b, v in pairs) / len(pairs), 4),
-                     "difference": round(mean, 4),
-                     "ci95": [round(low, 4), round(high, 4)] if n > 1 else None,
-                     "significant": n > 1 and (low > 0 or high < 0)})
-    return rows
+    return balance.paired(list(pairs[0][0]) if pairs else [], pairs)
 
 
 def to_csv(records: list[dict]) -> str:
@@ -531,12 +517,12 @@ def to_csv(records: list[dict]) -> str:
     width = max(len(r["bots"]) for r in records) if records else 0
     writer.writerow(["game", "seed", "rounds", "decisions", "winners"]
                     + [f"bot_p{k + 1}" for k in range(width)] + [f"score_p{k + 1}" for k in range(width)]
-                    + ["discarded_worlds", "stalled"])
+                    + ["discarded_worlds", "stalled", "variant"])
     for r in records:
         scores = r["scores"] or [""] * len(r["bots"])      # a stalled game has no scores
         writer.writerow([r["index"], r["seed"], r["rounds"], r["decisions"],
                          " ".join(f"p{w + 1}" for w in r["winners"])] + r["bots"] + scores
-                        + [r.get("discarded_worlds", 0), int(bool(r.get("stalled")))])
+                        + [r.get("discarded_worlds", 0), int(bool(r.get("stalled"))), r.get("variant", "base")])
     return out.getvalue()
 
 
