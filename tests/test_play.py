@@ -184,3 +184,24 @@ def test_a_position_broken_on_purpose_is_saved_as_such(tmp_path):
     log = yaml.safe_load((tmp_path / "saved.yaml").read_text(encoding="utf-8"))
     assert log["skip_invariants"] == ["reachable_tiles_face_up"]
     assert run_script(str(tmp_path / "saved.yaml")).state.actions == log["actions"]
+
+
+def test_internal_variables_are_left_out_of_the_picture():
+    """`internal: true` marks the rules' bookkeeping (Goa's `level_rewarded`, `chain_owner`): the
+    picture a player reads leaves it out, while views, logs and scripts still have it."""
+    import rulekit
+    out = play("goa", "--seed", 1, lines=["quit"]).stdout
+    assert "ships=" in out and "flag_holder" in out
+    assert "level_rewarded" not in out and "chain_owner" not in out and "firsts" not in out
+    from rulekit.engine.view import view
+    state = rulekit.new_game(rulekit.load_game("goa"), 4, 1)
+    assert "level_rewarded" in view(state, 0)["players"]["p1"] and "chain_owner" in view(state, 0)["vars"]
+
+
+def test_internal_variables_are_left_out_of_a_picture_of_the_table(tmp_path):
+    from rulekit.tools.cli import main
+    log, picture = tmp_path / "goa.log", tmp_path / "goa.svg"
+    assert main(["autoplay", "goa", "--log", str(log), "--quiet"]) == 0
+    assert main(["render", str(log), "-o", str(picture)]) == 0
+    svg = picture.read_text()
+    assert "ships" in svg and "level_rewarded" not in svg and "card_played" not in svg

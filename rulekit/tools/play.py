@@ -40,7 +40,7 @@ from ..engine.state import PLAYERS
 from ..engine.view import HIDDEN, view
 from ..errors import EXIT_CONTENT, EXIT_OK, EXIT_USAGE, IllegalAction, RulekitError, UsageError
 from ..testing.script import make_log, pins_from, write_log
-from .render import internal_zones
+from .render import internal_vars, internal_zones
 from .report import score_table, show_value, winners_line
 
 COMMANDS = ("undo", "save", "load", "show", "help", "quit", "exit")
@@ -285,12 +285,13 @@ class Session:
         if picture.get("to_move"):
             head += f", {picture['to_move']} to act" + (" (you)" if picture["to_move"] == me else "")
         out.rule(Text(head), style="dim")
-        if picture["vars"]:
-            self._print(Text("  ".join(f"{k}={_value(v)}" for k, v in picture["vars"].items())))
+        internal = internal_zones(self.game) | internal_vars(self.game)     # the rules' bookkeeping
+        shown = {k: v for k, v in picture["vars"].items() if k not in internal}
+        if shown:
+            self._print(Text("  ".join(f"{k}={_value(v)}" for k, v in shown.items())))
         table = Table(show_header=False, box=None, pad_edge=False, padding=(0, 1))
         table.add_column("zone", style="bold", no_wrap=True)
         table.add_column("items")
-        internal = internal_zones(self.game)
         for name, content in picture["zones"].items():
             if name in internal:
                 continue

@@ -194,7 +194,9 @@ class Renderer:
         self.static.append(f'<text class="title" x="{M}" y="{M + 16}">{_esc(self.title)}</text>')
         self._slot("header", M, M + 22, inner, 30, None)
         y = M + 58
-        gvars = [k for k in game.variables.gvars if k != "round" and game.variables.gvis.get(k, "public") == "public"]
+        self.internal_vars = internal_vars(game)
+        gvars = [k for k in game.variables.gvars if k != "round" and game.variables.gvis.get(k, "public") == "public"
+                 and k not in self.internal_vars]
         if gvars:
             per = max(1, int(inner // 230))
             lines = math.ceil(len(gvars) / per)
@@ -593,7 +595,8 @@ class Renderer:
                 out[slot.id] = self._lines(slot, parts, per)
             elif slot.kind == "pvars":
                 row = picture["players"][str(PLAYERS[pick[1]])]
-                parts = [f"{k} {_show(v)}" for k, v in row.items() if not isinstance(v, (list, dict))]
+                parts = [f"{k} {_show(v)}" for k, v in row.items()
+                         if not isinstance(v, (list, dict)) and k not in self.internal_vars]
                 me = "to act" if picture.get("to_move") == str(PLAYERS[pick[1]]) else ""
                 out[slot.id] = self._lines(slot, parts + ([me] if me else []))
             elif pick[0] == "cell":
@@ -629,12 +632,19 @@ def _common(colours: set, default):
 
 def internal_zones(game) -> set:
     """Zones (global or player) the content declares ``internal: true``."""
-    out = set()
-    for section in (game.data.get("zones"), (game.data.get("player") or {}).get("zones")):
-        for name, spec in (section or {}).items():
-            if isinstance(spec, dict) and spec.get("internal") is True:
-                out.add(name)
-    return out
+    return _internal(game, "zones")
+
+
+def internal_vars(game) -> set:
+    """Variables (global or player) the content declares ``internal: true``: the rules'
+    bookkeeping (`level_rewarded`, `chain_owner`), not what a player looks at on the table."""
+    return _internal(game, "vars")
+
+
+def _internal(game, section: str) -> set:
+    player = game.data.get("player") or {}
+    return {name for part in (game.data.get(section), player.get(section)) for name, spec in (part or {}).items()
+            if isinstance(spec, dict) and spec.get("internal") is True}
 
 
 def _template(text: str, props: dict) -> str:
