@@ -117,7 +117,7 @@ class Play:
         s = self.state
         if s.pending.player != seat:
             s.pending = s.pending.focus(seat)
-        api.apply_index(s, index)
+        api.apply_index(s, index, atomic=False)     # a content error ends the episode: nothing to roll back to
         self.touch()
         return True
 
