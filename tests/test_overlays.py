@@ -260,3 +260,38 @@ def test_an_unread_parameter_is_not_told_beside_errors(tmp_path):
     with pytest.raises(DiagnosticReport) as info:
         rulekit.load_game("goa", [path])
     assert "RK0345" not in codes(info.value)
+
+
+def test_a_plain_list_under_add_is_new_in_its_turn(write_game):
+    """A new function under a variant's `add:` with `params: [p, k, c]` (a plain list, no ids) once
+    recursed without end (RK9999); each entry of such a list is new in its turn."""
+    folder = write_game({"game.yaml": """\
+        meta: {title: V}
+        players: {min: 1, max: 2}
+        vars:
+          out: none
+        setup: |
+          out = 0
+        flow:
+          rounds: 1
+          phases:
+            - id: p
+              do: |
+                choose players[0]:
+                    "go":
+                        out = 1
+        scoring:
+          categories:
+            - id: none
+              points: "0"
+        """, "variants/more.yaml": """\
+        variant: {name: more}
+        add:
+          functions:
+            three: {params: [p, k, c], expr: "k + c"}
+          tables:
+            nested: [[1, 2], [3, {id: x, v: 1}]]
+        """})
+    import rulekit
+    game = rulekit.load_game(folder, ("more",))
+    assert "three" in game.program.functions and game.variants == ("more",)

@@ -599,9 +599,11 @@ def merge(base: LNode, overlay: LNode, problems: list | None = None, adding: boo
 
 def _fresh(node: LNode, problems: list | None) -> LNode:
     """A new part of an ``add:`` section, its id-keyed lists placed and cleared of merge words."""
-    if isinstance(node.value, (dict, list)):
+    if isinstance(node.value, dict) or _keyed(node):
         empty = LNode({} if isinstance(node.value, dict) else [], node.span, node.key_span)
         return merge(empty, node, problems, adding=True)
+    if isinstance(node.value, list):    # a plain list (`params: [p, k]`): each entry new in its turn
+        return LNode([_fresh(entry, problems) for entry in node.value], node.span, node.key_span)
     return node
 
 
