@@ -74,8 +74,8 @@ def test_simulate_reports_discarded_worlds_and_exits_0(capsys, tmp_path):
     data = json.loads(report.read_text())
     assert data["summary"]["discarded_worlds"] == discarded == sum(g["discarded_worlds"] for g in data["games"])
     code, out, _ = run_cli(capsys, "simulate", REDEAL, "--games", "2", "--bots", "random", "--format", "csv")
-    assert code == 0 and out.splitlines()[0].endswith("discarded_worlds,stalled")
-    assert all(line.endswith(",0,0") for line in out.splitlines()[1:])
+    assert code == 0 and out.splitlines()[0].endswith("discarded_worlds,stalled,variant")
+    assert all(line.endswith(",0,0,base") for line in out.splitlines()[1:])
 
 
 def test_random_bots_report_no_discarded_worlds(capsys):
