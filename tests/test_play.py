@@ -205,3 +205,10 @@ def test_internal_variables_are_left_out_of_a_picture_of_the_table(tmp_path):
     assert main(["render", str(log), "-o", str(picture)]) == 0
     svg = picture.read_text()
     assert "ships" in svg and "level_rewarded" not in svg and "card_played" not in svg
+
+
+def test_a_board_of_ones_own_is_shown_as_a_grid():
+    """Azul's walls (`grid: {cols: 5, rows: 5}` player zones) print a line per row, a column per
+    letter, `.` for an empty cell; a player's family is shown by its spaces, never as `-`."""
+    out = play(os.path.join(ROOT, "examples", "azul"), "--players", 2, "--seed", 1, lines=["quit"]).stdout
+    assert re.search(r"wall:\n\s+a b c d e\n\s+1  \. \. \. \. \.\n(\s+\d  \. \. \. \. \.[^\n]*\n){4}", out), out

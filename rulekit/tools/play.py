@@ -34,11 +34,11 @@ from rich.text import Text
 
 from ..agents import action_cap, bot_list, deal_bots, make_agent, stalled
 from ..dsl.narrate import Teller
-from ..engine import api
+from ..engine import api, boards
 from ..engine.simultaneous import split
 from ..engine.state import PLAYERS
 from ..engine.view import HIDDEN, view
-from ..errors import EXIT_CONTENT, EXIT_OK, EXIT_USAGE, IllegalAction, RulekitError, UsageError
+from ..errors import EXIT_CONTENT, EXIT_OK, EXIT_USAGE, ContentRuntimeError, IllegalAction, RulekitError, UsageError
 from ..testing.script import make_log, pins_from, write_log
 from .render import internal_vars, internal_zones
 from .report import score_table, show_value, winners_line
@@ -296,7 +296,7 @@ class Session:
             if name in internal:
                 continue
             if _is_family(content):
-                text = _family(content, kinds, states)
+                text = _board(content, kinds, states) if _is_board(content) else _family(content, kinds, states)
             else:
                 text = _items(content, SHORT, kinds, states)
             table.add_row(name, Text(text))
@@ -309,7 +309,10 @@ class Session:
             for key, value in row.items():
                 if key in internal:
                     continue
-                if isinstance(value, (list, dict)):
+                if _is_family(value):       # a family of the player's own: its spaces, a board as a grid
+                    text = _board(value, kinds, states) if _is_board(value) else _family(value, kinds, states)
+                    parts.append(f"{key}:{chr(10) if chr(10) in text else ' '}{text}")
+                elif isinstance(value, (list, dict)):
                     parts.append(f"{key}: {_items(value, None if p == me else SHORT, kinds, states)}")
                 else:
                     parts.append(f"{key}={_value(value)}")
@@ -350,6 +353,31 @@ def _family(content: dict, kinds, states: dict) -> str:
             runs.append([key, key, text])
     parts = [f"[{a}]" if a == b else f"[{a}..{b}]" for a, b, _t in runs]
     return "  ".join(f"{label} {text}" for label, (_a, _b, text) in zip(parts, runs) if text is not None) or "-"
+
+
+def _board(content: dict, kinds, states: dict) -> str:
+    """A board's cells as a grid, a line per row (`1  forest-1  .  lake-2`): each cell its top item,
+    `.` when empty, `+N` for more under it."""
+    rows: dict = {}
+    for cell, sub in content.items():
+        col, row = boards.place(cell)
+        shown = sub if isinstance(sub, list) else []
+        top = _items(shown[-1:], None, kinds, states) if shown else ("?" if _size(sub) else ".")
+        rows.setdefault(row, {})[col] = top + (f" +{len(shown) - 1}" if len(shown) > 1 else "")
+    width = max(len(text) for line in rows.values() for text in line.values())
+    cols = max(col for line in rows.values() for col in line)
+    head = "   " + " ".join(chr(ord("a") + c - 1).ljust(width) for c in range(1, cols + 1))
+    return "\n".join([head.rstrip()] + [f"{r:<2} " + " ".join(rows[r].get(c, "").ljust(width)
+                                                               for c in range(1, cols + 1)).rstrip()
+                                          for r in sorted(rows)])
+
+
+def _is_board(content: dict) -> bool:
+    """A family whose spaces are a board's cells (`a1`...)."""
+    try:
+        return all(boards.place(key) for key in content)
+    except ContentRuntimeError:     # a key that is no cell name: no board
+        return False
 
 
 def _is_family(content) -> bool:
