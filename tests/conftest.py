@@ -113,6 +113,24 @@ def write_game(tmp_path):
     return write
 
 
+# The end of a small test game whose rules run in its `setup:`: one round of one decision, "go",
+# and a score of nothing (append it to the game's own sections).
+ONE_DECISION = """\
+flow:
+  rounds: 1
+  phases:
+    - id: p
+      do: |
+        choose players[0]:
+            "go":
+                pass
+scoring:
+  categories:
+    - id: none
+      points: "0"
+"""
+
+
 def codes(report) -> list[str]:
     """The diagnostic codes of a DiagnosticReport, in order."""
     return [d.code for d in report.diagnostics]

@@ -5,6 +5,8 @@ import pytest
 import rulekit
 from rulekit.errors import ContentRuntimeError
 
+from conftest import ONE_DECISION
+
 GAME = """\
 meta: {title: At}
 players: {min: 1, max: 1}
@@ -26,19 +28,7 @@ setup: |
   for at in [0, 1, 5, -1, -2, -6, "top", "bottom"]:
       move(item("last"), to=deck, at=at)
       out = out + [index_of(deck, item("last"))]
-flow:
-  rounds: 1
-  phases:
-    - id: p
-      do: |
-        choose players[0]:
-            "go":
-                pass
-scoring:
-  categories:
-    - id: none
-      points: "0"
-"""
+""" + ONE_DECISION
 
 
 def test_at_counts_from_the_top_or_the_bottom(write_game):

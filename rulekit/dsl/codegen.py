@@ -459,57 +459,15 @@ class _Writer:
         listed = len(lines)
         params = self._params_read_once(st)
         listing = self.scope.bind_py(params) if params else self.scope     # the listing reads them as locals
-        options = []     # (option node, scope, names, clauses, keys, walkers)
-        for opt in st.options:
-            if isinstance(opt, ast.Include):
-                options.extend(self._include(opt, lines, st.span, listing))
-                continue
-            names: dict = {}
-            clauses: list = []
-            keys: list = []
-            walkers: list = []
-            self._option_fors(opt.fors, listing, self.scope.key, names, clauses, keys, walkers, opt.by is None)
-            options.append((opt, self.scope, names, clauses, keys, walkers))
-        if self.comp.passes.on("share-heads"):
-            self._share_heads(options, lines, st.span)
+        options = self._choice_options(st, listing, lines)
         lines.append((3, "ch = []", st.span))
-        spec_keys, spec_labels, spec_says, spec_spans, spec_verbs = {}, {}, {}, {}, {}
-        bodies = []
-        tables: dict = {}       # tallies the options' tests read, each kept in a local (Compiler.listing)
-        for opt, scope, names, clauses, keys, walkers in options:
-            target = self.reserve()
-            inner = scope.bind_py(names, walkers)
-            spec_keys[target] = tuple(keys)
-            spec_spans[target] = opt.span
-            spec_labels[target] = self._label_fn(opt, inner, names)
-            verb = _fixed_verb(opt.label)
-            if verb is not None:
-                spec_verbs[target] = verb
-            if opt.says is not None:
-                spec_says[target] = self._label_fn(opt, inner, names, opt.says)
-            listed_inner = listing.bind_py(names, walkers) if scope is self.scope else inner
-            with comp.listing(tables):
-                self._list_option(opt, listed_inner, target, names, clauses, lines, st.span)
-            bodies.append((target, opt.body, scope))
-        self._tables_start(tables, lines, listed, st.span)
-        prompt = None
-        if st.prompt is not None:
-            prompt = self._label_fn(st, self.scope, {}, st.prompt)
-        spec = comp._k(ChooseSpec(spec_keys, spec_labels, st.span, spec_says, prompt, spec_spans, spec_verbs),
-                       f"CHOOSE{here}")
-        player = comp.src(st.player, listing)
-        orelse = self._choose_else(st, options, lines) if st.orelse else None
-        plain = later is not None       # a plain `choose`, not a `choose_all`'s player
-        if orelse is not None:
-            later = None        # listed at once, never left for later: it may be empty
-        if not plain:
-            lines.append((3, Exit("return " + decide.format(player=player, spec=spec)), st.span))
-        else:       # a decision taken as it came (runtime.decide): on at once at the block it bound
-            lines.append((3, f"if {decide.format(player=player, spec=spec)}:", st.span))
-            lines.append((4, Exit("return True"), st.span))
-            lines.append((3, "pc = f.pc", st.span))
-            lines.append((3, CONTINUE, st.span))
-        if later is not None:       # a bot's imagined position stops here, its options listed when asked (engine/vm.py)
+        parts, bodies = self._list_options(options, listing, lines, st.span)
+        self._tables_start(parts.pop("tables"), lines, listed, st.span)
+        prompt = self._label_fn(st, self.scope, {}, st.prompt) if st.prompt is not None else None
+        spec = comp._k(ChooseSpec(parts["keys"], parts["labels"], st.span, parts["says"], prompt, parts["spans"],
+                                  parts["verbs"]), f"CHOOSE{here}")
+        orelse = self._hand_over(st, options, lines, comp.src(st.player, listing), decide, spec, later)
+        if later is not None and orelse is None:    # a bot's imagined position stops here (engine/vm.py)
             unlisted = comp.src(st.player, self.scope)      # before the parameters are read
             lines[later:later] = [(3, "if s.list_later:", st.span),
                                   (4, Exit(f"return UNLISTED(s, {unlisted}, {spec})"), st.span)]
@@ -517,7 +475,7 @@ class _Writer:
         lines[listed:listed] = [(3, f"{local} = e[{comp._k(param)}]", st.span) for param, local in params.items()]
         for target, body, scope in bodies:
             self.start(target)
-            self._bind_chosen(spec_keys[target], st.span)
+            self._bind_chosen(parts["keys"][target], st.span)
             saved = self.scope
             self.scope = scope
             self.seq(body)
@@ -530,21 +488,77 @@ class _Writer:
         self.start(end)
         return spec
 
-    def _choose_else(self, st, options, lines) -> int | None:
-        """A choose's ``else:``: its block, which runs at once, asking nobody, when no option is
-        listed (one rule, "place it if you can, else discard it", written once). An option always
-        listed (no ``for``, no ``if``) would leave it nothing to do: refused where it is written."""
-        always = next((opt for opt, *_rest in options if not opt.fors and opt.cond is None), None)
-        if always is not None:
-            self.comp.error(ELSE_NEVER_RUNS, f"this `choose` always has the option {always.label.value!r}"
-                            if isinstance(always.label, ast.Str) else "this `choose` always has an option",
-                            st.orelse[0].span, "an `else:` runs only when no option is listed: remove it, or give "
-                            "that option an `if`")
-            return None
-        target = self.reserve()
-        lines.append((3, "if not ch:", st.span))
-        lines.append((4, Jump(target), st.span))
-        lines.append((4, CONTINUE, st.span))
+    def _choice_options(self, st, listing: Scope, lines: list) -> list:
+        """(option node, scope, names, clauses, keys, walkers) of each option a `choose` lists, an
+        option group's among them; the collections options share are asked once (share-heads)."""
+        options = []
+        for opt in st.options:
+            if isinstance(opt, ast.Include):
+                options.extend(self._include(opt, lines, st.span, listing))
+                continue
+            names: dict = {}
+            clauses: list = []
+            keys: list = []
+            walkers: list = []
+            self._option_fors(opt.fors, listing, self.scope.key, names, clauses, keys, walkers, opt.by is None)
+            options.append((opt, self.scope, names, clauses, keys, walkers))
+        if self.comp.passes.on("share-heads"):
+            self._share_heads(options, lines, st.span)
+        return options
+
+    def _list_options(self, options: list, listing: Scope, lines: list, span) -> tuple:
+        """The lines listing each option, and what the choice's spec holds of it (by its target
+        block: the keys its values go to, its label, `says`, span and fixed verb; ``tables``, the
+        tallies the tests read, each kept in a local); returns (those parts, each option's
+        (target, body, scope))."""
+        comp = self.comp
+        parts: dict = {"keys": {}, "labels": {}, "says": {}, "spans": {}, "verbs": {}, "tables": {}}
+        bodies = []
+        for opt, scope, names, clauses, keys, walkers in options:
+            target = self.reserve()
+            inner = scope.bind_py(names, walkers)
+            parts["keys"][target] = tuple(keys)
+            parts["spans"][target] = opt.span
+            parts["labels"][target] = self._label_fn(opt, inner, names)
+            verb = _fixed_verb(opt.label)
+            if verb is not None:
+                parts["verbs"][target] = verb
+            if opt.says is not None:
+                parts["says"][target] = self._label_fn(opt, inner, names, opt.says)
+            listed_inner = listing.bind_py(names, walkers) if scope is self.scope else inner
+            with comp.listing(parts["tables"]):
+                self._list_option(opt, listed_inner, target, names, clauses, lines, span)
+            bodies.append((target, opt.body, scope))
+        return parts, bodies
+
+    def _hand_over(self, st, options, lines, player: str, decide: str, spec: str, later) -> int | None:
+        """Hand the listed options to ``decide``; returns the block of the choose's ``else:``, or None.
+        A plain `choose` decides as it comes (runtime.decide) and goes on at once at the block it
+        bound; a `choose_all`'s player returns what ``decide`` says. The ``else:`` block runs at once,
+        asking nobody, when no option is listed (one rule, "place it if you can, else discard it",
+        written once). An option always listed (no ``for``, no ``if``) would leave it nothing to do:
+        refused where it is written."""
+        target = None
+        if st.orelse:
+            always = next((opt for opt, *_rest in options if not opt.fors and opt.cond is None), None)
+            if always is None:
+                target = self.reserve()
+                lines.append((3, "if not ch:", st.span))
+                lines.append((4, Jump(target), st.span))
+                lines.append((4, CONTINUE, st.span))
+            else:
+                self.comp.error(ELSE_NEVER_RUNS, f"this `choose` always has the option {always.label.value!r}"
+                                if isinstance(always.label, ast.Str) else "this `choose` always has an option",
+                                st.orelse[0].span, "an `else:` runs only when no option is listed: remove it, or "
+                                "give that option an `if`")
+        decided = decide.format(player=player, spec=spec)
+        if later is None:
+            lines.append((3, Exit("return " + decided), st.span))
+        else:
+            lines.append((3, f"if {decided}:", st.span))
+            lines.append((4, Exit("return True"), st.span))
+            lines.append((3, "pc = f.pc", st.span))
+            lines.append((3, CONTINUE, st.span))
         return target
 
     def _bind_chosen(self, keys: tuple, span) -> None:

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import contextlib
 import itertools
-import re
 import zlib
 from collections.abc import Callable, Iterator
 
@@ -357,7 +356,7 @@ class Compiler(Loops):
         a name of its own (``hint`` makes generated code readable), never spliced as text."""
         if type(value) is int or value is None or value is True or value is False:
             return literal(value)
-        if type(value) is str and len(value) <= 40 and value.isascii() and _LITERAL_TEXT.fullmatch(value):
+        if type(value) is str and _literal_text(value):
             return literal(value)
         try:
             key = (type(value), value)
@@ -1512,7 +1511,15 @@ _PLAIN_VALUE = frozenset((int, bool, float, str, type(None), Player))   # a vari
 _CHECKED_OPS = {"**": "POW", "/": "DIV"}
 
 
-_LITERAL_TEXT = re.compile(r"[A-Za-z_$][A-Za-z0-9_.$ -]*")   # a text written into generated code as a literal
+_TEXT_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_$")
+_TEXT_REST = _TEXT_START | frozenset("0123456789. -")
+
+
+def _literal_text(value: str) -> bool:
+    """A content text written into generated code as a literal (`'red'`, `'p1.hand'`): short, and of
+    letters, digits, `_`, `$`, `.`, `-` and spaces only, starting with a letter, `_` or `$`; any
+    other is bound in the namespace by name. (A content value, never the code written, is read.)"""
+    return 0 < len(value) <= 40 and value[0] in _TEXT_START and _TEXT_REST.issuperset(value)
 # An argument as cheap to read as a name (a Python variable, a local of the frame, a global):
 # a call with only such arguments may have a small function's body written in its place.
 

@@ -153,12 +153,17 @@ def _location(span, line) -> types.Location:
 def build_server(version: str = "") -> LanguageServer:
     server = LanguageServer("rulekit", version)
     session = Session(server)
+    _sync_documents(server, session)
+    _navigate(server, session)
+    _edit(server, session)
+    return server
 
+
+def _sync_documents(server: LanguageServer, session: Session) -> None:
+    """Buffers as they stand: each change re-checks its game (the checker's thread)."""
     @server.feature(types.INITIALIZED)
     async def initialized(ls, params):
-        session.loop = asyncio.get_running_loop()
-        if not session.thread.is_alive():
-            session.thread.start()
+        _ensure_started(session)
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     async def did_open(ls, params: types.DidOpenTextDocumentParams):
@@ -179,22 +184,31 @@ def build_server(version: str = "") -> LanguageServer:
         for change in params.changes:
             session.touch(target_of(real(to_fs_path(change.uri))))
 
+
+async def _target(session: Session, params) -> tuple:
+    """(the game's index, the name under the cursor or None, the cursor's line)."""
+    path, text, line, column = session.place(params.text_document.uri, params.position)
+    index = await session.index_of(path)
+    return index, target_at(index, path, text, line, column), line
+
+
+def _word_range(line: int, word) -> types.Range:
+    return types.Range(types.Position(line, word.column - 1), types.Position(line, word.end - 1))
+
+
+def _navigate(server: LanguageServer, session: Session) -> None:
+    """Hover, definition, references and rename: what the name under the cursor is."""
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     async def on_hover(ls, params: types.HoverParams):
-        path, text, line, column = session.place(params.text_document.uri, params.position)
-        target = target_at(await session.index_of(path), path, text, line, column)
+        _index, target, line = await _target(session, params)
         shown = hover.hover_text(target) if target is not None else None
         if shown is None:
             return None
-        word = target.word
-        where = types.Range(types.Position(line, word.column - 1), types.Position(line, word.end - 1))
-        return types.Hover(types.MarkupContent(types.MarkupKind.Markdown, shown), where)
+        return types.Hover(types.MarkupContent(types.MarkupKind.Markdown, shown), _word_range(line, target.word))
 
     @server.feature(types.TEXT_DOCUMENT_DEFINITION)
     async def on_definition(ls, params: types.DefinitionParams):
-        path, text, line, column = session.place(params.text_document.uri, params.position)
-        index = await session.index_of(path)
-        target = target_at(index, path, text, line, column)
+        index, target, _line = await _target(session, params)
         if target is None or index is None:
             return None
         spans = navigation.definitions(target) + navigation.property_spans(index, target)
@@ -203,9 +217,7 @@ def build_server(version: str = "") -> LanguageServer:
 
     @server.feature(types.TEXT_DOCUMENT_REFERENCES)
     async def on_references(ls, params: types.ReferenceParams):
-        path, text, line, column = session.place(params.text_document.uri, params.position)
-        index = await session.index_of(path)
-        target = target_at(index, path, text, line, column)
+        index, target, _line = await _target(session, params)
         if target is None or index is None or not target.symbols:
             return None
         spans = navigation.references(index, target.symbols, params.context.include_declaration)
@@ -214,18 +226,15 @@ def build_server(version: str = "") -> LanguageServer:
 
     @server.feature(types.TEXT_DOCUMENT_PREPARE_RENAME)
     async def on_prepare_rename(ls, params: types.PrepareRenameParams):
-        path, text, line, column = session.place(params.text_document.uri, params.position)
-        target = target_at(await session.index_of(path), path, text, line, column)
+        _index, target, line = await _target(session, params)
         if navigation.rename_target(target) is None:
             return None
-        word = target.word
-        return types.Range(types.Position(line, word.column - 1), types.Position(line, word.end - 1))
+        return _word_range(line, target.word)
 
     @server.feature(types.TEXT_DOCUMENT_RENAME)
     async def on_rename(ls, params: types.RenameParams):
-        path, text, line, column = session.place(params.text_document.uri, params.position)
-        index = await session.index_of(path)
-        symbol = navigation.rename_target(target_at(index, path, text, line, column))
+        index, target, _line = await _target(session, params)
+        symbol = navigation.rename_target(target)
         if symbol is None:
             raise ValueError("only a procedure, function, parameter, variable, zone, set or table is renamed")
         rows = lines_of(session.texts)
@@ -235,6 +244,9 @@ def build_server(version: str = "") -> LanguageServer:
             changes.setdefault(location.uri, []).append(types.TextEdit(location.range, params.new_name))
         return types.WorkspaceEdit(changes=changes)
 
+
+def _edit(server: LanguageServer, session: Session) -> None:
+    """Completion, the outline and quick fixes."""
     @server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=[".", " "]))
     async def on_completion(ls, params: types.CompletionParams):
         path, text, line, column = session.place(params.text_document.uri, params.position)
@@ -253,8 +265,6 @@ def build_server(version: str = "") -> LanguageServer:
     @server.feature(types.TEXT_DOCUMENT_CODE_ACTION)
     async def on_code_action(ls, params: types.CodeActionParams):
         return diagnostics.quick_fixes(params.text_document.uri, params.context.diagnostics) or None
-
-    return server
 
 
 def _ensure_started(session: Session) -> None:

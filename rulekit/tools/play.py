@@ -38,7 +38,7 @@ from ..engine import api, boards
 from ..engine.simultaneous import split
 from ..engine.state import PLAYERS
 from ..engine.view import HIDDEN, view
-from ..errors import EXIT_CONTENT, EXIT_OK, EXIT_USAGE, ContentRuntimeError, IllegalAction, RulekitError, UsageError
+from ..errors import EXIT_CONTENT, EXIT_OK, EXIT_USAGE, IllegalAction, RulekitError, UsageError
 from ..testing.script import make_log, pins_from, write_log
 from .render import internal_vars, internal_zones
 from .report import score_table, show_value, winners_line
@@ -286,6 +286,7 @@ class Session:
             head += f", {picture['to_move']} to act" + (" (you)" if picture["to_move"] == me else "")
         out.rule(Text(head), style="dim")
         internal = internal_zones(self.game) | internal_vars(self.game)     # the rules' bookkeeping
+        grids = _boards(self.game)
         shown = {k: v for k, v in picture["vars"].items() if k not in internal}
         if shown:
             self._print(Text("  ".join(f"{k}={_value(v)}" for k, v in shown.items())))
@@ -296,7 +297,7 @@ class Session:
             if name in internal:
                 continue
             if _is_family(content):
-                text = _board(content, kinds, states) if _is_board(content) else _family(content, kinds, states)
+                text = _board(content, kinds, states) if name in grids else _family(content, kinds, states)
             else:
                 text = _items(content, SHORT, kinds, states)
             table.add_row(name, Text(text))
@@ -310,7 +311,7 @@ class Session:
                 if key in internal:
                     continue
                 if _is_family(value):       # a family of the player's own: its spaces, a board as a grid
-                    text = _board(value, kinds, states) if _is_board(value) else _family(value, kinds, states)
+                    text = _board(value, kinds, states) if key in grids else _family(value, kinds, states)
                     parts.append(f"{key}:{chr(10) if chr(10) in text else ' '}{text}")
                 elif isinstance(value, (list, dict)):
                     parts.append(f"{key}: {_items(value, None if p == me else SHORT, kinds, states)}")
@@ -372,12 +373,10 @@ def _board(content: dict, kinds, states: dict) -> str:
                                           for r in sorted(rows)])
 
 
-def _is_board(content: dict) -> bool:
-    """A family whose spaces are a board's cells (`a1`...)."""
-    try:
-        return all(boards.place(key) for key in content)
-    except ContentRuntimeError:     # a key that is no cell name: no board
-        return False
+def _boards(game) -> set:
+    """The zones (global or a player's own) the content declares as boards (`grid:`)."""
+    declared = {**game.board.families, **{name: seats[0] for name, seats in game.board.pzones.items()}}
+    return {name for name, zone in declared.items() if getattr(zone, "grid", None) is not None}
 
 
 def _is_family(content) -> bool:
