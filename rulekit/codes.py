@@ -125,6 +125,8 @@ UNREAD_PARAMETER = _code("RK0345", "warning: a parameter that nothing reads (a v
 GROUP_INCLUDES_ITSELF = _code("RK0346", "an option group that includes itself (directly or through others)")
 ELSE_NEVER_RUNS = _code("RK0347", "a `choose`'s `else:` that can never run: an option is always listed (no `for`, "
                                   "no `if`)")
+FAMILY_SIZE = _code("RK0348", "a zone family's `range:` bound that is no parameter holding a whole number (or "
+                              "a computed one with no `max:`)")
 # RK035x: types of parameters and variables (rulekit/content/typed.py)
 UNKNOWN_TYPE = _code("RK0350", "a `type:` that names no type, set or component kind")
 VALUE_OF_WRONG_TYPE = _code("RK0351", "a parameter's or variable's value of the wrong type")

@@ -24,6 +24,7 @@ from .codes import (
     DUPLICATE_ITEM_ID,
     DUPLICATE_PHASE,
     ENDLESS_FLOW,
+    FAMILY_SIZE,
     MEMBER_OF_TWO_SETS,
     NOT_EFFECT_TEXT,
     PHASE_NEVER_RUNS,
@@ -220,6 +221,7 @@ class _Builder:
         self.read: set = set()        # every name some parsed text of the game reads (RK0345)
         self.items_left = MAX_ITEMS
         self.zones_left = MAX_ZONES
+        self._bounds: dict[str, str] = {}     # family -> the parameter that sizes it (`range:`)
 
     def error(self, code, message, path, help=None, key=False):
         diagnostic = Diagnostic(code, message, self.smap.span(path, key=key), help=help)
@@ -373,7 +375,7 @@ class _Builder:
             if keys is None:
                 zones[name] = ZoneKey(name, capacity=capacity.get(name))
             else:
-                families[name] = Family(name, keys, capacity.get(name), grid=_grid(spec))
+                families[name] = Family(name, keys, capacity.get(name), grid=_grid(spec), bound=self._bounds.get(name))
         pzones: dict[str, tuple] = {}
         for name, spec in ((self.data.get("player") or {}).get("zones") or {}).items():
             spec = spec or {}
@@ -384,7 +386,7 @@ class _Builder:
             if keys is None:
                 pzones[name] = tuple(ZoneKey(name, i, capacity=capacity.get(name)) for i in range(len(PLAYERS)))
             else:       # a family of each player's own: one per seat a game may have
-                pzones[name] = tuple(Family(name, keys, capacity.get(name), i, _grid(spec))
+                pzones[name] = tuple(Family(name, keys, capacity.get(name), i, _grid(spec), self._bounds.get(name))
                                      for i in range(self._seats()))
         vocab.zones = zones
         vocab.families = families
@@ -723,12 +725,35 @@ class _Builder:
             return grid_cells(cols, rows)
         if "range" in spec:
             low, high = spec["range"]
+            if high.__class__ is str:
+                high = self._family_bound(name, high, (*path, "range"))
             size = max(high - low + 1, 0)
             if not self._budget("zones_left", size * copies, (*path, "range"),
                                 f"`{name}` makes {size * copies} zones", MAX_ZONES, "zones in families"):
                 return []
             return list(range(low, high + 1))
         return None
+
+    def _family_bound(self, name: str, param: str, path: tuple) -> int:
+        """The most keys a family sized by ``param`` may have: the parameter's value, or the
+        `max:` of one computed when a game starts (the family holds the zones of its largest game)."""
+        params = self.data.get("params") or {}
+        spec = params.get(param)
+        if param not in params:
+            self.error(FAMILY_SIZE, f"`{name}` is sized by `{param}`, which is no parameter", path,
+                       help=_suggest(param, params) or "name a parameter under `params:` (or write a number)")
+            return 0
+        if not isinstance(spec, dict):
+            spec = {"value": spec}
+        value = spec.get("max") if "expr" in spec else spec.get("value")
+        if value.__class__ is not int:
+            self.error(FAMILY_SIZE, f"`{name}` is sized by `{param}`, " + (
+                "which is computed when a game starts and declares no `max:`" if "expr" in spec
+                else "which holds no whole number"), path,
+                help=f"give `{param}` a `max:`: the most zones `{name}` can have" if "expr" in spec else None)
+            return 0
+        self._bounds[name] = param
+        return value
 
     def _seats(self) -> int:
         """The most players the game declares (within the seats a game may have)."""

@@ -700,12 +700,23 @@ class Compiler(Loops):
         kind = self.static_kind(node.obj, scope)
         obj, index = self.src(node.obj, scope), self.src(node.index, scope)
         if kind == "family":
+            if self._sized_family(node.obj, scope):
+                return f"SPACE(s, {obj}, {index})"
             return f"({obj}.zones.get({index}) or NOSPACE({obj}, {index}))"
         if kind == "zone":
             return f"s.zones[{obj}][{index}]"
         if kind == "list":
             return f"{obj}[{index}]"
         return f"GETITEM(s, {obj}, {index})"
+
+    def _sized_family(self, node, scope) -> bool:
+        """Whether the family ``node`` names may be sized by a parameter (its spaces depend on the game)."""
+        v = self.v
+        if isinstance(node, ast.Name) and node.id in v.families and not (
+                node.id in scope.locals or node.id in scope.py or node.id in scope.alias):
+            return v.families[node.id].bound is not None
+        return any(fam.bound is not None for fam in v.families.values()) or any(
+            seats and seats[0].__class__ is Family and seats[0].bound is not None for seats in v.pzones.values())
 
     def x_Slice(self, node, scope):
         """``xs[lo:hi]``: a new list (or text) of the items from ``lo`` up to ``hi``, as Python slices
@@ -1634,9 +1645,7 @@ def _namespace(vocab: Vocabulary) -> dict:
 
     def getitem(s, o, i):
         if type(o) is Family:
-            if i not in o.zones:
-                raise ContentRuntimeError(f"`{o.text}` has no space `{mutate.fmt(i)}`")
-            return o.zones[i]
+            return o.zones[i] if o.plays(s, i) else nospace(o, i, s)
         if type(o) is ZoneKey:
             held = s.zones[o]
             if i.__class__ is int and not -len(held) <= i < len(held):
@@ -1659,8 +1668,14 @@ def _namespace(vocab: Vocabulary) -> dict:
             return tally_count(s, z, prop, value)     # looks the table up before it builds one
         return len([x for x in seq(s, z) if items[x][prop] == value])
 
-    def nospace(family, key):
+    def nospace(family, key, s=None):
+        if s is not None and key in family.zones:      # sized by a parameter: a space of larger games only
+            raise ContentRuntimeError(f"`{family.text}` has no space `{mutate.fmt(key)}` in this game "
+                                      f"(`{family.bound}` is {mutate.fmt(s.g[family.bound])})")
         raise ContentRuntimeError(f"`{family.text}` has no space `{mutate.fmt(key)}`")
+
+    def space(s, family, key):
+        return family.zones[key] if family.plays(s, key) else nospace(family, key, s)
 
     def slice_of(s, o, lo, hi):
         for bound in (lo, hi):
@@ -1678,7 +1693,7 @@ def _namespace(vocab: Vocabulary) -> dict:
 
     return {"__builtins__": {}, **RUNTIME_NAMES, "UNLISTED": vm.unlisted, "SCORE": score, "len": len, "LIST": list,
             "SUM": sum, "MIN": min, "MAX": max, "INT": int, "PLAIN_VALUE": _PLAIN_VALUE,
-            "NOSPACE": nospace, "COUNT_EQUAL": _count_equal, "UNSET": _UNSET,
+            "NOSPACE": nospace, "SPACE": space, "COUNT_EQUAL": _count_equal, "UNSET": _UNSET,
             "TALLY_TABLE": tally_table, "SEQ": seq, "ITEMS": items, "GETITEM": getitem,
             "CONTAINS": contains, "TALLY": tally, "PLAYER": Player, "SEATS": SEAT_NAMES,
             "SEAT_OR_TEXT": memo.SEAT_OR_TEXT,

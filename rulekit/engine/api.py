@@ -9,11 +9,13 @@ which is cut back), so refusals are always atomic and a long replay stays linear
 """
 from __future__ import annotations
 
+from ..codes import OUT_OF_BOUNDS_VALUE
 from ..errors import ContentRuntimeError, IllegalAction, UsageError
 from . import memo, simultaneous, vm
+from .mutate import fmt
 from .rng import below
 from .runtime import Autoplay
-from .state import PLAYERS, Decision, Frame, State, keys_of
+from .state import PLAYERS, Decision, Family, Frame, State, keys_of
 
 
 def new_game(game, players: int | None = None, seed: int = 0, pins: dict | None = None,
@@ -47,6 +49,7 @@ def new_game(game, players: int | None = None, seed: int = 0, pins: dict | None 
     s.record = record
     for name, value in game.program.params.items():
         s.g[name] = value(s, {}) if callable(value) else value
+    _check_family_sizes(game, s)
     s.coarse = memo.holds_zone(s)
     if record:
         # the game's title, not its folder's name: a copy of a game (`cp -r`, the way to change an
@@ -54,6 +57,18 @@ def new_game(game, players: int | None = None, seed: int = 0, pins: dict | None 
         s.events.append(("start", game.title, n, int(seed)))
     vm.run(s, step_limit)
     return s
+
+
+def _check_family_sizes(game, s: State) -> None:
+    """A family sized by a parameter plays at most the zones it declares (its largest game)."""
+    for fam in [*game.board.families.values(), *(seats[0] for seats in game.board.pzones.values())]:
+        if fam.__class__ is not Family or fam.bound is None:
+            continue
+        high, keys = s.g[fam.bound], list(fam.zones)
+        if high.__class__ is not int or (keys and high > keys[-1]):
+            raise ContentRuntimeError(f"`{fam.name}` is sized by `{fam.bound}`, which is {fmt(high)} with {s.n} "
+                                      f"players: more than the {len(keys)} zones it has (raise the parameter's `max:`)",
+                                      None, OUT_OF_BOUNDS_VALUE)
 
 
 def legal_actions(s: State, player=None) -> list[str]:

@@ -87,7 +87,7 @@ def seq(s: State, value):
     if type(value) is ZoneKey:
         return s.zones[value]
     if type(value) is Family:
-        return list(value.zones.values())  # a family is its list of zones
+        return value.in_play(s)  # a family is its list of zones (those the game plays)
     if value is None:
         raise ContentRuntimeError("expected a list or a zone, got none", None, WRONG_KIND)
     return value

@@ -358,17 +358,37 @@ class State:
 
 class Family:
     """A named family of zones indexed by a key (board spaces): ``route[3]``; a player's own
-    family (``player: zones: land: {keys: ...}``) has an ``owner`` and prints ``p1.land``."""
+    family (``player: zones: land: {keys: ...}``) has an ``owner`` and prints ``p1.land``.
 
-    __slots__ = ("name", "zones", "owner", "text", "grid")
+    A family sized by a parameter (``range: [1, displays]``) holds the zones of its largest
+    game; a game plays the keys up to that parameter's value, and only those are its spaces:
+    walked, counted, indexed and shown (:meth:`in_play`)."""
+
+    __slots__ = ("name", "zones", "owner", "text", "grid", "bound", "_upto")
 
     def __init__(self, name: str, keys, capacity: int | None = None, owner: int | None = None,
-                 grid: tuple | None = None):
+                 grid: tuple | None = None, bound: str | None = None):
         self.name = name
         self.owner = owner
         self.text = name if owner is None else f"{PLAYERS[owner]}.{name}"
         self.zones = {k: ZoneKey(name, owner, k, capacity) for k in keys}
         self.grid = grid        # (columns, rows) of a board (`grid:`): its keys are cells, `a1`...
+        self.bound = bound      # the parameter whose value is the highest key in play, or None
+        self._upto: dict = {}   # that value -> the zones in play
+
+    def in_play(self, s) -> list:
+        """The family's zones in game ``s``, in key order."""
+        if self.bound is None:
+            return list(self.zones.values())
+        high = s.g[self.bound]
+        found = self._upto.get(high)
+        if found is None:
+            found = self._upto[high] = [zone for key, zone in self.zones.items() if key <= high]
+        return list(found)
+
+    def plays(self, s, key) -> bool:
+        """Whether ``key`` is one of the family's spaces in game ``s``."""
+        return key in self.zones and (self.bound is None or key <= s.g[self.bound])
 
     def __getitem__(self, key):
         return self.zones[key]

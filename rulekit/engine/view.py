@@ -57,8 +57,8 @@ def view(s: State, player: int | None = None, full: bool = False) -> dict:
             continue
         zones[name] = _zone(s, key, game.board.zone_vis[name], player, None, full)
     for name, fam in game.board.families.items():
-        zones[name] = {fmt(k): _zone(s, key, game.board.zone_vis[name], player, None, full)
-                       for k, key in fam.zones.items()}
+        zones[name] = {fmt(key.key): _zone(s, key, game.board.zone_vis[name], player, None, full)
+                       for key in fam.in_play(s)}
     out["zones"] = zones
     players = {}
     for i in range(s.n):
@@ -73,7 +73,7 @@ def view(s: State, player: int | None = None, full: bool = False) -> dict:
         for name, seats in game.board.pzones.items():
             zone, vis = seats[i], game.board.zone_vis[name]
             if zone.__class__ is Family:      # a family of the player's own: a picture per space
-                row[name] = {fmt(k): _zone(s, key, vis, player, i, full) for k, key in zone.zones.items()}
+                row[name] = {fmt(key.key): _zone(s, key, vis, player, i, full) for key in zone.in_play(s)}
             else:
                 row[name] = _zone(s, zone, vis, player, i, full)
         players[str(p)] = row
