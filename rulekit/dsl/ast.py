@@ -77,6 +77,13 @@ class ListLit(Node):
 
 
 @attrs.frozen
+class MapLit(Node):
+    """``{k: v, ...}``: a mapping, its keys in the order written."""
+    keys: tuple
+    values: tuple
+
+
+@attrs.frozen
 class Comp(Node):
     """``[elt for x in xs if cond]``; also a bare generator argument ``sum(x for x in xs)``."""
     elt: Expr
@@ -130,8 +137,8 @@ class IfExp(Node):
     orelse: Expr
 
 
-Expr = (Num | Str | Template | Const | Name | Attr | Index | Slice | Call | ListLit | Comp | Let | BinOp | Compare
-        | BoolOp | Not | Neg | IfExp)
+Expr = (Num | Str | Template | Const | Name | Attr | Index | Slice | Call | ListLit | MapLit | Comp | Let | BinOp
+        | Compare | BoolOp | Not | Neg | IfExp)
 
 
 # ----------------------------------------------------------------- statements

@@ -35,6 +35,7 @@ from ..codes import (
     INDEX_OUT_OF_RANGE,
     KEYWORD_TWICE,
     MISSING_ARGUMENT,
+    MISSING_KEY_IN_TABLE,
     NAMED_NOT_CALLED,
     PROCEDURE_IN_EXPRESSION,
     TEXT_TOO_LONG,
@@ -728,6 +729,11 @@ class Compiler(Loops):
 
     def x_ListLit(self, node, scope):
         return "[" + "".join(self.src(i, scope) + ", " for i in node.items) + "]"
+
+    def x_MapLit(self, node, scope):
+        """A new mapping (``MAP`` checks each key is a value a mapping can be keyed by)."""
+        pairs = "".join(f"{self.src(k, scope)}, {self.src(v, scope)}, " for k, v in zip(node.keys, node.values))
+        return f"MAP({pairs})"
 
     def x_Let(self, node, scope):
         return f"[{self.src(node.value, scope)}]"     # walked by its `for` clause: one value
@@ -1653,7 +1659,16 @@ def _namespace(vocab: Vocabulary) -> dict:
             return held[i]
         if (type(o) is list or type(o) is str) and i.__class__ is int and not -len(o) <= i < len(o):
             past_end(i, "the list" if type(o) is list else "the text", len(o))
+        if type(o) is dict and i not in o:
+            no_key(o, i)
         return o[i]
+
+    def no_key(mapping, key):
+        keys = [mutate.fmt(k) for k in mapping]
+        hint = suggestion_help(mutate.fmt(key), keys)
+        raise ContentRuntimeError(f"the mapping has no key `{mutate.fmt(key)}` (its keys: "
+                                  f"{', '.join(keys[:12]) + (', ...' if len(keys) > 12 else '') or 'none'})"
+                                  + (f"; {hint}" if hint else ""), None, MISSING_KEY_IN_TABLE)
 
     def contains(s, x, coll):
         if type(coll) is ZoneKey:
@@ -1689,7 +1704,7 @@ def _namespace(vocab: Vocabulary) -> dict:
         raise ContentRuntimeError(f"only a list, a zone or a text can be sliced, not {mutate.fmt(o)}", None,
                                   UNSUPPORTED_OPERATION)
 
-    boundary(getitem, contains, tally, _count_equal, tally_table, tally_count, _replaced, slice_of)
+    boundary(getitem, contains, tally, _count_equal, tally_table, tally_count, _replaced, _map, slice_of)
 
     return {"__builtins__": {}, **RUNTIME_NAMES, "UNLISTED": vm.unlisted, "SCORE": score, "len": len, "LIST": list,
             "SUM": sum, "MIN": min, "MAX": max, "INT": int, "PLAIN_VALUE": _PLAIN_VALUE,
@@ -1698,8 +1713,24 @@ def _namespace(vocab: Vocabulary) -> dict:
             "CONTAINS": contains, "TALLY": tally, "PLAYER": Player, "SEATS": SEAT_NAMES,
             "SEAT_OR_TEXT": memo.SEAT_OR_TEXT,
             "ANY": any, "ALL": all, "NEXT": next,
-            "SET_PROP": mutate.set_prop, "FIRST_OF_EACH": _first_of_each, "REPLACED": _replaced,
+            "SET_PROP": mutate.set_prop, "FIRST_OF_EACH": _first_of_each, "REPLACED": _replaced, "MAP": _map,
             "SLICE": slice_of}
+
+
+_KEYS = (str, int, bool, type(None), Player)
+
+
+def _map(*pairs):
+    """``{k: v, ...}``: keys are texts, numbers, players, truth values or none (a list or a zone
+    names no entry)."""
+    new = {}
+    for i in range(0, len(pairs), 2):
+        key = pairs[i]
+        if key.__class__ not in _KEYS:
+            raise ContentRuntimeError(f"a mapping's key is a text, a number, a player, a truth value or none, not "
+                                      f"{mutate.fmt(key)}", None, UNSUPPORTED_OPERATION)
+        new[key] = pairs[i + 1]
+    return new
 
 
 def _replaced(container, key, value):
@@ -1713,6 +1744,8 @@ def _replaced(container, key, value):
             past_end(key, "the list", len(container))
         new = list(container)
     elif container.__class__ is dict:
+        if key.__class__ not in _KEYS:
+            _map(key, value)        # the error a mapping's key of the wrong kind gets
         new = dict(container)
     else:
         raise ContentRuntimeError(f"only an element of a list or a table can be set, not of {mutate.fmt(container)}",
@@ -1734,6 +1767,7 @@ _UNSET = object()   # a reused value not worked out yet
 # otherwise: the right of `and`/`or`, the branches of `if`): a value first asked for in such a
 # part is certainly there for the parts after it (Compiler._reused_value).
 _IN_ORDER = frozenset((ast.Num, ast.Str, ast.Const, ast.Template, ast.Name, ast.Attr, ast.Index, ast.Slice, ast.ListLit,
+                       ast.MapLit,
                        ast.BinOp, ast.Compare, ast.BoolOp, ast.Not, ast.Neg, ast.IfExp, ast.Call))
 
 

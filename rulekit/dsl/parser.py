@@ -406,6 +406,14 @@ class _ToAst(Transformer):
     def list_expr(self, meta, c):
         return ast.ListLit(tuple(x for x in c if x is not None), span=self._span(meta))
 
+    @v_args(meta=True)
+    def map_expr(self, meta, c):
+        entries = [x for x in c if x is not None]
+        return ast.MapLit(tuple(k for k, _v in entries), tuple(v for _k, v in entries), span=self._span(meta))
+
+    def map_entry(self, c):
+        return (c[0], c[1])
+
     # strings and templates
     def _string(self, tok: Token):
         span = self._tok_span(tok)

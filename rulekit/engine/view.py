@@ -28,6 +28,8 @@ def _jsonable(value):
         return [_jsonable(v) for v in value]
     if isinstance(value, ZoneKey):
         return value.text
+    if isinstance(value, dict):     # a mapping: its keys as they print (`p2`, `3`)
+        return {fmt(k): _jsonable(v) for k, v in value.items()}
     if value is None or isinstance(value, (bool, str)):
         return value
     if type(value) is int or isinstance(value, float):
