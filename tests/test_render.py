@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: MIT
 """`rulekit render`: SVG pictures of a state and an HTML replay viewer, drawn from
-content with defaults (no `render:` section) and from the layout keys it documents."""
+content with defaults (no `render:` section) and from the layout keys it documents. A board
+(`grid:`) is a grid of its cells with their items and an outline around each connected region:
+by the property the content's `regions(...)` groups it by, else by item kind (Azul's walls)."""
 from __future__ import annotations
 
 import json
@@ -14,12 +16,14 @@ import pytest
 import yaml
 
 from rulekit.agents import RandomAgent
-from rulekit.engine import api
+from rulekit.engine import api, boards
 from rulekit.engine.view import view
 from rulekit.games import load_game
 from rulekit.testing.script import make_log
 from rulekit.tools.cli import main
 from rulekit.tools.render import Renderer, internal_zones, render_svg
+
+from test_boards import GAME as BOARDS_GAME
 
 SVG = "{http://www.w3.org/2000/svg}"
 GAMES = ["batavia", "goa"]
@@ -455,3 +459,147 @@ def test_an_unknown_pawn_variable_is_a_content_error_at_its_line(write_game):
     (d,) = caught.value.diagnostics
     assert d.code == "RK0125" and "unknown variable `scroe`" in d.message and d.help == "did you mean `score`?"
     assert d.span.line > 1
+
+
+# ------------------------------------------------------------------ boards (`grid:`) and their regions
+AZUL = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "examples", "azul")
+LANDS = BOARDS_GAME      # tests/test_boards.py's kingdom: a 3x2 land of two terrains
+
+
+@pytest.fixture(scope="module")
+def azul_mid_game(tmp_path_factory):
+    """(log path, step, state after it) of a random 2-player Azul game in its third round."""
+    game = load_game(AZUL)
+    path = tmp_path_factory.mktemp("azul") / "game.log.yaml"
+    log = _random_log(game, 3, path)
+    state = api.new_game(game, log["players"], log["seed"])
+    step = 0
+    for action in log["actions"]:
+        if state.g["round"] >= 3:
+            break
+        api.apply(state, action)
+        step += 1
+    return path, step, state
+
+
+def _paths(root, zone: str) -> list:
+    return [p for p in root.iter(SVG + "path") if p.get("class") == "region" and p.get("data-zone") == zone]
+
+
+def _groups(occupied: set) -> list[set]:
+    """Connected groups of cells across edges: the test's own flood fill."""
+    groups, left = [], set(occupied)
+    while left:
+        todo, group = [left.pop()], set()
+        while todo:
+            col, row = todo.pop()
+            group.add((col, row))
+            for near in ((col + 1, row), (col - 1, row), (col, row + 1), (col, row - 1)):
+                if near in left:
+                    left.discard(near)
+                    todo.append(near)
+        groups.append(group)
+    return groups
+
+
+def _perimeter(group: set) -> int:
+    """Edges of a group's cells that no other cell of it shares."""
+    return sum((col + dc, row + dr) not in group for col, row in group
+               for dc, dr in ((1, 0), (-1, 0), (0, 1), (0, -1)))
+
+
+def test_each_wall_is_a_five_by_five_grid_with_its_items_and_region_outlines(azul_mid_game, tmp_path, capsys):
+    path, step, state = azul_mid_game
+    out = tmp_path / "mid.svg"
+    code, text = _render(capsys, path, "--at", step, "-o", out)
+    assert code == 0, text
+    root = ET.parse(out).getroot()
+    picture = view(state)
+    outlined = 0
+    for p in ("p1", "p2"):
+        cells = {g.get("data-zone")[len(p) + 6:-1]: g.find(SVG + "rect") for g in root.iter(SVG + "g")
+                 if re.fullmatch(rf"{p}\.wall\[[a-e][1-5]\]", g.get("data-zone") or "")}
+        assert len(cells) == 25
+        xs = {cell[0]: {float(r.get("x")) for c, r in cells.items() if c[0] == cell[0]} for cell in cells}
+        ys = {cell[1]: {float(r.get("y")) for c, r in cells.items() if c[1] == cell[1]} for cell in cells}
+        assert all(len(v) == 1 for v in (*xs.values(), *ys.values())), "a column shares its x, a row its y"
+        assert sorted(xs, key=lambda c: xs[c].pop()) == list("abcde")
+        assert sorted(ys, key=lambda r: ys[r].pop()) == list("12345")
+        # the items of each cell, as the spectator sees them, drawn in that cell's slot
+        wall = picture["players"][p]["wall"]
+        slots = {g.get("data-items"): g for g in root.iter(SVG + "g") if g.get("class") == "slot"}
+        for cell, items in wall.items():
+            drawn = [t.text for t in slots[f"{p}.wall[{cell}]"].iter(SVG + "text")]
+            assert drawn == items, (p, cell)
+        # one outline per connected group of tiles, around exactly its cells
+        occupied = {boards.place(cell) for cell, items in wall.items() if items}
+        want = sorted(sorted(group) for group in _groups(occupied))
+        paths = _paths(root, f"{p}.wall")
+        got = sorted(sorted(boards.place(c) for c in path.get("data-cells").split()) for path in paths)
+        assert got == want
+        for path in paths:
+            group = {boards.place(c) for c in path.get("data-cells").split()}
+            assert len(re.findall(r"M", path.get("d"))) == _perimeter(group)
+            assert path.get("data-value") == "tile"      # Azul calls no `regions`: grouped by kind
+        outlined += len(paths)
+    assert outlined >= 2, "two rounds tile at least one space of each wall"
+
+
+def test_regions_group_by_the_property_the_content_names(write_game):
+    """A game that scores `regions(p.land, 'terrain')`: its outlines are those regions,
+    each with its terrain, as the built-in finds them on the state."""
+    game = load_game(write_game(LANDS))
+    state = api.new_game(game, 1, 1)
+    api.apply(state, "place forest-4 on c2")
+    root = ET.fromstring(render_svg(state))
+    family = game.board.pzones["land"][0]
+    found = boards.regions(state, family, "terrain")
+    paths = _paths(root, "p1.land")
+    assert [p.get("data-cells").split() for p in paths] == found
+    assert [p.get("data-value") for p in paths] == [boards._prop(state, state.zones[family.zones[g[0]]][-1],
+                                                                 "terrain") for g in found]
+    assert "terrain forest, 4 cells" in paths[0].find(SVG + "title").text
+
+
+def test_a_hidden_item_outlines_nothing(write_game):
+    """Outlines come from the view: a board whose items the viewer may not see has none."""
+    hidden = LANDS.replace("land: {grid: {cols: 3, rows: 2}, capacity: 1, visibility: public}",
+                             "land: {grid: {cols: 3, rows: 2}, capacity: 1, visibility: owner}")
+    game = load_game(write_game(hidden))
+    state = api.new_game(game, 2, 1)
+    assert _paths(ET.fromstring(render_svg(state, 1)), "p1.land") == []
+    assert len(_paths(ET.fromstring(render_svg(state, 0)), "p1.land")) == 3
+
+
+REGION = (0xb5, 0x17, 0x9e)     # the outlines' stroke (render.py's STYLE)
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+@pytest.mark.skipif(BROWSER is None, reason="no headless Chromium on PATH (.ci/run installs chromium-headless-shell)")
+def test_region_outlines_in_headless_chromium(azul_mid_game, tmp_path, capsys):
+    """What a browser shows: the outlines are drawn, in their colour, on the walls and nowhere else."""
+    pytest.importorskip("PIL")
+    path, step, _state = azul_mid_game
+    svg = tmp_path / "mid.svg"
+    assert _render(capsys, path, "--at", step, "-o", svg)[0] == 0
+    text = svg.read_text(encoding="utf-8")
+    bare = tmp_path / "bare.svg"
+    bare.write_text(re.sub(r'<path class="region".*?</path>', "", text), encoding="utf-8")
+    drawn = _drawing(_screenshot(f"file://{svg}", tmp_path, "drawn"))
+    plain = _drawing(_screenshot(f"file://{bare}", tmp_path, "plain"))
+    assert drawn.size == plain.size
+    root = ET.fromstring(text)
+    walls = []
+    for p in ("p1", "p2"):
+        rects = [g.find(SVG + "rect") for g in root.iter(SVG + "g")
+                 if re.fullmatch(rf"{p}\.wall\[\w+\]", g.get("data-zone") or "")]
+        xs = [float(r.get("x")) for r in rects] + [float(r.get("x")) + float(r.get("width")) for r in rects]
+        ys = [float(r.get("y")) for r in rects] + [float(r.get("y")) + float(r.get("height")) for r in rects]
+        walls.append((min(xs) - 5, min(ys) - 5, max(xs) + 5, max(ys) + 5))
+    width, height = drawn.size
+    a, b = drawn.load(), plain.load()
+    changed = [(x, y) for y in range(height) for x in range(width) if a[x, y] != b[x, y]]
+    stroke = sum(1 for x, y in changed if a[x, y] == REGION)
+    assert stroke > 200, "the outlines are drawn in their colour"
+    assert all(any(x0 <= x <= x1 and y0 <= y <= y1 for x0, y0, x1, y1 in walls) for x, y in changed)

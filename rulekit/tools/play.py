@@ -11,8 +11,14 @@ numbered, and a line of input is one of:
   replayed too, so the same choice again brings the same answers);
 * ``save FILE`` / ``load FILE`` - the game's log, in the format of ``rulekit run``
   (``rulekit.testing.script.make_log``); ``load`` also takes any script;
-* ``show [ZONE]`` - the state again, or one zone in full (``show deck``, ``show p2.hand``);
+* ``show [ZONE]`` - the state again, or one zone in full (``show deck``, ``show p2.hand``;
+  a board as a grid, ``show p1.wall``);
+* ``state`` or ``s`` - the whole state again;
 * ``help``, ``quit``.
+
+The whole state is shown at the start (and after ``undo`` or ``load``); after that, each time
+it is the seat's turn again, only the lines that changed since the seat last saw the table
+(a board that changed, as a grid), then the content's ``prompt`` and the legal actions.
 
 A bare word that is also a legal action means the action; ``/undo``, ``/quit``...
 always mean the command. Input is read line by line, so a plain pipe can drive a game
@@ -34,16 +40,17 @@ from rich.text import Text
 
 from ..agents import action_cap, bot_list, deal_bots, make_agent, stalled
 from ..dsl.narrate import Teller
-from ..engine import api, boards
+from ..engine import api
 from ..engine.simultaneous import split
 from ..engine.state import PLAYERS
 from ..engine.view import HIDDEN, view
 from ..errors import EXIT_CONTENT, EXIT_OK, EXIT_USAGE, IllegalAction, RulekitError, UsageError
 from ..testing.script import make_log, pins_from, write_log
+from ..testing.transcripts import board_names, board_rows
 from .render import internal_vars, internal_zones
 from .report import score_table, show_value, winners_line
 
-COMMANDS = ("undo", "save", "load", "show", "help", "quit", "exit")
+COMMANDS = ("undo", "save", "load", "show", "state", "s", "help", "quit", "exit")
 SHORT = 8   # longer item lists of other players and the table are summarised by kind
 
 HELP = """\
@@ -51,6 +58,7 @@ Type the number of an action, or the action itself in notation.
   undo        back to your previous decision
   save FILE   write the game's log (replay it with `rulekit run FILE`)
   load FILE   continue a game from a log or script
+  state, s    the whole state again (after an action, only what changed is shown)
   show        the state again; `show ZONE` lists one zone in full (`show p2.hand`)
   help        this text
   quit        stop playing
@@ -115,6 +123,7 @@ class Session:
             self.snapshots: dict[int, list] = {}
         self.actors: list[int] = []
         self.teller = None
+        self.shown = None       # the picture this seat was last shown (entry -> text); None: show it whole
         for action in actions:
             named, _ = split(str(action))       # `p2: bid 5`: one of several deciding at once
             who = self.state.pending.player if named is None else named
@@ -146,7 +155,7 @@ class Session:
                 continue
             if shown:
                 self.snapshots.setdefault(len(s.actions), copy.deepcopy(self.agents))
-                self.show_state()
+                self.show_state(changes_only=True)
                 shown = False
             line = self.read_line(f"{PLAYERS[self.seat]}> ")
             if line is None:
@@ -182,7 +191,8 @@ class Session:
         forced = word.startswith("/")
         command = word[1:].lower() if forced else word.lower()
         if line not in legal and (forced or command in COMMANDS) and command in COMMANDS:
-            return getattr(self, f"cmd_{'quit' if command == 'exit' else command}")(rest.strip())
+            name = {"exit": "quit", "s": "state"}.get(command, command)
+            return getattr(self, f"cmd_{name}")(rest.strip())
         if forced:
             self.say(f"unknown command `{word}`; type `help`")
             return None
@@ -214,6 +224,9 @@ class Session:
     def cmd_quit(self, _rest) -> str:
         return "quit"
 
+    def cmd_state(self, _rest) -> None:
+        self.show_state()
+
     def cmd_show(self, rest) -> None:
         if not rest:
             self.show_state()
@@ -223,6 +236,12 @@ class Session:
         content = _find_zone(picture, name)
         if content is None:
             self.say(f"no zone `{name}` (zones: {', '.join(_zone_names(picture))})")
+            return
+        if _is_family(content):         # a family of a player's own, or one of its boards
+            kinds, states = self.game.components.item_kind, picture["items"]
+            board = name.rpartition(".")[2] in board_names(self.game)
+            text = _board(content, kinds, states) if board else _family(content, kinds, states)
+            self.say(f"{name}:{chr(10) if board else ' '}{text}")
             return
         self.say(f"{name}: {_items(content, None, states=picture['items'])}")
 
@@ -274,51 +293,47 @@ class Session:
         return "moved"
 
     # -- pictures ----------------------------------------------------------------
-    def show_state(self) -> None:
+    def show_state(self, changes_only: bool = False) -> None:
+        """The table as the seat sees it, then the decision. ``changes_only``: only the lines
+        that changed since the seat last saw the table (all of it the first time)."""
         out = self.console
         s = self.state
         picture = view(s, self.seat)
         me = str(PLAYERS[self.seat])
-        kinds = self.game.components.item_kind
-        states = picture["items"]
+        entries = self._entries(picture, me)
+        before = self.shown if changes_only else None
+        self.shown = entries
         head = f"round {picture.get('round')}"
         if picture.get("to_move"):
             head += f", {picture['to_move']} to act" + (" (you)" if picture["to_move"] == me else "")
+        if before is not None:
+            entries = {k: v for k, v in entries.items() if before.get(k) != v}
+            head += ": what changed (`s` shows all)"
         out.rule(Text(head), style="dim")
-        internal = internal_zones(self.game) | internal_vars(self.game)     # the rules' bookkeeping
-        grids = _boards(self.game)
-        shown = {k: v for k, v in picture["vars"].items() if k not in internal}
+        shown = [text for (kind, *_k), text in entries.items() if kind == "var"]
         if shown:
-            self._print(Text("  ".join(f"{k}={_value(v)}" for k, v in shown.items())))
-        table = Table(show_header=False, box=None, pad_edge=False, padding=(0, 1))
-        table.add_column("zone", style="bold", no_wrap=True)
-        table.add_column("items")
-        for name, content in picture["zones"].items():
-            if name in internal:
-                continue
-            if _is_family(content):
-                text = _board(content, kinds, states) if name in grids else _family(content, kinds, states)
-            else:
-                text = _items(content, SHORT, kinds, states)
-            table.add_row(name, Text(text))
-        self._print(table)
-        players = Table(box=None, pad_edge=False, padding=(0, 1), show_header=False)
-        players.add_column("player", style="bold", no_wrap=True)
-        players.add_column("state")
-        for p, row in picture["players"].items():
-            parts = []
-            for key, value in row.items():
-                if key in internal:
-                    continue
-                if _is_family(value):       # a family of the player's own: its spaces, a board as a grid
-                    text = _board(value, kinds, states) if key in grids else _family(value, kinds, states)
-                    parts.append(f"{key}:{chr(10) if chr(10) in text else ' '}{text}")
-                elif isinstance(value, (list, dict)):
-                    parts.append(f"{key}: {_items(value, None if p == me else SHORT, kinds, states)}")
-                else:
-                    parts.append(f"{key}={_value(value)}")
-            players.add_row(p + (" (you)" if p == me else ""), Text(" | ".join(parts)))
-        self._print(players)
+            self._print(Text("  ".join(shown)))
+        zones = [(key[1], text) for key, text in entries.items() if key[0] == "zone"]
+        if zones:
+            table = Table(show_header=False, box=None, pad_edge=False, padding=(0, 1))
+            table.add_column("zone", style="bold", no_wrap=True)
+            table.add_column("items")
+            for name, text in zones:
+                table.add_row(name, Text(text))
+            self._print(table)
+        rows: dict = {p: [] for p in picture["players"]} if before is None else {}
+        for key, text in entries.items():
+            if key[0] == "player":
+                rows.setdefault(key[1], []).append(text)
+        if rows:
+            players = Table(box=None, pad_edge=False, padding=(0, 1), show_header=False)
+            players.add_column("player", style="bold", no_wrap=True)
+            players.add_column("state")
+            for p, parts in rows.items():
+                players.add_row(p + (" (you)" if p == me else ""), Text(" | ".join(parts)))
+            self._print(players)
+        if before is not None and not entries:
+            self.say("(nothing on the table changed)")
         legal = picture.get("legal") or []
         prompt = api.prompt(s) if self.seat in api.current_players(s) else None
         if prompt:
@@ -327,6 +342,39 @@ class Session:
         width = max(len(str(len(legal))) + 2 + len(label) for label in legal) if legal else 1
         cells = [Text(f"{i:>{len(str(len(legal)))}}  {label}") for i, label in enumerate(legal, 1)]
         self._print(Columns(cells, width=min(width, 60), padding=(0, 3)))
+
+    def _entries(self, picture: dict, me: str) -> dict:
+        """The picture's lines, each by what it shows: ("var", name), ("zone", name) or
+        ("player", p, name) -> its text (a board as a grid), in the order they print."""
+        kinds = self.game.components.item_kind
+        states = picture["items"]
+        internal = internal_zones(self.game) | internal_vars(self.game)     # the rules' bookkeeping
+        grids = board_names(self.game)
+        out: dict = {}
+        for k, v in picture["vars"].items():
+            if k not in internal:
+                out[("var", k)] = f"{k}={_value(v)}"
+        for name, content in picture["zones"].items():
+            if name in internal:
+                continue
+            if _is_family(content):
+                text = _board(content, kinds, states) if name in grids else _family(content, kinds, states)
+            else:
+                text = _items(content, SHORT, kinds, states)
+            out[("zone", name)] = text
+        for p, row in picture["players"].items():
+            for key, value in row.items():
+                if key in internal:
+                    continue
+                if _is_family(value):       # a family of the player's own: its spaces, a board as a grid
+                    text = _board(value, kinds, states) if key in grids else _family(value, kinds, states)
+                    text = f"{key}:{chr(10) if chr(10) in text else ' '}{text}"
+                elif isinstance(value, (list, dict)):
+                    text = f"{key}: {_items(value, None if p == me else SHORT, kinds, states)}"
+                else:
+                    text = f"{key}={_value(value)}"
+                out[("player", p, key)] = text
+        return out
 
     def _print(self, renderable) -> None:
         """Print without the blanks rich pads table rows with."""
@@ -359,24 +407,7 @@ def _family(content: dict, kinds, states: dict) -> str:
 def _board(content: dict, kinds, states: dict) -> str:
     """A board's cells as a grid, a line per row (`1  forest-1  .  lake-2`): each cell its top item,
     `.` when empty, `+N` for more under it."""
-    rows: dict = {}
-    for cell, sub in content.items():
-        col, row = boards.place(cell)
-        shown = sub if isinstance(sub, list) else []
-        top = _items(shown[-1:], None, kinds, states) if shown else ("?" if _size(sub) else ".")
-        rows.setdefault(row, {})[col] = top + (f" +{len(shown) - 1}" if len(shown) > 1 else "")
-    width = max(len(text) for line in rows.values() for text in line.values())
-    cols = max(col for line in rows.values() for col in line)
-    head = "   " + " ".join(chr(ord("a") + c - 1).ljust(width) for c in range(1, cols + 1))
-    return "\n".join([head.rstrip()] + [f"{r:<2} " + " ".join(rows[r].get(c, "").ljust(width)
-                                                               for c in range(1, cols + 1)).rstrip()
-                                          for r in sorted(rows)])
-
-
-def _boards(game) -> set:
-    """The zones (global or a player's own) the content declares as boards (`grid:`)."""
-    declared = {**game.board.families, **{name: seats[0] for name, seats in game.board.pzones.items()}}
-    return {name for name, zone in declared.items() if getattr(zone, "grid", None) is not None}
+    return "\n".join(board_rows(content, lambda shown: _items(shown[-1:], None, kinds, states)))
 
 
 def _is_family(content) -> bool:

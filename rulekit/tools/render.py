@@ -51,6 +51,13 @@ Zone level, ``layout:`` in ``zones.NAME`` or ``player.zones.NAME``
                that cell: a player variable gives each player a pawn in their colour,
                a global one a marker (a mapping gives its label: ``{flag_space: flag}``)
 
+A board (a family declared ``grid: {cols, rows}``, global or a player's own) is drawn as a grid
+of its cells, each with its items, and every connected **region** of it is outlined: the cells
+whose top items have the same value of the property the content's ``regions(board, "P")`` calls
+group that board by (:func:`region_props`), or, where the content names no one property for it,
+of the same item kind (adjacent occupied cells, what an adjacency scoring counts). The outlines
+are worked out from the view, so a hidden item outlines nothing.
+
 A zone declared ``internal: true`` (bookkeeping of the rules, not a place on the table)
 is never drawn. The viewer's own zones never collapse to a count per kind: their
 labels shorten until every item fits.
@@ -65,10 +72,11 @@ import html
 import json
 import math
 import os
+import re
 
 from ..engine import api, boards
 from ..engine.mutate import fmt
-from ..engine.state import PLAYERS, Family
+from ..engine.state import PLAYERS, Family, cell_name
 from ..engine.view import HIDDEN, view
 from ..errors import EXIT_OK, UsageError
 from ..files import write_text
@@ -94,7 +102,9 @@ text{font-family:'DejaVu Sans Mono',Menlo,Consolas,monospace;font-size:10px;fill
 .hid{fill:#cfcfcf;stroke:#8a8a8a;stroke-width:.6;stroke-dasharray:3 2}
 .n{fill:#6b6250}
 .pawn{stroke:#222;stroke-width:1.2}
+.region{fill:none;stroke:#b5179e;stroke-width:3;stroke-linecap:square}
 """
+REGION_MARGIN = 2   # an outline runs half-way between a board's cells (they lie 4px apart)
 
 
 def _esc(text) -> str:
@@ -170,6 +180,7 @@ class Renderer:
         self.static: list[str] = []
         self.slots: list[Slot] = []
         self._first_cell: dict = {}      # a board's zone -> its first cell (where a hidden count shows)
+        self.region_by = region_props(game)
         self._build()
 
     # -- configuration -------------------------------------------------------------
@@ -267,9 +278,13 @@ class Renderer:
             w, h = nc * (cw + 4) + 8, nr * (ch + 4) + CAPTION + 8
             x, y = sky.place(w, h)
             self._frame(name, caption, x, y, w, h)
+            cells = []
             for key, (r, c) in places.items():
                 cx, cy = x + 4 + (c - cmin) * (cw + 4), y + CAPTION + 4 + (r - rmin) * (ch + 4)
                 self._cell(name, key, cx, cy, cw, ch, hidden)
+                cells.append((key, cx, cy, cw, ch))
+            if fam.grid is not None:
+                self._regions_slot(name, ("zone", name), cells)
             return
         cw, ch = layout.get("cell") or ((min(self.cell_w, 120), 48) if kind == "track" else (160, 64))
         per = int(layout.get("per_row") or max(1, (inner - 8) // (cw + 4)))
@@ -371,12 +386,72 @@ class Renderer:
                            f'y="{y:.0f}" width="{pw:.0f}" height="20" rx="6" fill="{_esc(color)}"/>'
                            f'<text class="cap" x="{x + 8:.0f}" y="{y + 14:.0f}" style="fill:#fff">{p}</text></g>')
         self._slot("pvars", x + 8, y + 22, pw - 16, 13 * vlines, ("pvars", i), vlines)
+        cells: dict = {}        # a board of the player's own -> its cells where they are drawn
         for z, layout, rows, rx, ry, w, bh, board, space in boxes:
-            pick = ("player", z.split("[", 1)[0], i) + (() if space is None else (space,))
+            base = z.split("[", 1)[0]
+            pick = ("player", base, i) + (() if space is None else (space,))
             if board is not None:
                 self._emit_board(x + pad + rx, y + head + ry, w, bh, z, pick, layout, board)
             else:
                 self._emit_box(x + pad + rx, y + head + ry, w, bh, z, pick, layout, rows, z)
+            if getattr(game.board.pzones[base][i], "grid", None) is not None:
+                cells.setdefault(base, []).append((space, x + pad + rx, y + head + ry, w, bh))
+        for base, drawn in cells.items():
+            self._regions_slot(f"{p}.{base}", ("player", base, i), drawn)
+
+    # -- boards declared `grid:`: the outlines of their regions ------------------------------
+    def _regions_slot(self, zone: str, pick: tuple, cells: list) -> None:
+        """A slot over a board's cells, drawn after them, for the outlines of its regions.
+        ``cells``: (cell, x, y, w, h) of each cell as drawn."""
+        x0, y0 = min(c[1] for c in cells), min(c[2] for c in cells)
+        x1, y1 = max(c[1] + c[3] for c in cells), max(c[2] + c[4] for c in cells)
+        name = zone.rpartition(".")[2]
+        self._slot("regions", x0, y0, x1 - x0, y1 - y0, ("regions", pick, zone, self.region_by.get(name),
+                                                           tuple(cells)))
+
+    def _outlines(self, picture: dict, pick: tuple) -> str:
+        """One path per region of the board: the edges of its cells that no other cell of it shares."""
+        _k, zone_pick, zone, prop, cells = pick
+        content = _pick(picture, zone_pick)
+        if not isinstance(content, dict):
+            return ""
+        tops = {cell: held[-1] for cell, held in content.items()
+                if isinstance(held, list) and held and held[-1] != HIDDEN}
+        value = {cell: self._region_value(ident, prop, picture.get("items")) for cell, ident in tops.items()}
+        drawn = {cell: (x, y, w, h) for cell, x, y, w, h in cells}
+        m = REGION_MARGIN
+        out = []
+        for group in view_regions(value):
+            inside = {boards.place(c) for c in group}
+            d = []
+            for cell in group:
+                (col, row), (x, y, w, h) = boards.place(cell), drawn[cell]
+                left, right, top, bottom = x - m, x + w + m, y - m, y + h + m
+                if (col, row - 1) not in inside:
+                    d.append(f"M{left:.0f} {top:.0f}H{right:.0f}")
+                if (col, row + 1) not in inside:
+                    d.append(f"M{left:.0f} {bottom:.0f}H{right:.0f}")
+                if (col - 1, row) not in inside:
+                    d.append(f"M{left:.0f} {top:.0f}V{bottom:.0f}")
+                if (col + 1, row) not in inside:
+                    d.append(f"M{right:.0f} {top:.0f}V{bottom:.0f}")
+            what = f"{prop or 'kind'} {fmt(value[group[0]])}"
+            out.append(f'<path class="region" data-zone="{_esc(zone)}" data-cells="{_esc(" ".join(group))}" '
+                       f'data-value="{_esc(fmt(value[group[0]]))}" d="{"".join(d)}"><title>{_esc(zone)}: '
+                       f'{_esc(what)}, {len(group)} cell{"s" if len(group) != 1 else ""}</title></path>')
+        return "".join(out)
+
+    def _region_value(self, ident: str, prop: str | None, states: dict | None):
+        """What groups a top item into a region: ``prop`` (its visible state first, then what is
+        printed on it), or its kind."""
+        components = self.game.components
+        if prop is None:
+            return components.item_kind.get(ident, "item")
+        state = (states or {}).get(ident) or {}
+        if prop in state:
+            return state[prop]
+        printed = components.items.get(ident, {})
+        return printed[prop] if prop in printed else components.prop_defaults.get(prop)
 
     # -- boards: one zone's items placed by two of their properties ---------------------------
     def _board(self, layout: dict):
@@ -599,6 +674,8 @@ class Renderer:
                          if not isinstance(v, (list, dict)) and k not in self.internal_vars]
                 me = "to act" if picture.get("to_move") == str(PLAYERS[pick[1]]) else ""
                 out[slot.id] = self._lines(slot, parts + ([me] if me else []))
+            elif slot.kind == "regions":
+                out[slot.id] = self._outlines(picture, pick)
             elif pick[0] == "cell":
                 out[slot.id] = self._draw_items(slot, self._cell_items(picture, pick), picture.get("items"))
             else:
@@ -617,12 +694,85 @@ class Renderer:
                  f'<rect width="{self.width}" height="{self.height:.0f}" fill="#efe9dc"/>']
         parts.extend(self.static)
         for slot in self.slots:
-            parts.append(f'<g id="{slot.id}" class="slot">{contents.get(slot.id, "")}</g>')
+            held = _slot_zone(slot.pick)     # whose items the slot draws: what a reader of the SVG looks for
+            attr = f' data-items="{_esc(held)}"' if held else ""
+            parts.append(f'<g id="{slot.id}" class="slot"{attr}>{contents.get(slot.id, "")}</g>')
         parts.append("</svg>")
         text = "\n".join(parts)
         if standalone:
             text = '<?xml version="1.0" encoding="UTF-8"?>\n' + text + "\n"
         return text
+
+
+def _slot_zone(pick) -> str | None:
+    """The zone (as views name it: `p1.wall[a1]`) whose items a slot draws, or None."""
+    if not pick or pick[0] not in ("zone", "family", "player"):
+        return None
+    if pick[0] == "zone":
+        return str(pick[1])
+    if pick[0] == "family":
+        return f"{pick[1]}[{pick[2]}]"
+    return f"{PLAYERS[pick[2]]}.{pick[1]}" + (f"[{pick[3]}]" if len(pick) > 3 else "")
+
+
+def view_regions(value: dict) -> list[list[str]]:
+    """The connected groups of a board's cells (``value``: cell -> what groups it), as the
+    built-in ``regions`` finds them on a state: neighbours across an edge with the same value,
+    each group in the board's order (row by row), the groups in the order of their first cells."""
+    order = sorted(value, key=lambda c: boards.place(c)[::-1])
+    seen: set = set()
+    groups = []
+    for cell in order:
+        if cell in seen:
+            continue
+        group, todo = [], [cell]
+        seen.add(cell)
+        while todo:
+            here = todo.pop()
+            group.append(here)
+            col, row = boards.place(here)
+            for near in (cell_name(col, row - 1), cell_name(col - 1, row), cell_name(col + 1, row),
+                         cell_name(col, row + 1)):
+                if near in value and near not in seen and value[near] == value[cell]:
+                    seen.add(near)
+                    todo.append(near)
+        groups.append(sorted(group, key=lambda c: boards.place(c)[::-1]))
+    return groups
+
+
+REGIONS_CALL = re.compile(r"""\bregions\(\s*(?:\w+\.)*(\w+)\s*,\s*["'](\w+)["']\s*\)""")
+
+
+def region_props(game) -> dict:
+    """Board name -> the property its outlined regions group by: the one the content's
+    ``regions(board, "P")`` calls name for that board (``p.land`` is board ``land``); a call
+    on something else (a function's parameter) counts for every board. A board with no such
+    property, or with several, is left out: its regions group by item kind."""
+    named: dict = {}
+    for text in _texts(game.data):
+        for board, prop in REGIONS_CALL.findall(text):
+            named.setdefault(board, set()).add(prop)
+    declared = set(game.board.families) | set(game.board.pzones)
+    loose = {prop for board, props in named.items() if board not in declared for prop in props}
+    out = {}
+    for board in declared:
+        props = named.get(board) or loose
+        if len(props) == 1:
+            out[board] = next(iter(props))
+    return out
+
+
+def _texts(data):
+    """Every text in content's data, depth first (no recursion limit reached: content is shallow)."""
+    todo = [data]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, str):
+            yield node
+        elif isinstance(node, dict):
+            todo.extend(node.values())
+        elif isinstance(node, list):
+            todo.extend(node)
 
 
 def _common(colours: set, default):
@@ -649,7 +799,6 @@ def _internal(game, section: str) -> set:
 
 def _template(text: str, props: dict) -> str:
     """``"{company} {n}"`` filled from an item's properties (unknown fields stay as written)."""
-    import re
     return re.sub(r"\{(\w+)\}", lambda m: fmt(props[m.group(1)]) if m.group(1) in props else m.group(0), text)
 
 
