@@ -124,8 +124,10 @@ def main() -> int:
         profiler.runcall(aec_steps, lambda: current.raw_env(game, seed=0), args.steps)
         pstats.Stats(profiler).sort_stats("cumulative").print_stats(15)
         return 0
-    print(f"{'game':10} {'engine':>10} {'base AEC':>10} {'AEC':>10} {'parallel':>10} {'speed-up':>9}  (steps/s)")
-    for name in args.games.split(","):
+    names = args.games.split(",")
+    width = max(10, *map(len, names))
+    print(f"{'game':{width}} {'engine':>10} {'base AEC':>10} {'AEC':>10} {'parallel':>10} {'speed-up':>9}  (steps/s)")
+    for name in names:
         game = load_game(name)
         current.raw_env(game)     # warm caches (the vocabulary, measured bounds) outside the timing
         engine = raw_steps(game, args.steps)
@@ -135,7 +137,7 @@ def main() -> int:
                if hasattr(current, "parallel_env") else None)
         cells = [f"{engine:10.0f}", f"{before:10.0f}" if before else f"{'-':>10}", f"{after:10.0f}",
                  f"{par:10.0f}" if par else f"{'-':>10}", f"{after / before:8.1f}x" if before else f"{'-':>9}"]
-        print(f"{name:10} " + " ".join(cells))
+        print(f"{name:{width}} " + " ".join(cells))
     return 0
 
 

@@ -190,7 +190,8 @@ def _from_view(enc: Observer, picture: dict, me: int) -> np.ndarray:
             row = picture["players"][str(PLAYERS[(me + int(rel)) % enc.n])]
             content = row[name] if "[" not in rest else row[name][rest.split("[", 1)[1][:-1]]
         elif "[" in label:
-            content = picture["zones"][name][label.split("[", 1)[1][:-1]]
+            # a family sized by the game: the observation keeps its largest game's spaces, empty
+            content = picture["zones"][name].get(label.split("[", 1)[1][:-1], [])
         else:
             content = picture["zones"][name]
         count = content["count"] if isinstance(content, dict) else len(content)

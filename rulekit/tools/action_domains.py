@@ -6,7 +6,8 @@ The holes' values come from the collections the option's ``for`` clauses walk, f
 the names they read are bound to (a procedure's locals and loops, its parameters at every
 call site, a function's body with its arguments, the game's parameters, variables and
 their declared bounds), and from the game's definitions: a zone holds items, a set its
-members, ``players``/``others(...)`` seats, ``range(a, b)`` whole numbers. The analysis
+members, ``players``/``others(...)`` seats, ``range(a, b)`` whole numbers, ``cells(board)`` and
+``neighbours(board, c)`` the board's cells (``row``/``col`` 1 up to its rows/columns). The analysis
 reads the flow of a procedure as a whole (every assignment of a name counts wherever it
 is), so a domain may hold values no state reaches, never the reverse, within one limit:
 a bound on a number it cannot find is ``max_number`` (below, 0 for a lower bound). What
@@ -20,7 +21,7 @@ import attrs
 from ..dsl import ast, parse_cache
 from ..dsl.texts import parse_text
 from ..engine.mutate import fmt
-from ..engine.state import PLAYERS
+from ..engine.state import PLAYERS, Family
 
 
 class Unbounded(Exception):
@@ -372,6 +373,9 @@ class Domains:
             return numbers(1, sides[1] if sides else None)
         if name in ("next_player", "seat"):
             return self._seats() if name == "next_player" else numbers(0, self.game.max_players - 1)
+        if name in ("row", "col"):
+            grids = [fam.grid for fam in self._families() if fam.grid is not None]
+            return numbers(1, max((g[1] if name == "row" else g[0] for g in grids), default=None))
         if name == "item":
             return Dom(frozenset(self.vocab.items))
         if name == "kind_of":
@@ -484,7 +488,26 @@ class Domains:
             return self.elements(args[0], ctx)
         if name == "items":
             return self._items()
+        if name in ("cells", "neighbours") and args:
+            return self._spaces(args[0])
         raise Unbounded(f"the elements of `{name}(...)` have no fixed set of values", node)
+
+    def _families(self, node=None) -> list:
+        """The family ``node`` names (``route``, ``p.land``), or every family of the game (global
+        and players') when it names none."""
+        board = self.game.board
+        if isinstance(node, ast.Name) and node.id in board.families:
+            return [board.families[node.id]]
+        if isinstance(node, ast.Attr) and node.name in board.pzones and board.pzones[node.name][0].__class__ is Family:
+            return [board.pzones[node.name][0]]
+        owned = [seats[0] for seats in board.pzones.values() if seats[0].__class__ is Family]
+        return [*board.families.values(), *owned]
+
+    def _spaces(self, node) -> Dom:
+        """The keys of the family ``node`` (a board's cells: ``cells``, ``neighbours``)."""
+        keys = [key for fam in self._families(node) for key in fam.zones]
+        return Dom(frozenset(fmt(k) for k in keys if k.__class__ is not int),
+                   frozenset(k for k in keys if k.__class__ is int))
 
     def _range(self, node: ast.Call, ctx: Ctx) -> Dom:
         """``range(stop)`` or ``range(start, stop)``: whole numbers from the least start to the

@@ -90,7 +90,7 @@ class GameEnv(gym.Env):
             if s.pending.player != seat:
                 s.pending = s.pending.focus(seat)
             api.apply_index(s, self.bots[seat].choose(s))
-            play.touch()
+            play.acted()
 
     def step(self, action):
         action = whole(action, "an action")

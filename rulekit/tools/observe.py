@@ -1,25 +1,27 @@
 # SPDX-License-Identifier: MIT
-"""A player's observation vector, read from the state with the visibility ``view`` applies.
+"""A player's observation vector (and boards as planes), read from the state with the
+visibility ``view`` applies.
 
 The layout is fixed by the game's definitions, never by a state, with seats counted from the
 observer (``seat+0`` is the observer): see docs/rl.md for the table. ``raw`` gives the
 values as they are (counts, variables, 1 + indices); ``encode`` the same vector normalised
-into [-1, 1] (:meth:`Observer.normalise`). The vector is read straight from the state, as
-``rulekit.engine.view.view`` would show it to the observer (zones ``public``, ``owner``,
-``hidden``: count only, ``face_up``: each item while its ``face_up`` state is true; variables
-``public``, ``owner``, ``hidden``), so nothing the content hides reaches it, without building
-the view's dictionaries: the per-observer tables are built once here
-(tests/test_pettingzoo.py checks the two agree).
+into [-1, 1] (:meth:`Observer.normalise`); ``planes`` each board (tools/board_planes.py). The
+values are read straight from the state, as ``rulekit.engine.view.view`` would show them to the
+observer (zones ``public``, ``owner``, ``hidden``: count only, ``face_up``: each item while its
+``face_up`` state is true; variables ``public``, ``owner``, ``hidden``), so nothing the content
+hides reaches them, without building the view's dictionaries (tests/test_pettingzoo.py checks
+the two agree). Each seat's values are kept up to date from the state's log
+(tools/observe_log.py): an observation costs what changed since that seat last looked.
 """
 from __future__ import annotations
-
-import operator
 
 import numpy as np
 
 from ..engine.mutate import fmt
 from ..engine.state import Family
 from ..engine.view import state_props
+from .board_planes import boards, marks
+from .observe_log import Follower
 
 LIMIT = float(2 ** 24)
 SOFT_SCALE = 10.0       # an unbounded number x reads as x / (|x| + SOFT_SCALE)
@@ -27,15 +29,33 @@ COUNT_SCALE = 4.0       # a count c reads as c / (c + COUNT_SCALE)
 
 
 class Observer:
-    """The fixed layout of a game's observation vector for ``n`` players, and its encoding."""
+    """The fixed layout of a game's observation vector and boards for ``n`` players, and its encoding.
+
+    Its values (``total`` of them) are the vector's ``size`` slots, then each board's planes."""
 
     def __init__(self, game, n: int):
         self.game = game
         self.n = n
-        components, variables, board = game.components, game.variables, game.board
+        self._names(game.components, game.variables)
+        self.zone_slots, owners = self._zone_slots(game.board, n)
+        self._offsets(game)
+        mark_names, item_marks = marks(game, self.kinds)
+        self.groups = list(dict.fromkeys(item_marks))        # the distinct marks items count in
+        group_of = {group: g for g, group in enumerate(self.groups)}
+        self.item_group = [group_of[found] for found in item_marks]
+        self.boards, cells = boards(game, n, ("count", *mark_names), self.size)
+        self.total = self.size + sum(b.size for b in self.boards)
+        self._tables(game.board, owners, cells, len(mark_names))
+        self._scalar_reads()
+        self._scales()
+        self.follow = Follower(self)
+
+    def _names(self, components, variables) -> None:
+        """The kinds, items, set members and variables the vector counts, each with its index."""
         self.kinds = list(components.kinds)
         kind_index = {k: i for i, k in enumerate(self.kinds)}
         self.item_index = {ident: i for i, ident in enumerate(components.items)}
+        self.items = list(self.item_index)
         self.item_kind = {ident: kind_index[components.item_kind[ident]] for ident in components.items
                           if components.item_kind.get(ident) in kind_index}
         self.member_index: dict = {}
@@ -45,37 +65,25 @@ class Observer:
         self.gvars = [k for k in variables.gvars if k != "round" and variables.gvis.get(k, "public") == "public"]
         self.pvars = list(variables.pvars)
         self.pvis = [variables.pvis[name] for name in self.pvars]
-        self.zone_slots, owners = self._zone_slots(board, n)
+        self.face_up_default = components.prop_defaults.get("face_up")
+
+    def _offsets(self, game) -> None:
+        """Where each part of the vector starts, its ``size``, and each item's state slots
+        (slot, property, default)."""
+        components = game.components
         self.width = 1 + len(self.kinds)
         kinds = state_props(game)
         self.state_slots = [(ident, prop) for ident in components.items
                             for prop in kinds.get(components.item_kind[ident], ())]
         self.zone_base = 4 + len(self.gvars)
         self.pvar_base = self.zone_base + len(self.zone_slots) * self.width
-        self.item_base = self.pvar_base + n * len(self.pvars)
+        self.item_base = self.pvar_base + self.n * len(self.pvars)
         self.state_base = self.item_base + len(self.item_index)
         self.size = self.state_base + len(self.state_slots)
-        self.states_of: dict = {}
+        states_of: dict = {}
         for j, (ident, prop) in enumerate(self.state_slots):
-            self.states_of.setdefault(ident, []).append((self.state_base + j, prop))
-        self.face_up_default = components.prop_defaults.get("face_up")
-        self._tables(board, owners)
-        self.items = list(self.item_index)
-        self._locate = operator.itemgetter(*self.items) if len(self.items) > 1 else (
-            lambda loc: tuple(loc[i] for i in self.items))
-        kind_of = np.array([self.item_kind.get(ident, 0) for ident in self.items], dtype=np.intp)
-        self.item_kind_arr = kind_of
-        self.state_item = np.array([self.item_index[ident] for ident, _prop in self.state_slots], dtype=np.intp)
-        self.state_index: dict = {}
-        for j, (ident, prop) in enumerate(self.state_slots):
-            self.state_index.setdefault(prop, {})[ident] = j
-        defaults = components.prop_defaults
-        self.state_default = [np.array([self.value(defaults.get(prop), me) for _i, prop in self.state_slots],
-                                       dtype=np.float32) for me in range(n)]
-        self._last_where = None
-        self._last_states = [None] * n
-        self._last_body = [None] * n         # what depends on where items lie and their states
-        self._scales()
+            states_of.setdefault(ident, []).append((self.state_base + j, prop, components.prop_defaults.get(prop)))
+        self.item_states = [tuple(states_of.get(ident, ())) for ident in self.items]
 
     # ---------------------------------------------------------------- layout
     @staticmethod
@@ -101,9 +109,12 @@ class Observer:
                     owners.append((name, None, rel))
         return slots, owners
 
-    def _tables(self, board, owners) -> None:
-        """Every zone key of a state (an index each), and per observer: the zone each slot
-        shows, how it is seen, and each zone's slot + 1 (0: the box, in no slot)."""
+    def _tables(self, board, owners, cells: dict, marks_: int) -> None:
+        """Every zone key of a state (an index each), and per observer and zone: the item slot's
+        value there (the zone's slot + 1; 0: the box, in no slot), whether it shows its items
+        (or each by its face_up state), the values its items count in (``count_slots``) and
+        those its seen items count in, by their group of marks (``seen_slots``: the count slots,
+        then the slots of each mark: a kind, a property's value)."""
         keys = list(board.zones.values())
         for fam in board.families.values():
             keys += list(fam.zones.values())
@@ -111,26 +122,62 @@ class Observer:
             for zone in seats[:self.n]:
                 keys += list(zone.zones.values()) if zone.__class__ is Family else [zone]
         self.zone_id = {key: i for i, key in enumerate(keys)}
-        self.slot_zone, self.place_of, self.shown_of, self.faceup_of = [], [], [], []
+        self.place_of, self.shown_of, self.faceup_of, self.count_slots, self.seen_slots = [], [], [], [], []
         for me in range(self.n):
-            slot_zone = np.zeros(len(owners), dtype=np.intp)
-            place = np.zeros(len(keys), dtype=np.float32)
-            shown = np.zeros(len(keys), dtype=bool)
-            faceup = np.zeros(len(keys), dtype=bool)
-            for slot, (name, key, rel) in enumerate(owners):
-                owner = None if rel is None else (me + rel) % self.n
-                if rel is not None:
-                    zone = board.pzones[name][owner]
-                    key = zone.zones[key] if zone.__class__ is Family else zone
-                z = self.zone_id[key]
-                vis = board.zone_vis[name]
-                slot_zone[slot], place[z] = z, slot + 1
-                shown[z] = vis == "public" or (vis == "owner" and owner == me)
-                faceup[z] = vis == "face_up"
-            for table, value in ((self.slot_zone, slot_zone), (self.place_of, place), (self.shown_of, shown),
-                                 (self.faceup_of, faceup)):
-                table.append(value)
-        self.any_face_up = any(f.any() for f in self.faceup_of)
+            self._seat_tables(me, board, owners, cells, marks_)
+        self.any_face_up = any(any(f) for f in self.faceup_of)
+
+    def _seat_tables(self, me: int, board, owners, cells: dict, marks_: int) -> None:
+        """:meth:`_tables` for observer ``me``."""
+        size = len(self.zone_id)
+        place, shown, faceup = [0.0] * size, [False] * size, [False] * size
+        counts = [[] for _ in range(size)]
+        by_mark = [[[] for _m in range(marks_)] for _ in range(size)]
+        for slot, (name, key, rel) in enumerate(owners):
+            owner = None if rel is None else (me + rel) % self.n
+            if rel is not None:
+                zone = board.pzones[name][owner]
+                key = zone.zones[key] if zone.__class__ is Family else zone
+            z = self.zone_id[key]
+            vis = board.zone_vis[name]
+            place[z] = float(slot + 1)
+            shown[z] = vis == "public" or (vis == "owner" and owner == me)
+            faceup[z] = vis == "face_up"
+            base = self.zone_base + slot * self.width
+            counts[z].append(base)
+            for k in range(len(self.kinds)):
+                by_mark[z][k].append(base + 1 + k)
+        for key, (laid, owner, col, row) in cells.items():
+            z, rel = self.zone_id[key], 0 if owner is None else (owner - me) % self.n
+            counts[z].append(laid.slot(rel, 0, col, row))
+            for m in range(marks_):
+                by_mark[z][m].append(laid.slot(rel, m + 1, col, row))
+        self.place_of.append(place)
+        self.shown_of.append(shown)
+        self.faceup_of.append(faceup)
+        self.count_slots.append([tuple(c) for c in counts])
+        self.seen_slots.append([[tuple(c) + tuple(slot for m in group for slot in zone_marks[m])
+                                 for group in self.groups] for c, zone_marks in zip(counts, by_mark)])
+
+    def _scalar_reads(self) -> None:
+        """Per observer: the slots of the values read whole rather than followed item by item (the
+        head, the public global variables, the player variables it may see), and which player
+        variables those are (observe_log.py reads them)."""
+        self.scalar_slots, self.pvar_reads = [], []
+        width = len(self.pvars)
+        for me in range(self.n):
+            slots = list(range(self.zone_base))
+            reads = []
+            for rel in range(self.n):
+                seat = (me + rel) % self.n
+                names = []
+                for j, (name, vis) in enumerate(zip(self.pvars, self.pvis)):
+                    if vis == "public" or (vis == "owner" and seat == me):
+                        names.append(name)
+                        slots.append(self.pvar_base + rel * width + j)
+                reads.append((seat, tuple(names)))
+            self.scalar_slots.append(slots)
+            self.pvar_reads.append(reads)
 
     def zone_labels(self) -> list[str]:
         """The zone slots in order: an item's location slot holds 1 + an index of this list."""
@@ -147,8 +194,9 @@ class Observer:
         return out
 
     def _scales(self) -> None:
-        """Per slot: divide by ``linear`` (soft False), or squash x / (|x| + scale) (soft True)."""
-        size = self.size
+        """Per value: divide by ``linear`` (soft False), or squash x / (|x| + scale) (soft True);
+        kept as arrays (``normalise``) and as lists (one value at a time, ``observe_log``)."""
+        size = self.total
         linear = np.ones(size, dtype=np.float32)
         soft = np.zeros(size, dtype=bool)
         scale = np.full(size, SOFT_SCALE, dtype=np.float32)
@@ -168,9 +216,11 @@ class Observer:
                                   soft)
         linear[self.item_base:self.state_base] = max(1, len(self.zone_slots))
         soft[self.state_base:] = True
+        scale[self.size:] = COUNT_SCALE                         # the boards' planes: counts
         self._a = np.where(soft, 1.0, 1.0 / linear).astype(np.float32)
         self._b = soft.astype(np.float32)
         self._c = np.where(soft, scale, 1.0).astype(np.float32)
+        self.soft, self.scale_a, self.scale_c = soft.tolist(), self._a.tolist(), self._c.tolist()
 
     @staticmethod
     def _number_slot(at: int, bound, linear, soft) -> None:
@@ -179,13 +229,19 @@ class Observer:
         else:
             soft[at] = True
 
+    def board_labels(self) -> dict:
+        """Board name -> one name per plane of its array (``planes``), in order."""
+        return {b.name: b.labels() for b in self.boards}
+
     # ---------------------------------------------------------------- encoding
     def value(self, value, me: int) -> float:
         """A scalar as a number: itself, a truth 0/1, a seat as its distance from ``me`` + 1, a
         set member or item as 1 + its index, a list or mapping as its length, anything else 0."""
         kind = value.__class__
-        if kind is int or kind is float:
+        if kind is int:
             return float(value) if -LIMIT <= value <= LIMIT else (LIMIT if value > 0 else -LIMIT)
+        if kind is float:           # as the float32 vector holds it
+            return float(np.float32(value)) if -LIMIT <= value <= LIMIT else (LIMIT if value > 0 else -LIMIT)
         if kind is bool:
             return float(value)
         if value is None:
@@ -202,106 +258,57 @@ class Observer:
             return float(len(value))
         return 0.0
 
-    def raw(self, s, me: int, to_move: int | None) -> np.ndarray:
-        """The vector of seat ``me`` as values (``to_move``: the seat to act, or None)."""
-        out = np.zeros(self.size, dtype=np.float32)
-        value = self.value
-        head = [value(s.g.get("round"), me), 1.0 if s.over else 0.0, 0.0, 0.0]
-        if to_move is not None:
-            head[2:] = [(to_move - me) % self.n + 1, 1.0 if to_move == me else 0.0]
-        g = s.g
-        head += [value(g[name], me) for name in self.gvars]
-        out[:self.zone_base] = head
-        self._players(s, me, out)
-        where = self._where(s)
-        states = self._item_states(s, me) if self.state_slots else None
-        last = self._last_body[me]
-        if last is not None and last[0] is where and last[1] is states:
-            out[self.zone_base:self.pvar_base] = last[2]
-            out[self.item_base:] = last[3]
-            return out
-        zid, zk, face_up = where
-        visible = self.shown_of[me][zid]
-        if face_up is not None:
-            visible |= self.faceup_of[me][zid] & face_up
-        zones, kinds = len(self.zone_id), len(self.kinds)
-        seen_kinds = np.bincount(zk[visible], minlength=zones * kinds).reshape(zones, kinds)
-        slot_zone = self.slot_zone[me]
-        block = out[self.zone_base:self.pvar_base].reshape(len(slot_zone), self.width)
-        block[:, 0] = np.bincount(zid, minlength=zones)[slot_zone]
-        block[:, 1:] = seen_kinds[slot_zone]
-        out[self.item_base:self.state_base] = np.where(visible, self.place_of[me][zid], 0.0)
-        if states is not None:
-            out[self.state_base:] = states * visible[self.state_item]
-        self._last_body[me] = (where, states, out[self.zone_base:self.pvar_base].copy(), out[self.item_base:].copy())
-        return out
-
-    def _players(self, s, me: int, out: np.ndarray) -> None:
-        width, n, value = len(self.pvars), self.n, self.value
-        row_values = []
-        for rel in range(n):
-            seat = (me + rel) % n
-            row = s.p[seat]
-            row_values += [value(row[name], me) if vis == "public" or (vis == "owner" and seat == me) else 0.0
-                           for name, vis in zip(self.pvars, self.pvis)]
-        out[self.pvar_base:self.pvar_base + n * width] = row_values
-
-    def _where(self, s) -> tuple:
-        """Each item's zone index, zone * kinds + kind, and face_up state (None: no zone shows
-        items by it). Remembered while no item moves (the places compare by identity)."""
-        places = self._locate(s.loc)
-        face = s.iprops.get("face_up", {}) if self.any_face_up else None
-        last = self._last_where
-        if last is not None and places == last[0] and (face is None or face == last[1]):
-            return last[2]
-        zid = np.fromiter(map(self.zone_id.__getitem__, places), dtype=np.intp, count=len(self.items))
-        zk = zid * len(self.kinds) + self.item_kind_arr
-        face_up = None
-        if face is not None:
-            face_up = np.full(len(self.items), bool(self.face_up_default), dtype=bool)
-            index = self.item_index
-            for ident, up in face.items():
-                face_up[index[ident]] = bool(up)
-        found = (zid, zk, face_up)
-        self._last_where = (places, dict(face) if face is not None else None, found)
-        return found
-
-    def _item_states(self, s, me: int) -> np.ndarray:
-        """Every state slot's value (visible or not: the caller masks it); remembered while the
-        items' states stay the same (values are replaced, never changed in place)."""
-        tables = [s.iprops.get(prop) for prop in self.state_index]
-        last = self._last_states[me]
-        if last is not None and all(a == b for a, b in zip(tables, last[0])):
-            return last[1]
-        out = self.state_default[me].copy()
-        at, vals, value = [], [], self.value
-        for table, slots in zip(tables, self.state_index.values()):
-            if table:
-                for ident, v in table.items():
-                    j = slots.get(ident)
-                    if j is not None:
-                        at.append(j)
-                        vals.append(v if v.__class__ is int or v.__class__ is bool else value(v, me))
-        if at:
-            out[at] = vals
-        np.clip(out, -LIMIT, LIMIT, out=out)
-        self._last_states[me] = ([dict(table) if table else None for table in tables], out)
-        return out
-
     def normalise(self, raw: np.ndarray) -> np.ndarray:
         """Every slot into [-1, 1]: a count c as c / (c + 4), a number with declared bounds
         divided by the larger bound, any other number x as x / (|x| + 10), an item's place
         divided by the number of zone slots, ``to_move`` by the player count. One formula,
-        x * a / (|x| * b + c), with (a, b, c) = (1 / scale, 0, 1) or (1, 1, scale) per slot."""
+        x * a / (|x| * b + c), with (a, b, c) = (1 / scale, 0, 1) or (1, 1, scale) per slot
+        (``raw`` the vector, or every value: the vector, then the boards' planes)."""
+        size = len(raw)
         out = np.abs(raw)
-        out *= self._b
-        out += self._c
+        out *= self._b[:size]
+        out += self._c[:size]
         np.divide(raw, out, out=out)
-        out *= self._a
+        out *= self._a[:size]
         np.minimum(out, 1.0, out=out)
         np.maximum(out, -1.0, out=out)
         return out
 
-    def encode(self, s, me: int, to_move: int | None) -> np.ndarray:
-        return self.normalise(self.raw(s, me, to_move))
+    def normalise_counts(self, size: int) -> np.ndarray:
+        """Counts 0..size - 1 normalised as :meth:`normalise` normalises a count slot."""
+        counts = np.arange(size, dtype=np.float32)
+        out = np.abs(counts)
+        out += np.float32(COUNT_SCALE)
+        np.divide(counts, out, out=out)
+        return out
 
+    def normalise_at(self, slot: int, x: float) -> float:
+        """Value ``x`` (float32-exact) of slot ``slot`` normalised as :meth:`normalise` does it in
+        float32, once rounded to float32 (as storing it does): ``x * a`` is exact in float64, and
+        ``x / t`` of float32 operands rounds to the float32 quotient."""
+        if self.soft[slot]:
+            t = abs(x) + self.scale_c[slot]
+            if t > LIMIT or not t.is_integer():
+                t = float(np.float32(t))
+            q = x / t
+        else:
+            q = x * self.scale_a[slot]
+        return 1.0 if q > 1.0 else -1.0 if q < -1.0 else q
+
+    def raw(self, s, me: int, to_move: int | None) -> np.ndarray:
+        """The vector of seat ``me`` as values (``to_move``: the seat to act, or None)."""
+        return self.follow.look(s, me, to_move).raw_vec.copy()
+
+    def encode(self, s, me: int, to_move: int | None) -> np.ndarray:
+        """The vector of seat ``me``, normalised."""
+        return self.follow.look(s, me, to_move).norm_vec.copy()
+
+    def planes(self, s, me: int, to_move: int | None, normalize: bool = True) -> dict:
+        """Board name -> its planes as seat ``me`` sees them, ``(seats * planes, rows, cols)``."""
+        values = self.follow.look(s, me, to_move)
+        values = values.norm_np if normalize else values.raw_np
+        return {b.name: values[b.base:b.base + b.size].reshape(b.shape).copy() for b in self.boards}
+
+    def forget(self) -> None:
+        """Read every seat's values afresh at its next look (the state was changed by hand)."""
+        self.follow.forget()

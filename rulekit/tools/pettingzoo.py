@@ -25,7 +25,9 @@ and changes nothing. In the parallel env the action of an agent not to act is ig
 **Observations** are ``{"observation": float32 vector in [-1, 1], "action_mask": int8
 vector}``: the vector has a fixed layout (``observation_labels``; tools/observe.py), is read
 from what the agent may see (the content's visibility, as ``rulekit.engine.view.view``), and
-is normalised (``normalize=False`` gives the raw values, bounded by +-2**24).
+is normalised (``normalize=False`` gives the raw values, bounded by +-2**24). A game with boards
+(zone families declared ``grid:``) adds ``"board.NAME"``: each board laid out as float32 planes
+``(seats * planes, rows, cols)`` (tools/board_planes.py; ``board_labels`` names each plane).
 
 **Rewards** come once, at the end: ``reward="win"`` gives +1 to each winner and -1 to the
 others (0 to all when all win); ``reward="score"`` each final total minus their mean.
@@ -87,9 +89,12 @@ class _Shared:
         self.possible_agents = [str(PLAYERS[i]) for i in range(self.n)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
         bound = 1.0 if normalize else LIMIT
+        observer = self.play.observer
+        self.board_labels = {f"board.{name}": labels for name, labels in observer.board_labels().items()}
         obs_space = spaces.Dict({
-            "observation": spaces.Box(-bound, bound, (self.play.observer.size,), dtype=np.float32),
+            "observation": spaces.Box(-bound, bound, (observer.size,), dtype=np.float32),
             "action_mask": spaces.Box(0, 1, (self.num_distinct_actions,), dtype=np.int8),
+            **{f"board.{b.name}": spaces.Box(0.0, bound, b.shape, dtype=np.float32) for b in observer.boards},
         })
         act_space = spaces.Discrete(self.num_distinct_actions)
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
@@ -121,7 +126,11 @@ class _Shared:
         self.steps = 0
 
     def _observe(self, seat: int) -> dict:
-        return {"observation": self.play.observation(seat, self.normalize), "action_mask": self.play.mask(seat)}
+        out = {"observation": self.play.observation(seat, self.normalize), "action_mask": self.play.mask(seat)}
+        if self.board_labels:
+            for name, planes in self.play.planes(seat, self.normalize).items():
+                out[f"board.{name}"] = planes
+        return out
 
     @property
     def acting(self) -> list[str]:

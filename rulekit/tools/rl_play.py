@@ -6,7 +6,9 @@ The PettingZoo environments (tools/pettingzoo.py) and the Gymnasium one (tools/g
 are thin shells over this. Action ids are the game's fixed vocabulary (tools/actions.py):
 id ``i`` is always the notation ``vocabulary.notations[i]``. Each decision's legal notations
 are looked up in it once; a legal option whose notation the vocabulary lacks (a number past
-``max_number``) is left out of the mask with one warning (``unmapped`` counts them).
+``max_number``) is left out of the mask with one warning (``unmapped`` counts them). What each
+seat sees follows the state's log (tools/observe_log.py): a change made to ``state`` by hand,
+not through the engine, needs :meth:`Play.touch`.
 """
 from __future__ import annotations
 
@@ -56,7 +58,13 @@ class Play:
         self.touch()
 
     def touch(self) -> None:
-        """The state changed: forget the legal ids listed (call it after changing ``state`` by hand)."""
+        """The state was changed by hand: forget the legal ids listed and what each seat saw."""
+        self._legal = {}
+        self.observer.forget()
+
+    def acted(self) -> None:
+        """An action was applied through the engine: forget the legal ids listed (what each seat
+        sees follows the state's log)."""
         self._legal = {}
 
     def acting(self) -> list[int]:
@@ -92,11 +100,11 @@ class Play:
                           f"max_number={self.vocabulary.max_number}?): it is left out of the mask", stacklevel=3)
 
     def mask(self, seat: int) -> np.ndarray:
-        out = np.zeros(self.num_distinct_actions, dtype=np.int8)
-        legal = self.legal(seat)
-        if legal:
-            out[list(legal)] = 1
-        return out
+        """``seat``'s legal ids as an int8 vector of ones (filled as bytes: a fancy index costs more)."""
+        out = bytearray(self.num_distinct_actions)
+        for i in self.legal(seat):
+            out[i] = 1
+        return np.frombuffer(out, dtype=np.int8)
 
     def to_move(self, seat: int) -> int | None:
         """The seat ``seat`` sees to act: itself while it is among those deciding."""
@@ -106,8 +114,13 @@ class Play:
         return seat if seat in pending.players else pending.player
 
     def observation(self, seat: int, normalize: bool = True) -> np.ndarray:
-        raw = self.observer.raw(self.state, seat, self.to_move(seat))
-        return self.observer.normalise(raw) if normalize else raw
+        """``seat``'s observation vector (a copy: the observer follows the state's log in place)."""
+        seen = self.observer.follow.look(self.state, seat, self.to_move(seat))
+        return (seen.norm_vec if normalize else seen.raw_vec).copy()
+
+    def planes(self, seat: int, normalize: bool = True) -> dict:
+        """Board name -> its planes as ``seat`` sees them (tools/board_planes.py); empty without boards."""
+        return self.observer.planes(self.state, seat, self.to_move(seat), normalize) if self.observer.boards else {}
 
     def apply(self, seat: int, action: int) -> bool:
         """Play action id ``action`` for ``seat``: False (nothing changes) when it is not legal."""
@@ -118,7 +131,7 @@ class Play:
         if s.pending.player != seat:
             s.pending = s.pending.focus(seat)
         api.apply_index(s, index, atomic=False)     # a content error ends the episode: nothing to roll back to
-        self.touch()
+        self.acted()
         return True
 
     def legal_notations(self, seat: int) -> list[str]:
