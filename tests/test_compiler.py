@@ -3,25 +3,18 @@
 and compiled code that computes what the language says."""
 from __future__ import annotations
 
+import ast
 import json
-import re
 import textwrap
 
 import pytest
 
 import rulekit
-from rulekit.dsl import compiler, layout
 from rulekit.engine.state import PLAYERS
 from rulekit.errors import ContentRuntimeError, DiagnosticReport
 
 from conftest import codes, game_dir, where
-
-
-@pytest.fixture(autouse=True)
-def _one_line_statements(monkeypatch):
-    """Some tests here read a statement of generated code as one line; dsl/layout.py lays a long
-    one out on several (tests/test_generated_code.py shows that changes no token)."""
-    monkeypatch.setattr(layout, "WIDTH", 10**6)
+from probes import COMPREHENSIONS, Calls, ClassChecks, ReadCounts, count, defined, helpers, names_of, reads, without
 
 # A tiny game with one of everything; SNIPPET is the body of procedure `snippet`.
 BASE = """\
@@ -357,14 +350,21 @@ def test_params_are_computed_per_player_count(write_game):
     assert rulekit.new_game(game, 4).g["scaled"] == 16
 
 
+def _calls_of_setup(write_game, text: str, name: str, players: int = 3):
+    """(how many calls the setup made, the state after it)."""
+    game = rulekit.load_game(write_game(text, name=name))
+    with Calls() as calls:
+        state = rulekit.new_game(game, players)
+    return calls.total, state
+
+
 def test_a_table_written_as_a_list_is_indexed_as_one(write_game):
-    """`bonus[k]` of a list table is plain indexing in generated code (no check of what it is);
+    """`bonus[k]` of a list table is plain indexing in generated code: it costs no call (no
+    helper asking what is indexed), as the setup with the value written in its place shows;
     an index past its end fails as it always did, on the content line, with the same code."""
-    game = rulekit.load_game(write_game(EXPRESSIONS))
-    source = game.program.module.source()
-    line = next(line for line in source.splitlines() if "fn_total_worth" in line and "l_results" in line)
-    assert "GETITEM" not in line and re.search(r"K\d+\[2\]", line)
-    assert rulekit.new_game(game, 3).g["out"][2] == 3
+    indexed, state = _calls_of_setup(write_game, EXPRESSIONS, "indexed")
+    written, _ = _calls_of_setup(write_game, EXPRESSIONS.replace("bonus[2]", "3"), "written")
+    assert state.g["out"][2] == 3 and indexed == written
     failing = "  results = results + [scaled, total_worth(), bonus[7], silk.worth]"
     text = EXPRESSIONS.replace(failing.replace("[7]", "[2]"), failing)
     with pytest.raises(rulekit.errors.ContentRuntimeError) as info:
@@ -429,8 +429,6 @@ def test_a_function_of_a_seat_and_a_text_is_looked_up_where_it_is_called(write_g
         total = total + [mark(q), mark(k), mark(n), mark(n == 1), mark(q), mark(k)]
         """, {"tag": (["p", "c"], "text(p) + '-' + text(c)"), "mark": (["x"], "text(x) + '!'"),
               "near": (["p", "c"], "text(first(others(p))) + c")}))
-    source = game.program.module.source()
-    assert "BY_SEAT_tag" in source and "BY_SEAT_mark" in source and "BY_SEAT_near" not in source
     expected = ["p1-red", "p1-blue", "p2-red", "p2-blue", "1-red", "true-red", "p2-1", "p2-red", "p1x",
                 "p2!", "red!", "1!", "true!", "p2!", "red!"]
     assert rulekit.new_game(game, 2).g["total"] == expected
@@ -442,7 +440,7 @@ def test_a_function_of_a_seat_and_a_text_is_looked_up_where_it_is_called(write_g
     ns = game.program.module.comp.ns
     asked = []
     for fn in ("tag", "mark"):
-        wrapper = re.search(rf"fn_{fn}_\d+", source).group()
+        wrapper = game.program.module.comp.names.callers[fn]      # the name calls of `fn` go through
         ns[wrapper] = (lambda call: lambda s, *args: asked.append(args) or call(s, *args))(ns[wrapper])
     assert rulekit.new_game(game, 2).g["total"] == expected      # a second game: the seats' answers are known
     assert asked == [(1, "red"), (True, "red"), (PLAYERS[1], 1), (1,), (True,)]
@@ -467,9 +465,11 @@ def test_a_small_function_asking_a_remembered_one_is_written_in_place(write_game
     compiler = game.compiler_for_scripts()
     assert not compiler._inlinable("tag") and compiler._inlinable("tagged")
     assert not (compiler._inlinable("ping") and compiler._inlinable("pong"))
-    source = game.program.module.source()
-    assert "fn_tagged" not in source and "fn_tag_" in source     # written in place; `tag` is asked
-    assert rulekit.new_game(game, 2).p[0]["coins"] == 31
+    functions = game.program.functions
+    with Calls() as calls:
+        assert rulekit.new_game(game, 2).p[0]["coins"] == 31
+    assert calls[functions["tagged"]] == 0          # written in place
+    assert calls[functions["tag"]] == 2             # `tag` is asked, once for each seat: then remembered
 
 REUSED = """\
 meta: {title: Reused}
@@ -507,24 +507,24 @@ flow:
 
 
 def test_a_value_asked_twice_is_worked_out_once_where_it_is_certainly_reached(write_game):
-    """A function asking g(x) twice keeps it in a local: `(_r1 := g(x))` where the first ask
-    certainly runs, then plain `_r1`; where the first ask may not run (the right of `and`, a
-    branch, a comprehension's body, a keyword argument) the local starts UNSET and is checked,
-    so the later ask still works it out when the first did not (x = 0 below)."""
-    from rulekit.tools.listing import listing
-
-    game = rulekit.load_game(write_game(REUSED))
+    """A function asking g(x) twice keeps it in a local where the first ask certainly runs; where
+    the first ask may not run (the right of `and`, a branch, a comprehension's body, a keyword
+    argument) the local is checked, so the later ask still works it out when the first did not
+    (x = 0 below). Either way g runs once per call (with `memo` off, so that each ask would run it)."""
+    with without("memo"):
+        game = rulekit.load_game(write_game(REUSED))
     g = lambda x: sum(y * 3 for y in range(x + 1)) + 1      # noqa: E731 - the content's g
     want = [[(x > 0 and g(x) > 1) or g(x) == 1, (g(x) if x > 0 else 0) + g(x), g(x) + (g(x) if x > 0 else 1),
              sum(g(x) for _ in range(1, x)) + g(x), g(x) + g(x)] for x in (0, 2)]
-    assert rulekit.new_game(game, 1).g["out"] == want
-    source = listing(game)
-    bodies = {name: source.split(f"def f_{name}(", 1)[1].split("\ndef ", 1)[0]
-              for name in ("maybe_then_sure", "branch_then_sure", "sure_then_branch", "looped_then_sure",
-                           "keyword_then_sure")}
-    assert "UNSET" not in bodies["sure_then_branch"] and "(_r1 := " in bodies["sure_then_branch"]
-    for name in ("maybe_then_sure", "branch_then_sure", "looped_then_sure", "keyword_then_sure"):
-        assert "_r1 = UNSET" in bodies[name], name
+    state = rulekit.new_game(game, 1)
+    assert state.g["out"] == want
+    functions = game.program.functions
+    for x in (0, 2):
+        for name in ("maybe_then_sure", "branch_then_sure", "sure_then_branch", "looped_then_sure",
+                     "keyword_then_sure"):
+            with Calls() as calls:
+                functions[name](state, x)
+            assert calls[functions["g"]] == 1, (name, x)
 
 
 READ_TWICE = """\
@@ -566,18 +566,24 @@ def test_a_built_in_reads_a_computed_argument_once_even_where_python_allows_no_s
     """`item`, `top`, `others`, `seat`, `text` and `count(x == v)` write their common case in
     place: an argument that is not a plain variable is stored in a local by its first read;
     in a comprehension's iterable (and a grouped option's), where Python allows no store, the
-    library is called instead. Either way they compute what the library computes."""
+    library is called instead. Either way they compute what the library computes, and the
+    argument is worked out once (`second()`, kept a call by switching `inline` and `memo` off)."""
+    from rulekit.engine.library import REGISTRY
     from rulekit.engine.mutate import fmt
-    from rulekit.tools.listing import listing
 
-    game = rulekit.load_game(write_game(READ_TWICE))
-    s = rulekit.new_game(game, 3)
+    with without("inline", "memo"):
+        game = rulekit.load_game(write_game(READ_TWICE))
+    with Calls() as calls:
+        s = rulekit.new_game(game, 3)
     assert [fmt(v) for v in s.g["out"]] == ["2", "c-c", "none", "[p3, p1]", "2", "p3", "[1, 2]", "[p1, p2]", "3",
                                             "[c-c, c-a]"]
     assert sorted(s.pending.labels) == ["take 1", "take 2"]
-    rulekit.apply(s, "take 2")
+    assert calls[game.program.functions["second"]] == 3      # others(second()), seat(second()), choose second()
+    assert [calls[REGISTRY[name].impl] for name in ("others", "seat", "text", "count")] == [1, 0, 0, 0]
+    with Calls() as calls:
+        rulekit.apply(s, "take 2")
     assert s.zones[game.board.pzones["hand"][1]] == ["c-b"]
-    assert ":= " in listing(game)
+    assert calls[game.program.functions["second"]] == 1      # move(t, to=second().hand)
 
 
 LOCAL_KINDS = """\
@@ -619,16 +625,16 @@ flow:
 
 def test_a_local_given_only_lists_is_read_as_a_list(write_game):
     """`seen` only ever holds lists (`[]`, `seen + [i]`, `seen += [..]`), so it is counted,
-    indexed and searched as a Python list, with no call to ask what it is; `maybe` may hold
-    none, so it is asked."""
+    indexed and searched as a Python list, with no call to ask what it is (`maybe` may hold
+    none, so it would be asked: the procedure counts it only when it is not none)."""
+    from rulekit.engine.library import REGISTRY
     from rulekit.engine.mutate import fmt
-    from rulekit.tools.listing import listing
 
     game = rulekit.load_game(write_game(LOCAL_KINDS))
-    assert fmt(rulekit.new_game(game, 2).g["out"]) == "[6, 0, true, none, -1]"
-    body = listing(game).split("def call_tally", 1)[1].split("\ndef ", 1)[0]
-    assert "len(l_seen)" in body and "l_seen[1]" in body and "(10 in l_seen)" in body
-    assert "SEQ(s, l_maybe)" in body and "SEQ(s, l_seen)" not in body
+    with Calls() as calls:
+        assert fmt(rulekit.new_game(game, 2).g["out"]) == "[6, 0, true, none, -1]"
+    asking = helpers(game, "SEQ", "GETITEM", "CONTAINS") + [REGISTRY["count"].impl]
+    assert [calls[fn] for fn in asking] == [0, 0, 0, 0]
 
 
 LOOPED = """\
@@ -683,8 +689,6 @@ def test_a_function_whose_value_is_a_reduction_is_written_as_loops_with_the_same
     a part of an `and` or an `or` there or among the operands of an operator there, are written as loops
     (dsl/loops.py): the same values as the expressions (which stay comprehensions), down to
     which of equal values `max` keeps and the false part an `and` gives."""
-    from rulekit.tools.listing import listing
-
     game = rulekit.load_game(write_game(LOOPED))
     state = rulekit.new_game(game, 1)
     out, ref = state.g["out"], state.g["ref"]
@@ -693,13 +697,10 @@ def test_a_function_whose_value_is_a_reduction_is_written_as_loops_with_the_same
     assert [row[14] for row in out] == [1, 1, 2, 2, 2]
     assert [row[10:13] for row in out] == [[-1, False, 0], [3, True, 6], [2, False, 4], [-1, False, 2], [-1, False, 2]]
     assert repr(out[3][0]) == "True" and repr(out[4][0]) == "1"      # the first of equal values
-    source = listing(game)
     for name in ("best", "least", "total", "counted", "pairs", "ordered", "big", "listed", "either", "mixed",
                  "guarded", "both", "falsy", "nested", "orelse"):
-        body = source.split(f"def f_{name}(", 1)[1].split("\ndef ", 1)[0]
-        lines = body.splitlines()[1:]
-        assert any(line.strip().startswith("for ") for line in lines), (name, body)
-        assert all(line.strip().startswith("for ") or " for " not in line for line in lines), (name, body)
+        body = defined(game, game.program.functions[name])
+        assert count(body, ast.For) and not count(body, *COMPREHENSIONS), name
 
 
 STATED = """\
@@ -739,15 +740,15 @@ flow:
 
 def test_a_statement_works_out_the_reductions_among_its_arguments_as_loops_before_it(write_game):
     """`move(first(...), ...)`, a procedure's arguments and a value stored in a name: the reduction
-    is a loop just before the statement (loops.py), in the order the arguments are evaluated."""
-    from rulekit.tools.listing import listing
-
+    is a loop just before the statement (loops.py), in the order the arguments are evaluated:
+    the setup builds no comprehension and calls neither `next` nor `max`, and each `first` stops
+    its loop at a `break`."""
     game = rulekit.load_game(write_game(STATED))
     state = rulekit.new_game(game, 1)
     assert state.g["out"] == [3, 1, ["cube-blue-1", "cube-red-1"]]
-    setup = listing(game).split("def call_setup", 1)[1].split("\ndef ", 1)[0]
-    assert "NEXT(" not in setup and "MAX([" not in setup, setup
-    assert setup.count("break") == 2 and setup.count("for ") == 4, setup
+    setup = defined(game, game.program.procedures["$setup"].direct)
+    assert not count(setup, *COMPREHENSIONS) and not reads(setup, names_of(game, next) | names_of(game, max))
+    assert count(setup, ast.Break) == 2
 
 
 @pytest.mark.parametrize("lowered, expression", [
@@ -894,44 +895,49 @@ def test_distinct_written_out_gives_what_the_built_in_gives(write_game, value, w
     called for anything else (a zone); the answers are the built-in's, and an item that cannot be
     told apart from others by value (a list) fails on the line that asked, as the built-in did."""
     from rulekit.engine.library import REGISTRY
-    from rulekit.tools.listing import listing
 
     text = DISTINCT.replace("VALUE", value).replace("ALIASED", "[2, 1, 2]")
     game = rulekit.load_game(write_game(text))
-    assert listing(game).count("FROMKEYS(") == 3       # the setup's two and the function's loop
     try:
-        out = rulekit.new_game(game, 1).g["out"]
+        with Calls() as calls:
+            out = rulekit.new_game(game, 1).g["out"]
     except ContentRuntimeError as exc:
+        assert calls[REGISTRY["distinct"].impl] == 0
         assert want is None and exc.code == "RK4022" and "cannot be a key" in str(exc)
         assert exc.span.line == 1 + text.splitlines().index("  for x in distinct([[1], 2]):")
         with pytest.raises(TypeError, match="unhashable"):
             REGISTRY["distinct"].impl(None, [[1], 2])
         return
     assert out == [want, len(want), want]
+    assert calls[REGISTRY["distinct"].impl] == (3 if value == "pile" else 0)   # the setup's two, the function's loop
     if value.startswith("["):
         assert REGISTRY["distinct"].impl(None, eval(value.replace("true", "True"))) == want
 
 
 def test_a_parameter_of_one_written_value_is_a_constant_of_the_code(write_game):
     """A parameter whose value is written (not worked out with `expr:`) is the same in every
-    state: the generated code holds its value, and a number needs no size check (`k * n`);
-    a variant that changes it changes the code."""
-    from rulekit.tools.listing import listing
-
+    state: the generated code holds its value (it never reads it from the state, as it reads
+    `per`), and a number needs no size check (`k * n`: no call); a variant that changes it
+    changes the code."""
     text = ("meta: {title: Fixed}\nplayers: {min: 1, max: 2}\n"
             "params:\n  k: {value: 3}\n  word: {value: gold, type: text}\n  per: {expr: 'num_players * 2'}\n"
             "vars:\n  out: none\n  xs: none\n"
-            "setup: |\n  xs = [1, 2]\n  out = [k * count(xs), word, per]\n"
+            "setup: |\n  xs = [1, 2]\n"
             "flow:\n  rounds: 1\n  phases:\n    - id: m\n      do: |\n"
-            "        choose players[0]:\n            'end':\n                pass\n")
+            "        choose players[0]:\n            'end':\n                pass\n"
+            "        out = [k * count(xs), word, per]\n")
     folder = write_game({"game.yaml": text, "variants/big.yaml": "variant: {name: big}\nparams:\n  k: {value: 5}\n"})
-    game = rulekit.load_game(folder)
-    assert rulekit.new_game(game, 2).g["out"] == [6, "gold", 4]
-    source = listing(game)
-    assert "(3 * len(" in source and "MUL(" not in source and "'gold'" in source
-    assert "s.g['per']" in source and "s.g['k']" not in source and "s.g['word']" not in source
-    big = rulekit.load_game(folder, variants=["big"])
-    assert rulekit.new_game(big, 2).g["out"][0] == 10 and "(5 * len(" in listing(big)
+
+    def played(game):
+        state = rulekit.new_game(game, 2)
+        state.g = ReadCounts(state.g)
+        with Calls() as calls:
+            rulekit.apply(state, "end")
+        (mul,) = helpers(game, "MUL")
+        return state.g["out"], {name: state.g.reads[name] for name in ("k", "word", "per")}, calls[mul]
+
+    assert played(rulekit.load_game(folder)) == ([6, "gold", 4], {"k": 0, "word": 0, "per": 1}, 0)
+    assert played(rulekit.load_game(folder, variants=["big"]))[0] == [10, "gold", 4]
 
 
 AMBIGUOUS = """\
@@ -969,18 +975,22 @@ def test_an_attribute_of_several_meanings_reads_the_one_its_value_has(write_game
     """`x.gold` names a player variable, an item's property and a set member's (`x.level` a player
     variable and an item's state): the item's is written out, the seat's too, and anything else
     asks at run time (a member), failing on its line when the value has no such attribute; a
-    store (`c2.level = 5`) goes to the item's state or the seat's variable as the value is."""
-    from rulekit.tools.listing import listing
-
+    store (`c2.level = 5`) goes to the item's state or the seat's variable as the value is.
+    Reading an item's or a seat's costs no call: the setup calls as much with no value to read
+    (`x.level`), and three calls more with `tin` in place of the two items and the seat."""
     text = AMBIGUOUS.replace("BAD", bad)
     game = rulekit.load_game(write_game(text))
-    assert "ITEMS[v" in listing(game) and "s.p[v" in listing(game)
     try:
         state = rulekit.new_game(game, 2)
     except ContentRuntimeError as exc:
         assert exc.code == want and exc.span.line == 1 + text.splitlines().index(f"  out = out + [{bad}]")
         return
     assert want is None and state.g["out"] == [[3, 4, 10, 7], [1, 5, 20, 21], 0]
+    read = _calls_of_setup(write_game, text, "read", 2)[0]
+    members = text.replace("xs = [c1, c2, players[1], tin]", "xs = [tin, tin, tin, tin]")
+    assert _calls_of_setup(write_game, members, "members", 2)[0] == read + 3
+    unread = text.replace("for x in [c1, c2, players[1], players[0]]", "for x in []")
+    assert _calls_of_setup(write_game, unread, "unread", 2)[0] == read
 
 
 ANY_OF = """\
@@ -1011,16 +1021,27 @@ setup: |
 
 def test_whether_a_zone_holds_an_item_of_a_property_is_asked_of_its_tally(write_game):
     """`any(x.colour == c for x in ZONE)` reads the zone's tally (no scan), kept current by moves;
-    a value no table can hold (a list) is compared item by item, as the scan would."""
-    from rulekit.tools.listing import listing
-
+    a value no table can hold (a list) is compared item by item, as the scan would: asking for
+    `'red'` looks at no item, asking for `[1]` at each."""
     game = rulekit.load_game(write_game(ANY_OF))
-    source = listing(game)
-    for name in ("has", "laid"):
-        body = source.split(f"def f_{name}(", 1)[1].split("\ndef ", 1)[0]
-        assert "TALLY_TABLE(s, " in body and "\n    for " not in body
-    assert rulekit.new_game(game, 1).g["out"] == [[True, False, False, False],
-                                                  [False, True, True, False, False, False]]
+    state = rulekit.new_game(game, 1)
+    assert state.g["out"] == [[True, False, False, False], [False, True, True, False, False, False]]
+    items = _items_read(game)
+    for name, held in (("has", 4), ("laid", 2)):      # four chips left in the bag, two on the table
+        looked_at = []
+        for value in ("red", [1]):
+            items.reads.clear()
+            game.program.functions[name](state, value)
+            looked_at.append(sum(items.reads.values()))
+        assert looked_at == [0, held], name
+
+
+def _items_read(game) -> ReadCounts:
+    """The items' properties as generated code reads them, counting the reads from now on."""
+    items = ReadCounts(game.program.vocab.items)
+    for name in names_of(game, game.program.vocab.items):
+        game.program.module.comp.ns[name] = items
+    return items
 
 
 MIXED = """\
@@ -1066,22 +1087,26 @@ setup: |
     ("['card-blue', 'coin', 'card-red']", "out = out + [reds(deck)]"),
     ("['card-blue']", "out = out + [reds(deck)]"),                  # the deck still holds the coin: fails
 ])
-def test_a_tally_answers_as_the_scan_where_an_item_lacks_its_property(write_game, monkeypatch, order, ask):
+def test_a_tally_answers_as_the_scan_where_an_item_lacks_its_property(write_game, order, ask):
     """A zone holding an item without the tallied property is answered as the content's own scan
-    answers it: the same results, or the same failure on the same line naming the same item."""
+    (the `tallies` pass off) answers it: the same results, or the same failure on the same line
+    naming the same item."""
+    from rulekit.engine.tally import tally_table
+
     text = MIXED.replace("ORDER", order).replace("ASK", ask)
 
-    def outcome(folder):
-        try:
-            return rulekit.new_game(rulekit.load_game(folder), 1).g["out"]
-        except ContentRuntimeError as exc:
-            return exc.code, exc.span.line, str(exc)
+    def outcome(*off):
+        with without(*off):
+            game = rulekit.load_game(write_game(text, name="-".join(("game",) + off)))
+        with Calls() as calls:
+            try:
+                result = rulekit.new_game(game, 1).g["out"]
+            except ContentRuntimeError as exc:
+                result = exc.code, exc.span.line, str(exc)
+        return result, calls[tally_table] > 0
 
-    folder = write_game(text, name="tallied")
-    assert "TALLY_TABLE(s, " in rulekit.load_game(folder).program.module.source()
-    tallied = outcome(folder)
-    monkeypatch.setattr(compiler, "_tally_parts", lambda arg, v: None)
-    scanned = outcome(write_game(text, name="scanned"))
+    (tallied, asked), (scanned, scan_asked) = outcome(), outcome("tallies")
+    assert asked and not scan_asked         # one asked a tally, the other scanned
     assert tallied == scanned
     assert isinstance(tallied, list) or "`coin` (kind `token`) has no property `colour`" in tallied[2]
 
@@ -1098,25 +1123,34 @@ def test_a_cheap_function_asking_another_is_written_out_so_shared_questions_are_
         """, {"level_of": (["p"], "p.coins + 1"), "price": (["p"], "[0, 1, 2, 3, 4, 5, 6][level_of(p)]"),
               "affordable": (["p"], "level_of(p) < 5 and limit >= price(p)"), "rich": (["p"], "total + level_of(p)"),
               "richest": (["p"], "max([rich(p) + total for total in [100]])")}))
-    source = game.program.module.source()
-    affordable = source[source.index("def f_affordable"):].split("\n\n")[0]
-    assert affordable.count("['coins']") == 1 and "_r1" in affordable and "fn_price" not in affordable
     state = rulekit.new_game(game, 2)
     assert state.p[1]["coins"] == 10 + (5 + 2) + 100      # `rich` read the game's total, 5
+    functions = game.program.functions
+    state.p[0] = ReadCounts(state.p[0])
+    with Calls() as calls:
+        assert functions["affordable"](state, PLAYERS[0]) is True
+    assert state.p[0].reads["coins"] == 1
+    assert calls[functions["price"]] == calls[functions["level_of"]] == 0
 
 
 def test_a_set_member_is_asked_of_a_tally_with_no_check_of_its_class(write_game):
     """A variable walking a set holds one of its members, a text a tally table holds as it is:
-    `has(c)` written in place for it reads the tally without first checking the value's class
-    (a value of another class, a list, is compared item by item: `has([1])` in ANY_OF)."""
-    from rulekit.tools.listing import listing
+    `has(c)` written in place for it reads the tally without first checking the value's class:
+    the walk adds no check to those ANY_OF's setup makes (where 'red' and none are plain as
+    written, and `has([1])`, a value of another class, is asked of the function, which compares
+    it item by item)."""
+    walked = ANY_OF.replace("  out = [before,", "  present = [c for c in colours if has(c)]\n  out = [before, present,")
 
-    text = ANY_OF.replace("  out = [before,", "  present = [c for c in colours if has(c)]\n  out = [before, present,")
-    game = rulekit.load_game(write_game(text))
-    lines = listing(game).splitlines()
-    walk = lines[next(k for k, line in enumerate(lines) if "in SET_colours" in line) + 1]
-    assert "TALLY_TABLE" in walk and "PLAIN_VALUE" not in walk and "ANY(" not in walk
-    asked = next(line for line in lines if "l_present" in line and "TALLY_TABLE" in line)
-    assert "PLAIN_VALUE" not in asked and "fn_has_" in asked    # 'red', 'blue', none: plain; has([1]) is asked
-    assert rulekit.new_game(game, 1).g["out"] == [[True, False, False, False], ["blue", "green"],
-                                                  [False, True, True, False, False, False]]
+    def played(text: str, name: str):
+        game = rulekit.load_game(write_game(text, name=name))
+        (plain,) = helpers(game, "PLAIN_VALUE")
+        checks = ClassChecks(plain)
+        for bound in names_of(game, plain):
+            game.program.module.comp.ns[bound] = checks
+        with Calls() as calls:
+            out = rulekit.new_game(game, 1).g["out"]
+        return out, checks.asked, calls[game.program.functions["has"]]
+
+    out, checked, asked = played(walked, "walked")
+    assert out == [[True, False, False, False], ["blue", "green"], [False, True, True, False, False, False]]
+    assert checked == played(ANY_OF, "plain")[1] and asked == 2

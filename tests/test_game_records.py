@@ -3,8 +3,6 @@
 section declares, none can be changed after building, and the flow's finish is a label."""
 from __future__ import annotations
 
-import re
-
 import attrs
 import pytest
 import yaml
@@ -13,7 +11,8 @@ import rulekit
 from rulekit import model
 from rulekit.engine.state import Family, ZoneKey
 
-from conftest import game_dir, load_test_game
+from conftest import game_dir, load_test_game, logged
+from probes import Calls
 
 RECORDS = {"components": model.Components, "variables": model.Variables, "board": model.Board,
            "program": model.Program, "scoring": model.Scoring, "bots": model.Bots, "memo": model.Memo}
@@ -86,14 +85,18 @@ def test_a_game_with_families_bots_and_an_estimate():
 
 def test_the_finish_pc_is_the_label_of_the_block_that_runs_finish():
     """`end_game()` jumps to ``finish_pc``: the flow's block that calls the finish (the number
-    writing the flow gave it, not one counted on lines or instructions)."""
-    game = load_test_game("auction")
-    source = game.program.module.source()
-    flow = source[source.index(f"def run_{game.program.main.pyname}(s, f):"):]
-    blocks = dict(re.findall(r"\n        if pc == (\d+):\n(.*?)(?=\n        if pc == |\n\n|\Z)", flow, re.S))
-    finish = game.program.procedures["$finish"]
-    assert [pc for pc, text in blocks.items() if f"call_{finish.pyname}(s)" in text] == [str(game.program.finish_pc)]
-    assert "s.result = SCORE(s)" in blocks[str(game.program.finish_pc)]
+    writing the flow gave it, not one counted on lines or instructions). From a procedure two
+    calls deep (tests/games/counter), the finish runs once, the game is scored, and no other
+    turn is taken."""
+    game = load_test_game("counter")
+    state = rulekit.new_game(game, 2)
+    for action in ("skip", "add 2", "add 1", "bonus 1"):
+        rulekit.apply(state, action)
+    asked = len(state.actions)
+    with Calls() as calls:
+        rulekit.apply(state, "quit")
+    assert calls[game.program.procedures["$finish"].direct] == 1 and logged(state)[-1] == "final total 3"
+    assert state.over and state.result is not None and len(state.actions) == asked + 1
 
 
 def test_the_builder_returns_the_records_the_game_holds(monkeypatch):
