@@ -56,6 +56,7 @@ from .pysource import CONTINUE, NAME, SLOT, Comment, Exit, Jump, Py
 from .visit import assigned_names, bound_names, first_assignments, free_names, loop_depth, read_names
 
 _units = itertools.count(1)
+_SPLIT_LINES = 16       # a choose's listing of at least this many statements is a function of its own
 
 
 class Module:
@@ -252,6 +253,7 @@ class _Writer:
         self.cur_pc = -1                 # the block being written
         self.loops: list = []            # ("py",) or ("blk", head pc, end pc)
         self.flat = flat                 # every loop as blocks (content nested deeper than Python allows)
+        self.helpers: list = []          # resumable: (name, lines, span) of functions written before it
         self._slots = itertools.count()
 
     # ------------------------------------------------------------ frames of code
@@ -273,6 +275,11 @@ class _Writer:
 
     def emit_blocks(self) -> None:
         m = self.m
+        for name, body, span in self.helpers:
+            m.add(0, f"def {name}(s, e):", span)
+            m.add(1, Comment(f"# {_named(self.code.name, span)}: the options of a choose"))
+            m.extend(body)
+            m.add(0, "")
         m.add(0, f"def run_{self.code.pyname}(s, f):", self.code.span)
         m.add(1, Comment(f"# {_named(self.code.name, self.code.span)}: resumable, blocks 0-{len(self.blocks) - 1}"))
         m.add(1, "e = f.env")
@@ -466,13 +473,19 @@ class _Writer:
         prompt = self._label_fn(st, self.scope, {}, st.prompt) if st.prompt is not None else None
         spec = comp._k(ChooseSpec(parts["keys"], parts["labels"], st.span, parts["says"], prompt, parts["spans"],
                                   parts["verbs"]), f"CHOOSE{here}")
-        orelse = self._hand_over(st, options, lines, comp.src(st.player, listing), decide, spec, later)
+        handed = len(lines)
+        apart = handed - listed + len(params) >= _SPLIT_LINES     # listed by a function of its own
+        player = comp.src(st.player, self.scope if apart else listing)
+        orelse = self._hand_over(st, options, lines, player, decide, spec, later)
+        tail = len(lines) - handed
         if later is not None and orelse is None:    # a bot's imagined position stops here (engine/vm.py)
             unlisted = comp.src(st.player, self.scope)      # before the parameters are read
             lines[later:later] = [(3, "if s.list_later:", st.span),
                                   (4, Exit(f"return UNLISTED(s, {unlisted}, {spec})"), st.span)]
             listed += 2
         lines[listed:listed] = [(3, f"{local} = e[{comp._k(param)}]", st.span) for param, local in params.items()]
+        if apart:
+            self._options_function(lines, listed, len(lines) - tail, st.span)
         for target, body, scope in bodies:
             self.start(target)
             self._bind_chosen(parts["keys"][target], st.span)
@@ -487,6 +500,17 @@ class _Writer:
             self.goto(end)
         self.start(end)
         return spec
+
+    def _options_function(self, lines: list, start: int, stop: int, span) -> None:
+        """Move the lines listing a choose's options (``start``..``stop``: they read the state and
+        the frame's env, and build ``ch``) into a function of their own, written before the
+        procedure's: a long procedure reads as its steps, each choose's long listing apart (a short
+        one reads well where it is, and costs no call)."""
+        name = f"options_{self.code.pyname}_{self.cur_pc}"
+        body = [(ind - 2, text, line_span) for ind, text, line_span in lines[start:stop]]
+        body.append((1, "return ch", span))
+        self.helpers.append((name, body, span))
+        lines[start:stop] = [(3, f"ch = {name}(s, e)", span)]
 
     def _choice_options(self, st, listing: Scope, lines: list) -> list:
         """(option node, scope, names, clauses, keys, walkers) of each option a `choose` lists, an
