@@ -112,3 +112,19 @@ def test_a_grid_past_its_bounds_is_refused_by_the_schema(write_game):
     with pytest.raises(DiagnosticReport) as info:
         rulekit.load_game(write_game(text))
     assert codes(info.value) == ["RK0124"]
+
+
+def test_a_bounding_box_spans_the_cells_of_a_list_or_a_board(write_game):
+    text = GAME.replace('  out = [cells(shared),', '  spread = bounding_box(p.land)\n  out = [spread, '
+                        'bounding_box(["b2", "d1"]), bounding_box(shared), bounding_box([]), cells(shared),')
+    s = rulekit.new_game(rulekit.load_game(write_game(text)), 1)
+    whole = {"first_col": 1, "last_col": 3, "first_row": 1, "last_row": 2, "cols": 3, "rows": 2}
+    assert s.g["out"][:4] == [whole, {"first_col": 2, "last_col": 4, "first_row": 1, "last_row": 2, "cols": 3,
+                                      "rows": 2}, None, None]
+
+
+def test_a_bounding_box_of_something_else_is_an_error_on_its_line(write_game):
+    text = GAME.replace('  out = [cells(shared),', '  out = [bounding_box(bag), cells(shared),')
+    with pytest.raises(ContentRuntimeError, match="`bounding_box` asks a list of cells or a board, not bag") as info:
+        rulekit.new_game(rulekit.load_game(write_game(text)), 1)
+    assert info.value.span.line == 25

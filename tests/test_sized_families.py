@@ -101,3 +101,8 @@ def test_a_player_family_can_be_sized_too(write_game):
     s = api.new_game(game, players=3, seed=0)
     assert (s.g["walked"], s.g["counted"], s.g["indexed"]) == ([2] * 7, 7, 2)
     assert list(view(s)["players"]["p2"]["line"]) == [str(k) for k in range(1, 8)]
+
+
+def test_cells_of_a_sized_family_are_the_keys_in_play(write_game):
+    game = rulekit.load_game(write_game(GAME.replace("counted = count(display)", "counted = cells(display)")))
+    assert api.new_game(game, players=2).g["counted"] == [1, 2, 3, 4, 5]

@@ -73,6 +73,23 @@ def regions(s: State, board: Family, prop: str) -> list[list[str]]:
     return groups
 
 
+def bounding_box(s: State, cells) -> dict | None:
+    """The box of ``cells`` (a list of cells, or a board: its cells holding items)."""
+    if cells.__class__ is Family:
+        board = grid_of(cells, "bounding_box")
+        cells = [cell for cell, zone in board.zones.items() if s.zones[zone]]
+    elif cells.__class__ is not list:
+        raise ContentRuntimeError(f"`bounding_box` asks a list of cells or a board, not {cells}", None, WRONG_KIND)
+    if not cells:
+        return None
+    places = [place(cell) for cell in cells]
+    cols, rows = [c for c, _r in places], [r for _c, r in places]
+    box = {"first_col": min(cols), "last_col": max(cols), "first_row": min(rows), "last_row": max(rows)}
+    box["cols"] = box["last_col"] - box["first_col"] + 1
+    box["rows"] = box["last_row"] - box["first_row"] + 1
+    return box
+
+
 def _prop(s: State, item: str, prop: str):
     table = s.iprops.get(prop)
     if table is not None and item in table:

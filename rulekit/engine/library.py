@@ -303,7 +303,7 @@ MAX_SUBSETS = 1_000_000    # as many as the longest list content may build
 def _cells(s, board):
     if board.__class__ is not Family:
         raise ContentRuntimeError(f"`cells` asks a family of zones, not {mutate.fmt(board)}", None, WRONG_KIND)
-    return list(board.zones)
+    return list(board.zones) if board.bound is None else [zone.key for zone in board.in_play(s)]
 
 
 @function("neighbours", ("board", "cell"), (), "the cells of a board next to a cell across an edge, "
@@ -343,6 +343,14 @@ def _bounded(name: str, total: int, hint: str) -> None:
     if total > MAX_SUBSETS:
         raise ContentRuntimeError(f"`{name}` would list {total:,} choices (at most {MAX_SUBSETS:,}; {hint})", None,
                                   VALUE_TOO_LARGE)
+
+
+@function("bounding_box", ("cells",), (), "the smallest box of rows and columns holding the cells (a list of cells, "
+          "or a board's occupied ones), as a mapping: first_col, last_col, first_row, last_row, cols, rows; none "
+          "for no cell", "bounding_box(p.realm)[\"cols\"] <= 5",
+          reads="state")
+def _bounding_box(s, cells):
+    return boards.bounding_box(s, cells)
 
 
 @function("combinations", ("items", "k"), (), "every choice of k of the items, in the items' order (no repeats)",
