@@ -349,7 +349,11 @@ def _wrong_kind(text: str) -> str:
         return f"`{text.split('unary ', 1)[1].split(':')[0]}` cannot take {kinds[0]}"
     index = re.search(r"(\w+) indices must be integers or slices, not (\w+)", text)
     if index:
-        return f"{_kind(index.group(1))} is indexed by a whole number, not by {_kind(index.group(2))}"
+        said = f"{_kind(index.group(1))} is indexed by a whole number, not by {_kind(index.group(2))}"
+        if index.group(1) in ("list", "tuple") and index.group(2) == "NoneType":     # s.p[seat], a zone by seat
+            said += " (a player's variable or zone read through a player that is none, as `who.score` with " \
+                    "`who` unset?)"
+        return said
     if "not subscriptable" in text and kinds:
         return f"{kinds[0]} cannot be indexed (lists, zones and families can)"
     if ("not iterable" in text or "has no len" in text) and kinds:

@@ -60,3 +60,15 @@ def test_a_missing_key_or_a_key_of_the_wrong_kind_is_an_error_on_its_line(write_
         start(write_game, GAME.replace('  log("{bids}")\n' + ONE_DECISION, f'  {line}\n' + ONE_DECISION))
     assert str(info.value) == message
     assert info.value.span.line == 17
+
+
+def test_a_player_that_is_none_is_named_when_read_through(write_game):
+    """Not a mapping, but the same family of runtime words: `who.score` with `who` unset says so."""
+    text = ("meta: {title: Who}\nplayers: {min: 2, max: 2, default: 2}\n"
+            "vars:\n  who: {initial: none, type: player}\n  out: none\n"
+            "player:\n  vars:\n    score: 0\n  zones:\n    hand: {}\nsetup: |\n  out = READ\n" + ONE_DECISION)
+    for read in ("who.score", "count(who.hand)"):
+        with pytest.raises(ContentRuntimeError) as info:
+            start(write_game, text.replace("READ", read))
+        assert "read through a player that is none, as `who.score` with `who` unset?" in str(info.value)
+        assert info.value.span.line == 12
