@@ -43,7 +43,7 @@ from ..engine.runtime import LINE_SPANS, ChooseSpec, Code
 from ..engine.simultaneous import SimSpec
 from ..errors import Diagnostic, DiagnosticReport, suggestion_help
 from ..source import source_line
-from . import ast, code_cache, layout, passes, templates, verify
+from . import ast, code_cache, layout, lowering, passes, templates, verify
 from .compiler import (
     Compiler,
     Scope,
@@ -349,8 +349,11 @@ class _Writer:
             if not self.stops(st):
                 self.stmt(st, 3, self.cur)
                 continue
-            method = getattr(self, f"r_{type(st).__name__}")
-            method(st)
+            shape = lowering.lowered(st)
+            if shape is not None:
+                (self.r_branches if shape.__class__ is lowering.Branches else self.r_loop)(shape)
+            else:
+                getattr(self, f"r_{type(st).__name__}")(st)
 
     def stops(self, st) -> bool:
         """Whether ``st`` is written as blocks: it may stop (or, in a flat procedure, loops)."""
@@ -384,64 +387,58 @@ class _Writer:
         self.goto(after)
         self.start(after)
 
-    def r_If(self, st):
+    def r_branches(self, shape: lowering.Branches) -> None:
+        """Tests in the current block, each jumping to its body's block; every body goes on at
+        the block after them all."""
         end = self.reserve()
         targets = []
         first = True
-        for cond_node, _body in st.branches:
+        for cond_node, _body in shape.tests:
             target = self.reserve()
             targets.append(target)
             kw = "if" if first else "elif"
             first = False
             self.cur.append((3, f"{kw} {self.comp.src(cond_node, self.scope)}:", cond_node.span))
             self.cur.append((4, Jump(target), None))
-        orelse = self.reserve() if st.orelse else end
+        orelse = self.reserve() if shape.orelse else end
         self.cur.append((3, "else:", None))
         self.cur.append((4, Jump(orelse), None))
         self.cur.append((3, CONTINUE, None))
-        for target, (_c, body) in zip(targets, st.branches):
+        for target, (_c, body) in zip(targets, shape.tests):
             self.start(target)
             self.seq(body)
             self.goto(end)
-        if st.orelse:
+        if shape.orelse:
             self.start(orelse)
-            self.seq(st.orelse)
+            self.seq(shape.orelse)
             self.goto(end)
         self.start(end)
 
-    def r_While(self, st):
+    def r_loop(self, shape: lowering.Loop) -> None:
+        """A head block (the budget, the test, the next element of a walk kept in the frame as
+        ``(items, i)``) that the body jumps back to; the block after it is the loop's end."""
+        slot = self.comp._k(f"$L{next(self._slots)}") if shape.walks is not None else None
         head = self.reserve()
         end = self.reserve()
+        if shape.walks is not None:
+            self.cur.append((3, f"e[{slot}] = ({self._iter(shape.walks, kept=True)}, 0)", shape.walks.span))
         self.goto(head)
         self.start(head)
-        self._tick(3, st, self.cur)
-        if not _always_true(st.cond):
-            self.cur.append((3, f"if not {self.comp.src(st.cond, self.scope)}:", st.cond.span))
+        self._tick(3, shape, self.cur)
+        if shape.test is not None:
+            self.cur.append((3, f"if not {self.comp.src(shape.test, self.scope)}:", shape.test.span))
             self.cur.append((4, Jump(end), None))
             self.cur.append((4, CONTINUE, None))
+        if shape.walks is not None:
+            var = self.comp._k(self.scope.key(shape.var))
+            self.cur.append((3, f"items, i = e[{slot}]", shape.span))
+            self.cur.append((3, "if i >= len(items):", None))
+            self.cur.append((4, Jump(end), None))
+            self.cur.append((4, CONTINUE, None))
+            self.cur.append((3, f"e[{var}] = items[i]", shape.span))
+            self.cur.append((3, f"e[{slot}] = (items, i + 1)", None))
         self.loops.append(("blk", head, end))
-        self.seq(st.body)
-        self.loops.pop()
-        self.goto(head)
-        self.start(end)
-
-    def r_For(self, st):
-        slot = self.comp._k(f"$L{next(self._slots)}")
-        head = self.reserve()
-        end = self.reserve()
-        self.cur.append((3, f"e[{slot}] = ({self._iter(st.iter, kept=True)}, 0)", st.iter.span))
-        self.goto(head)
-        self.start(head)
-        self._tick(3, st, self.cur)
-        var = self.comp._k(self.scope.key(st.var))
-        self.cur.append((3, f"items, i = e[{slot}]", st.span))
-        self.cur.append((3, "if i >= len(items):", None))
-        self.cur.append((4, Jump(end), None))
-        self.cur.append((4, CONTINUE, None))
-        self.cur.append((3, f"e[{var}] = items[i]", st.span))
-        self.cur.append((3, f"e[{slot}] = (items, i + 1)", None))
-        self.loops.append(("blk", head, end))
-        self.seq(st.body)
+        self.seq(shape.body)
         self.loops.pop()
         self.goto(head)
         self.start(end)
@@ -837,6 +834,10 @@ class _Writer:
             self.stmt(st, ind, out)
 
     def stmt(self, st, ind: int, out: list) -> None:
+        shape = lowering.lowered(st)
+        if shape is not None:
+            (self.s_branches if shape.__class__ is lowering.Branches else self.s_loop)(shape, ind, out)
+            return
         method = getattr(self, f"s_{type(st).__name__}", None)
         if method is None:  # pragma: no cover - parser and compiler out of step
             raise NotImplementedError(f"no compiler for statement {type(st).__name__}")
@@ -998,16 +999,16 @@ class _Writer:
         out.append((ind, f"if not {comp.src(st.test, self.scope)}:", st.span))
         out.append((ind + 1, f"ASSERT({message})", st.span))
 
-    def s_If(self, st, ind, out):
+    def s_branches(self, shape: lowering.Branches, ind, out):
         first = True
-        for cond_node, body in st.branches:
+        for cond_node, body in shape.tests:
             kw = "if" if first else "elif"
             first = False
             out.append((ind, f"{kw} {self.comp.src(cond_node, self.scope)}:", cond_node.span))
             self._body(body, ind + 1, out)
-        if st.orelse:
+        if shape.orelse:
             out.append((ind, "else:", None))
-            self._body(st.orelse, ind + 1, out)
+            self._body(shape.orelse, ind + 1, out)
 
     def _body(self, body, ind, out):
         before = len(out)
@@ -1015,20 +1016,16 @@ class _Writer:
         if len(out) == before:
             out.append((ind, "pass", None))
 
-    def s_While(self, st, ind, out):
-        cond = "True" if _always_true(st.cond) else self.comp.src(st.cond, self.scope)
-        out.append((ind, f"while {cond}:", st.cond.span))
-        self._tick(ind + 1, st, out)
+    def s_loop(self, shape: lowering.Loop, ind, out):
+        if shape.walks is not None:
+            var = self._target_name(shape.var)
+            out.append((ind, f"for {var} in {self._iter(shape.walks)}:", shape.walks.span))
+        else:
+            cond = "True" if shape.test is None else self.comp.src(shape.test, self.scope)
+            out.append((ind, f"while {cond}:", shape.test_span))
+        self._tick(ind + 1, shape, out)
         self.loops.append(("py",))
-        self._body(st.body, ind + 1, out)
-        self.loops.pop()
-
-    def s_For(self, st, ind, out):
-        var = self._target_name(st.var)
-        out.append((ind, f"for {var} in {self._iter(st.iter)}:", st.iter.span))
-        self._tick(ind + 1, st, out)
-        self.loops.append(("py",))
-        self._body(st.body, ind + 1, out)
+        self._body(shape.body, ind + 1, out)
         self.loops.pop()
 
     def _iter(self, node, kept=False) -> str:
@@ -1045,12 +1042,12 @@ class _Writer:
             return self.scope.py[name]
         return f"e[{self.comp._k(self.scope.key(name))}]"
 
-    def _tick(self, ind, st, out):
+    def _tick(self, ind, loop: lowering.Loop, out):
         """Each pass of a loop spends steps of the budget that stops a loop that never ends."""
-        weight = 1 + len(st.body)
-        out.append((ind, f"s.budget -= {weight}", st.span))
-        out.append((ind, f"if s.budget < 0: LIMIT(s, {self.comp._k(self.code.name)}, {self.comp._k(st.span)})",
-                    st.span))
+        weight = 1 + len(loop.body)
+        out.append((ind, f"s.budget -= {weight}", loop.span))
+        out.append((ind, f"if s.budget < 0: LIMIT(s, {self.comp._k(self.code.name)}, {self.comp._k(loop.span)})",
+                    loop.span))
 
     def s_Break(self, st, ind, out):
         self._jump(st, ind, out, "break")
@@ -1155,11 +1152,6 @@ def _threaded(blocks: list) -> list:
                 new.pop()       # a later block: the tests below this one reach it without going round
         out.append(new)
     return out
-
-
-def _always_true(node) -> bool:
-    """`while true:` (a loop left only by `break` or `return`)."""
-    return isinstance(node, ast.Const) and node.value is True
 
 
 def _named(name: str, span) -> str:
