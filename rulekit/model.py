@@ -117,6 +117,7 @@ class Program:
     module: Any                 # the generated module (dsl/codegen.Module): `rulekit compile`
     vocab: Vocabulary           # the names it was compiled over (scripts compile against them)
     roll_streams: frozenset | None = None   # the streams `roll` draws from (None: not known before running)
+    props_named: dict = attrs.Factory(dict)  # built-in -> {what its first argument names: {property}} (render)
 
 
 @attrs.frozen(eq=False)
@@ -277,7 +278,7 @@ class _Builder:
         warnings = self._final_checks(compiler, procedures_spec)
         # every text is compiled by now: what `roll` draws from is known (or known to be unknown)
         program = attrs.evolve(program, roll_streams=None if compiler.out.roll_streams is None
-                               else frozenset(compiler.out.roll_streams))
+                               else frozenset(compiler.out.roll_streams), props_named=compiler.out.props_named)
 
         return Game(
             name=self.name, title=(d.get("meta") or {}).get("title", self.name), path=self.path,

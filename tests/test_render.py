@@ -21,7 +21,7 @@ from rulekit.engine.view import view
 from rulekit.games import load_game
 from rulekit.testing.script import make_log
 from rulekit.tools.cli import main
-from rulekit.tools.render import Renderer, internal_zones, render_svg
+from rulekit.tools.render import Renderer, internal_zones, region_props, render_svg
 
 from test_boards import GAME as BOARDS_GAME
 
@@ -603,3 +603,14 @@ def test_region_outlines_in_headless_chromium(azul_mid_game, tmp_path, capsys):
     stroke = sum(1 for x, y in changed if a[x, y] == REGION)
     assert stroke > 200, "the outlines are drawn in their colour"
     assert all(any(x0 <= x <= x1 and y0 <= y <= y1 for x0, y0, x1, y1 in walls) for x, y in changed)
+
+
+@pytest.mark.parametrize("call, found", [
+    ("regions(p.land, 'terrain')", {"land": "terrain"}),
+    ("regions(players[0].land, 'terrain')", {"land": "terrain"}),     # the compiler reads the tree, not the text
+    ("count(p.land['a1'])", {}),                                       # no regions call: by item kind
+])
+def test_the_property_a_board_is_outlined_by_is_the_one_its_regions_calls_name(write_game, call, found):
+    text = LANDS.replace("max([count(r) for r in regions(p.land, 'terrain')], default=0)", f"count([{call}])")
+    text = text.replace("regions(p.land, \"terrain\"), ", "")
+    assert region_props(load_game(write_game(text))) == found

@@ -160,6 +160,7 @@ class Findings:
     used_procedures: set = attrs.Factory(set)
     roll_streams: set | None = attrs.Factory(set)  # streams `roll` draws from (None: some only running tells)
     inlined_at: dict = attrs.Factory(dict)      # content function -> spans of the calls written in place
+    props_named: dict = attrs.Factory(dict)     # built-in -> {what its first argument names: {literal property}}
 
 
 @attrs.define
@@ -902,6 +903,9 @@ class Compiler(Loops):
             return
         if builtin.names == "props":
             v.prop_asked.add(arg.value)
+            first = node.args[0] if node.args else None      # `p.land` names `land`; anything else, None
+            on = first.id if isinstance(first, ast.Name) else first.name if isinstance(first, ast.Attr) else None
+            self.out.props_named.setdefault(builtin.name, {}).setdefault(on, set()).add(arg.value)
         known, what = {"kinds": (v.kinds, "component kind"), "items": (v.items, "item"),
                        "props": (v.item_props | v.dynamic_props | v.member_props, "property")}[builtin.names]
         if known and arg.value not in known:

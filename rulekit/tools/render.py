@@ -740,18 +740,13 @@ def view_regions(value: dict) -> list[list[str]]:
     return groups
 
 
-REGIONS_CALL = re.compile(r"""\bregions\(\s*(?:\w+\.)*(\w+)\s*,\s*["'](\w+)["']\s*\)""")
-
-
 def region_props(game) -> dict:
     """Board name -> the property its outlined regions group by: the one the content's
-    ``regions(board, "P")`` calls name for that board (``p.land`` is board ``land``); a call
-    on something else (a function's parameter) counts for every board. A board with no such
-    property, or with several, is left out: its regions group by item kind."""
-    named: dict = {}
-    for text in _texts(game.data):
-        for board, prop in REGIONS_CALL.findall(text):
-            named.setdefault(board, set()).add(prop)
+    ``regions(board, "P")`` calls name for that board (``p.land`` is board ``land``), as the
+    compiler found them; a call on something else (a function's parameter) counts for every
+    board. A board with no such property, or with several, is left out: its regions group by
+    item kind."""
+    named = game.program.props_named.get("regions", {})
     declared = set(game.board.families) | set(game.board.pzones)
     loose = {prop for board, props in named.items() if board not in declared for prop in props}
     out = {}
@@ -760,19 +755,6 @@ def region_props(game) -> dict:
         if len(props) == 1:
             out[board] = next(iter(props))
     return out
-
-
-def _texts(data):
-    """Every text in content's data, depth first (no recursion limit reached: content is shallow)."""
-    todo = [data]
-    while todo:
-        node = todo.pop()
-        if isinstance(node, str):
-            yield node
-        elif isinstance(node, dict):
-            todo.extend(node.values())
-        elif isinstance(node, list):
-            todo.extend(node)
 
 
 def _common(colours: set, default):
