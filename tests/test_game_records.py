@@ -113,8 +113,9 @@ def test_the_builder_returns_the_records_the_game_holds(monkeypatch):
     game = rulekit.load_game(game_dir("auction"))
     assert game.components is returned["_components"] and game.variables is returned["_variables"]
     assert game.bots is returned["_bots"]
-    for record, method, later in ((game.board, "_zones", "dealt_from"), (game.program, "_program", "roll_streams"),
-                                  (game.scoring, "_scoring", "estimate")):
+    for record, method, later in ((game.board, "_zones", ("dealt_from",)),
+                                  (game.program, "_program", ("roll_streams", "props_named")),
+                                  (game.scoring, "_scoring", ("estimate",))):
         for field in attrs.fields(type(record)):
-            if field.name != later:
+            if field.name not in later:
                 assert getattr(record, field.name) is getattr(returned[method], field.name), (method, field.name)
