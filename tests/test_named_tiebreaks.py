@@ -6,6 +6,8 @@ import rulekit
 from rulekit.errors import ContentRuntimeError
 from rulekit.tools.cli import main
 
+from conftest import ONE_DECISION
+
 GAME = """\
 meta: {title: Ties}
 players: {min: 2, max: 2}
@@ -13,18 +15,7 @@ player:
   vars:
     ships: {initial: 1}
     money: {initial: 2}
-flow:
-  rounds: 1
-  phases:
-    - id: p
-      do: |
-        choose players[0]:
-            "go":
-                pass
-scoring:
-  categories:
-    - id: none
-      points: "0"
+""" + ONE_DECISION + """\
   tiebreak:
     - {id: "most ships [bold]", expr: "p.ships", text: "the player with more ships wins the tie"}
     - "p.money"

@@ -1655,7 +1655,7 @@ def _namespace(vocab: Vocabulary) -> dict:
 
     def getitem(s, o, i):
         if type(o) is Family:
-            return o.zones[i] if o.plays(s, i) else nospace(o, i, s)
+            return space(s, o, i)
         if type(o) is ZoneKey:
             held = s.zones[o]
             if i.__class__ is int and not -len(held) <= i < len(held):
@@ -1708,7 +1708,7 @@ def _namespace(vocab: Vocabulary) -> dict:
         raise ContentRuntimeError(f"only a list, a zone or a text can be sliced, not {mutate.fmt(o)}", None,
                                   UNSUPPORTED_OPERATION)
 
-    boundary(getitem, contains, tally, _count_equal, tally_table, tally_count, _replaced, _map, slice_of)
+    boundary(getitem, contains, tally, _count_equal, tally_table, tally_count, _replaced, _map, _key, slice_of)
 
     return {"__builtins__": {}, **RUNTIME_NAMES, "UNLISTED": vm.unlisted, "SCORE": score, "len": len, "LIST": list,
             "SUM": sum, "MIN": min, "MAX": max, "INT": int, "PLAIN_VALUE": _PLAIN_VALUE,
@@ -1729,12 +1729,16 @@ def _map(*pairs):
     names no entry)."""
     new = {}
     for i in range(0, len(pairs), 2):
-        key = pairs[i]
-        if key.__class__ not in _KEYS:
-            raise ContentRuntimeError(f"a mapping's key is a text, a number, a player, a truth value or none, not "
-                                      f"{mutate.fmt(key)}", None, UNSUPPORTED_OPERATION)
-        new[key] = pairs[i + 1]
+        new[_key(pairs[i])] = pairs[i + 1]
     return new
+
+
+def _key(key):
+    """``key`` when a mapping can be keyed by it, else the content's error."""
+    if key.__class__ not in _KEYS:
+        raise ContentRuntimeError(f"a mapping's key is a text, a number, a player, a truth value or none, not "
+                                  f"{mutate.fmt(key)}", None, UNSUPPORTED_OPERATION)
+    return key
 
 
 def _replaced(container, key, value):
@@ -1748,9 +1752,8 @@ def _replaced(container, key, value):
             past_end(key, "the list", len(container))
         new = list(container)
     elif container.__class__ is dict:
-        if key.__class__ not in _KEYS:
-            _map(key, value)        # the error a mapping's key of the wrong kind gets
         new = dict(container)
+        key = _key(key)
     else:
         raise ContentRuntimeError(f"only an element of a list or a table can be set, not of {mutate.fmt(container)}",
                                   None, UNSUPPORTED_OPERATION)

@@ -27,9 +27,8 @@ from ..agents import RandomAgent, action_cap, make_agent, play_out, play_out_at_
 from ..codes import NO_END
 from ..engine import api, rng
 from ..engine.state import PLAYERS
-from ..errors import ContentRuntimeError, UsageError
-from ..files import write_bytes
-from . import balance
+from ..errors import ContentRuntimeError
+from . import balance, figures
 from .balance import wilson
 
 _GAMES: dict = {}
@@ -535,12 +534,7 @@ def to_json(summary: dict, records: list[dict], extra: dict | None = None) -> st
 
 def plot(summary: dict, path: str, title: str | None = None) -> None:
     """Win rates by bot and by seat (with their 95% intervals) and scores by bot, as one PNG."""
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise UsageError("--plot needs matplotlib: pip install 'rulekit[plot]'") from None
+    plt = figures.pyplot()
 
     def rates(ax, table: dict, title: str) -> None:
         ax.bar(list(table), [row["rate"] for row in table.values()],
@@ -558,9 +552,4 @@ def plot(summary: dict, path: str, title: str | None = None) -> None:
     scores.set_title("score by bot (mean and sd)")
     fig.suptitle(title or f"{summary['games']} games")
     fig.tight_layout()
-    picture = io.BytesIO()
-    try:
-        fig.savefig(picture, format="png")
-    finally:
-        plt.close(fig)
-    write_bytes(path, picture.getvalue())
+    figures.save(plt, fig, path)

@@ -8,7 +8,6 @@ compiled and shipped to Ray workers the same way.
 """
 from __future__ import annotations
 
-import io
 import os
 import re
 from decimal import Decimal, InvalidOperation
@@ -16,8 +15,8 @@ from decimal import Decimal, InvalidOperation
 import attrs
 
 from ..errors import UsageError, suggestion_help
-from ..files import write_bytes, write_text
-from . import balance
+from ..files import write_text
+from . import balance, figures
 
 MAX_POINTS = 50
 _RANGE = re.compile(r"^\s*([^=\s]+)\s*=\s*([-+]?[\d.]+)\s*\.\.\s*([-+]?[\d.]+)\s*(?::\s*([-+]?[\d.]+)\s*)?$")
@@ -161,20 +160,10 @@ def table(points: list[Point], summaries: list[dict], title: str, what: str = "p
 
 
 # ------------------------------------------------------------------ plots
-def _pyplot():
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise UsageError("--plot needs matplotlib: pip install 'rulekit[plot]'") from None
-    return plt
-
-
 def plot(points: list[Point], summaries: list[dict], path: str, title: str, xlabel: str) -> None:
     """One PNG: win rate by seat (95% intervals), mean score by seat (10th-90th percentile band)
     and rounds (same band) against the sweep's points."""
-    plt = _pyplot()
+    plt = figures.pyplot()
     numeric = all(isinstance(p.value, (int, float)) for p in points)
     xs = [p.value for p in points] if numeric else list(range(len(points)))
     fig, (rates, scores, rounds) = plt.subplots(1, 3, figsize=(15, 4.5))
@@ -201,7 +190,7 @@ def plot(points: list[Point], summaries: list[dict], path: str, title: str, xlab
             ax.set_xticks(xs, [str(x) for x in xs])
     fig.suptitle(title)
     fig.tight_layout()
-    _save(plt, fig, path)
+    figures.save(plt, fig, path)
 
 
 def _band(ax, xs: list, spreads: list, label: str) -> None:
@@ -214,7 +203,7 @@ def _band(ax, xs: list, spreads: list, label: str) -> None:
 def plot_compare(summary: dict, other: dict, paired: list[dict], path: str, title: str, variant: str) -> None:
     """One PNG for ``--compare``: win rate by seat and score by seat, base beside variant, and the
     paired differences of the win rates with their 95% intervals (flagged ones, after Holm, in red)."""
-    plt = _pyplot()
+    plt = figures.pyplot()
     fig, (rates, scores, diffs) = plt.subplots(1, 3, figsize=(15, 4.5))
     seats = list(summary["win_rate_by_seat"])
     xs = range(len(seats))
@@ -240,13 +229,6 @@ def plot_compare(summary: dict, other: dict, paired: list[dict], path: str, titl
     diffs.set_title(f"{variant} - base, paired (red: Holm p < 0.05)")
     fig.suptitle(title)
     fig.tight_layout()
-    _save(plt, fig, path)
+    figures.save(plt, fig, path)
 
 
-def _save(plt, fig, path: str) -> None:
-    picture = io.BytesIO()
-    try:
-        fig.savefig(picture, format="png")
-    finally:
-        plt.close(fig)
-    write_bytes(path, picture.getvalue())
