@@ -232,6 +232,9 @@ GOOD = "def run_x_0(s, f):\n    e = f.env\n    if e['a'].__class__ is LIST:\n   
     ("@SEQ\n" + GOOD, "the function `run_x_0`"),
     (GOOD.replace("return SEQ(s, e['a'])", "global LIST"), "kind `Global`"),
     (GOOD.replace("SEQ(s, e['a'])", "b'x'"), "constant of kind `bytes`"),
+    # a block of a procedure reading a local another block set: fine in one function, not in two
+    (GOOD.replace("return SEQ(s, e['a'])", "ch = 1\n        return ch")
+     + "def run_x_0_block_1(s, f, e):\n    return ch\n", "unknown name `ch` in `run_x_0_block_1`"),
 ])
 def test_the_check_refuses_what_the_generator_never_writes(source, what):
     verify.check(GOOD, {"LIST": list, "SEQ": None})

@@ -57,6 +57,7 @@ from .visit import assigned_names, bound_names, first_assignments, free_names, l
 
 _units = itertools.count(1)
 _SPLIT_LINES = 16       # a choose's listing of at least this many statements is a function of its own
+_SPLIT_BLOCKS = 12      # a resumable procedure of at least this many blocks is a function per block
 
 
 class Module:
@@ -73,6 +74,7 @@ class Module:
         self._defs = itertools.count()
         self._home = None           # the content file of the function being written (_note)
         self._noted = None          # the content line its last note named
+        self.tables: list = []      # (name, function names) of each split procedure's blocks (_emit_split)
 
     # ------------------------------------------------------------ lines
     def add(self, indent: int, text: str, span=None) -> None:
@@ -132,6 +134,8 @@ class Module:
                                                span, help="split it into smaller procedures")]) from None
         exec(code, self.comp.ns)  # noqa: S102 - our own source, checked (dsl/verify.py)
         ns = self.comp.ns
+        for table, names in self.tables:
+            ns[table][:] = [ns[name] for name in names]
         for code in self.written:
             code.run = ns.get(f"run_{code.pyname}")
             code.direct = ns.get(f"call_{code.pyname}")
@@ -270,7 +274,7 @@ class _Writer:
     def resumable_function(self, body) -> None:
         self.start(self.reserve())
         self.seq(body)
-        self.cur.extend(_returned("None", 3, None))
+        self.cur.extend(_returned(None, 3, None))
         self.emit_blocks()
 
     def emit_blocks(self) -> None:
@@ -280,13 +284,41 @@ class _Writer:
             m.add(1, Comment(f"# {_named(self.code.name, span)}: the options of a choose"))
             m.extend(body)
             m.add(0, "")
+        blocks = _threaded(self.blocks) if self.comp.passes.on("threading") else self.blocks
+        if len(blocks) >= _SPLIT_BLOCKS:
+            self._emit_split(blocks)
+            return
         m.add(0, f"def run_{self.code.pyname}(s, f):", self.code.span)
         m.add(1, Comment(f"# {_named(self.code.name, self.code.span)}: resumable, blocks 0-{len(self.blocks) - 1}"))
         m.add(1, "e = f.env")
         m.add(1, "pc = f.pc")
         m.add(1, "while True:")
-        blocks = _threaded(self.blocks) if self.comp.passes.on("threading") else self.blocks
         self._emit_range(blocks, 0, len(blocks), 0)
+
+    def _emit_split(self, blocks: list) -> None:
+        """A long procedure as one function per block, each returning the block to run next (or,
+        not a whole number, what the procedure returns: it stopped, or it ended), and a loop that
+        runs them from a table: the procedure reads as its steps, each a few lines, instead of one
+        function of hundreds under nested ``if pc < N`` tests. The table is filled with the
+        functions when the module is loaded (:meth:`Module.load`)."""
+        m = self.m
+        pyname = self.code.pyname
+        names = [f"{pyname}_block_{pc}" for pc in range(len(blocks))]
+        table = self.comp._k([], "BLOCKS")
+        m.tables.append((table, names))
+        for pc, lines in enumerate(blocks):
+            m.add(0, f"def {names[pc]}(s, f, e):  # {_named(self.code.name, self.code.span)}", self.code.span)
+            m.extend(_block_function(lines))
+            m.add(0, "")
+        m.add(0, f"def run_{pyname}(s, f):", self.code.span)
+        m.add(1, Comment(f"# {_named(self.code.name, self.code.span)}: resumable, its blocks 0-{len(blocks) - 1} "
+                         "are the functions above"))
+        m.add(1, "e = f.env")
+        m.add(1, "pc = f.pc")
+        m.add(1, "while True:")
+        m.add(2, f"pc = {table}[pc](s, f, e)")
+        m.add(2, "if pc.__class__ is not INT:")
+        m.add(3, "return pc")
 
     def _emit_range(self, blocks: list, lo: int, hi: int, shift: int) -> None:
         """Blocks ``lo``..``hi - 1``, tested by halves (``if pc < mid:`` around the lower half, the
@@ -578,7 +610,7 @@ class _Writer:
         else:
             lines.append((3, f"if {decided}:", st.span))
             lines.append((4, Exit("return True"), st.span))
-            lines.append((3, "pc = f.pc", st.span))
+            lines.append((3, Jump("f.pc"), st.span))
             lines.append((3, CONTINUE, st.span))
         return target
 
@@ -985,7 +1017,7 @@ class _Writer:
         return written.direct.format(span=span, **given)
 
     def s_Return(self, st, ind, out):
-        value = self.comp.src(st.value, self.scope) if st.value is not None else "None"
+        value = self.comp.src(st.value, self.scope) if st.value is not None else None
         if self.resumable:
             out.extend(_returned(value, ind, st.span))
         else:
@@ -1083,13 +1115,35 @@ def _listing_parts(st):
         yield from ((part, bound) for part in (opt.cond, opt.by) if part is not None)
 
 
-def _returned(value: str, ind: int, span) -> list:
+def _block_function(lines: list) -> list:
+    """A block's lines (written at depth 3, inside ``while True:`` and an ``if pc == N:``) as the
+    body of a function of its own: going to block N (``pc = N`` then ``continue``, or falling
+    through to the next block) returns N."""
+    out: list = []
+    for ind, text, span in lines:
+        if text is CONTINUE:
+            last = out[-1] if out else None
+            if last is not None and last[0] == ind - 2 and isinstance(last[1], Jump) and not last[1].frame:
+                out[-1] = (ind - 2, Exit(f"return {last[1].target}"), last[2])
+            else:
+                out.append((ind - 2, Exit("return pc"), span))
+            continue
+        out.append((ind - 2, text, span))
+    last = out[-1] if out else None
+    if last is not None and last[0] == 1 and isinstance(last[1], Jump) and not last[1].frame:
+        out[-1] = (1, Exit(f"return {last[1].target}"), last[2])
+    elif last is None or last[0] != 1 or not isinstance(last[1], Exit):
+        out.append((1, Exit("return pc"), None))
+    return out
+
+
+def _returned(value: str | None, ind: int, span) -> list:
     """The lines that return from a resumable procedure's frame (the top one) with ``value``:
     the frame comes off and, where the caller stores the value (``x = proc()``: ``f.ret``), it
     goes into the caller's locals; False tells the caller's ``runtime.call`` it returned. The
     value is worked out first: one that fails leaves the frame where it was."""
     lines = []
-    if value != "None":
+    if value is not None:       # (None: a bare `return`, or the end of the procedure)
         lines.append((ind, f"_v = {value}", span))
         value = "_v"
     return lines + [(ind, "s.frames.pop()", span),
@@ -1123,7 +1177,7 @@ def _threaded(blocks: list) -> list:
     for pc, lines in enumerate(blocks):
         code = [(ind, text) for ind, text, _span in lines if not isinstance(text, Comment)]
         jump = code[0][1] if code and code[0][0] == 3 and isinstance(code[0][1], Jump) else None
-        if jump is None or jump.frame:
+        if jump is None or jump.frame or jump.target.__class__ is not int:
             continue
         if code[1:] == [(3, CONTINUE)] or (len(code) == 1 and jump.target == pc + 1):
             hops[pc] = jump.target
@@ -1148,7 +1202,7 @@ def _threaded(blocks: list) -> list:
             new.append((ind, text, span))
         if len(new) >= 2 and new[-1][:2] == (3, CONTINUE) and new[-2][0] == 3:
             jump = new[-2][1]
-            if isinstance(jump, Jump) and not jump.frame and jump.target > pc:
+            if isinstance(jump, Jump) and not jump.frame and jump.target.__class__ is int and jump.target > pc:
                 new.pop()       # a later block: the tests below this one reach it without going round
         out.append(new)
     return out

@@ -1469,7 +1469,7 @@ class Compiler(Loops):
         obj = "None"
         if per_player:
             obj = self.src(target.obj, scope)     # worked out before the value, as the setter's call does
-            if not obj.isidentifier():
+            if pysource.kind(obj) != pysource.NAME:
                 local = self._temp("_q")
                 lines.append((0, f"{local} = {obj}"))
                 obj = local

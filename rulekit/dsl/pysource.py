@@ -64,9 +64,11 @@ NONE = Py("None", CONST)    # the value of nothing; also what an expression that
 # a line that leaves the block: each such line says what it is when it is written.
 
 class Jump(str):
-    """``pc = N`` (the next block to run), or ``f.pc = N`` (where the frame resumes)."""
+    """``pc = N`` (the next block to run), or ``f.pc = N`` (where the frame resumes); ``target``
+    is N, or the source of a block known only when the code runs (``f.pc``: the block a decision
+    bound)."""
 
-    def __new__(cls, target: int, frame: bool = False):
+    def __new__(cls, target: int | str, frame: bool = False):
         line = super().__new__(cls, f"{'f.' if frame else ''}pc = {target}")
         line.target, line.frame = target, frame
         return line

@@ -4,8 +4,8 @@
 The code generator (dsl/codegen.py, dsl/compiler.py, dsl/loops.py) writes content text
 only as ``repr`` literals, so content can never add code. Should a bug let text through,
 this check stops the module before ``exec``: it holds only the node kinds the generator
-writes, reads only names of its namespace and its own (parameters, locals, the functions
-it defines), touches only the attributes generated code touches, and no dunder but
+writes, each function reads only names of the namespace, the module's functions and its own
+(parameters, locals), touches only the attributes generated code touches, and no dunder but
 ``x.__class__`` compared with ``is``/``in``. A refusal is a bug of rulekit (exit 101), not
 the author's mistake. The code cache (dsl/code_cache.py) keeps only code checked here, so
 a source is checked once, when it is first compiled.
@@ -61,15 +61,17 @@ def check(source: str, namespace: dict) -> ast.Module | None:
         for node in tree.body:
             if node.__class__ is not ast.FunctionDef:
                 _refuse(node, "a statement outside a function")
-        own, read = _walk(tree)
+        functions = {node.name for node in tree.body}
+        for node in tree.body:
+            own, read = _walk(node)
+            stray = sorted(name for name in read - own - functions if name not in namespace)
+            if stray:       # (a local of another function: one of a procedure's blocks reading another's)
+                _refuse(node, f"unknown name `{stray[0]}` in `{node.name}`")
     except SyntaxError:
         return None
     finally:
         if collecting:
             gc.enable()
-    stray = sorted(name for name in read - own if name not in namespace)
-    if stray:
-        _refuse(None, f"unknown name `{stray[0]}`")
     return tree
 
 

@@ -64,7 +64,7 @@ def variable_setter(name: str, per_player: bool):
             if value.__class__ is int and value.bit_length() > MAX_BITS:
                 too_many_digits(value.bit_length(), f"`{_what(name, player)}` grew without end?", span)
             old = row.get(name)
-            if old != value:
+            if old != value or old.__class__ is not value.__class__:     # 1 -> true is a change too
                 s.events.append(("set", _what(name, player), old, value))
         row[name] = value
         if s.memo and (forgets or s.coarse):
@@ -104,7 +104,7 @@ def set_prop(s: State, item: str, name: str, value) -> None:
     if s.memo:
         memo.forget(s, ("prop", name))
     memo.stored(s, value)
-    if s.record and old != value:
+    if s.record and (old != value or old.__class__ is not value.__class__):
         if value.__class__ is int and value.bit_length() > MAX_BITS:
             too_many_digits(value.bit_length(), f"`{item}.{name}` grew without end?")
         s.events.append(("prop", item, name, value))
