@@ -39,24 +39,20 @@ BOTS_ONLY = ("no estimate table", "no seat estimates")
 SETTINGS = tuple(os.environ.get("BENCH_SETTINGS", "|".join(SETTINGS)).split("|"))
 
 WORKER = r'''
-import json, sys, time
+import json, os, sys, time
 sys.path.insert(0, sys.argv[1])
 setting, name, players, games, how = sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5]), sys.argv[6]
 from rulekit.engine import memo
-from rulekit.dsl import compiler
 if setting == "memo trial":
     memo.PER_STATE = True
 elif setting == "memo always":
     memo.PER_STATE, memo.TRIAL_CALLS, memo.KEEP_RATE = True, 1, 0.0
 elif setting.startswith("keep at "):
     memo.PER_STATE, memo.KEEP_RATE = True, float(setting.split()[-1])
-elif setting == "no static memo":
-    original = compiler.Compiler.__init__
-    def without_static(self, vocab, static_memo=None):
-        original(self, vocab, {})
-    compiler.Compiler.__init__ = without_static
+elif setting == "no static memo":       # the compiler's passes (dsl/passes.py), switched off by name
+    os.environ["RULEKIT_PASSES"] = "-memo"
 elif setting == "no tallies":
-    compiler._tally_parts = lambda arg, v: None
+    os.environ["RULEKIT_PASSES"] = "-tallies"
 elif setting == "no estimate table":
     from rulekit.agents import estimates
     estimates._Reads.of = staticmethod(lambda game, n: None)

@@ -189,7 +189,7 @@ class Game:
         """A compiler over this game's names (for expectations and position scripts): its
         code runs beside the game's generated module (a copy of its namespace)."""
         program = self.program
-        compiler = Compiler(program.vocab, self.memo.static)
+        compiler = Compiler(program.vocab, self.memo.static, program.module.comp.inlining)
         compiler.out.functions_impl = program.functions
         compiler.ns = dict(program.module.comp.ns)
         return compiler

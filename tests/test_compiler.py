@@ -383,7 +383,7 @@ def test_small_functions_are_written_in_place_and_fail_on_a_content_line(write_g
         players[0].coins = double(n) * 100 + double(n + 1)
         """)
     game = rulekit.load_game(folder)
-    assert game.compiler_for_scripts()._inlinable("double")
+    assert "double" in game.compiler_for_scripts().inlining
     state = rulekit.new_game(game, 1)
     assert state.p[0]["coins"] == 8 * 100 + 10
     # only the complex argument went through the memo (per game: `double` reads no state)
@@ -407,7 +407,7 @@ def test_a_function_of_the_board_that_builds_a_text_is_remembered_not_written_in
         players[0].coins = double(total_n)
         """, {"tag": (["p", "c"], "'seat-' + text(p) + '-' + c")}, {"total_n": 2}))
     compiler = game.compiler_for_scripts()
-    assert not compiler._inlinable("tag") and compiler._inlinable("double")
+    assert "tag" not in compiler.inlining and "double" in compiler.inlining
     state = rulekit.new_game(game, 2)
     assert state.g["total"] == ["seat-p1-red", "seat-p1-blue", "seat-p2-red", "seat-p2-blue"]
     assert sorted(v for v in game.memo.static["tag"].values()) == sorted(state.g["total"])
@@ -455,7 +455,7 @@ def test_a_small_function_asking_a_remembered_one_is_written_in_place(write_game
     """`tagged` reads the state and asks `tag`, which is remembered per game and not written in
     place: that call is one table lookup, so `tagged` is as cheap as `double` and written into
     its callers (a literal argument is as plain as a name). Functions asking each other in a
-    circle are never all written in place, so writing them out ends."""
+    circle are never written in place, so writing them out ends."""
     game = rulekit.load_game(build(write_game, """\
         total = [tag(q, 'red') for q in players]
         first = players[0]
@@ -463,8 +463,8 @@ def test_a_small_function_asking_a_remembered_one_is_written_in_place(write_game
         """, {"tag": (["p", "c"], "'seat-' + text(p) + '-' + c"), "tagged": (["p", "c"], "tag(p, c) in total"),
               "ping": (["x"], "0 if x <= 0 else pong(x - 1) + 1"), "pong": (["x"], "ping(x)")}))
     compiler = game.compiler_for_scripts()
-    assert not compiler._inlinable("tag") and compiler._inlinable("tagged")
-    assert not (compiler._inlinable("ping") and compiler._inlinable("pong"))
+    assert "tag" not in compiler.inlining and "tagged" in compiler.inlining
+    assert "ping" not in compiler.inlining and "pong" not in compiler.inlining
     functions = game.program.functions
     with Calls() as calls:
         assert rulekit.new_game(game, 2).p[0]["coins"] == 31

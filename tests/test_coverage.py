@@ -118,7 +118,7 @@ def test_a_function_written_into_a_function_written_in_place_ran_when_its_caller
 procedures:""", 1).replace("p.total = doubled(2)", "p.total = quadrupled(1)")
     folder = write_game({"game.yaml": text, "scenarios/adding.yaml": ADDING})
     compiler = rulekit.load_game(folder).compiler_for_scripts()
-    assert compiler._inlinable("doubled") and compiler._inlinable("quadrupled")
+    assert "doubled" in compiler.inlining and "quadrupled" in compiler.inlining
     tracer = Tracer()
     transcript_text(str(Path(folder) / "scenarios" / "adding.yaml"), tracer)
     lines = report(tracer).statements[str(Path(folder) / "game.yaml")]

@@ -207,11 +207,11 @@ def test_scripts_and_snapshots_hold_under_each_setting(game, setting, capsys):
 
 def test_a_fault_inside_a_pass_is_an_internal_error_naming_it(monkeypatch, capsys, tmp_path):
     """A bug in a pass is rulekit's (exit 101), never the author's, and says how to go on without it."""
-    from rulekit.dsl import compiler
+    from rulekit.dsl import analysis
 
     def broken(node):
         raise ValueError("a planted bug")
-    monkeypatch.setattr(compiler, "_builds_text", broken)      # asked only by the `inline` pass
+    monkeypatch.setattr(analysis, "_builds_text", broken)      # asked only by the `inline` pass
     monkeypatch.setenv("RULEKIT_CACHE_DIR", str(tmp_path))
     assert main(["autoplay", "goa", "--quiet"]) == 101
     out = capsys.readouterr()

@@ -46,13 +46,13 @@ from ..source import source_line
 from . import ast, code_cache, layout, lowering, passes, templates, verify
 from .compiler import (
     Compiler,
-    Scope,
     literal,
     located_code,
     py_identifier,
     too_complex,
 )
 from .pysource import CONTINUE, NAME, SLOT, Comment, Exit, Jump, Py
+from .scope import Scope
 from .visit import assigned_names, bound_names, first_assignments, free_names, loop_depth, read_names
 
 _units = itertools.count(1)
@@ -192,13 +192,13 @@ class Module:
                 severity="warning"))
         if code.stops:
             scope = Scope(set(params) | assigned)
-            scope.kinds = comp.local_kinds(body, assigned - set(params), scope)
+            scope.kinds = comp.kinds.of_locals(body, assigned - set(params), scope)
             writer = _Writer(self, code, scope, resumable=True, flat=key in self.flat)
             writer.resumable_function(body)
         else:
             names = {p: _pylocal(p) for p in sorted(set(params) | assigned)}
             scope = Scope(set()).bind_py(names)
-            scope.kinds = comp.local_kinds(body, assigned - set(params), scope, lambda name: ("py", names[name]))
+            scope.kinds = comp.kinds.of_locals(body, assigned - set(params), scope, lambda name: ("py", names[name]))
             writer = _Writer(self, code, scope, resumable=False)
             writer.direct_function(body, [names[p] for p in params])
         self.add(0, "")
@@ -808,11 +808,11 @@ class _Writer:
                 clauses.append(_Clause(var, src, shared=src, called=isinstance(coll, ast.Call)))
             else:
                 guard, coll, own, test = picked
-                mine = visible.bind_py({own: var}, [var] if comp.static_kind(coll, visible) == "zone" else [])
+                mine = visible.bind_py({own: var}, [var] if comp.kinds.of(coll, visible) == "zone" else [])
                 clauses.append(_Clause(var, comp.walk_src(coll, visible), guard and comp.src(guard, visible),
                                        test and comp.src(test, mine), src, called=True))
             names[name] = var
-            if comp.static_kind(coll, visible) == "zone":
+            if comp.kinds.of(coll, visible) == "zone":
                 walkers.append(var)
             comp.note_member(var, coll, visible)
             keys.append(key(name))
@@ -929,7 +929,7 @@ class _Writer:
         = v`` sets ``xs[i]``'s element the same way, one level at a time."""
         comp = self.comp
         obj = target.obj
-        zone = comp.static_kind(obj, self.scope) in ("zone", "family")
+        zone = comp.kinds.of(obj, self.scope) in ("zone", "family")
         if zone or not isinstance(obj, (ast.Name, ast.Attr, ast.Index)):
             comp.error(BAD_ASSIGNMENT_TARGET, "only an element of a list or a table held by a variable can be set",
                        target.span, "a zone's items change by moving them: `move(x, to=zone)`" if zone else None)
@@ -1008,7 +1008,7 @@ class _Writer:
         names = list(builtin.params) + [n for n, _ in builtin.optional]
         for index, name in enumerate(names):
             if builtin.args.get(name) == "zone" and \
-                    comp.static_kind(_argument(call, index, name), self.scope) != "zone":
+                    comp.kinds.of(_argument(call, index, name), self.scope) != "zone":
                 return None
         given = dict(zip(names, args)) | kwargs
         for name, default in builtin.optional:
@@ -1063,7 +1063,7 @@ class _Writer:
     def _iter(self, node, kept=False) -> str:
         """What a `for` walks: a snapshot of the list or zone (moving items while looping is safe),
         or a range as it is, unless the loop is ``kept`` in the frame (a tuple, which clones and saves)."""
-        if self.comp.static_kind(node, self.scope) in ("list", "zone"):
+        if self.comp.kinds.of(node, self.scope) in ("list", "zone"):
             walked = None if kept else self.comp.walked_src(node, self.scope)
             return walked if walked is not None else f"(*{self.comp.seq_src(node, self.scope)},)"
         return f"ITER(s, {self.comp.src(node, self.scope)})"

@@ -11,10 +11,12 @@ The ``x_NAME`` methods return the Python source of an expression (``dsl/pysource
 compiler knows what the source is); a content function becomes a function of the game's
 generated module (loops.py writes its body), and dsl/codegen.py writes procedures and the flow
 with this compiler's expressions. The optimisations are named passes (dsl/passes.py), each
-gated in the one function that does it; what the code written so far knows lives in ``at``
-(:class:`Writing`), the names the module binds in ``names``, what was found out about content
-functions in ``facts``, and what compiling made in ``out``. Nothing here runs at game time
-except the generated code, which never looks at the AST again.
+gated in the one function that does it. What the content says, found before and apart from any
+code being written, is asked of ``inlining`` (dsl/analysis.py: which functions are written in
+place) and ``kinds`` (dsl/kinds.py: which values are certainly lists, zones, items); what the
+code written so far knows lives in ``at`` (:class:`Writing`), the names the module binds in
+``names``, and what compiling made in ``out``. Nothing here runs at game time except the
+generated code, which never looks at the AST again.
 """
 from __future__ import annotations
 
@@ -62,9 +64,12 @@ from ..errors import ContentRuntimeError, Diagnostic, boundary, suggestion_help
 from ..source import Span
 from . import ast, code_cache, passes, pysource, templates, verify
 from .aggregates import AGGREGATES
+from .analysis import Inlining, any_parts, cheap, inlining, size, tally_parts
+from .kinds import Kinds
 from .loops import Loops, _conjuncts
 from .pysource import NAME, NONE, SLOT, STEADY, Py
-from .visit import Transformer, assigned_values, bound_names, free_names, mentions, substituted
+from .scope import Scope
+from .visit import Transformer, bound_names, free_names, mentions, substituted
 
 Fn = Callable  # (state, env) -> value
 
@@ -98,43 +103,6 @@ class Vocabulary:
     option_groups: dict = attrs.Factory(dict)    # name -> (params, tuple of ast.Option)
     prop_reads: dict = attrs.Factory(dict)       # item property -> spans reading it (content/properties.py)
     prop_asked: set = attrs.Factory(set)         # properties named in a `has`-like built-in's literal
-
-
-class Scope:
-    """Local names of one procedure. ``alias`` renames the locals of an included
-    option group (``group.name``) so they can never clash with the includer's."""
-
-    def __init__(self, locals_: set, loops: list | None = None, alias: dict | None = None,
-                 py: dict | None = None, items: frozenset = frozenset(), kinds: dict | None = None):
-        self.locals = set(locals_)
-        self.loops = loops if loops is not None else []
-        self.alias = alias or {}
-        self.py = py or {}   # names held in Python variables (comprehension and function parameters)
-        self.items = items   # Python variables certainly holding an item (they walk a zone)
-        # what a procedure's local certainly holds ("list", "zone", "item": Compiler.local_kinds),
-        # by ("local", name) or ("py", Python variable)
-        self.kinds = kinds if kinds is not None else {}
-
-    def key(self, name: str) -> str:
-        return self.alias.get(name, name)
-
-    def bind(self, private: dict) -> Scope:
-        """A scope where each name in ``private`` reads the env key it maps to."""
-        alias = dict(self.alias)
-        alias.update(private)
-        return Scope(self.locals | set(private.values()), self.loops, alias, self.py,
-                      self.items - set(private.values()), self.kinds)
-
-    def bind_py(self, names: dict, items=()) -> Scope:
-        """A scope where each name in ``names`` reads the Python variable it maps to (``items``:
-        those of them that walk a zone)."""
-        py = dict(self.py)
-        py.update(names)
-        return Scope(self.locals, self.loops, self.alias, py,
-                      (self.items - set(names.values())) | frozenset(items), self.kinds)
-
-
-_FIXED_KINDS = {int: "number", bool: "bool", str: "text"}
 
 
 @attrs.define
@@ -176,19 +144,8 @@ class ModuleNames:
     by_seat: dict = attrs.Factory(dict)     # function -> the name of its table by seat (_looked_up_by_seat)
 
 
-@attrs.define
-class FunctionFacts:
-    """What the compiler found out about content functions, each found once (by name)."""
-    kinds: dict = attrs.Factory(dict)       # -> the kind its body certainly gives (_function_kind)
-    evident: dict = attrs.Factory(dict)     # -> the evident kind of its body (_kind_of)
-    inline: dict = attrs.Factory(dict)      # -> whether it is written in place of its calls (_inlinable)
-    size: dict = attrs.Factory(dict)        # -> its body's size with the calls written in place
-    reach: dict = attrs.Factory(dict)       # -> the functions its written-out body calls
-    written: dict = attrs.Factory(dict)     # -> the cheap functions its body calls
-
-
 class Compiler(Loops):
-    def __init__(self, vocab: Vocabulary, static_memo: dict | None = None):
+    def __init__(self, vocab: Vocabulary, static_memo: dict | None = None, inlined: Inlining | None = None):
         self.v = vocab
         self.passes = passes.current()      # the optimisations switched on (dsl/passes.py)
         # Functions that read no part of the state (dsl/reads.py), name -> results: they depend
@@ -197,7 +154,9 @@ class Compiler(Loops):
         self.static_memo: dict = static_memo if static_memo is not None and self.passes.on("memo") else {}
         self.out = Findings()             # what compiling found and made, for the model and coverage
         self.names = ModuleNames()        # the names generated code gives what it reads
-        self.facts = FunctionFacts()      # what the compiler found out about each content function
+        # what the content says of its functions and values, found apart from writing code
+        self.inlining = inlined if inlined is not None else inlining(vocab, self.static_memo, self.passes.on("inline"))
+        self.kinds = Kinds(vocab, self.passes.on("kinds"))
         self.at = Writing()               # what the code being written knows so far
         self.ns: dict = _namespace(vocab)
 
@@ -406,117 +365,6 @@ class Compiler(Loops):
         fn = self.names.functions[text] = located_code(out["_f"], span)
         return fn
 
-    # Where the kind of a collection is certain from the text alone (a zone by name, a
-    # comprehension, `players`), generated code reads it directly instead of asking at run
-    # time (`SEQ`); a name a local could shadow is never taken for granted.
-    def local_kinds(self, body, names: set, scope: Scope, key=lambda name: ("local", name)) -> dict:
-        """What each local of a procedure certainly holds ("list", "zone", "item"), for
-        ``Scope.kinds`` (under ``key(name)``): a local among ``names`` (never a parameter) that
-        only plain assignments give values (never a loop or option variable), all of one kind. Each starts as what its
-        first value says and loses its kind when another value says otherwise, until none
-        does (`xs = xs + [x]` keeps "list")."""
-        values = {name: given for name, given in assigned_values(body).items()
-                  if given is not None and name in names}
-        kinds = {key(name): self.static_kind(given[0], scope) for name, given in values.items()}
-        known = Scope(scope.locals, scope.loops, scope.alias, scope.py, scope.items,
-                      {k: kind for k, kind in kinds.items() if kind is not None})
-        # A local losing its kind can only take it from those whose values name it: they alone
-        # are asked again (asking every local again after each loss was quadratic).
-        readers: dict = {}
-        for name, given in values.items():
-            for node in ast.walk(given):
-                if isinstance(node, ast.Name) and node.id in values:
-                    readers.setdefault(node.id, set()).add(name)
-        work = list(values)
-        waiting = set(work)
-        while work:
-            name = work.pop()
-            waiting.discard(name)
-            kind = kinds[key(name)]
-            if kind is not None and any(self.static_kind(value, known) != kind for value in values[name]):
-                kinds[key(name)] = None
-                del known.kinds[key(name)]
-                for reader in readers.get(name, ()):
-                    if reader not in waiting:
-                        waiting.add(reader)
-                        work.append(reader)
-        return {k: kind for k, kind in kinds.items() if kind in ("list", "zone", "item")}
-
-    @passes.step("kinds")
-    def static_kind(self, node, scope) -> str | None:
-        """The kind of ``node`` ("zone", "list", "family", "item") when it is certain, else None."""
-        if "kinds" in self.passes.off:
-            return None
-        v = self.v
-        if isinstance(node, ast.Name):
-            return self._name_kind(node.id, scope)
-        if isinstance(node, (ast.ListLit, ast.Comp, ast.Let)):
-            return "list"
-        if isinstance(node, ast.Attr) and node.name in v.pzones and not (
-                {node.name} & (v.pvars | v.item_props | v.dynamic_props | v.member_props)):
-            return self._pzone_kind(node.name)
-        if isinstance(node, ast.Index) and self.static_kind(node.obj, scope) == "family":
-            return "zone"
-        if isinstance(node, ast.Slice) and self.static_kind(node.obj, scope) in ("list", "zone"):
-            return "list"
-        if isinstance(node, ast.Attr) and self._member_lists(node.name):
-            return "list"
-        if isinstance(node, ast.Call):
-            if node.func in v.functions:
-                return self._function_kind(node.func)
-            builtin = REGISTRY.get(node.func)
-            if builtin is not None and node.func not in v.procedures:
-                return builtin.gives
-        if isinstance(node, ast.IfExp):
-            then = self.static_kind(node.then, scope)
-            return then if then == self.static_kind(node.orelse, scope) and then in ("list", "zone", "item") else None
-        if isinstance(node, ast.BinOp) and node.op == "+" and \
-                self.static_kind(node.left, scope) == self.static_kind(node.right, scope) == "list":
-            return "list"
-        return None
-
-    def _pzone_kind(self, name: str) -> str:
-        """A player's zone is a "zone", or a "family" when declared with `keys:` or `range:`."""
-        seats = self.v.pzones[name]
-        return "family" if seats and seats[0].__class__ is Family else "zone"
-
-    def _name_kind(self, name: str, scope) -> str | None:
-        """What a name certainly holds: a local as ``Scope.kinds`` knows it, a zone, a family, a set."""
-        v = self.v
-        if name in scope.py:
-            return scope.kinds.get(("py", scope.py[name]))
-        if name in scope.alias:
-            return None
-        if name in scope.locals:
-            return scope.kinds.get(("local", name))
-        if name in v.zones:
-            return "zone"
-        if name in v.families:
-            return "family"
-        if name in v.sets or name == "players":
-            return "list"
-        if name in v.tables and name not in v.members and v.tables[name].__class__ is list:
-            return "list"       # a table written as a list (x_Name: a constant of the module)
-        return None
-
-    def _member_lists(self, name: str) -> bool:
-        """Whether attribute ``name`` can only be a property of set members that is a list on
-        every member having it (a column's `costs`): indexing it needs no check of its kind."""
-        v = self.v
-        if name not in v.member_props or name in v.pvars or name in v.pzones or name in v.item_props \
-                or name in v.dynamic_props:
-            return False
-        values = [props[name] for props in v.members.values() if name in props]
-        return bool(values) and all(value.__class__ is list for value in values)
-
-    def _function_kind(self, name: str):
-        """What a user function certainly returns ("list", "zone", "item"), from its body alone."""
-        if name not in self.facts.kinds:
-            self.facts.kinds[name] = None     # a function asking about itself learns nothing
-            params, body = self.v.functions[name]
-            self.facts.kinds[name] = self.static_kind(body, Scope(set(params)))
-        return self.facts.kinds[name]
-
     def walk_src(self, node, scope) -> str:
         """What a ``for`` statement walks: the built-in's walked form (``walked_src``) or ``seq_src``."""
         walked = self.walked_src(node, scope)
@@ -545,7 +393,7 @@ class Compiler(Loops):
 
     def seq_src(self, node, scope) -> str:
         """Source of the items of a list or zone (``SEQ`` only where the kind is not certain)."""
-        kind = self.static_kind(node, scope)
+        kind = self.kinds.of(node, scope)
         if kind == "list":
             return self.src(node, scope)
         if kind == "zone":
@@ -658,7 +506,7 @@ class Compiler(Loops):
             return f"ITEMS[{item}][{key}]" if "sprop" in paths else None
 
         if (isinstance(node.obj, ast.Name) and scope.py.get(node.obj.id) in scope.items) or \
-                self.static_kind(node.obj, scope) == "item":
+                self.kinds.of(node.obj, scope) == "item":
             read = item_read(obj)       # an item for certain (it walks a zone)
             if read is not None:
                 return read
@@ -699,7 +547,7 @@ class Compiler(Loops):
                 f"{self._k(dispatch)}(s, {again}))")
 
     def x_Index(self, node, scope):
-        kind = self.static_kind(node.obj, scope)
+        kind = self.kinds.of(node.obj, scope)
         obj, index = self.src(node.obj, scope), self.src(node.index, scope)
         if kind == "family":
             if self._sized_family(node.obj, scope):
@@ -762,7 +610,7 @@ class Compiler(Loops):
             self.at.in_iterable += 1
             clauses.append(f"for {var} in {self.seq_src(coll, visible)}")
             self.at.in_iterable -= 1
-            walkers = [w for w in walkers if w != var] + ([var] if self.static_kind(coll, visible) == "zone" else [])
+            walkers = [w for w in walkers if w != var] + ([var] if self.kinds.of(coll, visible) == "zone" else [])
             self.note_member(var, coll, visible)
             names = dict(names)
             names[name] = var
@@ -800,8 +648,8 @@ class Compiler(Loops):
         constant = (ast.Num, ast.Str, ast.Neg)
         if node.op == "+":
             return not (isinstance(node.left, constant) or isinstance(node.right, constant)
-                        or "number" in (self._kind_of(node.left), self._kind_of(node.right)))
-        return not (self._kind_of(node.left) == self._kind_of(node.right) == "number")
+                        or "number" in (self.kinds.evident(node.left), self.kinds.evident(node.right)))
+        return not (self.kinds.evident(node.left) == self.kinds.evident(node.right) == "number")
 
     def x_Compare(self, node, scope):
         a = self.src(node.left, scope)
@@ -809,7 +657,7 @@ class Compiler(Loops):
         op = node.op
         if op in ("==", "!=", "<", "<=", ">", ">="):
             return f"({a} {op} {b})"
-        kind = self.static_kind(node.right, scope)
+        kind = self.kinds.of(node.right, scope)
         if kind == "family":
             self.error(IN_ON_FAMILY, f"`{op}` cannot look inside a family of zones; test one of its spaces: "
                        f"`x {op} {_name_of(node.right)}[key]`", node.span)
@@ -966,26 +814,26 @@ class Compiler(Loops):
             return False
         _var, coll = comp.fors[0]
         v = self.v
-        if not (isinstance(coll, ast.Name) and coll.id in v.sets and self.static_kind(coll, scope) == "list"
+        if not (isinstance(coll, ast.Name) and coll.id in v.sets and self.kinds.of(coll, scope) == "list"
                 and coll.id not in v.gvars and coll.id not in v.constants):
             return False
-        return 0 < len(v.sets[coll.id]) <= UNROLL_MEMBERS and _size(comp.elt) + _size(comp.cond) <= UNROLL_SIZE
+        return 0 < len(v.sets[coll.id]) <= UNROLL_MEMBERS and size(comp.elt) + size(comp.cond) <= UNROLL_SIZE
 
     def counted_without_loop(self, comp) -> bool:
         """Whether ``count`` of ``comp`` is answered by a tally or ``list.count`` (``_tally_count``)."""
         return self.passes.on("tallies") and (
-            _tally_parts(comp, self.v) is not None or _equal_parts(comp) is not None)
+            tally_parts(comp, self.v) is not None or _equal_parts(comp) is not None)
 
     def any_by_tally(self, node, scope) -> bool:
         """Whether ``any(...)`` is answered by a tally (``tallied_any``)."""
         return self._any_tally_parts(node, scope) is not None
 
     def _any_tally_parts(self, node, scope):
-        """``_any_parts`` of ``any(...)``'s one argument, its zone one for certain, else None."""
+        """``any_parts`` of ``any(...)``'s one argument, its zone one for certain, else None."""
         if "tallies" in self.passes.off:
             return None
-        parts = _any_parts(node.args[0], self.v) if len(node.args) == 1 and not node.kwargs else None
-        return parts if parts is not None and self.static_kind(parts[0], scope) == "zone" else None
+        parts = any_parts(node.args[0], self.v) if len(node.args) == 1 and not node.kwargs else None
+        return parts if parts is not None and self.kinds.of(parts[0], scope) == "zone" else None
 
     @passes.step("tallies")
     def tallied_any(self, node, scope) -> str | None:
@@ -1027,7 +875,7 @@ class Compiler(Loops):
         if form == "count" and len(node.args) == 1 and not node.kwargs:
             self._bind(builtin, node, scope, lambda n, sc: "None")  # checks only
             return f"len({self.seq_src(node.args[0], scope)})"     # SEQ asks only where the kind is not certain
-        if not node.args or len(node.args) > 2 or self.static_kind(node.args[0], scope) not in ("list", "zone"):
+        if not node.args or len(node.args) > 2 or self.kinds.of(node.args[0], scope) not in ("list", "zone"):
             return None
         defaults = list(node.args[1:]) + [value for key, value in node.kwargs if key == "default"]
         if any(key != "default" for key, _v in node.kwargs) or len(defaults) > aggregate.default:
@@ -1044,11 +892,11 @@ class Compiler(Loops):
         commonest question rules ask ("how many cards of this company does p have")."""
         if "tallies" in self.passes.off:
             return None
-        parts = _tally_parts(arg, self.v)
+        parts = tally_parts(arg, self.v)
         if parts is None:
             return self._equal_count(arg, scope)
         zone_node, prop, right = parts
-        if self.static_kind(zone_node, scope) == "zone":
+        if self.kinds.of(zone_node, scope) == "zone":
             key = self._tally_key(zone_node, prop, scope)
             return f"{self._tally_table(key)}.get({self.src(right, scope)}, 0)"
         return f"TALLY(s, {self.src(zone_node, scope)}, {self._k(prop)}, {self.src(right, scope)})"
@@ -1098,7 +946,7 @@ class Compiler(Loops):
         if parts is None:
             return None
         coll, right = parts
-        if self.static_kind(coll, scope) in ("list", "zone"):
+        if self.kinds.of(coll, scope) in ("list", "zone"):
             return f"{self.seq_src(coll, scope)}.count({self.src(right, scope)})"
         items, value = self.src(coll, scope), self.src(right, scope)
         twice = self._twice(items)
@@ -1169,7 +1017,7 @@ class Compiler(Loops):
         pairs = list(zip(names, node.args)) + [(k, v) for k, v in node.kwargs if k in names]
         for pname, arg in pairs:
             want = wanted.get(pname)
-            got = self._kind_of(arg)
+            got = self.kinds.evident(arg)
             if want is None or got is None or got == want:
                 continue
             ok = {"zone": {"zone"}, "item": {"text"}, "number": set(), "text": {"number", "bool", "none"},
@@ -1184,53 +1032,6 @@ class Compiler(Loops):
             self.error(WRONG_ARGUMENT_KIND, f"argument `{pname}` of `{builtin.name}` must be {nice}, got {got_nice}",
                        arg.span, f"the signature is `{builtin.signature}`")
 
-    def _kind_of(self, node):
-        """The evident kind of an expression, or None when only running it would tell."""
-        v = self.v
-        if isinstance(node, ast.Num) or isinstance(node, ast.Neg):
-            return "number"
-        if isinstance(node, (ast.Str, ast.Template)):
-            return "text"
-        if isinstance(node, ast.Const):
-            return "none" if node.value is None else "bool"
-        if isinstance(node, (ast.ListLit, ast.Comp)):
-            return "list"
-        if isinstance(node, (ast.Compare, ast.Not)):
-            return "bool"
-        if isinstance(node, ast.Name):
-            if node.id in v.fixed:
-                return _FIXED_KINDS[type(v.fixed[node.id])]
-            if node.id in v.zones:
-                return "zone"
-            if node.id in v.families:
-                return "family"
-            if node.id in v.sets:
-                return "list"
-            return None
-        if isinstance(node, ast.Attr) and node.name in v.pzones and not (
-                {node.name} & (v.pvars | v.item_props | v.dynamic_props | v.member_props)):
-            return self._pzone_kind(node.name)
-        if isinstance(node, ast.Index) and self._kind_of(node.obj) == "family":
-            return "zone"
-        if isinstance(node, ast.Call) and node.func in REGISTRY:
-            return REGISTRY[node.func].returns
-        return self._composed_kind(node)
-
-    def _composed_kind(self, node):
-        """The evident kind of a user function's result, a sum of numbers or a conditional."""
-        v = self.v
-        if isinstance(node, ast.Call) and node.func in v.functions:
-            if node.func not in self.facts.evident:
-                self.facts.evident[node.func] = None      # a function asking about itself learns nothing
-                self.facts.evident[node.func] = self._kind_of(v.functions[node.func][1])
-            return self.facts.evident[node.func]
-        if isinstance(node, ast.BinOp) and self._kind_of(node.left) == self._kind_of(node.right) == "number":
-            return "number"
-        if isinstance(node, ast.IfExp):
-            then = self._kind_of(node.then)
-            return then if then == self._kind_of(node.orelse) else None
-        return None
-
     def _user_function_call(self, node, scope):
         name = node.func
         params, _body = self.v.functions[name]
@@ -1240,7 +1041,7 @@ class Compiler(Loops):
                        f"{len(node.args) + len(node.kwargs)}", node.span)
             return NONE
         sources = [self.src(a, scope) for a in node.args]
-        if self._inlinable(name) and all(pysource.is_simple(a) for a in sources):
+        if name in self.inlining and all(pysource.is_simple(a) for a in sources):
             # a body as cheap as a memo lookup is written in place of the call
             self.out.inlined_at.setdefault(name, []).append(node.span)
             # what the caller knows of its Python variables (a set's member, a list) holds for the body
@@ -1296,33 +1097,6 @@ class Compiler(Loops):
         finally:
             self.at.reuse, self.at.params, self.at.reused, self.at.known, self.at.branches = saved
 
-    @passes.step("inline")
-    def _inlinable(self, name: str) -> bool:
-        """A function whose body is a few steps with no loop (no comprehension left after
-        tallies; the bodies of the cheap functions it calls are written in with it, and their
-        steps count): calling it costs more than working it out. It may call a function that
-        stays a call (a test written as a loop): a Python call costs about as much as
-        a few dozen steps, and writing the body in saves the outer one. A function of the board
-        alone that builds a text (an item's id from a seat and a column) is the exception: its
-        remembered answer is quicker than the new string, its hash and its size check."""
-        known = self.facts.inline.get(name)
-        if known is None and "inline" in self.passes.off:
-            known = self.facts.inline[name] = False
-        if known is None:
-            self.facts.inline[name] = False      # a function asking about itself is called
-            body = self.v.functions[name][1]
-            called = {n.func for n in ast.walk(body) if isinstance(n, ast.Call) and n.func in self.v.functions}
-            written = frozenset(f for f in called if f != name and self._inlinable(f))
-            size = self.facts.size[name] = _size(body) + sum(
-                self.facts.size[n.func] for n in ast.walk(body) if isinstance(n, ast.Call) and n.func in written)
-            # every function its written-out body calls: one asking this one again (a circle)
-            # is never written in place, or writing it out would not end
-            reach = self.facts.reach[name] = called.union(*(self.facts.reach[f] for f in written))
-            self.facts.written[name] = written
-            known = self.facts.inline[name] = name not in reach and size <= 48 and _cheap(
-                body, self.v, frozenset(called - {name})) and not (name in self.static_memo and _builds_text(body))
-        return known
-
     def _written_out(self, node, bound: frozenset):
         """``node`` with each call of a cheap function whose body asks another cheap one replaced
         by that body, its plain arguments in place of its parameters: the questions the bodies
@@ -1336,7 +1110,7 @@ class Compiler(Loops):
     def _body_in_place(self, node, bound: frozenset):
         """The body of the cheap function ``node`` calls, written in place (``_substituted_body``),
         or None."""
-        if not (isinstance(node, ast.Call) and node.func in self.v.functions and self._inlinable(node.func)):
+        if not (isinstance(node, ast.Call) and node.func in self.inlining):
             return None
         body = self._substituted_body(node, bound)
         if body is not None:
@@ -1385,8 +1159,8 @@ class Compiler(Loops):
             return None
         tests = (body.cond, guard)
         called = {n.func for n in ast.walk(tests) if isinstance(n, ast.Call) and n.func in self.v.functions}
-        cheap = frozenset(f for f in called if f in self.static_memo or self._inlinable(f))
-        if not _cheap(tests, self.v, cheap):
+        looked_up = frozenset(f for f in called if f in self.static_memo or f in self.inlining)
+        if not cheap(tests, self.v, looked_up):
             return None     # a test with a loop of its own: the function's body has it written as a loop
         self.out.inlined_at.setdefault(coll.func, []).append(coll.span)
         var, inner = body.fors[0]
@@ -1545,48 +1319,6 @@ def _literal_text(value: str) -> bool:
 # a call with only such arguments may have a small function's body written in its place.
 
 
-def _size(node) -> int:
-    if isinstance(node, ast.Node):
-        return 1 + sum(_size(getattr(node, f.name)) for f in attrs.fields(type(node)))
-    if isinstance(node, tuple):
-        return sum(_size(x) for x in node)
-    return 0
-
-
-def _tally_parts(arg, v: Vocabulary):
-    """(ZONE, PROP, VALUE) of ``count(x for x in ZONE if x.PROP == VALUE)`` with PROP a fixed
-    item property (a count the tallies answer), else None."""
-    if not (isinstance(arg, ast.Comp) and len(arg.fors) == 1 and isinstance(arg.cond, ast.Compare)
-            and arg.cond.op == "=="):
-        return None
-    var, zone_node = arg.fors[0]
-    if not (isinstance(arg.elt, ast.Name) and arg.elt.id == var):
-        return None
-    left, right = arg.cond.left, arg.cond.right
-    if not (isinstance(left, ast.Attr) and isinstance(left.obj, ast.Name) and left.obj.id == var):
-        left, right = right, left
-    if not (isinstance(left, ast.Attr) and isinstance(left.obj, ast.Name) and left.obj.id == var):
-        return None
-    prop = left.name
-    if prop not in v.item_props or prop in v.dynamic_props or prop in v.pvars or prop in v.pzones \
-            or prop in v.member_props or mentions(right, var):
-        return None
-    return zone_node, prop, right
-
-
-def _any_parts(arg, v: Vocabulary):
-    """(ZONE, PROP, VALUE) of ``any(x.PROP == VALUE for x in ZONE)`` (as ``_tally_parts``, VALUE
-    a name or a constant: nothing that could fail or cost where no item is looked at), else None."""
-    if not (isinstance(arg, ast.Comp) and len(arg.fors) == 1 and arg.cond is None and arg.by is None
-            and isinstance(arg.elt, ast.Compare) and arg.elt.op == "=="):
-        return None
-    var = arg.fors[0][0]
-    parts = _tally_parts(ast.Comp(ast.Name(var, span=arg.span), arg.fors, arg.elt, span=arg.span), v)
-    if parts is None or not isinstance(parts[2], (ast.Name, ast.Num, ast.Str, ast.Const)):
-        return None
-    return parts
-
-
 def _equal_parts(arg):
     """(XS, V) of ``count(x for x in XS if x == V)`` (counted by ``list.count``), else None."""
     if not (isinstance(arg, ast.Comp) and len(arg.fors) == 1 and isinstance(arg.cond, ast.Compare)
@@ -1600,37 +1332,6 @@ def _equal_parts(arg):
             and left.id == var) or mentions(right, var):
         return None
     return coll, right
-
-
-def _cheap(node, v: Vocabulary, looked_up: frozenset = frozenset()) -> bool:
-    """No loop in ``node``: no comprehension (but a tallied count) and no content function call
-    but of one among ``looked_up`` (its answer remembered for the game, a table lookup, or a
-    cheap body written in place)."""
-    if isinstance(node, ast.Call):
-        if node.func in v.functions:
-            return node.func in looked_up and _cheap(node.args, v, looked_up) and not node.kwargs
-        builtin = REGISTRY.get(node.func)
-        if builtin is not None and builtin.form == "count" and len(node.args) == 1 and not node.kwargs \
-                and isinstance(node.args[0], ast.Comp):
-            parts = _tally_parts(node.args[0], v)
-            return parts is not None and _cheap(parts[0], v, looked_up) and _cheap(parts[2], v, looked_up)
-        if builtin is not None and builtin.form == "any" and len(node.args) == 1 and not node.kwargs:
-            parts = _any_parts(node.args[0], v)     # a tally where the zone is one for certain
-            return parts is not None and _cheap(parts[0], v, looked_up)
-    if isinstance(node, ast.Comp):
-        return False
-    if isinstance(node, ast.Node):
-        return all(_cheap(getattr(node, f.name), v, looked_up) for f in attrs.fields(type(node)))
-    if isinstance(node, tuple):
-        return all(_cheap(x, v, looked_up) for x in node)
-    return True
-
-
-def _builds_text(node) -> bool:
-    """Whether ``node`` joins texts (``'dev-' + text(p)``, a template): each call makes a new string."""
-    return any(isinstance(n, ast.Template) or (isinstance(n, ast.BinOp) and n.op == "+" and (
-        isinstance(n.left, (ast.Str, ast.Template)) or isinstance(n.right, (ast.Str, ast.Template))))
-        for n in ast.walk(node))
 
 
 def located_code(fn, span, name: str | None = None):
@@ -1816,7 +1517,7 @@ class _WriteOut(Transformer):
 
     def Call(self, call):
         comp = self.compiler
-        if call.func in comp.v.functions and comp._inlinable(call.func) and comp.facts.written[call.func]:
+        if call.func in comp.inlining and comp.inlining.written[call.func]:
             body = comp._body_in_place(call, self.bound)
             if body is not None:
                 return self.transform(body)

@@ -285,7 +285,7 @@ class Loops:
                 lines.append((indent, f"for {var} in {self.walk_src(coll, visible)}:"))
             finally:
                 self.at.branches -= bool(number)
-            walkers = [w for w in walkers if w != var] + ([var] if self.static_kind(coll, visible) == "zone" else [])
+            walkers = [w for w in walkers if w != var] + ([var] if self.kinds.of(coll, visible) == "zone" else [])
             self.note_member(var, coll, visible)
             names = dict(names)
             names[name] = var

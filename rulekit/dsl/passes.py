@@ -34,11 +34,11 @@ class Pass:
 
 PASSES: tuple[Pass, ...] = (
     Pass("kinds", "read a list or zone directly where its kind is certain from the text, not by asking at run time",
-         "compiler.static_kind"),
+         "kinds.Kinds.of"),
     Pass("reuse", "a value a function asks for twice is worked out once, into a local",
          "compiler._reuse_plan"),
     Pass("inline", "a cheap function's body is written in place of its calls",
-         "compiler._inlinable"),
+         "analysis.inlining"),
     Pass("memo", "a function that reads no state is remembered for the whole game",
          "compiler.Compiler (static_memo)"),
     Pass("by-seat", "a remembered function of a seat or a text is looked up in a table where it is called",

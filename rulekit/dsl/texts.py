@@ -20,8 +20,8 @@ from ..engine.mutate import fmt
 from ..errors import RUNTIME_ERRORS, ContentRuntimeError, Diagnostic, DiagnosticReport, raise_failure
 from ..source import Span
 from . import ast
-from .compiler import Scope
 from .parser import parse_expr, parse_options, parse_script
+from .scope import Scope
 
 MAX_NESTING = 100           # expression/block nesting an effect-language text may have
 _ODD_BREAKS = re.compile("[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")

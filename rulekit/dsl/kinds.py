@@ -1,0 +1,187 @@
+# SPDX-License-Identifier: MIT
+"""What kind of value an expression certainly has, from the content alone.
+
+Where a collection is certainly a list or a zone (a zone by name, a comprehension, `players`,
+a local only ever given lists), generated code reads it directly instead of asking what it is
+at run time (``SEQ``): the ``kinds`` pass (dsl/passes.py). Where an argument's kind is evident
+(a number, a text, a zone), a built-in given the wrong one is refused where it is written. Both
+are facts of the content, found here before and apart from any code being written: the compiler
+asks, and never infers a kind from the Python it wrote.
+"""
+from __future__ import annotations
+
+from ..engine.library import REGISTRY
+from ..engine.state import Family
+from . import ast, passes
+from .scope import Scope
+from .visit import assigned_values
+
+_FIXED_KINDS = {int: "number", bool: "bool", str: "text"}
+
+
+class Kinds:
+    """The kinds of one game's expressions (``vocab``: the game's names); ``on``: the ``kinds``
+    pass is on, else no kind is certain (every collection is asked at run time). A content
+    function's kinds are found once, when first asked."""
+
+    def __init__(self, vocab, on: bool = True):
+        self.v = vocab
+        self.on = on
+        self._functions: dict = {}      # content function -> the kind its body certainly gives (function)
+        self._evident: dict = {}        # content function -> the evident kind of its body (evident)
+
+    def of_locals(self, body, names: set, scope: Scope, key=lambda name: ("local", name)) -> dict:
+        """What each local of a procedure certainly holds ("list", "zone", "item"), for
+        ``Scope.kinds`` (under ``key(name)``): a local among ``names`` (never a parameter) that
+        only plain assignments give values (never a loop or option variable), all of one kind. Each starts as what its
+        first value says and loses its kind when another value says otherwise, until none
+        does (`xs = xs + [x]` keeps "list")."""
+        values = {name: given for name, given in assigned_values(body).items()
+                  if given is not None and name in names}
+        kinds = {key(name): self.of(given[0], scope) for name, given in values.items()}
+        known = scope.with_kinds({k: kind for k, kind in kinds.items() if kind is not None})
+        # A local losing its kind can only take it from those whose values name it: they alone
+        # are asked again (asking every local again after each loss was quadratic).
+        readers: dict = {}
+        for name, given in values.items():
+            for node in ast.walk(given):
+                if isinstance(node, ast.Name) and node.id in values:
+                    readers.setdefault(node.id, set()).add(name)
+        work = list(values)
+        waiting = set(work)
+        while work:
+            name = work.pop()
+            waiting.discard(name)
+            kind = kinds[key(name)]
+            if kind is not None and any(self.of(value, known) != kind for value in values[name]):
+                kinds[key(name)] = None
+                del known.kinds[key(name)]
+                for reader in readers.get(name, ()):
+                    if reader not in waiting:
+                        waiting.add(reader)
+                        work.append(reader)
+        return {k: kind for k, kind in kinds.items() if kind in ("list", "zone", "item")}
+
+    @passes.step("kinds")
+    def of(self, node, scope) -> str | None:
+        """The kind of ``node`` ("zone", "list", "family", "item") when it is certain, else None (a
+        name a local could shadow is never taken for granted)."""
+        if not self.on:
+            return None
+        v = self.v
+        if isinstance(node, ast.Name):
+            return self._name(node.id, scope)
+        if isinstance(node, (ast.ListLit, ast.Comp, ast.Let)):
+            return "list"
+        if isinstance(node, ast.Attr) and node.name in v.pzones and not (
+                {node.name} & (v.pvars | v.item_props | v.dynamic_props | v.member_props)):
+            return self.player_zone(node.name)
+        if isinstance(node, ast.Index) and self.of(node.obj, scope) == "family":
+            return "zone"
+        if isinstance(node, ast.Slice) and self.of(node.obj, scope) in ("list", "zone"):
+            return "list"
+        if isinstance(node, ast.Attr) and self.member_lists(node.name):
+            return "list"
+        if isinstance(node, ast.Call):
+            if node.func in v.functions:
+                return self.function(node.func)
+            builtin = REGISTRY.get(node.func)
+            if builtin is not None and node.func not in v.procedures:
+                return builtin.gives
+        if isinstance(node, ast.IfExp):
+            then = self.of(node.then, scope)
+            return then if then == self.of(node.orelse, scope) and then in ("list", "zone", "item") else None
+        if isinstance(node, ast.BinOp) and node.op == "+" and \
+                self.of(node.left, scope) == self.of(node.right, scope) == "list":
+            return "list"
+        return None
+
+    def player_zone(self, name: str) -> str:
+        """A player's zone is a "zone", or a "family" when declared with `keys:` or `range:`."""
+        seats = self.v.pzones[name]
+        return "family" if seats and seats[0].__class__ is Family else "zone"
+
+    def _name(self, name: str, scope) -> str | None:
+        """What a name certainly holds: a local as ``Scope.kinds`` knows it, a zone, a family, a set."""
+        v = self.v
+        if name in scope.py:
+            return scope.kinds.get(("py", scope.py[name]))
+        if name in scope.alias:
+            return None
+        if name in scope.locals:
+            return scope.kinds.get(("local", name))
+        if name in v.zones:
+            return "zone"
+        if name in v.families:
+            return "family"
+        if name in v.sets or name == "players":
+            return "list"
+        if name in v.tables and name not in v.members and v.tables[name].__class__ is list:
+            return "list"       # a table written as a list (x_Name: a constant of the module)
+        return None
+
+    def member_lists(self, name: str) -> bool:
+        """Whether attribute ``name`` can only be a property of set members that is a list on
+        every member having it (a column's `costs`): indexing it needs no check of its kind."""
+        v = self.v
+        if name not in v.member_props or name in v.pvars or name in v.pzones or name in v.item_props \
+                or name in v.dynamic_props:
+            return False
+        values = [props[name] for props in v.members.values() if name in props]
+        return bool(values) and all(value.__class__ is list for value in values)
+
+    def function(self, name: str):
+        """What a user function certainly returns ("list", "zone", "item"), from its body alone."""
+        if name not in self._functions:
+            self._functions[name] = None     # a function asking about itself learns nothing
+            params, body = self.v.functions[name]
+            self._functions[name] = self.of(body, Scope(set(params)))
+        return self._functions[name]
+
+
+    def evident(self, node):
+        """The evident kind of an expression, or None when only running it would tell."""
+        v = self.v
+        if isinstance(node, ast.Num) or isinstance(node, ast.Neg):
+            return "number"
+        if isinstance(node, (ast.Str, ast.Template)):
+            return "text"
+        if isinstance(node, ast.Const):
+            return "none" if node.value is None else "bool"
+        if isinstance(node, (ast.ListLit, ast.Comp)):
+            return "list"
+        if isinstance(node, (ast.Compare, ast.Not)):
+            return "bool"
+        if isinstance(node, ast.Name):
+            if node.id in v.fixed:
+                return _FIXED_KINDS[type(v.fixed[node.id])]
+            if node.id in v.zones:
+                return "zone"
+            if node.id in v.families:
+                return "family"
+            if node.id in v.sets:
+                return "list"
+            return None
+        if isinstance(node, ast.Attr) and node.name in v.pzones and not (
+                {node.name} & (v.pvars | v.item_props | v.dynamic_props | v.member_props)):
+            return self.player_zone(node.name)
+        if isinstance(node, ast.Index) and self.evident(node.obj) == "family":
+            return "zone"
+        if isinstance(node, ast.Call) and node.func in REGISTRY:
+            return REGISTRY[node.func].returns
+        return self._composed(node)
+
+    def _composed(self, node):
+        """The evident kind of a user function's result, a sum of numbers or a conditional."""
+        v = self.v
+        if isinstance(node, ast.Call) and node.func in v.functions:
+            if node.func not in self._evident:
+                self._evident[node.func] = None      # a function asking about itself learns nothing
+                self._evident[node.func] = self.evident(v.functions[node.func][1])
+            return self._evident[node.func]
+        if isinstance(node, ast.BinOp) and self.evident(node.left) == self.evident(node.right) == "number":
+            return "number"
+        if isinstance(node, ast.IfExp):
+            then = self.evident(node.then)
+            return then if then == self.evident(node.orelse) else None
+        return None
