@@ -8,7 +8,9 @@ import rulekit
 from rulekit.dsl import compiler
 
 DSL = Path(compiler.__file__).parent
-PARTS = {"v", "passes", "static_memo", "ns", "names", "facts", "at", "out"}
+# what it is given (v, passes, static_memo), what the content says (inlining: frozen, dsl/analysis.py;
+# kinds: dsl/kinds.py), and the four parts writing changes (ns, names, at, out)
+PARTS = {"v", "passes", "static_memo", "inlining", "kinds", "ns", "names", "at", "out"}
 
 
 def _assigned_fields(path: Path, cls: str) -> set:

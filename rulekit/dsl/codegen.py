@@ -765,16 +765,16 @@ class _Writer:
         it out before the options changes nothing but the time."""
         counts: dict = {}
         for _opt, _scope, _names, clauses, _keys, _walkers in options:
-            if clauses and clauses[0].called:
-                counts[clauses[0].shared] = counts.get(clauses[0].shared, 0) + 1
+            if clauses and clauses[0].same is not None:
+                counts[clauses[0].same] = counts.get(clauses[0].same, 0) + 1
         shared: dict = {}
         for _opt, _scope, _names, clauses, _keys, _walkers in options:
-            if clauses and counts.get(clauses[0].shared, 0) >= 2:
-                src = clauses[0].shared
-                if src not in shared:
-                    shared[src] = f"h{len(shared) + 1}"
-                    lines.append((3, f"{shared[src]} = {src}", span))
-                clauses[0] = _Clause(clauses[0].var, shared[src], shared=shared[src])
+            if clauses and counts.get(clauses[0].same, 0) >= 2:
+                same = clauses[0].same
+                if same not in shared:
+                    shared[same] = Py(f"h{len(shared) + 1}", NAME)
+                    lines.append((3, f"{shared[same]} = {clauses[0].shared}", span))
+                clauses[0] = _Clause(clauses[0].var, shared[same], shared=shared[same])
 
     def _label_fn(self, opt, inner: Scope, names: dict, text=None):
         """``fn(s, e, *values)``: an option's notation (or ``text``: its `says`, a choose's
@@ -804,13 +804,14 @@ class _Writer:
                 src = comp.seq_src(coll, visible)
                 comp.at.in_iterable -= 1
             picked = comp.walked_body(coll, visible) if plain or walk else None
+            same = (coll, _whereabouts(coll, visible)) if isinstance(coll, ast.Call) else None
             if picked is None:
-                clauses.append(_Clause(var, src, shared=src, called=isinstance(coll, ast.Call)))
+                clauses.append(_Clause(var, src, shared=src, same=same))
             else:
                 guard, coll, own, test = picked
                 mine = visible.bind_py({own: var}, [var] if comp.kinds.of(coll, visible) == "zone" else [])
                 clauses.append(_Clause(var, comp.walk_src(coll, visible), guard and comp.src(guard, visible),
-                                       test and comp.src(test, mine), src, called=True))
+                                       test and comp.src(test, mine), src, same))
             names[name] = var
             if comp.kinds.of(coll, visible) == "zone":
                 walkers.append(var)
@@ -1155,13 +1156,14 @@ def _returned(value: str | None, ind: int, span) -> list:
 class _Clause(NamedTuple):
     """One ``for`` of an option as generated code walks it: ``guard`` is tested before the loop
     and ``test`` on each item (None where there is none); ``shared`` is the source of the
-    collection the clause has in common with other options' (``_share_heads``)."""
+    collection, written where options share it, and ``same`` what says which value it is: a call
+    and where each name it reads lives (``_share_heads``; None: not a call's value)."""
     var: str
     src: str
     guard: str | None = None
     test: str | None = None
     shared: str | None = None
-    called: bool = False    # the collection is a call's value (what options share, ``_share_heads``)
+    same: tuple | None = None
 
 
 _LEAF_BLOCKS = 4        # blocks tested one by one (a range test pays beyond a few)
@@ -1206,6 +1208,20 @@ def _threaded(blocks: list) -> list:
                 new.pop()       # a later block: the tests below this one reach it without going round
         out.append(new)
     return out
+
+
+def _whereabouts(node, scope: Scope) -> tuple:
+    """Where each name ``node`` reads lives in ``scope`` (a Python variable, a slot of the frame,
+    the game's): the same expression at two places is the same value when this is the same."""
+    where = []
+    for name in sorted(free_names(node)):
+        if name in scope.py:
+            where.append((name, "py", scope.py[name]))
+        elif name in scope.alias or name in scope.locals:
+            where.append((name, "env", scope.key(name)))
+        else:
+            where.append((name, "game", name))
+    return tuple(where)
 
 
 def _named(name: str, span) -> str:
