@@ -96,3 +96,13 @@ def test_evident_kinds_are_kept_for_checking_arguments_with_the_pass_off():
     kinds = Kinds(vocab({"half": (["x"], "count(x) + 1")}, fixed={"limit": 7}, **zones()), on=False)
     assert [kinds.evident(parse_expr(t)) for t in ("3", "'a'", "limit", "deck", "half(deck)", "1 < 2")] == [
         "number", "text", "number", "zone", "number", "bool"]
+
+
+def test_a_value_asked_twice_or_inside_a_comprehension_is_found_in_the_order_first_asked():
+    """`f(x)` twice and `g(y)` inside a comprehension that does not read `c` are asked again;
+    `h(c)` reads the comprehension's variable (a new value each time) and `f(y)` is asked once."""
+    v = vocab({name: (["x"], "x") for name in "fgh"})
+    body = parse_expr("f(x) + sum(g(y) + h(c) for c in xs) + f(x) + f(y)")
+    assert [analysis.size(n) for n in analysis.asked_again(body, v)] == [2, 2]
+    assert [n.func for n in analysis.asked_again(body, v)] == ["f", "g"]
+    assert analysis.asked_again(parse_expr("f(x) + f(y)"), v) == []

@@ -1,12 +1,15 @@
 # SPDX-License-Identifier: MIT
-"""Which content functions are written in place of their calls, decided before any code is.
+"""What the passes decide from the content alone, found apart from writing any code.
 
-The ``inline`` pass (dsl/passes.py) writes a cheap function's body where it is called: a
-Python call costs about as much as a few dozen steps. Whether a function is cheap is a fact of
-the content (its body, the bodies of what it calls, which functions are remembered for the
-game), so it is found here once for every function, apart from writing code: the writer asks
-:class:`Inlining` and decides nothing of it from what it wrote, and the answer does not depend
-on which function happens to be written first.
+- Which content functions are written in place of their calls (the ``inline`` pass): a Python
+  call costs about as much as a few dozen steps. Whether a function is cheap is a fact of the
+  content (its body, the bodies of what it calls, which functions are remembered for the game),
+  so it is found once for every function: the writer asks :class:`Inlining`, and the answer
+  does not depend on which function happens to be written first.
+- Which values a body asks for more than once (the ``reuse`` pass, :func:`asked_again`).
+- Which comprehensions a kept tally answers (the ``tallies`` pass, :func:`tally_parts`).
+
+The writer decides nothing of these from the Python it wrote.
 """
 from __future__ import annotations
 
@@ -16,7 +19,7 @@ import attrs
 
 from ..engine.library import REGISTRY
 from . import ast, passes
-from .visit import mentions
+from .visit import Visitor, fields, free_names, mentions
 
 INLINE_SIZE = 48        # the most nodes a body written in place may have, with the bodies it takes in
 
@@ -64,6 +67,48 @@ def inlining(vocab, remembered: Collection[str], on: bool = True) -> Inlining:
     return Inlining(frozenset(inline), written)
 
 
+def asked_again(body, v) -> list:
+    """The calls (of a content function or a pure built-in) and comprehensions a function body
+    asks for twice, or inside a comprehension without reading its variables, in the order first
+    asked: each has one value in the body (a body is one pure expression over an unchanging
+    state), worked out once (the ``reuse`` pass, ``Compiler._reuse_plan``)."""
+    repeats = _Repeats(v)
+    repeats.visit(body)
+    return [node for node, (times, looped) in repeats.seen.items() if times >= 2 or looped]
+
+
+class _Repeats(Visitor):
+    """What :func:`asked_again` counts: each call of a content function or a pure built-in,
+    and each comprehension, that reads none of the names the comprehensions around it bind ->
+    [how many times it is asked, whether inside a comprehension]. A comprehension's iterables
+    are left alone (Python allows no ``:=`` there)."""
+
+    def __init__(self, v):
+        self.v = v
+        self.seen: dict = {}
+        self.bound: frozenset = frozenset()     # the names the comprehensions around bind
+        self.looped = False                     # inside a comprehension
+
+    def note(self, node) -> None:
+        if not (free_names(node) & self.bound):
+            entry = self.seen.setdefault(node, [0, False])
+            entry[0] += 1
+            entry[1] = entry[1] or self.looped
+
+    def Comp(self, node) -> None:
+        outer = self.bound, self.looped
+        self.bound, self.looped = self.bound | {name for name, _coll in node.fors}, True
+        for part in (node.elt, node.cond, node.by):
+            self.visit(part)
+        self.bound, self.looped = outer
+        self.note(node)
+
+    def Call(self, node) -> None:
+        if node.func in self.v.functions or (node.func in REGISTRY and REGISTRY[node.func].pure):
+            self.note(node)
+        self.default(node)
+
+
 def _called(body, functions) -> frozenset:
     return frozenset(n.func for n in ast.walk(body) if isinstance(n, ast.Call) and n.func in functions)
 
@@ -104,11 +149,8 @@ def _callees_first(calls: dict) -> list:
 
 
 def size(node) -> int:
-    if isinstance(node, ast.Node):
-        return 1 + sum(size(getattr(node, f.name)) for f in attrs.fields(type(node)))
-    if isinstance(node, tuple):
-        return sum(size(x) for x in node)
-    return 0
+    """How many nodes a tree has."""
+    return sum(1 for _node in ast.walk(node))
 
 
 def cheap(node, v, looked_up: frozenset = frozenset()) -> bool:
@@ -129,7 +171,7 @@ def cheap(node, v, looked_up: frozenset = frozenset()) -> bool:
     if isinstance(node, ast.Comp):
         return False
     if isinstance(node, ast.Node):
-        return all(cheap(getattr(node, f.name), v, looked_up) for f in attrs.fields(type(node)))
+        return all(cheap(getattr(node, name), v, looked_up) for name in fields(type(node)))
     if isinstance(node, tuple):
         return all(cheap(x, v, looked_up) for x in node)
     return True

@@ -64,7 +64,7 @@ from ..errors import ContentRuntimeError, Diagnostic, boundary, suggestion_help
 from ..source import Span
 from . import ast, code_cache, passes, pysource, templates, verify
 from .aggregates import AGGREGATES
-from .analysis import Inlining, any_parts, cheap, inlining, size, tally_parts
+from .analysis import Inlining, any_parts, asked_again, cheap, inlining, size, tally_parts
 from .kinds import Kinds
 from .loops import Loops, _conjuncts
 from .pysource import NAME, NONE, SLOT, STEADY, Py
@@ -256,40 +256,7 @@ class Compiler(Loops):
     def _reuse_plan(self, body) -> dict:
         if "reuse" in self.passes.off:
             return {}
-        seen: dict = {}
-
-        def note(node, bound, looped):
-            if not (free_names(node) & bound):
-                entry = seen.setdefault(node, [0, False])
-                entry[0] += 1
-                entry[1] = entry[1] or looped
-
-        def walk(node, bound, looped):
-            if isinstance(node, ast.Comp):
-                inner = set(bound)
-                for name, _coll in node.fors:
-                    inner.add(name)              # iterables are left alone (Python allows no `:=` there)
-                walk(node.elt, inner, True)
-                walk(node.cond, inner, True)
-                walk(node.by, inner, True)
-                note(node, bound, looped)
-                return
-            if isinstance(node, ast.Call) and (node.func in self.v.functions or (
-                    node.func in REGISTRY and REGISTRY[node.func].pure)):
-                note(node, bound, looped)
-            if isinstance(node, ast.Node):
-                for field in attrs.fields(type(node)):
-                    if field.name != "span":
-                        walk(getattr(node, field.name), bound, looped)
-            elif isinstance(node, tuple):
-                for item in node:
-                    walk(item, bound, looped)
-        walk(body, set(), False)
-        plan = {}
-        for node, (times, looped) in seen.items():
-            if times >= 2 or looped:
-                plan[node] = f"_r{len(plan) + 1}"
-        return plan
+        return {node: f"_r{k}" for k, node in enumerate(asked_again(body, self.v), 1)}
 
     def _with_reuse(self, node, scope, params: set, write=None) -> tuple:
         """(source of ``node``, the local slots it reuses) for a whole expression whose Python
