@@ -34,4 +34,5 @@ def test_a_compiler_holds_a_handful_of_parts():
 
 def test_no_method_of_the_compiler_adds_a_field():
     assert _assigned_fields(DSL / "compiler.py", "Compiler") == PARTS
-    assert _assigned_fields(DSL / "loops.py", "Loops") == set()
+    for module, part in (("loops", "Loops"), ("calls", "Calls"), ("tallies", "Tallies"), ("forms", "Forms")):
+        assert _assigned_fields(DSL / f"{module}.py", part) == set(), part

@@ -15,8 +15,7 @@ import pytest
 
 import rulekit
 from rulekit.dsl import code_cache, codegen, compiler, verify
-from rulekit.dsl.compiler import literal, py_identifier
-from rulekit.dsl.pysource import NAME, Py
+from rulekit.dsl.pysource import NAME, Py, literal, py_identifier
 from rulekit.dsl.templates import TEMPLATES
 from rulekit.errors import RulekitError
 from rulekit.tools.cli import main
@@ -297,15 +296,15 @@ def test_a_value_read_twice_may_stand_before_an_attribute():
     (``1.__class__`` is no Python), names, texts and stored values are as they are."""
     comp = compiler.Compiler.__new__(compiler.Compiler)      # _twice reads these two fields alone
     comp.at, comp.names = compiler.Writing(), compiler.ModuleNames(temps=iter(range(10)))
-    assert comp._twice(compiler.literal(1)) == ("(1)", "1")
-    assert comp._twice(compiler.literal(-2)) == ("(-2)", "-2")
+    assert comp._twice(literal(1)) == ("(1)", "1")
+    assert comp._twice(literal(-2)) == ("(-2)", "-2")
     assert comp._twice(Py("x", NAME)) == ("x", "x")
-    assert comp._twice(compiler.literal("a b")) == ("'a b'", "'a b'")
+    assert comp._twice(literal("a b")) == ("'a b'", "'a b'")
     assert comp._twice("f(x)") == ("(_t0 := f(x))", "_t0")
     assert comp._twice("x") == ("(_t1 := x)", "_t1")      # text of no known kind: nothing is assumed
     for form in [t.inline for t in TEMPLATES.values() if t.inline] + \
             [w for t in TEMPLATES.values() if t.walks for w in t.walks.values()]:
-        first, again = comp._twice(compiler.literal(1))
+        first, again = comp._twice(literal(1))
         source = form.format(again, again, first=first, first0=first, first1=first, call="c")
         compile(source, "<form>", "eval")       # every form takes a number
         assert "1.__class__" not in source.replace("(1).__class__", "")

@@ -7,7 +7,8 @@
   so it is found once for every function: the writer asks :class:`Inlining`, and the answer
   does not depend on which function happens to be written first.
 - Which values a body asks for more than once (the ``reuse`` pass, :func:`asked_again`).
-- Which comprehensions a kept tally answers (the ``tallies`` pass, :func:`tally_parts`).
+- Which comprehensions a kept tally or ``list.count`` answers (the ``tallies`` pass,
+  :func:`tally_parts`, :func:`any_parts`, :func:`equal_parts`).
 
 The writer decides nothing of these from the Python it wrote.
 """
@@ -216,3 +217,18 @@ def any_parts(arg, v):
     if parts is None or not isinstance(parts[2], (ast.Name, ast.Num, ast.Str, ast.Const)):
         return None
     return parts
+
+
+def equal_parts(arg):
+    """(XS, V) of ``count(x for x in XS if x == V)`` (counted by ``list.count``), else None."""
+    if not (isinstance(arg, ast.Comp) and len(arg.fors) == 1 and isinstance(arg.cond, ast.Compare)
+            and arg.cond.op == "=="):
+        return None
+    var, coll = arg.fors[0]
+    left, right = arg.cond.left, arg.cond.right
+    if not (isinstance(left, ast.Name) and left.id == var):
+        left, right = right, left
+    if not (isinstance(arg.elt, ast.Name) and arg.elt.id == var and isinstance(left, ast.Name)
+            and left.id == var) or mentions(right, var):
+        return None
+    return coll, right

@@ -44,14 +44,8 @@ from ..engine.simultaneous import SimSpec
 from ..errors import Diagnostic, DiagnosticReport, suggestion_help
 from ..source import source_line
 from . import ast, code_cache, layout, lowering, passes, templates, verify
-from .compiler import (
-    Compiler,
-    literal,
-    located_code,
-    py_identifier,
-    too_complex,
-)
-from .pysource import CONTINUE, NAME, SLOT, Comment, Exit, Jump, Py
+from .compiler import Compiler, located_code, too_complex
+from .pysource import CONTINUE, NAME, SLOT, Comment, Exit, Jump, Py, literal, py_identifier
 from .scope import Scope
 from .visit import assigned_names, bound_names, first_assignments, free_names, loop_depth, read_names
 

@@ -20,9 +20,7 @@ generated code, which never looks at the AST again.
 """
 from __future__ import annotations
 
-import contextlib
 import itertools
-import zlib
 from collections.abc import Callable, Iterator
 
 import attrs
@@ -32,12 +30,9 @@ from ..codes import (
     BAD_ASSIGNMENT_TARGET,
     BY_NOT_TAKEN,
     EFFECT_AS_VALUE,
-    IMPURE_FUNCTION,
     IN_ON_FAMILY,
-    INDEX_OUT_OF_RANGE,
     KEYWORD_TWICE,
     MISSING_ARGUMENT,
-    MISSING_KEY_IN_TABLE,
     NAMED_NOT_CALLED,
     PROCEDURE_IN_EXPRESSION,
     TEXT_TOO_LONG,
@@ -48,28 +43,25 @@ from ..codes import (
     UNKNOWN_KEYWORD,
     UNKNOWN_KIND_ITEM_OR_PROPERTY,
     UNKNOWN_NAME,
-    UNSUPPORTED_OPERATION,
     WRONG_ARGUMENT_COUNT,
     WRONG_ARGUMENT_KIND,
-    WRONG_KIND,
 )
-from ..engine import memo, mutate, vm
-from ..engine.library import REGISTRY, seq
+from ..engine import expressions, mutate
+from ..engine.library import REGISTRY
 from ..engine.limits import MAX_SIZE
-from ..engine.runtime import NAMES as RUNTIME_NAMES
-from ..engine.scoring import score
-from ..engine.state import SEAT_NAMES, Family, Player, ZoneKey
-from ..engine.tally import tally_count, tally_table
+from ..engine.state import Family, Player
 from ..errors import ContentRuntimeError, Diagnostic, boundary, suggestion_help
 from ..source import Span
 from . import ast, code_cache, passes, pysource, templates, verify
-from .aggregates import AGGREGATES
-from .analysis import Inlining, any_parts, asked_again, cheap, inlining, size, tally_parts
+from .analysis import Inlining, asked_again, inlining
+from .calls import Calls
+from .forms import Forms
 from .kinds import Kinds
-from .loops import Loops, _conjuncts
-from .pysource import NAME, NONE, SLOT, STEADY, Py
+from .loops import Loops
+from .pysource import NAME, NONE, SLOT, Py, literal, py_identifier
 from .scope import Scope
-from .visit import Transformer, bound_names, free_names, mentions, substituted
+from .tallies import Tallies
+from .visit import bound_names, free_names
 
 Fn = Callable  # (state, env) -> value
 
@@ -144,7 +136,7 @@ class ModuleNames:
     by_seat: dict = attrs.Factory(dict)     # function -> the name of its table by seat (_looked_up_by_seat)
 
 
-class Compiler(Loops):
+class Compiler(Calls, Forms, Tallies, Loops):
     def __init__(self, vocab: Vocabulary, static_memo: dict | None = None, inlined: Inlining | None = None):
         self.v = vocab
         self.passes = passes.current()      # the optimisations switched on (dsl/passes.py)
@@ -158,7 +150,7 @@ class Compiler(Loops):
         self.inlining = inlined if inlined is not None else inlining(vocab, self.static_memo, self.passes.on("inline"))
         self.kinds = Kinds(vocab, self.passes.on("kinds"))
         self.at = Writing()               # what the code being written knows so far
-        self.ns: dict = _namespace(vocab)
+        self.ns: dict = expressions.namespace(vocab.items)
 
     # ------------------------------------------------------------ diagnostics
     def error(self, code: str, message: str, span: Span, help: str | None = None) -> None:
@@ -332,45 +324,6 @@ class Compiler(Loops):
         fn = self.names.functions[text] = located_code(out["_f"], span)
         return fn
 
-    def walk_src(self, node, scope) -> str:
-        """What a ``for`` statement walks: the built-in's walked form (``walked_src``) or ``seq_src``."""
-        walked = self.walked_src(node, scope)
-        return walked if walked is not None else self.seq_src(node, scope)
-
-    @passes.step("forms")
-    def walked_src(self, node, scope) -> str | None:
-        """The form a built-in's template has for being walked by a ``for`` statement (``walks``:
-        ``range(a, b)`` walks Python's range, no list and no call, when its bounds are whole
-        numbers the built-in would take), or None. What it gives is never changed while walked."""
-        builtin = REGISTRY.get(node.func) if isinstance(node, ast.Call) and node.func not in self.v.functions else None
-        if builtin is None or node.kwargs or "forms" in self.passes.off:
-            return None
-        written = templates.template(builtin.name)
-        form = written.walks.get(len(node.args)) if written.walks else None
-        if form is None:
-            return None
-        reads = [self._twice(self.src(a, scope)) for a in node.args]
-        if None in reads:
-            return None
-        self._bind_names(written)
-        again = [later for _first, later in reads]
-        impl = self._k(builtin.impl, f"B_{builtin.name}")
-        return form.format(*again, call=f"{impl}(s, {', '.join(again)})",
-                           **{f"first{k}": first for k, (first, _later) in enumerate(reads)})
-
-    def seq_src(self, node, scope) -> str:
-        """Source of the items of a list or zone (``SEQ`` only where the kind is not certain)."""
-        kind = self.kinds.of(node, scope)
-        if kind == "list":
-            return self.src(node, scope)
-        if kind == "zone":
-            return f"s.zones[{self.src(node, scope)}]"
-        source = self.src(node, scope)
-        twice = self._twice(source)
-        if twice is None:
-            return f"SEQ(s, {source})"
-        first, again = twice                # look before calling
-        return f"({again} if {first}.__class__ is LIST else SEQ(s, {again}))"
 
     def x_Num(self, node, scope):
         return self._k(node.value)
@@ -689,23 +642,6 @@ class Compiler(Loops):
             return written.inline.format(again, first=first, call=f"{impl}(s, {again})")
         return f"{impl}(s{''.join(', ' + a for a in args)}{''.join(f', {k}={f}' for k, f in kwargs.items())})"
 
-    def _bind_names(self, written) -> None:
-        """Bind the names a template reads (dsl/templates.py) in the module's namespace."""
-        for bound, value in written.binds.items():
-            self.ns.setdefault(bound, value)
-
-    def _keyed(self, builtin, node, scope) -> str:
-        """``f(x for x in xs by KEY)``: the built-in's ``by`` form, given (key, item) pairs."""
-        comp = node.args[0]
-        if builtin.by is None:
-            self.error(BY_NOT_TAKEN, f"`{builtin.name}` does not compare items by a key", comp.by.span,
-                       "`by` belongs to sorted, min, max and distinct (and to the options of a `choose`)")
-            return NONE
-        pairs = f"{'BOUNDED(' if len(comp.fors) > 1 else '['}{self._generator(comp, scope, keyed=True)}" \
-                f"{')' if len(comp.fors) > 1 else ']'}"
-        args, kwargs = self._bind(builtin, node, scope, lambda n, sc: pairs if n is comp else self.src(n, sc))
-        listed = "".join(", " + a for a in args) + "".join(f", {k}={f}" for k, f in kwargs.items())
-        return f"{self._k(builtin.by, f'BY_{builtin.name}')}(s{listed})"
 
     def _check_named(self, builtin, node) -> None:
         """A literal argument that must name a kind, an item or a property (``names=``) names
@@ -727,200 +663,6 @@ class Compiler(Loops):
             self.error(UNKNOWN_KIND_ITEM_OR_PROPERTY, f"no {what} `{arg.value}`", arg.span, suggestion_help(arg.value,
                                                                                                             known))
 
-    @passes.step("forms")
-    def _form(self, builtin, node, scope):
-        """The faster form a built-in declares (``form=``), where its arguments allow it, else
-        None (the library's function is called)."""
-        aggregate = AGGREGATES.get(builtin.form) if self.passes.on("forms") else None
-        if aggregate is None:
-            return None
-        form = aggregate.name
-        if form == "count" and len(node.args) == 1 and not node.kwargs:
-            fast = self._tally_count(node.args[0], scope)
-            if fast is not None:
-                return fast
-        if aggregate.stops and node.args and isinstance(node.args[0], ast.Comp):
-            # stop at the first answer (functions are pure, so nothing is skipped but work)
-            self._bind(builtin, node, scope, lambda n, sc: "None")  # checks only
-            tallied = self.tallied_any(node, scope) if form == "any" else None
-            if tallied is not None:
-                return tallied
-            unrolled = self._unrolled(form, node, scope)
-            if unrolled is not None:
-                return unrolled
-            gen = self._generator(node.args[0], scope)
-            default = [self.src(a, scope) for a in node.args[1:2]] + \
-                [self.src(v, scope) for k, v in node.kwargs if k == "default"] if aggregate.default else []
-            return aggregate.generator.format(items=gen, default=default[0] if default else "None")
-        if aggregate.listed is not None:
-            return self._aggregate(builtin, aggregate, node, scope)
-        return None
-
-    def _unrolled(self, form: str, node, scope):
-        """``any``/``all`` over a few members of a named set, written out member by member as
-        one would by hand (`f(p, 'red') and f(p, 'blue') and ...`): no generator to run."""
-        comp = node.args[0]
-        if form not in ("any", "all") or len(node.args) != 1 or node.kwargs or not self.unrollable(comp, scope):
-            return None
-        var, coll = comp.fors[0]
-        members = list(self.v.sets[coll.id])
-        parts = []
-        for member in members:
-            inner = scope.bind_py({var: self._k(member)})
-            part = self.src(comp.elt, inner)
-            if comp.cond is not None:
-                cond = self.src(comp.cond, inner)
-                part = f"({cond} and {part})" if form == "any" else f"(not {cond} or {part})"
-            parts.append(part)
-        return f"(True if ({(' or ' if form == 'any' else ' and ').join(parts)}) else False)"
-
-    @passes.step("unroll")
-    def unrollable(self, comp, scope) -> bool:
-        """Whether ``any``/``all`` of ``comp`` is written out member by member (``_unrolled``)."""
-        if len(comp.fors) != 1 or "unroll" in self.passes.off:
-            return False
-        _var, coll = comp.fors[0]
-        v = self.v
-        if not (isinstance(coll, ast.Name) and coll.id in v.sets and self.kinds.of(coll, scope) == "list"
-                and coll.id not in v.gvars and coll.id not in v.constants):
-            return False
-        return 0 < len(v.sets[coll.id]) <= UNROLL_MEMBERS and size(comp.elt) + size(comp.cond) <= UNROLL_SIZE
-
-    def counted_without_loop(self, comp) -> bool:
-        """Whether ``count`` of ``comp`` is answered by a tally or ``list.count`` (``_tally_count``)."""
-        return self.passes.on("tallies") and (
-            tally_parts(comp, self.v) is not None or _equal_parts(comp) is not None)
-
-    def any_by_tally(self, node, scope) -> bool:
-        """Whether ``any(...)`` is answered by a tally (``tallied_any``)."""
-        return self._any_tally_parts(node, scope) is not None
-
-    def _any_tally_parts(self, node, scope):
-        """``any_parts`` of ``any(...)``'s one argument, its zone one for certain, else None."""
-        if "tallies" in self.passes.off:
-            return None
-        parts = any_parts(node.args[0], self.v) if len(node.args) == 1 and not node.kwargs else None
-        return parts if parts is not None and self.kinds.of(parts[0], scope) == "zone" else None
-
-    @passes.step("tallies")
-    def tallied_any(self, node, scope) -> str | None:
-        """``any(x.PROP == VALUE for x in ZONE)`` of a zone for certain, PROP a fixed item
-        property and VALUE a name or a constant: whether the zone's tally (engine/tally.py, as
-        ``count`` asks it) holds VALUE, with no scan; the scan where VALUE is a value a table
-        cannot hold (a list). Else None."""
-        parts = self._any_tally_parts(node, scope)
-        if parts is None:
-            return None
-        zone_node, prop, right = parts
-        value = self.src(right, scope)
-        key = self._tally_key(zone_node, prop, scope)
-        found = f"{self._tally_table(key, scanning_any=True)}.get({value}, 0) > 0"
-        if isinstance(right, (ast.Num, ast.Str, ast.Const)) or self._is_member(right, scope) \
-                or pysource.is_literal(value):
-            return f"({found})"
-        return f"({found} if {value}.__class__ in PLAIN_VALUE else ANY({self._generator(node.args[0], scope)}))"
-
-    def names_set(self, coll, scope) -> bool:
-        """``coll`` names a set of the game (not a name bound in ``scope``)."""
-        return isinstance(coll, ast.Name) and coll.id in self.v.sets and coll.id not in scope.py \
-            and coll.id not in scope.alias and coll.id not in scope.locals
-
-    def note_member(self, var: str, coll, scope) -> None:
-        """Python variable ``var`` walks ``coll``: when that is a set, it holds one of the set's
-        members (a text), which a tally answers for with no check of its class."""
-        if self.names_set(coll, scope):
-            scope.kinds[("py", var)] = "member"
-
-    def _is_member(self, node, scope) -> bool:
-        return isinstance(node, ast.Name) and node.id in scope.py and \
-            scope.kinds.get(("py", scope.py[node.id])) == "member"
-
-    def _aggregate(self, builtin, aggregate, node, scope):
-        """``count``/``sum``/``min``/``max`` of a certain list or zone as the Python built-in
-        (the library's versions do the same after asking what the collection is)."""
-        form = aggregate.name
-        if form == "count" and len(node.args) == 1 and not node.kwargs:
-            self._bind(builtin, node, scope, lambda n, sc: "None")  # checks only
-            return f"len({self.seq_src(node.args[0], scope)})"     # SEQ asks only where the kind is not certain
-        if not node.args or len(node.args) > 2 or self.kinds.of(node.args[0], scope) not in ("list", "zone"):
-            return None
-        defaults = list(node.args[1:]) + [value for key, value in node.kwargs if key == "default"]
-        if any(key != "default" for key, _v in node.kwargs) or len(defaults) > aggregate.default:
-            return None
-        self._bind(builtin, node, scope, lambda n, sc: "None")  # checks only
-        items = self.seq_src(node.args[0], scope)
-        default = self.src(defaults[0], scope) if defaults else NONE
-        return aggregate.listed.format(items=items, default=default)
-
-    @passes.step("tallies")
-    def _tally_count(self, arg, scope):
-        """``count(x for x in ZONE if x.PROP == VALUE)`` with PROP a fixed item property is
-        answered from an incrementally kept tally (engine/tally.py) instead of a scan: the
-        commonest question rules ask ("how many cards of this company does p have")."""
-        if "tallies" in self.passes.off:
-            return None
-        parts = tally_parts(arg, self.v)
-        if parts is None:
-            return self._equal_count(arg, scope)
-        zone_node, prop, right = parts
-        if self.kinds.of(zone_node, scope) == "zone":
-            key = self._tally_key(zone_node, prop, scope)
-            return f"{self._tally_table(key)}.get({self.src(right, scope)}, 0)"
-        return f"TALLY(s, {self.src(zone_node, scope)}, {self._k(prop)}, {self.src(right, scope)})"
-
-    @passes.step("listing")
-    def _tally_table(self, key: str, scanning_any: bool = False) -> str:
-        """A tally's table (engine/tally.py: built on the first question; for an ``any``, one
-        built where an item lacks the property answers as the scan would). While options are
-        listed (:meth:`listing`), a table whose key no loop changes is looked up once, where it
-        is first asked, and read from a local after that: the listing moves no item."""
-        build = f"TALLY_TABLE(s, {key}, True)" if scanning_any else f"TALLY_TABLE(s, {key})"
-        table = f"(s.tallies.get({key}) or {build})"
-        at = self.at
-        if at.listing is None or "listing" in self.passes.off or at.in_iterable or pysource.kind(key) != STEADY:
-            return table
-        local = self.at.listing.get(table)
-        if local is None:
-            local = self.at.listing[table] = self._temp("_tc")
-        return f"({local} or ({local} := {table}))"     # a table is never empty (tally_table)
-
-    @contextlib.contextmanager
-    def listing(self, tables: dict):
-        """Compile the tests of a choice's options, which share ``tables`` (a table's source ->
-        the local that keeps it; each local must start as None before the options are listed)."""
-        saved, self.at.listing = self.at.listing, tables
-        try:
-            yield
-        finally:
-            self.at.listing = saved
-
-    def _tally_key(self, zone_node, prop: str, scope) -> str:
-        """The source of a tally's key ``(zone, prop)`` for a zone known to be one: made once
-        for a named zone or a player's zone (one key per seat), else built where it is asked."""
-        v = self.v
-        if isinstance(zone_node, ast.Name):
-            return Py(self._k((v.zones[zone_node.id], prop), f"TK_{py_identifier(zone_node.id)}"), STEADY)
-        if isinstance(zone_node, ast.Attr) and zone_node.name in v.pzones:
-            keys = tuple((key, prop) for key in v.pzones[zone_node.name])
-            seat = self.src(zone_node.obj, scope)
-            key = f"{self._k(keys, f'TK_{py_identifier(zone_node.name)}')}[{seat}]"
-            return Py(key, STEADY) if pysource.kind(seat) == SLOT else key
-        return f"({self.src(zone_node, scope)}, {self._k(prop)})"
-
-    def _equal_count(self, arg, scope):
-        """``count(x for x in XS if x == V)``: Python's ``list.count`` (the same ``==``)."""
-        parts = _equal_parts(arg)
-        if parts is None:
-            return None
-        coll, right = parts
-        if self.kinds.of(coll, scope) in ("list", "zone"):
-            return f"{self.seq_src(coll, scope)}.count({self.src(right, scope)})"
-        items, value = self.src(coll, scope), self.src(right, scope)
-        twice = self._twice(items)
-        if twice is None:
-            return f"COUNT_EQUAL(s, {items}, {value})"
-        first, again = twice                # a list is counted without a call
-        return f"({again}.count({value}) if {first}.__class__ is LIST else COUNT_EQUAL(s, {again}, {value}))"
 
     def _bind(self, builtin, node, scope, compile_arg=None, compile_kwarg=None):
         """Check a call against a signature; returns (positional args, keyword args),
@@ -999,187 +741,6 @@ class Compiler(Loops):
             self.error(WRONG_ARGUMENT_KIND, f"argument `{pname}` of `{builtin.name}` must be {nice}, got {got_nice}",
                        arg.span, f"the signature is `{builtin.signature}`")
 
-    def _user_function_call(self, node, scope):
-        name = node.func
-        params, _body = self.v.functions[name]
-        if node.kwargs or len(node.args) != len(params):
-            self.error(WRONG_ARGUMENT_COUNT, f"function `{name}` takes {len(params)} argument"
-                       f"{'s' if len(params) != 1 else ''} ({', '.join(params)}), got "
-                       f"{len(node.args) + len(node.kwargs)}", node.span)
-            return NONE
-        sources = [self.src(a, scope) for a in node.args]
-        if name in self.inlining and all(pysource.is_simple(a) for a in sources):
-            # a body as cheap as a memo lookup is written in place of the call
-            self.out.inlined_at.setdefault(name, []).append(node.span)
-            # what the caller knows of its Python variables (a set's member, a list) holds for the body
-            known = {key: kind for key, kind in scope.kinds.items() if key[0] == "py"}
-            inner = Scope(set(params), kinds=known).bind_py(dict(zip(params, sources)))
-            return f"({self._written_in_place(_body, inner, set(sources))})"
-
-        args = "".join(", " + a for a in sources)
-        call = f"{self._memoised(name, len(params))}(s{args})"
-        return self._looked_up_by_seat(name, node, sources, scope, call) or call
-
-    @passes.step("by-seat")
-    def _looked_up_by_seat(self, name: str, node, sources: list, scope, call: str) -> str | None:
-        """``marker(p, c)``, ``adjacent(s)``: a function that reads no state and not the player
-        count, given plain arguments, has its remembered result looked up where it is called
-        (memo.StaticTable ``by_seat``), the call made only where an argument is not of the
-        classes the table holds (a seat, a text), or no result is kept yet (or it is a false
-        one). About half a call's cost."""
-        table = self.static_memo.get(name)
-        if table is None or "by-seat" in self.passes.off or table.of_count or len(sources) not in (1, 2) \
-                or not all(pysource.is_simple(a) for a in sources):
-            return None
-        if any(pysource.kind(a) in (pysource.NUMBER, pysource.CONST) for a in sources):
-            return None         # a number or a truth value is never a seat, nor a text
-        if name not in self.names.by_seat:
-            self.names.by_seat[name] = self._k(table.seated(len(sources)), f"BY_SEAT_{py_identifier(name)}")
-        rows = self.names.by_seat[name]
-        texts = [pysource.kind(a) == pysource.TEXT or self._is_member(arg, scope) for a, arg in zip(sources, node.args)]
-        if len(sources) == 1:       # a seat or a text: `1` and `True` equal seat p2 as keys
-            test = None if texts[0] else f"{sources[0]}.__class__ in SEAT_OR_TEXT"
-            found = f"{rows}.get({sources[0]})"
-        else:       # every seat has its row; a row holds texts only, which equal nothing else
-            seat, text = sources
-            tests = [f"{seat}.__class__ is PLAYER"] + ([] if texts[1] else [f"{text}.__class__ is STR"])
-            test, found = " and ".join(tests), f"{rows}[{seat}].get({text})"
-        return f"({found} or {call})" if test is None else f"(({found} if {test} else None) or {call})"
-
-    def _written_in_place(self, body, inner: Scope, sources: set) -> str:
-        """A body written in place of its call: a value it asks for twice is worked out once (its
-        own plan, ``_reuse_plan``, in locals named apart from the caller's), where the first time
-        is certainly reached each time the body is; otherwise (or inside an iterable) as written."""
-        body = self._written_out(body, frozenset(inner.py) | bound_names(body))
-        saved = (self.at.reuse, self.at.params, self.at.reused, self.at.known, self.at.branches)
-        plan = {node: self._temp("_w") for node in self._reuse_plan(body)}
-        try:
-            self.at.reuse, self.at.params, self.at.reused, self.at.known, self.at.branches = \
-                plan or None, sources, set(), set(), 0
-            source = self.src(body, inner)
-            if self.at.reused:        # a local that would have to start as UNSET: none kept
-                self.at.reuse, self.at.reused, self.at.known = None, set(), set()
-                source = self.src(body, inner)
-            return source
-        finally:
-            self.at.reuse, self.at.params, self.at.reused, self.at.known, self.at.branches = saved
-
-    def _written_out(self, node, bound: frozenset):
-        """``node`` with each call of a cheap function whose body asks another cheap one replaced
-        by that body, its plain arguments in place of its parameters: the questions the bodies
-        and their caller share (``row(p, c)`` asked by a function and by the ``price(p, c)`` it
-        asks too) are then asked once (``_reuse_plan``). Other cheap calls stay calls, written in
-        place where they compile (:meth:`_user_function_call`). ``bound``: the names the caller
-        binds; a body reading one of them from outside (or whose comprehension binds a name it
-        is given, or a parameter) stays a call."""
-        return _WriteOut(self, bound).transform(node)
-
-    def _body_in_place(self, node, bound: frozenset):
-        """The body of the cheap function ``node`` calls, written in place (``_substituted_body``),
-        or None."""
-        if not (isinstance(node, ast.Call) and node.func in self.inlining):
-            return None
-        body = self._substituted_body(node, bound)
-        if body is not None:
-            self.out.inlined_at.setdefault(node.func, []).append(node.span)
-        return body
-
-    def _substituted_body(self, node, bound: frozenset):
-        """The body of the content function ``node`` calls, its plain arguments in place of its
-        parameters, or None where that would change what a name means: the body reads from
-        outside a name the caller binds (``bound``), or a comprehension of the body binds a
-        parameter or a name given as an argument (it would be captured)."""
-        params, body = self.v.functions[node.func]
-        given = {a.id for a in node.args if isinstance(a, ast.Name)}
-        if node.kwargs or len(node.args) != len(params) or not all(isinstance(a, _PLAIN_ARGS) for a in node.args) \
-                or (free_names(body) - set(params)) & bound or bound_names(body) & (given | set(params)):
-            return None
-        return substituted(body, dict(zip(params, node.args)))
-
-    def conjuncts(self, node, bound: frozenset) -> list:
-        """The parts of ``a and b and c`` in order, a cheap function's call among them written out
-        as its own parts (``can_take(p, c)`` as ``count(p.hand) < limit`` and ``c != 'x'``)."""
-        out: list = []
-        for part in _conjuncts(self._written_out(node, bound)):
-            body = self._body_in_place(part, bound)
-            out.extend([part] if body is None else self.conjuncts(body, bound))
-        return out
-
-    @passes.step("walk")
-    def walked_body(self, coll, scope):
-        """``for x in kept(p, 'spy')`` where the function's body picks items of a collection
-        (``[t for t in p.tiles if t.type == kind]``, or ``[] if c else [...]``): the loop can
-        walk that collection itself, testing each item where the function would, and no list
-        is built and no call made. Returns ``(guard, collection, variable, test)``, nodes read
-        in the caller's ``scope`` (its arguments in place of the parameters; ``guard`` and
-        ``test`` may be None), or None where the call stays: arguments that are not plain, a
-        body naming what the caller binds, a function remembered for the game."""
-        if not (isinstance(coll, ast.Call) and coll.func in self.v.functions) or coll.func in self.static_memo \
-                or "walk" in self.passes.off:
-            return None
-        body = self._substituted_body(coll, scope.locals | set(scope.py) | set(scope.alias))
-        guard = None
-        if isinstance(body, ast.IfExp) and isinstance(body.then, ast.ListLit) and not body.then.items:
-            guard, body = ast.Not(body.cond, span=body.cond.span), body.orelse
-        if not (isinstance(body, ast.Comp) and len(body.fors) == 1 and body.by is None
-                and isinstance(body.elt, ast.Name) and body.elt.id == body.fors[0][0]):
-            return None
-        tests = (body.cond, guard)
-        called = {n.func for n in ast.walk(tests) if isinstance(n, ast.Call) and n.func in self.v.functions}
-        looked_up = frozenset(f for f in called if f in self.static_memo or f in self.inlining)
-        if not cheap(tests, self.v, looked_up):
-            return None     # a test with a loop of its own: the function's body has it written as a loop
-        self.out.inlined_at.setdefault(coll.func, []).append(coll.span)
-        var, inner = body.fors[0]
-        return guard, inner, var, body.cond
-
-    @passes.step("memo")
-    def _memoised(self, name: str, arity: int) -> str:
-        """The source name of the caller of user function ``name`` (engine/memo.py): a function
-        that reads no state is remembered per game; any other is called directly (or, with
-        ``memo.PER_STATE``, starts on trial and keeps a memory per state only if it pays)."""
-        wrapper = self.names.callers.get(name)
-        if wrapper is not None:
-            return wrapper
-        impls = self.out.functions_impl
-        wrapper = self.names.callers[name] = f"fn_{py_identifier(name)}_{next(self.names.count)}"
-        if name in self.static_memo:
-            self.ns[wrapper] = memo.static_caller(name, impls, self.static_memo[name], arity)
-        else:
-            ns = self.ns
-
-            def settle(fn):
-                ns[wrapper] = fn
-            self.ns[wrapper] = (memo.trial_caller(name, arity, impls, settle) if memo.PER_STATE
-                                else memo.direct_caller(name, impls, settle))
-        return wrapper
-
-    def compile_function(self, name: str) -> None:
-        """A user function becomes a Python function ``f_NAME(s, *args)`` of the game's
-        generated module (``function_defs``; bound in ``functions_impl`` when it loads)."""
-        params, body = self.v.functions[name]
-        impure = _find_impure(body, self.v)
-        if impure is not None:
-            self.error(IMPURE_FUNCTION, f"function `{name}` calls `{impure.func}`; functions must be pure", impure.span,
-                       "draw random numbers in a procedure and pass the result in"
-                       if REGISTRY[impure.func].pins else "call it in a procedure, an invariant or an expectation")
-        names = {p: self._var(p) for p in params}
-        scope = Scope(set(params)).bind_py(names)
-        body = self._written_out(body, frozenset(params) | bound_names(body))
-        lines, reused = self._with_reuse(body, scope, set(names.values()), self.function_lines)
-        self.out.function_defs.append((name, self.impl_name(name), ("s",) + tuple(names.values()),
-                                   lines, body.span, reused))
-
-    def impl_name(self, name: str) -> str:
-        """The Python name of user function ``name`` in the generated module."""
-        return f"f_{py_identifier(name)}" if name.isascii() else f"f{zlib.crc32(name.encode())}_{py_identifier(name)}"
-
-    def call_function(self, name: str):
-        """A ``(state, *args)`` caller of user function ``name`` that shares the memo. It looks
-        its caller up at each call, as generated code does: a caller on trial hands over to its
-        verdict (``settle``), and one held from before would stay on trial for good."""
-        ns, wrapper = self.ns, self._memoised(name, len(self.v.functions[name][0]))
-        return lambda s, *args: ns[wrapper](s, *args)
 
     # ------------------------------------------------------------- statements
     # (procedures are written as Python by dsl/codegen.py; it checks calls and stores through these)
@@ -1269,7 +830,6 @@ class Compiler(Loops):
 
 
 _MISSING = object()
-_PLAIN_VALUE = frozenset((int, bool, float, str, type(None), Player))   # a variable stores them as they are
 _CHECKED_OPS = {"**": "POW", "/": "DIV"}
 
 
@@ -1286,21 +846,6 @@ def _literal_text(value: str) -> bool:
 # a call with only such arguments may have a small function's body written in its place.
 
 
-def _equal_parts(arg):
-    """(XS, V) of ``count(x for x in XS if x == V)`` (counted by ``list.count``), else None."""
-    if not (isinstance(arg, ast.Comp) and len(arg.fors) == 1 and isinstance(arg.cond, ast.Compare)
-            and arg.cond.op == "=="):
-        return None
-    var, coll = arg.fors[0]
-    left, right = arg.cond.left, arg.cond.right
-    if not (isinstance(left, ast.Name) and left.id == var):
-        left, right = right, left
-    if not (isinstance(arg.elt, ast.Name) and arg.elt.id == var and isinstance(left, ast.Name)
-            and left.id == var) or mentions(right, var):
-        return None
-    return coll, right
-
-
 def located_code(fn, span, name: str | None = None):
     """Put generated code on its content line (file and line; named ``name``, or after the
     line), so profiles and debuggers point there: ``games/g/rules.yaml:25(f_best_other)``."""
@@ -1310,134 +855,12 @@ def located_code(fn, span, name: str | None = None):
     return fn
 
 
-def past_end(index: int, what: str, size: int):
-    """An index past either end of a list, a text or a zone, in the author's words."""
-    end = "end" if index >= 0 else "start"
-    raise ContentRuntimeError(f"index {index} is past the {end} of {what} ({size} item{'' if size == 1 else 's'})",
-                              None, INDEX_OUT_OF_RANGE)
-
-
-def _namespace(vocab: Vocabulary) -> dict:
-    """The globals of generated expression code: a few helpers, nothing from content."""
-    items = vocab.items
-
-    def getitem(s, o, i):
-        if type(o) is Family:
-            return space(s, o, i)
-        if type(o) is ZoneKey:
-            held = s.zones[o]
-            if i.__class__ is int and not -len(held) <= i < len(held):
-                past_end(i, f"`{o.text}`", len(held))
-            return held[i]
-        if (type(o) is list or type(o) is str) and i.__class__ is int and not -len(o) <= i < len(o):
-            past_end(i, "the list" if type(o) is list else "the text", len(o))
-        if type(o) is dict and i not in o:
-            no_key(o, i)
-        return o[i]
-
-    def no_key(mapping, key):
-        keys = [mutate.fmt(k) for k in mapping]
-        hint = suggestion_help(mutate.fmt(key), keys)
-        raise ContentRuntimeError(f"the mapping has no key `{mutate.fmt(key)}` (its keys: "
-                                  f"{', '.join(keys[:12]) + (', ...' if len(keys) > 12 else '') or 'none'})"
-                                  + (f"; {hint}" if hint else ""), None, MISSING_KEY_IN_TABLE)
-
-    def contains(s, x, coll):
-        if type(coll) is ZoneKey:
-            return s.loc.get(x) == coll
-        if type(coll) is Family:
-            raise ContentRuntimeError(f"`in` cannot look inside a family of zones (`{coll.text}`); "
-                                      "test one of its spaces", None, WRONG_KIND)
-        return x in coll
-
-    def tally(s, z, prop, value):
-        if type(z) is ZoneKey:
-            return tally_count(s, z, prop, value)     # looks the table up before it builds one
-        return len([x for x in seq(s, z) if items[x][prop] == value])
-
-    def nospace(family, key, s=None):
-        if s is not None and key in family.zones:      # sized by a parameter: a space of larger games only
-            raise ContentRuntimeError(f"`{family.text}` has no space `{mutate.fmt(key)}` in this game "
-                                      f"(`{family.bound}` is {mutate.fmt(s.g[family.bound])})")
-        raise ContentRuntimeError(f"`{family.text}` has no space `{mutate.fmt(key)}`")
-
-    def space(s, family, key):
-        return family.zones[key] if family.plays(s, key) else nospace(family, key, s)
-
-    def slice_of(s, o, lo, hi):
-        for bound in (lo, hi):
-            if bound is not None and bound.__class__ is not int:
-                raise ContentRuntimeError(f"a slice's bounds are whole numbers, not `{mutate.fmt(bound)}`", None,
-                                          WRONG_KIND)
-        if type(o) is ZoneKey:
-            return s.zones[o][lo:hi]
-        if type(o) is list or type(o) is str:
-            return o[lo:hi]
-        raise ContentRuntimeError(f"only a list, a zone or a text can be sliced, not {mutate.fmt(o)}", None,
-                                  UNSUPPORTED_OPERATION)
-
-    boundary(getitem, contains, tally, _count_equal, tally_table, tally_count, _replaced, _map, _key, slice_of)
-
-    return {"__builtins__": {}, **RUNTIME_NAMES, "UNLISTED": vm.unlisted, "SCORE": score, "len": len, "LIST": list,
-            "SUM": sum, "MIN": min, "MAX": max, "INT": int, "PLAIN_VALUE": _PLAIN_VALUE,
-            "NOSPACE": nospace, "SPACE": space, "COUNT_EQUAL": _count_equal, "UNSET": _UNSET,
-            "TALLY_TABLE": tally_table, "SEQ": seq, "ITEMS": items, "GETITEM": getitem,
-            "CONTAINS": contains, "TALLY": tally, "PLAYER": Player, "SEATS": SEAT_NAMES,
-            "SEAT_OR_TEXT": memo.SEAT_OR_TEXT,
-            "ANY": any, "ALL": all, "NEXT": next,
-            "SET_PROP": mutate.set_prop, "FIRST_OF_EACH": _first_of_each, "REPLACED": _replaced, "MAP": _map,
-            "SLICE": slice_of}
-
-
-_KEYS = (str, int, bool, type(None), Player)
-
-
-def _map(*pairs):
-    """``{k: v, ...}``: keys are texts, numbers, players, truth values or none (a list or a zone
-    names no entry)."""
-    new = {}
-    for i in range(0, len(pairs), 2):
-        new[_key(pairs[i])] = pairs[i + 1]
-    return new
-
-
-def _key(key):
-    """``key`` when a mapping can be keyed by it, else the content's error."""
-    if key.__class__ not in _KEYS:
-        raise ContentRuntimeError(f"a mapping's key is a text, a number, a player, a truth value or none, not "
-                                  f"{mutate.fmt(key)}", None, UNSUPPORTED_OPERATION)
-    return key
-
-
-def _replaced(container, key, value):
-    """``xs[i] = v``, ``d[k] = v``: a new list or mapping with the element set. A value is never
-    changed in place, since another name may hold the same one (``ys = xs``), so the variable
-    gets the new value through its own door (its setter, its event) like any assignment."""
-    if container.__class__ is list:
-        if key.__class__ is not int:
-            raise ContentRuntimeError(f"a list's index is a whole number, not {mutate.fmt(key)}", None, WRONG_KIND)
-        if not -len(container) <= key < len(container):
-            past_end(key, "the list", len(container))
-        new = list(container)
-    elif container.__class__ is dict:
-        new = dict(container)
-        key = _key(key)
-    else:
-        raise ContentRuntimeError(f"only an element of a list or a table can be set, not of {mutate.fmt(container)}",
-                                  None, UNSUPPORTED_OPERATION)
-    new[key] = value
-    return new
-
-
 def _name_of(node) -> str:
     if isinstance(node, ast.Attr) and isinstance(node.obj, ast.Name):
         return f"{node.obj.id}.{node.name}"       # a player's family: `p.land`
     return node.id if isinstance(node, ast.Name) else "zones"
 
 
-UNROLL_MEMBERS = 8   # any/all over a named set of at most this many members...
-UNROLL_SIZE = 40     # ...and a test of at most this many syntax nodes is written out member by member
-_UNSET = object()   # a reused value not worked out yet
 # Expressions whose parts all run, in the order they are written (except where the method says
 # otherwise: the right of `and`/`or`, the branches of `if`): a value first asked for in such a
 # part is certainly there for the parts after it (Compiler._reused_value).
@@ -1455,61 +878,3 @@ def too_complex(exc: Exception) -> bool:
     return isinstance(exc, SyntaxError) and ("too many" in text or "too deeply" in text or "nested" in text)
 
 
-def _first_of_each(pairs: list) -> list:
-    """The first value of each key of ``(key, value)`` pairs, in order (options grouped `by`)."""
-    firsts: dict = {}
-    for key, value in pairs:
-        if key not in firsts:
-            firsts[key] = value
-    return list(firsts.values())
-
-
-def _count_equal(s, items, value) -> int:
-    """How many of ``items`` (a list, or a zone, or whatever a comprehension walks) equal
-    ``value``: ``list.count`` for a list, asked without a second call to see what it is."""
-    if items.__class__ is list:
-        return items.count(value)
-    return len([x for x in seq(s, items) if x == value])
-
-
-_PLAIN_ARGS = (ast.Name, ast.Num, ast.Str, ast.Const)   # arguments a body written out may take in place
-
-
-class _WriteOut(Transformer):
-    """:meth:`Compiler._written_out`: each call of a cheap function that asks another cheap one,
-    its body in place (written out in turn)."""
-
-    def __init__(self, compiler: Compiler, bound: frozenset):
-        self.compiler, self.bound = compiler, bound
-
-    def Call(self, call):
-        comp = self.compiler
-        if call.func in comp.inlining and comp.inlining.written[call.func]:
-            body = comp._body_in_place(call, self.bound)
-            if body is not None:
-                return self.transform(body)
-        return call
-
-
-def _find_impure(node, v):
-    """The first call of an impure built-in (``roll``) inside an expression tree, or None."""
-    return next((n for n in ast.walk(node) if isinstance(n, ast.Call) and n.func not in v.functions
-                 and n.func in REGISTRY and not REGISTRY[n.func].pure), None)
-
-def py_identifier(text: str) -> str:
-    """``text`` as a fragment of a Python identifier (for readable generated names): ASCII
-    letters, digits and ``_`` alone, every other character ``_``. Generated code puts it
-    after a prefix of its own (``f_``, ``Z_``, ``call_``), so it never starts a name."""
-    return "".join(c if c in _IDENTIFIER_CHARS else "_" for c in str(text))
-
-
-_IDENTIFIER_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
-
-
-def literal(value) -> str:
-    """Text from outside (content, a file name, a title) as generated code holds it, comments
-    and file names included: the Python literal ``repr`` makes, never the text itself (a line
-    break in a name would end a comment and start code). Numbers, truth values, none too."""
-    if value.__class__ not in (str, int, bool, type(None)):
-        raise TypeError(f"no literal for a {type(value).__name__}")
-    return Py(repr(value), pysource.literal_kind(value))

@@ -22,8 +22,9 @@ slot, ``compiler._reuse_plan``, and stays an expression).
 from __future__ import annotations
 
 from ..engine.library import REGISTRY
-from . import ast, passes
+from . import ast, passes, pysource
 from .aggregates import AGGREGATES
+from .pysource import CONST, NAME
 
 _CONSTANT = (ast.Num, ast.Str, ast.Const, ast.Neg)
 
@@ -76,7 +77,7 @@ class Loops:
                 self.at.branches -= 1
             return
         if isinstance(node, ast.BoolOp) and node.op == "and" and self._test_loopable(node, scope):
-            self._return_all(_conjuncts(node), scope, indent, lines)
+            self._return_all(conjuncts(node), scope, indent, lines)
             return
         form = self._reducer(node, scope, returned=True)
         if form is not None:
@@ -94,7 +95,7 @@ class Loops:
                 value = self._tested(part, scope, indent, lines)
             finally:
                 self.at.branches -= bool(number)
-            if not _PLAIN_LOCAL(value):
+            if pysource.kind(value) not in (NAME, CONST):      # a value in a variable already
                 local = self._temp("_q")
                 lines.append((indent, f"{local} = {value}"))
                 value = local
@@ -114,9 +115,9 @@ class Loops:
             lines.append((indent, f"if {self.src(cond, scope)}:"))
             return indent + 1
         if isinstance(cond, ast.BoolOp) and cond.op == "or":
-            lines.append((indent, f"if {self._either(_disjuncts(cond), scope, indent, lines)}:"))
+            lines.append((indent, f"if {self._either(disjuncts(cond), scope, indent, lines)}:"))
             return indent + 1
-        for number, part in enumerate(_conjuncts(cond)):
+        for number, part in enumerate(conjuncts(cond)):
             self.at.branches += bool(number)      # a later part runs only when the earlier ones hold
             try:
                 test = self._tested(part, scope, indent, lines)
@@ -152,7 +153,7 @@ class Loops:
     def _test_loopable(self, node, scope) -> bool:
         """Whether a part of the ``and`` that ``node`` is (or of ``node`` itself) is, or has among its
         operands, a reduction written as a loop."""
-        parts = _disjuncts(node) if isinstance(node, ast.BoolOp) and node.op == "or" else _conjuncts(node)
+        parts = disjuncts(node) if isinstance(node, ast.BoolOp) and node.op == "or" else conjuncts(node)
         return any(self._reducer(part, scope) is not None or self._loop_operands(part, scope) for part in parts)
 
     def _loopable(self, node, scope) -> bool:
@@ -293,22 +294,18 @@ class Loops:
         return scope.bind_py(names, walkers), indent
 
 
-def _conjuncts(node) -> list:
+def conjuncts(node) -> list:
     """The parts of ``a and b and c`` in order (``[node]`` for anything else)."""
     if isinstance(node, ast.BoolOp) and node.op == "and":
-        return _conjuncts(node.left) + _conjuncts(node.right)
+        return conjuncts(node.left) + conjuncts(node.right)
     return [node]
 
 
-def _disjuncts(node) -> list:
+def disjuncts(node) -> list:
     """The parts of ``a or b or c`` in order (``[node]`` for anything else)."""
     if isinstance(node, ast.BoolOp) and node.op == "or":
-        return _disjuncts(node.left) + _disjuncts(node.right)
+        return disjuncts(node.left) + disjuncts(node.right)
     return [node]
-
-
-def _PLAIN_LOCAL(source: str) -> bool:
-    return source.isidentifier()
 
 
 def _defaults(node) -> list:

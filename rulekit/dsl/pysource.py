@@ -56,6 +56,25 @@ def is_simple(source: str) -> bool:
     return kind(source) in (NAME, CONST, TEXT, NUMBER, SLOT)
 
 
+def py_identifier(text: str) -> str:
+    """``text`` as a fragment of a Python identifier (for readable generated names): ASCII
+    letters, digits and ``_`` alone, every other character ``_``. Generated code puts it
+    after a prefix of its own (``f_``, ``Z_``, ``call_``), so it never starts a name."""
+    return "".join(c if c in _IDENTIFIER_CHARS else "_" for c in str(text))
+
+
+_IDENTIFIER_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+
+
+def literal(value) -> str:
+    """Text from outside (content, a file name, a title) as generated code holds it, comments
+    and file names included: the Python literal ``repr`` makes, never the text itself (a line
+    break in a name would end a comment and start code). Numbers, truth values, none too."""
+    if value.__class__ not in (str, int, bool, type(None)):
+        raise TypeError(f"no literal for a {type(value).__name__}")
+    return Py(repr(value), literal_kind(value))
+
+
 NONE = Py("None", CONST)    # the value of nothing; also what an expression that is an error compiles to
 
 
