@@ -750,7 +750,8 @@ class _Writer:
             for node in ast.walk(part):
                 if isinstance(node, ast.Name) and node.id in counts and node.id not in bound:
                     counts[node.id] += 1
-        return {param: Py(f"a_{py_identifier(param)}", SLOT) for param in params if counts[param] >= 2}
+        return {param: Py(f"a_{py_identifier(param)}", SLOT, ("read once", param))
+                for param in params if counts[param] >= 2}
 
     @passes.step("share-heads")
     def _share_heads(self, options, lines, span) -> None:

@@ -107,7 +107,7 @@ class Writing:
     known: set = attrs.Factory(set)     # slots certainly worked out by the code written so far
     branches: int = 0               # > 0: the code being written may not run (src, _branch)
     in_iterable: int = 0            # > 0: inside a comprehension's iterable (no `:=` there)
-    listing: dict | None = None     # while options are listed: a table's source -> its local (listing)
+    listing: dict | None = None     # while options are listed: what a table's key denotes (an any's?) -> its local
     lowered: dict = attrs.Factory(dict)     # id of a node -> the local a loop left its value in (loops.py)
 
 
@@ -361,13 +361,13 @@ class Compiler(Calls, Forms, Tallies, Loops):
         if name in scope.py:
             return scope.py[name]
         if name in scope.alias:
-            return Py(f"e[{self._k(scope.alias[name])}]", SLOT)
+            return Py(f"e[{self._k(scope.alias[name])}]", SLOT, ("env", scope.alias[name]))
         if name in scope.locals:
-            return Py(f"e[{self._k(name)}]", SLOT)
+            return Py(f"e[{self._k(name)}]", SLOT, ("env", name))
         if name in v.fixed:
             return self._k(v.fixed[name])
         if name in v.gvars or name in v.constants:
-            return Py(f"s.g[{self._k(name)}]", SLOT)
+            return Py(f"s.g[{self._k(name)}]", SLOT, ("global", name))
         if name in v.zones:
             return self._k(v.zones[name], f"Z_{py_identifier(name)}")
         if name in v.families:

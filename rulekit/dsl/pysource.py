@@ -20,11 +20,15 @@ STEADY = "steady"    # a tally's key that no loop changes: a zone's, a player's 
 
 
 class Py(str):
-    """Source text and its ``kind`` (one of the names above)."""
+    """Source text and its ``kind`` (one of the names above); ``denotes``, where the compiler
+    says, what value it reads (``("env", key)``: a local of the frame; ``("global", name)``; a
+    tally's key...): two sources denoting the same thing read the same value at one point, which
+    the compiler learns from this, never from comparing the texts."""
 
-    def __new__(cls, text: str, kind: str):
+    def __new__(cls, text: str, kind: str, denotes: tuple | None = None):
         source = super().__new__(cls, text)
         source.kind = kind
+        source.denotes = denotes
         return source
 
 

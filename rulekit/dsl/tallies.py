@@ -98,14 +98,15 @@ class Tallies:
         at = self.at
         if at.listing is None or "listing" in self.passes.off or at.in_iterable or pysource.kind(key) != STEADY:
             return table
-        local = self.at.listing.get(table)
+        same = (key.denotes, scanning_any)
+        local = at.listing.get(same)
         if local is None:
-            local = self.at.listing[table] = self._temp("_tc")
+            local = at.listing[same] = self._temp("_tc")
         return f"({local} or ({local} := {table}))"     # a table is never empty (tally_table)
 
     @contextlib.contextmanager
     def listing(self, tables: dict):
-        """Compile the tests of a choice's options, which share ``tables`` (a table's source ->
+        """Compile the tests of a choice's options, which share ``tables`` (what a table's key denotes ->
         the local that keeps it; each local must start as None before the options are listed)."""
         saved, self.at.listing = self.at.listing, tables
         try:
@@ -118,12 +119,15 @@ class Tallies:
         for a named zone or a player's zone (one key per seat), else built where it is asked."""
         v = self.v
         if isinstance(zone_node, ast.Name):
-            return Py(self._k((v.zones[zone_node.id], prop), f"TK_{py_identifier(zone_node.id)}"), STEADY)
+            return Py(self._k((v.zones[zone_node.id], prop), f"TK_{py_identifier(zone_node.id)}"), STEADY,
+                      ("tally", zone_node.id, prop))
         if isinstance(zone_node, ast.Attr) and zone_node.name in v.pzones:
             keys = tuple((key, prop) for key in v.pzones[zone_node.name])
             seat = self.src(zone_node.obj, scope)
             key = f"{self._k(keys, f'TK_{py_identifier(zone_node.name)}')}[{seat}]"
-            return Py(key, STEADY) if pysource.kind(seat) == SLOT else key
+            if pysource.kind(seat) != SLOT:
+                return key
+            return Py(key, STEADY, ("tally", zone_node.name, prop, seat.denotes))
         return f"({self.src(zone_node, scope)}, {self._k(prop)})"
 
     def _equal_count(self, arg, scope):
