@@ -50,7 +50,7 @@ def inlining(vocab, remembered: Collection[str], on: bool = True) -> Inlining:
         return Inlining()
     functions = vocab.functions
     calls = {name: _called(body, functions) for name, (_params, body) in functions.items()}
-    circular = _in_circles(calls)
+    circular = in_circles(calls)
     inline: set = set()
     written: dict = {}
     sizes: dict = {}
@@ -114,8 +114,9 @@ def _called(body, functions) -> frozenset:
     return frozenset(n.func for n in ast.walk(body) if isinstance(n, ast.Call) and n.func in functions)
 
 
-def _in_circles(calls: dict) -> set:
-    """The functions that can call themselves, directly or through others."""
+def in_circles(calls: dict) -> set:
+    """The names of ``calls`` (name -> the names it calls: functions, or procedures) that can
+    call themselves, directly or through others."""
     circular = set()
     for start in calls:
         seen, work = set(), list(calls[start])
@@ -124,7 +125,7 @@ def _in_circles(calls: dict) -> set:
             if name == start:
                 circular.add(start)
                 break
-            if name not in seen:
+            if name not in seen and name in calls:
                 seen.add(name)
                 work.extend(calls[name])
     return circular

@@ -54,15 +54,15 @@ PASSES: tuple[Pass, ...] = (
     Pass("walk", "a loop over a function that picks items walks the picked collection itself",
          "calls.Calls.walked_body"),
     Pass("hoist", "parts of an option's condition moved before the loops they do not need",
-         "codegen._Writer._placed_tests"),
+         "choices.Choices._placed_tests"),
     Pass("listing", "a tally the options' tests read is looked up once while options are listed",
          "tallies.Tallies._tally_table"),
     Pass("share-heads", "options walking the same call ask it once",
-         "codegen._Writer._share_heads"),
+         "choices.Choices._share_heads"),
     Pass("params-once", "a parameter the options read twice is read into a local once",
-         "codegen._Writer._params_read_once"),
+         "choices.Choices._params_read_once"),
     Pass("threading", "a jump to a block that only jumps on goes straight to its end",
-         "codegen._threaded"),
+         "blocks.threaded"),
 )
 NAMES: tuple[str, ...] = tuple(p.name for p in PASSES)
 

@@ -83,7 +83,7 @@ NONE = Py("None", CONST)    # the value of nothing; also what an expression that
 
 
 # ------------------------------------------------------------------ lines of a resumable procedure
-# The writer threads jumps through the blocks it wrote (codegen._threaded) and skips a jump after
+# The writer threads jumps through the blocks it wrote (blocks.threaded) and skips a jump after
 # a line that leaves the block: each such line says what it is when it is written.
 
 class Jump(str):

@@ -3,7 +3,7 @@
 
 ``dsl/codegen.py`` writes each procedure as Python. A procedure that may stop for a
 decision runs in a :class:`~rulekit.engine.state.Frame`; these helpers start such frames
-(:func:`call`; a return is written in place, ``codegen._returned``), stop at a ``choose``
+(:func:`call`; a return is written in place, ``dsl/blocks.returned``), stop at a ``choose``
 (:func:`decide`) and bound loops (:func:`limit_reached`). :data:`LINE_SPANS` maps every
 generated line back to the content statement it came from, which is how engine/vm.py puts
 a failure on the author's line.
@@ -89,7 +89,7 @@ def call(s: State, code: Code, env: dict, ret) -> bool:
     frames.append(frame)
     taken = len(s.actions)
     while not code.run(s, frame):
-        if frames[-1] is not frame:     # it returned (its return took its frame off: codegen._returned)
+        if frames[-1] is not frame:     # it returned (its return took its frame off: dsl/blocks.returned)
             if len(s.actions) != taken:
                 # it went on after a decision taken as it came (decide): a resume would have
                 # run it from vm.run's loop, whose step its return costs (the same steps)

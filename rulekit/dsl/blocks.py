@@ -1,0 +1,91 @@
+# SPDX-License-Identifier: MIT
+"""The blocks of a resumable procedure, as typed lines.
+
+A procedure that may stop for a decision is written as numbered blocks (dsl/codegen.py): each a
+list of ``(indent, line, span)``, where a line that moves between blocks says what it is
+(``pysource.Jump``: go to block N; ``pysource.Exit``: leave the block). These functions work on
+those lines, never on their text: jump threading (the ``threading`` pass), a block made a function
+of its own (a long procedure, ``_emit_split``), and the lines that return from a frame.
+"""
+from __future__ import annotations
+
+from . import passes
+from .pysource import CONTINUE, Comment, Exit, Jump
+
+
+def block_function(lines: list) -> list:
+    """A block's lines (written at depth 3, inside ``while True:`` and an ``if pc == N:``) as the
+    body of a function of its own: going to block N (``pc = N`` then ``continue``, or falling
+    through to the next block) returns N."""
+    out: list = []
+    for ind, text, span in lines:
+        if text is CONTINUE:
+            last = out[-1] if out else None
+            if last is not None and last[0] == ind - 2 and isinstance(last[1], Jump) and not last[1].frame:
+                out[-1] = (ind - 2, Exit(f"return {last[1].target}"), last[2])
+            else:
+                out.append((ind - 2, Exit("return pc"), span))
+            continue
+        out.append((ind - 2, text, span))
+    last = out[-1] if out else None
+    if last is not None and last[0] == 1 and isinstance(last[1], Jump) and not last[1].frame:
+        out[-1] = (1, Exit(f"return {last[1].target}"), last[2])
+    elif last is None or last[0] != 1 or not isinstance(last[1], Exit):
+        out.append((1, Exit("return pc"), None))
+    return out
+
+
+def returned(value: str | None, ind: int, span) -> list:
+    """The lines that return from a resumable procedure's frame (the top one) with ``value``:
+    the frame comes off and, where the caller stores the value (``x = proc()``: ``f.ret``), it
+    goes into the caller's locals; False tells the caller's ``runtime.call`` it returned. The
+    value is worked out first: one that fails leaves the frame where it was."""
+    lines = []
+    if value is not None:       # (None: a bare `return`, or the end of the procedure)
+        lines.append((ind, f"_v = {value}", span))
+        value = "_v"
+    return lines + [(ind, "s.frames.pop()", span),
+                    (ind, "if f.ret is not None and s.frames:", span),
+                    (ind + 1, f"s.frames[-1].env[f.ret] = {value}", span),
+                    (ind, Exit("return False"), span)]
+
+
+@passes.step("threading")
+def threaded(blocks: list) -> list:
+    """The blocks with every jump to a block that only jumps on (a loop's or a branch's end)
+    going straight to where that leads: one pass of the dispatch instead of two or three. A
+    block that ends by jumping to a later block falls through to it (the tests of the blocks
+    between are fewer than those from the first block on)."""
+    hops = {}
+    for pc, lines in enumerate(blocks):
+        code = [(ind, text) for ind, text, _span in lines if not isinstance(text, Comment)]
+        jump = code[0][1] if code and code[0][0] == 3 and isinstance(code[0][1], Jump) else None
+        if jump is None or jump.frame or jump.target.__class__ is not int:
+            continue
+        if code[1:] == [(3, CONTINUE)] or (len(code) == 1 and jump.target == pc + 1):
+            hops[pc] = jump.target
+
+    def resolve(target: int) -> int:
+        seen = set()
+        while target in hops and target not in seen:
+            seen.add(target)
+            target = hops[target]
+        return target
+
+    out = []
+    for pc, lines in enumerate(blocks):
+        new = []
+        for k, (ind, text, span) in enumerate(lines):
+            if isinstance(text, Jump) and text.target in hops:
+                target = resolve(text.target)
+                new.append((ind, Jump(target, text.frame), span))
+                if k == len(lines) - 1 and ind == 3 and not text.frame and target <= pc:
+                    new.append((3, CONTINUE, None))     # it fell through to a later block
+                continue
+            new.append((ind, text, span))
+        if len(new) >= 2 and new[-1][:2] == (3, CONTINUE) and new[-2][0] == 3:
+            jump = new[-2][1]
+            if isinstance(jump, Jump) and not jump.frame and jump.target.__class__ is int and jump.target > pc:
+                new.pop()       # a later block: the tests below this one reach it without going round
+        out.append(new)
+    return out

@@ -1,0 +1,469 @@
+# SPDX-License-Identifier: MIT
+"""A ``choose``: its options listed, handed to whoever decides, and each one's body run.
+
+A ``choose`` is a block of a resumable procedure of its own (a saved game waiting there lists its
+options again by running it): it lists every legal option as ``(target block, *values)``, each
+option's ``for`` clauses walked as Python loops and its test written where it needs the fewest of
+them, hands the list to ``DECIDE`` (engine/runtime.py), and goes on at the block of the option
+taken. A ``choose_all`` lists them for each player still to choose. Four passes shape the listing
+(dsl/passes.py): ``hoist`` (a test before the loops it does not need), ``share-heads`` (a
+collection several options walk asked once), ``params-once`` (a parameter the tests read read
+once) and ``listing`` (dsl/tallies.py).
+
+``Choices`` is a part of the code writer, ``codegen._Writer``.
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from ..codes import BY_NOT_TAKEN, ELSE_NEVER_RUNS, GROUP_INCLUDES_ITSELF, UNKNOWN_OPTION_GROUP, WRONG_ARGUMENT_COUNT
+from ..engine.runtime import ChooseSpec
+from ..engine.simultaneous import SimSpec
+from ..errors import suggestion_help
+from . import ast, passes
+from .pysource import CONTINUE, NAME, SLOT, Exit, Jump, Py, py_identifier
+from .scope import Scope
+from .visit import assigned_names, bound_names, free_names
+
+_SPLIT_LINES = 16       # a choose's listing of at least this many statements is a function of its own
+
+
+class Choices:
+    """Writing a ``choose`` and a ``choose_all`` (a part of the code writer)."""
+
+    def r_Choose(self, st, decide: str | None = None, end: int | None = None) -> str:
+        """A `choose` is a block of its own (a saved game waiting here re-lists its options by
+        running it again): it lists every legal option as ``(target block, *values)`` and hands
+        them to ``decide``; each option's body goes on at ``end``. Returns its spec's name."""
+        comp = self.comp
+        if self.cur:
+            here = self.reserve()
+            self.goto(here)
+            self.start(here)
+        else:
+            here = self.cur_pc
+        end = self.reserve() if end is None else end
+        lines = self.cur
+        lines.append((3, Jump(here, frame=True), st.span))
+        later = None
+        if decide is None:      # a plain `choose` (not a `choose_all`'s player)
+            decide, later = "DECIDE(s, {player}, ch, {spec})", len(lines)
+        listed = len(lines)
+        params = self._params_read_once(st)
+        listing = self.scope.bind_py(params) if params else self.scope     # the listing reads them as locals
+        options = self._choice_options(st, listing, lines)
+        lines.append((3, "ch = []", st.span))
+        parts, bodies = self._list_options(options, listing, lines, st.span)
+        self._tables_start(parts.pop("tables"), lines, listed, st.span)
+        prompt = self._label_fn(st, self.scope, {}, st.prompt) if st.prompt is not None else None
+        spec = comp._k(ChooseSpec(parts["keys"], parts["labels"], st.span, parts["says"], prompt, parts["spans"],
+                                  parts["verbs"]), f"CHOOSE{here}")
+        handed = len(lines)
+        apart = handed - listed + len(params) >= _SPLIT_LINES     # listed by a function of its own
+        player = comp.src(st.player, self.scope if apart else listing)
+        orelse = self._hand_over(st, options, lines, player, decide, spec, later)
+        tail = len(lines) - handed
+        if later is not None and orelse is None:    # a bot's imagined position stops here (engine/vm.py)
+            unlisted = comp.src(st.player, self.scope)      # before the parameters are read
+            lines[later:later] = [(3, "if s.list_later:", st.span),
+                                  (4, Exit(f"return UNLISTED(s, {unlisted}, {spec})"), st.span)]
+            listed += 2
+        lines[listed:listed] = [(3, f"{local} = e[{comp._k(param)}]", st.span) for param, local in params.items()]
+        if apart:
+            self._options_function(lines, listed, len(lines) - tail, st.span)
+        for target, body, scope in bodies:
+            self.start(target)
+            self._bind_chosen(parts["keys"][target], st.span)
+            saved = self.scope
+            self.scope = scope
+            self.seq(body)
+            self.scope = saved
+            self.goto(end)
+        if orelse is not None:
+            self.start(orelse)
+            self.seq(st.orelse)
+            self.goto(end)
+        self.start(end)
+        return spec
+
+    def _options_function(self, lines: list, start: int, stop: int, span) -> None:
+        """Move the lines listing a choose's options (``start``..``stop``: they read the state and
+        the frame's env, and build ``ch``) into a function of their own, written before the
+        procedure's: a long procedure reads as its steps, each choose's long listing apart (a short
+        one reads well where it is, and costs no call)."""
+        name = f"options_{self.code.pyname}_{self.cur_pc}"
+        body = [(ind - 2, text, line_span) for ind, text, line_span in lines[start:stop]]
+        body.append((1, "return ch", span))
+        self.helpers.append((name, body, span))
+        lines[start:stop] = [(3, f"ch = {name}(s, e)", span)]
+
+    def _choice_options(self, st, listing: Scope, lines: list) -> list:
+        """(option node, scope, names, clauses, keys, walkers) of each option a `choose` lists, an
+        option group's among them; the collections options share are asked once (share-heads)."""
+        options = []
+        for opt in st.options:
+            if isinstance(opt, ast.Include):
+                options.extend(self._include(opt, lines, st.span, listing))
+                continue
+            names: dict = {}
+            clauses: list = []
+            keys: list = []
+            walkers: list = []
+            self._option_fors(opt.fors, listing, self.scope.key, names, clauses, keys, walkers, opt.by is None)
+            options.append((opt, self.scope, names, clauses, keys, walkers))
+        if self.comp.passes.on("share-heads"):
+            self._share_heads(options, lines, st.span)
+        return options
+
+    def _list_options(self, options: list, listing: Scope, lines: list, span) -> tuple:
+        """The lines listing each option, and what the choice's spec holds of it (by its target
+        block: the keys its values go to, its label, `says`, span and fixed verb; ``tables``, the
+        tallies the tests read, each kept in a local); returns (those parts, each option's
+        (target, body, scope))."""
+        comp = self.comp
+        parts: dict = {"keys": {}, "labels": {}, "says": {}, "spans": {}, "verbs": {}, "tables": {}}
+        bodies = []
+        for opt, scope, names, clauses, keys, walkers in options:
+            target = self.reserve()
+            inner = scope.bind_py(names, walkers)
+            parts["keys"][target] = tuple(keys)
+            parts["spans"][target] = opt.span
+            parts["labels"][target] = self._label_fn(opt, inner, names)
+            verb = _fixed_verb(opt.label)
+            if verb is not None:
+                parts["verbs"][target] = verb
+            if opt.says is not None:
+                parts["says"][target] = self._label_fn(opt, inner, names, opt.says)
+            listed_inner = listing.bind_py(names, walkers) if scope is self.scope else inner
+            with comp.listing(parts["tables"]):
+                self._list_option(opt, listed_inner, target, names, clauses, lines, span)
+            bodies.append((target, opt.body, scope))
+        return parts, bodies
+
+    def _hand_over(self, st, options, lines, player: str, decide: str, spec: str, later) -> int | None:
+        """Hand the listed options to ``decide``; returns the block of the choose's ``else:``, or None.
+        A plain `choose` decides as it comes (runtime.decide) and goes on at once at the block it
+        bound; a `choose_all`'s player returns what ``decide`` says. The ``else:`` block runs at once,
+        asking nobody, when no option is listed (one rule, "place it if you can, else discard it",
+        written once). An option always listed (no ``for``, no ``if``) would leave it nothing to do:
+        refused where it is written."""
+        target = None
+        if st.orelse:
+            always = next((opt for opt, *_rest in options if not opt.fors and opt.cond is None), None)
+            if always is None:
+                target = self.reserve()
+                lines.append((3, "if not ch:", st.span))
+                lines.append((4, Jump(target), st.span))
+                lines.append((4, CONTINUE, st.span))
+            else:
+                self.comp.error(ELSE_NEVER_RUNS, f"this `choose` always has the option {always.label.value!r}"
+                                if isinstance(always.label, ast.Str) else "this `choose` always has an option",
+                                st.orelse[0].span, "an `else:` runs only when no option is listed: remove it, or "
+                                "give that option an `if`")
+        decided = decide.format(player=player, spec=spec)
+        if later is None:
+            lines.append((3, Exit("return " + decided), st.span))
+        else:
+            lines.append((3, f"if {decided}:", st.span))
+            lines.append((4, Exit("return True"), st.span))
+            lines.append((3, Jump("f.pc"), st.span))
+            lines.append((3, CONTINUE, st.span))
+        return target
+
+    def _bind_chosen(self, keys: tuple, span) -> None:
+        """An option's block starts by binding the values taken (``Frame.chosen``, set by
+        runtime.decide, runtime.take or a `choose_all`'s next pick) to their names."""
+        slots = [f"e[{self.comp._k(key)}]" for key in keys]
+        if len(slots) == 1:
+            self.cur.append((3, f"{slots[0]} = f.chosen[1]", span))
+        elif slots:
+            self.cur.append((3, f"_pc, {', '.join(slots)} = f.chosen", span))
+
+    def _list_option(self, opt, inner: Scope, target: int, names: dict, clauses: list, lines: list, span) -> None:
+        """The lines that add one option's ``(target, *values)`` tuples to ``ch``, each value its
+        ``for`` clauses walk (where its condition holds)."""
+        comp = self.comp
+        values = "".join(f", {names[n]}" for n in names)
+        # compiled once: whole, or in the parts _placed_tests puts before loops
+        cond = comp.src(opt.cond, inner) if opt.cond is not None and not (clauses and opt.by is None) else None
+        if not clauses:
+            item = comp._k((target,), f"OPT{target}") if not values else f"({target}{values})"
+            if cond is None:
+                lines.append((3, f"ch.append({item})", span))
+            else:
+                lines.append((3, f"if {cond}:", span))
+                lines.append((4, f"ch.append({item})", span))
+        elif opt.by is not None:
+            lines.append((3, f"ch += {self._grouped(opt, inner, target, values, clauses, cond)}", span))
+        else:       # plain loops: most lists of options are short or empty, where a comprehension costs more
+            placed, cond = self._placed_tests(opt, inner, clauses)
+            heads = [f"if {placed[-1]}:"] if -1 in placed else []
+            for level, clause in enumerate(clauses):
+                if clause.guard is not None:
+                    heads.append(f"if {clause.guard}:")
+                heads.append(f"for {clause.var} in {clause.src}:")
+                if clause.test is not None:
+                    heads.append(f"if {clause.test}:")
+                if level in placed:
+                    heads.append(f"if {placed[level]}:")
+            if cond is not None:
+                heads.append(f"if {cond}:")
+            lines.extend((depth, head, span) for depth, head in enumerate(heads, 3))
+            lines.append((3 + len(heads), f"ch.append(({target}{values}))", span))
+        if opt.by is not None and not clauses:
+            comp.error(BY_NOT_TAKEN, "`by` groups the options a `for` lists; this option lists none", opt.by.span)
+
+    @passes.step("hoist")
+    def _placed_tests(self, opt, inner: Scope, clauses: list) -> tuple:
+        """An option's condition split where its first parts need fewer of its loops:
+        ``"take {c}" for c in suits if can_take(p, c)`` asks ``count(p.hand) < hand_limit``
+        (the first part of ``can_take``) once, before the loop, not once a suit. A part
+        goes before a loop only when that loop and every one inside it walk a set of the game
+        (never empty, never failing, nothing tested on the way), and the parts keep their order,
+        so each is worked out exactly when, and as, it would be at the innermost place.
+        Returns ({level: test}, where -1 is before the first loop, and the test left inside)."""
+        comp = self.comp
+        if opt.cond is None:
+            return {}, None
+        if "hoist" in comp.passes.off:
+            return {}, comp.src(opt.cond, inner)
+        steady = len(clauses)      # the loops from this one in walk sets of the game
+        while steady > 0 and clauses[steady - 1].guard is None and clauses[steady - 1].test is None \
+                and self._walks_set(opt.fors[steady - 1][1], inner):
+            steady -= 1
+        if steady == len(clauses):
+            return {}, comp.src(opt.cond, inner)
+        bound = frozenset(inner.locals) | frozenset(inner.py) | frozenset(inner.alias)
+        written = {name: list(spans) for name, spans in comp.out.inlined_at.items()}
+        parts = comp.conjuncts(opt.cond, bound | bound_names(opt.cond))
+        level_of = {name: k for k, (name, _coll) in enumerate(opt.fors)}
+        placed: dict = {}
+        at, hoisted = steady - 1, 0
+        for part in parts:
+            at = max([at] + [level_of[name] for name in free_names(part) if name in level_of])
+            if at >= len(clauses) - 1:
+                break
+            placed.setdefault(at, []).append(f"({comp.src(part, inner)})")
+            hoisted += 1
+        if not placed:
+            comp.out.inlined_at = written       # the condition is written as it was (coverage.py)
+            return {}, comp.src(opt.cond, inner)
+        rest = parts[hoisted:]
+        inside = " and ".join(f"({comp.src(part, inner)})" for part in rest) if rest else None
+        return {level: " and ".join(tests) for level, tests in placed.items()}, inside
+
+    def _walks_set(self, coll, scope: Scope) -> bool:
+        """``coll`` names a set of the game that has members."""
+        return self.comp.names_set(coll, scope) and bool(self.comp.v.sets[coll.id])
+
+    def r_ChooseAll(self, st):
+        """``choose_all q in players:`` (engine/simultaneous.py): the options are listed as a
+        `choose` asking each player still to choose in turn; a pick is recorded, unseen; when
+        all have chosen, each pick's body runs in the listed order, then the code after it."""
+        comp = self.comp
+        ask, record, run, end = (self.reserve() for _ in range(4))
+        sim = SimSpec(f"$A{next(self._slots)}", self.scope.key(st.var), ask, record, st.span)
+        ref = comp._k(sim, "SIM")
+        self.cur.append((3, f"SIM_BEGIN(s, f, {ref}, {comp.src(st.player, self.scope)})", st.span))
+        self.goto(ask)
+        self.start(ask)
+        self.cur.append((3, f"if SIM_ASK(s, f, {ref}):", st.span))
+        self.goto(run, 4)
+        options = ast.Choose(ast.Name(st.var, span=st.span), st.options, span=st.span)
+        spec = self.r_Choose(options, f"SIM_COLLECT(s, f, {ref}, {{player}}, ch, {{spec}})", run)
+        sim.inner = comp.ns.get(spec)
+        sim.outer = ChooseSpec({record: (sim.pick,)}, {record: sim.label}, st.span)
+        self.cur.append((3, f"pc = SIM_NEXT(f, {ref})", st.span))     # the block `run`: the next pick's body
+        self.cur.append((3, "if pc is None:", None))
+        self.cur.append((4, Jump(end), None))
+        self.cur.append((3, CONTINUE, None))
+        self.start(record)
+        self._bind_chosen((sim.pick,), st.span)       # the pick a player took (sim.outer's one option)
+        self.cur.append((3, f"if SIM_RECORD(s, f, {ref}):", st.span))     # the others still to choose
+        self.cur.append((4, Exit("return True"), None))
+        self.goto(ask)
+        self.start(end)
+
+    def _grouped(self, opt, inner, target: int, values: str, clauses: list, cond) -> str:
+        """``"take {t.kind}" for t in row by t.kind``: one option per key, the first of each
+        (identical tiles are one move, not one per tile)."""
+        fors = " ".join(f"for {clause.var} in {clause.src}" for clause in clauses)
+        key = self.comp.src(opt.by, inner)
+        pairs = f"[({key}, ({target}{values})) {fors}" + (f" if {cond}]" if cond is not None else "]")
+        return f"FIRST_OF_EACH({pairs})"
+
+    @staticmethod
+    def _tables_start(tables: dict, lines: list, start: int, span) -> None:
+        """Each local keeping a tally for the listing starts as None (the first test that reads
+        it looks the table up)."""
+        lines[start:start] = [(3, f"{local} = None", span) for local in tables.values()]
+
+    @passes.step("params-once")
+    def _params_read_once(self, st) -> dict:
+        """The procedure's parameters the listing of ``st``'s options names more than once (``p``
+        in every option's test), each -> the Python local it is read into before the listing
+        (``a_p``): listing changes no local, and a parameter is in the env from the frame's start,
+        so the one read gives what each would. A local kept through the listing, as a slot is."""
+        params = self.code.params
+        if not params or "params-once" in self.comp.passes.off:
+            return {}
+        counts = dict.fromkeys(params, 0)
+        for part, bound in _listing_parts(st):
+            for node in ast.walk(part):
+                if isinstance(node, ast.Name) and node.id in counts and node.id not in bound:
+                    counts[node.id] += 1
+        return {param: Py(f"a_{py_identifier(param)}", SLOT, ("read once", param))
+                for param in params if counts[param] >= 2}
+
+    @passes.step("share-heads")
+    def _share_heads(self, options, lines, span) -> None:
+        """Options that walk the same call (`for t in kept(p, 'spy')` in four options) ask it
+        once: the first collection of an option is listed whenever the choice is, so working
+        it out before the options changes nothing but the time."""
+        counts: dict = {}
+        for _opt, _scope, _names, clauses, _keys, _walkers in options:
+            if clauses and clauses[0].same is not None:
+                counts[clauses[0].same] = counts.get(clauses[0].same, 0) + 1
+        shared: dict = {}
+        for _opt, _scope, _names, clauses, _keys, _walkers in options:
+            if clauses and counts.get(clauses[0].same, 0) >= 2:
+                same = clauses[0].same
+                if same not in shared:
+                    shared[same] = Py(f"h{len(shared) + 1}", NAME)
+                    lines.append((3, f"{shared[same]} = {clauses[0].shared}", span))
+                clauses[0] = _Clause(clauses[0].var, shared[same], shared=shared[same])
+
+    def _label_fn(self, opt, inner: Scope, names: dict, text=None):
+        """``fn(s, e, *values)``: an option's notation (or ``text``: its `says`, a choose's
+        `prompt`), formatted only when someone asks (or the text itself, when it never changes)."""
+        text = opt.label if text is None else text
+        if isinstance(text, ast.Str):
+            return text.value
+        params = ["s", "e"] + [names[n] for n in names]
+        return self.comp._define(tuple(params), f"return {self.comp.src(text, inner)}", opt.span,
+                                 "label", "shorten the option's text")
+
+    def _option_fors(self, fors, scope, key, names, clauses, keys, walkers, walk=False, plain=False):
+        """The ``for`` clauses of an option (:class:`_Clause`); its variables are Python
+        variables while options are listed, and the chosen values go into the env under
+        ``keys``. ``walk``: the clauses become ``for`` statements (the option is not grouped),
+        which may walk a range as it is (``walk_src``). ``plain``: they become ``for``
+        statements in any case. Either way, a clause over a function that picks items of a
+        collection walks that collection (``Compiler.walked_body``)."""
+        comp = self.comp
+        for name, coll in fors:
+            var = comp._var(name)
+            visible = scope.bind_py(names, walkers)
+            if walk:
+                src = comp.walk_src(coll, visible)
+            else:
+                comp.at.in_iterable += 1      # a comprehension's iterable when options are grouped (_grouped)
+                src = comp.seq_src(coll, visible)
+                comp.at.in_iterable -= 1
+            picked = comp.walked_body(coll, visible) if plain or walk else None
+            same = (coll, _whereabouts(coll, visible)) if isinstance(coll, ast.Call) else None
+            if picked is None:
+                clauses.append(_Clause(var, src, shared=src, same=same))
+            else:
+                guard, coll, own, test = picked
+                mine = visible.bind_py({own: var}, [var] if comp.kinds.of(coll, visible) == "zone" else [])
+                clauses.append(_Clause(var, comp.walk_src(coll, visible), guard and comp.src(guard, visible),
+                                       test and comp.src(test, mine), src, same))
+            names[name] = var
+            if comp.kinds.of(coll, visible) == "zone":
+                walkers.append(var)
+            comp.note_member(var, coll, visible)
+            keys.append(key(name))
+
+    def _include(self, inc, lines, span, scope=None, within=()):
+        """An option group's options; its arguments are worked out once, before the options
+        are listed, into Python variables that the chosen option binds like its own values. A
+        group may include another (``within``: the groups being included, to refuse a circle);
+        its arguments are read in the including group's ``scope``."""
+        comp = self.comp
+        group = comp.v.option_groups.get(inc.name)
+        if group is None:
+            comp.error(UNKNOWN_OPTION_GROUP, f"unknown option group `{inc.name}`", inc.span,
+                       suggestion_help(inc.name, comp.v.option_groups))
+            return []
+        if inc.name in within:
+            comp.error(GROUP_INCLUDES_ITSELF, f"option group `{inc.name}` includes itself "
+                       f"({' -> '.join(within[within.index(inc.name):] + (inc.name,))})", inc.span,
+                       "an option group lists options once: include it from a `choose`, not from itself")
+            return []
+        params, group_options = group
+        if len(inc.args) != len(params):
+            comp.error(WRONG_ARGUMENT_COUNT, f"option group `{inc.name}` takes {len(params)} argument"
+                       f"{'s' if len(params) != 1 else ''} ({', '.join(params)}), got {len(inc.args)}", inc.span)
+            return []
+        names: dict = {}
+        clauses: list = []
+        keys: list = []
+        for pname, arg in zip(params, inc.args):
+            var = comp._var(pname)
+            lines.append((3, f"{var} = {comp.src(arg, self.scope if scope is None else scope)}", span))
+            names[pname] = var
+            keys.append(f"{inc.name}.{pname}")
+        out = []
+        for opt in group_options:
+            if isinstance(opt, ast.Include):
+                out.extend(self._include(opt, lines, span, Scope(set()).bind_py(names), within + (inc.name,)))
+                continue
+            locals_ = set(params) | {n for n, _ in opt.fors} | (assigned_names(opt.body) - comp.v.gvars)
+            alias = {n: f"{inc.name}.{n}" for n in locals_}
+            inner = Scope(set(alias.values()), [], alias)
+            o_names, o_clauses, o_keys, o_walkers = dict(names), list(clauses), list(keys), []
+            self._option_fors(opt.fors, inner, alias.__getitem__, o_names, o_clauses, o_keys, o_walkers,
+                              plain=opt.by is None)
+            out.append((opt, inner, o_names, o_clauses, o_keys, o_walkers))
+        return out
+
+
+def _listing_parts(st):
+    """(node, names bound there) of each part of a `choose` its listing of options reads: the
+    player, the options' collections, tests and keys, and the arguments of option groups."""
+    yield st.player, frozenset()
+    for opt in st.options:
+        if isinstance(opt, ast.Include):
+            yield from ((arg, frozenset()) for arg in opt.args)
+            continue
+        bound = frozenset(name for name, _coll in opt.fors)
+        yield from ((coll, bound) for _name, coll in opt.fors)
+        yield from ((part, bound) for part in (opt.cond, opt.by) if part is not None)
+
+
+class _Clause(NamedTuple):
+    """One ``for`` of an option as generated code walks it: ``guard`` is tested before the loop
+    and ``test`` on each item (None where there is none); ``shared`` is the source of the
+    collection, written where options share it, and ``same`` what says which value it is: a call
+    and where each name it reads lives (``_share_heads``; None: not a call's value)."""
+    var: str
+    src: str
+    guard: str | None = None
+    test: str | None = None
+    shared: str | None = None
+    same: tuple | None = None
+
+
+def _whereabouts(node, scope: Scope) -> tuple:
+    """Where each name ``node`` reads lives in ``scope`` (a Python variable, a slot of the frame,
+    the game's): the same expression at two places is the same value when this is the same."""
+    where = []
+    for name in sorted(free_names(node)):
+        if name in scope.py:
+            where.append((name, "py", scope.py[name]))
+        elif name in scope.alias or name in scope.locals:
+            where.append((name, "env", scope.key(name)))
+        else:
+            where.append((name, "game", name))
+    return tuple(where)
+
+
+def _fixed_verb(label) -> str | None:
+    """The first word of an option's notation where its text fixes it (``"bid {n}"``: bid),
+    so counting what was played needs no notation written; else None."""
+    if isinstance(label, ast.Str):
+        return label.value.split(" ", 1)[0]
+    if isinstance(label, ast.Template) and label.parts and isinstance(label.parts[0], str) and " " in label.parts[0]:
+        return label.parts[0].split(" ", 1)[0]
+    return None
