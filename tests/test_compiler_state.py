@@ -36,3 +36,43 @@ def test_no_method_of_the_compiler_adds_a_field():
     assert _assigned_fields(DSL / "compiler.py", "Compiler") == PARTS
     for module, part in (("loops", "Loops"), ("calls", "Calls"), ("tallies", "Tallies"), ("forms", "Forms")):
         assert _assigned_fields(DSL / f"{module}.py", part) == set(), part
+
+
+WRITERS = ("compiler", "calls", "forms", "tallies", "loops", "codegen", "choices", "blocks", "analysis", "kinds",
+           "lowering", "pysource", "scope", "templates", "aggregates", "passes")
+SEARCHES = {"find", "rfind", "index", "startswith", "endswith", "isidentifier", "split", "rsplit", "replace", "strip",
+            "lstrip", "rstrip", "partition", "search", "match", "fullmatch", "sub", "isdigit", "isalpha"}
+# each call above that reads text, and the text it reads: never what the compiler wrote
+READS_CONTENT = {
+    ("compiler", "fn.__code__.replace("),           # a code object's fields, not text
+    ("compiler", "stem.isidentifier()"),            # a content name, for a readable variable
+    ("codegen", "name.isidentifier()"),             # a content name, for a readable local
+    ("codegen", "line[span.column - 1:span.end_column - 1].strip()"),     # the content's own line
+    ("choices", "label.value.split(' ', 1)"),       # an option's text in the content
+    ("choices", "label.parts[0].split(' ', 1)"),
+    ("choices", "within.index("),                   # the option groups being included
+    ("compiler", "builtin.params.index("),          # a tuple of parameter names
+    ("passes", "part.strip()"), ("passes", "text.split(',')"), ("passes", "item[1:].strip()"),   # a user's setting
+}
+
+
+def test_the_code_writer_never_reads_the_text_it_wrote():
+    """Issue #37's bar: no regular expression or string search reads generated code in rulekit/dsl.
+    What a piece of generated source is, the compiler says where it writes it (dsl/pysource.py);
+    the writer's modules import no `re` or `tokenize` (layout.py, the printer's last step, lays
+    lines out by tokens and changes whitespace alone), and every text search they make is listed
+    above with what it reads."""
+    found = set()
+    for name in WRITERS:
+        tree = ast.parse((DSL / f"{name}.py").read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                modules = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module]
+                assert not {"re", "tokenize"} & set(modules), name
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in SEARCHES:
+                text = ast.unparse(node)
+                match = next((known for module, known in READS_CONTENT if module == name and text.startswith(known)),
+                             None)
+                assert match is not None, f"{name}.py:{node.lineno} `{text}` searches text: what does it read?"
+                found.add((name, match))
+    assert found == READS_CONTENT       # each one listed is still there
