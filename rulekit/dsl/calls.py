@@ -67,7 +67,7 @@ class Calls:
         if any(pysource.kind(a) in (pysource.NUMBER, pysource.CONST) for a in sources):
             return None         # a number or a truth value is never a seat, nor a text
         if name not in self.names.by_seat:
-            self.names.by_seat[name] = self._k(table.seated(len(sources)), f"BY_SEAT_{py_identifier(name)}")
+            self.names.by_seat[name] = self.constant(table.seated(len(sources)), f"BY_SEAT_{py_identifier(name)}")
         rows = self.names.by_seat[name]
         texts = [pysource.kind(a) == pysource.TEXT or self._is_member(arg, scope) for a, arg in zip(sources, node.args)]
         if len(sources) == 1:       # a seat or a text: `1` and `True` equal seat p2 as keys
@@ -196,7 +196,7 @@ class Calls:
             self.error(IMPURE_FUNCTION, f"function `{name}` calls `{impure.func}`; functions must be pure", impure.span,
                        "draw random numbers in a procedure and pass the result in"
                        if REGISTRY[impure.func].pins else "call it in a procedure, an invariant or an expectation")
-        names = {p: self._var(p) for p in params}
+        names = {p: self.variable(p) for p in params}
         scope = Scope(set(params)).bind_py(names)
         body = self._written_out(body, frozenset(params) | bound_names(body))
         lines, reused = self._with_reuse(body, scope, set(names.values()), self.function_lines)

@@ -56,7 +56,7 @@ class Choices:
         parts, bodies = self._list_options(options, listing, lines, st.span)
         self._tables_start(parts.pop("tables"), lines, listed, st.span)
         prompt = self._label_fn(st, self.scope, {}, st.prompt) if st.prompt is not None else None
-        spec = comp._k(ChooseSpec(parts["keys"], parts["labels"], st.span, parts["says"], prompt, parts["spans"],
+        spec = comp.constant(ChooseSpec(parts["keys"], parts["labels"], st.span, parts["says"], prompt, parts["spans"],
                                   parts["verbs"]), f"CHOOSE{here}")
         handed = len(lines)
         apart = handed - listed + len(params) >= _SPLIT_LINES     # listed by a function of its own
@@ -68,7 +68,7 @@ class Choices:
             lines[later:later] = [(3, "if s.list_later:", st.span),
                                   (4, Exit(f"return UNLISTED(s, {unlisted}, {spec})"), st.span)]
             listed += 2
-        lines[listed:listed] = [(3, f"{local} = e[{comp._k(param)}]", st.span) for param, local in params.items()]
+        lines[listed:listed] = [(3, f"{local} = e[{comp.constant(param)}]", st.span) for param, local in params.items()]
         if apart:
             self._options_function(lines, listed, len(lines) - tail, st.span)
         for target, body, scope in bodies:
@@ -173,7 +173,7 @@ class Choices:
     def _bind_chosen(self, keys: tuple, span) -> None:
         """An option's block starts by binding the values taken (``Frame.chosen``, set by
         runtime.decide, runtime.take or a `choose_all`'s next pick) to their names."""
-        slots = [f"e[{self.comp._k(key)}]" for key in keys]
+        slots = [f"e[{self.comp.constant(key)}]" for key in keys]
         if len(slots) == 1:
             self.cur.append((3, f"{slots[0]} = f.chosen[1]", span))
         elif slots:
@@ -187,7 +187,7 @@ class Choices:
         # compiled once: whole, or in the parts _placed_tests puts before loops
         cond = comp.src(opt.cond, inner) if opt.cond is not None and not (clauses and opt.by is None) else None
         if not clauses:
-            item = comp._k((target,), f"OPT{target}") if not values else f"({target}{values})"
+            item = comp.constant((target,), f"OPT{target}") if not values else f"({target}{values})"
             if cond is None:
                 lines.append((3, f"ch.append({item})", span))
             else:
@@ -263,7 +263,7 @@ class Choices:
         comp = self.comp
         ask, record, run, end = (self.reserve() for _ in range(4))
         sim = SimSpec(f"$A{next(self._slots)}", self.scope.key(st.var), ask, record, st.span)
-        ref = comp._k(sim, "SIM")
+        ref = comp.constant(sim, "SIM")
         self.cur.append((3, f"SIM_BEGIN(s, f, {ref}, {comp.src(st.player, self.scope)})", st.span))
         self.goto(ask)
         self.start(ask)
@@ -340,7 +340,7 @@ class Choices:
         if isinstance(text, ast.Str):
             return text.value
         params = ["s", "e"] + [names[n] for n in names]
-        return self.comp._define(tuple(params), f"return {self.comp.src(text, inner)}", opt.span,
+        return self.comp.define(tuple(params), f"return {self.comp.src(text, inner)}", opt.span,
                                  "label", "shorten the option's text")
 
     def _option_fors(self, fors, scope, key, names, clauses, keys, walkers, walk=False, plain=False):
@@ -352,14 +352,12 @@ class Choices:
         collection walks that collection (``Compiler.walked_body``)."""
         comp = self.comp
         for name, coll in fors:
-            var = comp._var(name)
+            var = comp.variable(name)
             visible = scope.bind_py(names, walkers)
             if walk:
                 src = comp.walk_src(coll, visible)
             else:
-                comp.at.in_iterable += 1      # a comprehension's iterable when options are grouped (_grouped)
-                src = comp.seq_src(coll, visible)
-                comp.at.in_iterable -= 1
+                src = comp.iterable_src(coll, visible)      # a comprehension's when options are grouped (_grouped)
             picked = comp.walked_body(coll, visible) if plain or walk else None
             same = (coll, _whereabouts(coll, visible)) if isinstance(coll, ast.Call) else None
             if picked is None:
@@ -400,7 +398,7 @@ class Choices:
         clauses: list = []
         keys: list = []
         for pname, arg in zip(params, inc.args):
-            var = comp._var(pname)
+            var = comp.variable(pname)
             lines.append((3, f"{var} = {comp.src(arg, self.scope if scope is None else scope)}", span))
             names[pname] = var
             keys.append(f"{inc.name}.{pname}")

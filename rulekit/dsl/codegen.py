@@ -218,7 +218,7 @@ class Module:
             w.goto(fin, 4)
         if until is not None:
             fn, span = until
-            w.cur.append((3, f"if {comp._k(fn, 'UNTIL')}(s, e):", span))
+            w.cur.append((3, f"if {comp.constant(fn, 'UNTIL')}(s, e):", span))
             w.goto(fin, 4)
         w.goto(head)
         w.start(fin)
@@ -293,7 +293,7 @@ class _Writer(Choices):
         m = self.m
         pyname = self.code.pyname
         names = [f"{pyname}_block_{pc}" for pc in range(len(written))]
-        table = self.comp._k([], "BLOCKS")
+        table = self.comp.constant([], "BLOCKS")
         m.tables.append((table, names))
         for pc, lines in enumerate(written):
             m.add(0, f"def {names[pc]}(s, f, e):  # {_named(self.code.name, self.code.span)}", self.code.span)
@@ -396,8 +396,8 @@ class _Writer(Choices):
             return
         callee = self.m.codes[call.func]
         after = self.reserve()
-        env = "{" + "".join(f"{self.comp._k(p)}: {a}, " for p, a in zip(callee.params, args)) + "}"
-        self._call(self._code_ref(callee), env, self.comp._k(ret), after, call.span)
+        env = "{" + "".join(f"{self.comp.constant(p)}: {a}, " for p, a in zip(callee.params, args)) + "}"
+        self._call(self._code_ref(callee), env, self.comp.constant(ret), after, call.span)
 
     def _call(self, code: str, env: str, ret: str, after: int, span) -> None:
         """Call a procedure that may stop: it runs at once (``CALL``); if it stopped, so does this
@@ -438,7 +438,7 @@ class _Writer(Choices):
     def r_loop(self, shape: lowering.Loop) -> None:
         """A head block (the budget, the test, the next element of a walk kept in the frame as
         ``(items, i)``) that the body jumps back to; the block after it is the loop's end."""
-        slot = self.comp._k(f"$L{next(self._slots)}") if shape.walks is not None else None
+        slot = self.comp.constant(f"$L{next(self._slots)}") if shape.walks is not None else None
         head = self.reserve()
         end = self.reserve()
         if shape.walks is not None:
@@ -451,7 +451,7 @@ class _Writer(Choices):
             self.cur.append((4, Jump(end), None))
             self.cur.append((4, CONTINUE, None))
         if shape.walks is not None:
-            var = self.comp._k(self.scope.key(shape.var))
+            var = self.comp.constant(self.scope.key(shape.var))
             self.cur.append((3, f"items, i = e[{slot}]", shape.span))
             self.cur.append((3, "if i >= len(items):", None))
             self.cur.append((4, Jump(end), None))
@@ -523,7 +523,7 @@ class _Writer(Choices):
             v = self.comp.v
             name = target.id
             if name in v.constants or name in v.zones or name in v.families or name in v.sets or name in v.members:
-                self.comp._store(target, self.scope, value)     # the diagnostic (RK0312)
+                self.comp.store_statement(target, self.scope, value)     # the diagnostic (RK0312)
             out.append((ind, f"{self.scope.py[name]} = {value}", span))
             return
         out.extend((ind + i, text, span) for i, text in self.comp.store_lines(target, self.scope, value))
@@ -556,12 +556,12 @@ class _Writer(Choices):
         if builtin is not None and builtin.kind == "effect":
             # its positional arguments go first, in order (a `direct` statement keeps that order)
             with self._loops_before(() if builtin.recorded_only else call.args, ind, out, st.span):
-                args, kwargs = comp._bind(builtin, call, self.scope, comp.src)
-            span = comp._k(call.span)
+                args, kwargs = comp.bind_args(builtin, call, self.scope, comp.src)
+            span = comp.constant(call.span)
             line = self._direct_effect(builtin, call, args, kwargs, span)
             if line is None:
                 listed = "".join(", " + a for a in args) + "".join(f", {k}={f}" for k, f in kwargs.items())
-                line = f"{comp._k(builtin.impl, 'B_' + name)}(s{listed}, span={span})"
+                line = f"{comp.constant(builtin.impl, 'B_' + name)}(s{listed}, span={span})"
             if builtin.recorded_only:
                 # a log line is written (and its text worked out) only in a game that keeps its log
                 out.append((ind, "if s.record:", st.span))
@@ -601,7 +601,7 @@ class _Writer(Choices):
         return f"call_{callee.pyname}({', '.join(['s'] + args)})"
 
     def _code_ref(self, code: Code) -> str:
-        return self.comp._k(code, f"PROC_{code.pyname}")
+        return self.comp.constant(code, f"PROC_{code.pyname}")
 
     def _direct_effect(self, builtin, call, args: list, kwargs: dict, span: str):
         """The effect's ``direct`` statement, where each argument it declares a zone certainly is
@@ -617,8 +617,8 @@ class _Writer(Choices):
                 return None
         given = dict(zip(names, args)) | kwargs
         for name, default in builtin.optional:
-            given.setdefault(name, comp._k(default))
-        comp._bind_names(written)
+            given.setdefault(name, comp.constant(default))
+        comp.bind_template_names(written)
         return written.direct.format(span=span, **given)
 
     def s_Return(self, st, ind, out):
@@ -632,7 +632,7 @@ class _Writer(Choices):
         """``assert test, message``: the game fails on this line (RK4019) when the test is false."""
         comp = self.comp
         message = comp.src(st.message, self.scope) if st.message is not None else \
-            comp._k(f"assertion failed: `{_span_text(st.test.span) or 'assert'}`")
+            comp.constant(f"assertion failed: `{_span_text(st.test.span) or 'assert'}`")
         out.append((ind, f"if not {comp.src(st.test, self.scope)}:", st.span))
         out.append((ind + 1, f"ASSERT({message})", st.span))
 
@@ -677,14 +677,14 @@ class _Writer(Choices):
         """Where a loop variable lives: a Python local, or the frame's env."""
         if name in self.scope.py:
             return self.scope.py[name]
-        return f"e[{self.comp._k(self.scope.key(name))}]"
+        return f"e[{self.comp.constant(self.scope.key(name))}]"
 
     def _tick(self, ind, loop: lowering.Loop, out):
         """Each pass of a loop spends steps of the budget that stops a loop that never ends."""
         weight = 1 + len(loop.body)
         out.append((ind, f"s.budget -= {weight}", loop.span))
-        out.append((ind, f"if s.budget < 0: LIMIT(s, {self.comp._k(self.code.name)}, {self.comp._k(loop.span)})",
-                    loop.span))
+        name, span = self.comp.constant(self.code.name), self.comp.constant(loop.span)
+        out.append((ind, f"if s.budget < 0: LIMIT(s, {name}, {span})", loop.span))
 
     def s_Break(self, st, ind, out):
         self._jump(st, ind, out, "break")

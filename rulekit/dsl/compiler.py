@@ -128,8 +128,8 @@ class ModuleNames:
     """The names of the generated module's namespace the compiler made, each made once."""
     count: Iterator = attrs.Factory(itertools.count)     # numbers names apart: `K3`, `v12_p`, `fn_price_7`
     temps: Iterator = attrs.Factory(lambda: itertools.count(1))  # `_t1`...: a value stored by its first read
-    constants: dict = attrs.Factory(dict)   # (class, value) -> the name a constant is bound under (_k)
-    functions: dict = attrs.Factory(dict)   # source -> a small function compiled from it (_define)
+    constants: dict = attrs.Factory(dict)   # (class, value) -> the name a constant is bound under (constant)
+    functions: dict = attrs.Factory(dict)   # source -> a small function compiled from it (define)
     callers: dict = attrs.Factory(dict)     # content function -> the name of its caller (_memoised)
     setters: dict = attrs.Factory(dict)     # (variable, per player) -> the name of its setter
     sets: dict = attrs.Factory(dict)        # set -> the name of its list
@@ -183,7 +183,7 @@ class Compiler(Calls, Forms, Tallies, Loops):
         source, reused = self._with_reuse(node, scope, set())
         if not reused:
             return self._function(("s", "e"), source, node.span)
-        return self._define(("s", "e"), f"{' = '.join(reused)} = UNSET\n    return {source}", node.span,
+        return self.define(("s", "e"), f"{' = '.join(reused)} = UNSET\n    return {source}", node.span,
                             "expression", "split it into smaller functions")
 
     def src(self, node, scope: Scope) -> str:
@@ -210,6 +210,15 @@ class Compiler(Calls, Forms, Tallies, Loops):
             return method(*args)
         finally:
             self.at.branches -= 1
+
+    def iterable_src(self, node, scope) -> str:
+        """``seq_src`` of what a comprehension walks: Python allows no ``:=`` in a comprehension's
+        iterable, so no value is stored by its first read there (``_twice``, ``_reused_value``)."""
+        self.at.in_iterable += 1
+        try:
+            return self.seq_src(node, scope)
+        finally:
+            self.at.in_iterable -= 1
 
     def _twice(self, source: str):
         """(first read, later reads) of a value generated code reads more than once: a Python
@@ -270,7 +279,7 @@ class Compiler(Calls, Forms, Tallies, Loops):
                 return False
         return True
 
-    def _k(self, value, hint: str = "K") -> str:
+    def constant(self, value, hint: str = "K") -> str:
         """The source of a constant: numbers, truth values and plain identifiers are written
         as literals (they cannot carry code); anything else is bound in the namespace under
         a name of its own (``hint`` makes generated code readable), never spliced as text."""
@@ -294,20 +303,20 @@ class Compiler(Calls, Forms, Tallies, Loops):
         """A fresh Python local of generated code (``_t1``, ``_q2``): a variable, read as it is."""
         return Py(f"{prefix}{next(self.names.temps)}", NAME)
 
-    def _var(self, stem: str) -> str:
+    def variable(self, stem: str) -> str:
         """A fresh Python identifier for a comprehension or parameter variable."""
         number = next(self.names.count)
         return Py(f"v{number}_{stem}" if stem.isidentifier() and stem.isascii() else f"v{number}", NAME)
 
     def _function(self, params: tuple, source: str, span) -> Fn:
         """A generated function returning the expression ``source``."""
-        return self._define(params, f"return {source}", span, "expression", "split it into smaller functions")
+        return self.define(params, f"return {source}", span, "expression", "split it into smaller functions")
 
     def _statement(self, line: str, span) -> Fn:
         """A ``(state, env)`` function running one generated statement."""
-        return self._define(("s", "e"), line, span, "statement", "split it into smaller steps")
+        return self.define(("s", "e"), line, span, "statement", "split it into smaller steps")
 
-    def _define(self, params: tuple, body: str, span, what: str, hint: str) -> Fn:
+    def define(self, params: tuple, body: str, span, what: str, hint: str) -> Fn:
         text = f"def _f({', '.join(params)}):\n    {body}\n"
         fn = self.names.functions.get(text)
         if fn is not None:
@@ -326,20 +335,20 @@ class Compiler(Calls, Forms, Tallies, Loops):
 
 
     def x_Num(self, node, scope):
-        return self._k(node.value)
+        return self.constant(node.value)
 
     def x_Str(self, node, scope):
         self._written_text(node, len(node.value))
-        return self._k(node.value)
+        return self.constant(node.value)
 
     def x_Const(self, node, scope):
-        return self._k(node.value)
+        return self.constant(node.value)
 
     def x_Template(self, node, scope):
         """A text with holes; each hole prints within the limits (``library.printed``) and the whole
         is checked too (``"{s}{s}"`` doubles), unless it is one hole alone."""
         self._written_text(node, sum(len(p) for p in node.parts if isinstance(p, str)))
-        parts = [self._k(p) if isinstance(p, str) else f"FMT({self.src(p, scope)})" for p in node.parts]
+        parts = [self.constant(p) if isinstance(p, str) else f"FMT({self.src(p, scope)})" for p in node.parts]
         joined = "''.join((" + "".join(p + ", " for p in parts) + "))"
         if len(parts) == 1:
             return joined
@@ -361,26 +370,26 @@ class Compiler(Calls, Forms, Tallies, Loops):
         if name in scope.py:
             return scope.py[name]
         if name in scope.alias:
-            return Py(f"e[{self._k(scope.alias[name])}]", SLOT, ("env", scope.alias[name]))
+            return Py(f"e[{self.constant(scope.alias[name])}]", SLOT, ("env", scope.alias[name]))
         if name in scope.locals:
-            return Py(f"e[{self._k(name)}]", SLOT, ("env", name))
+            return Py(f"e[{self.constant(name)}]", SLOT, ("env", name))
         if name in v.fixed:
-            return self._k(v.fixed[name])
+            return self.constant(v.fixed[name])
         if name in v.gvars or name in v.constants:
-            return Py(f"s.g[{self._k(name)}]", SLOT, ("global", name))
+            return Py(f"s.g[{self.constant(name)}]", SLOT, ("global", name))
         if name in v.zones:
-            return self._k(v.zones[name], f"Z_{py_identifier(name)}")
+            return self.constant(v.zones[name], f"Z_{py_identifier(name)}")
         if name in v.families:
-            return self._k(v.families[name], f"F_{py_identifier(name)}")
+            return self.constant(v.families[name], f"F_{py_identifier(name)}")
         if name in v.sets:
             found = self.names.sets.get(name)
             if found is None:       # one list per set, named after it
-                found = self.names.sets[name] = self._k(list(v.sets[name]), f"SET_{py_identifier(name)}")
+                found = self.names.sets[name] = self.constant(list(v.sets[name]), f"SET_{py_identifier(name)}")
             return found
         if name in v.members:
-            return self._k(name)
+            return self.constant(name)
         if name in v.tables:
-            return self._k(v.tables[name])
+            return self.constant(v.tables[name])
         if name in v.procedures or name in v.functions or name in REGISTRY:
             self.error(NAMED_NOT_CALLED, f"`{name}` is a {self._what(name)}; call it with `{name}(...)`", node.span)
         else:
@@ -417,12 +426,12 @@ class Compiler(Calls, Forms, Tallies, Loops):
             return NONE
         items = v.items
         members = v.members
-        key = self._k(name)
+        key = self.constant(name)
 
         def item_read(item: str) -> str | None:
             """An item's state, or its printed property (None: the name is neither)."""
             if "dprop" in paths:
-                return f"s.iprops[{key}].get({item}, {self._k(v.prop_defaults.get(name))})"
+                return f"s.iprops[{key}].get({item}, {self.constant(v.prop_defaults.get(name))})"
             return f"ITEMS[{item}][{key}]" if "sprop" in paths else None
 
         if (isinstance(node.obj, ast.Name) and scope.py.get(node.obj.id) in scope.items) or \
@@ -433,11 +442,11 @@ class Compiler(Calls, Forms, Tallies, Loops):
         if paths == ["pvar"]:
             return f"s.p[{obj}][{key}]"
         if paths == ["pzone"]:
-            return f"{self._k(v.pzones[name], f'PZ_{py_identifier(name)}')}[{obj}]"
+            return f"{self.constant(v.pzones[name], f'PZ_{py_identifier(name)}')}[{obj}]"
         if paths == ["sprop"]:
             return f"ITEMS[{obj}][{key}]"
         if paths == ["mprop"]:
-            return f"{self._k(members)}[{obj}][{key}]"
+            return f"{self.constant(members)}[{obj}][{key}]"
         pzone_keys = v.pzones.get(name)
 
         def dispatch(s, o):
@@ -459,12 +468,12 @@ class Compiler(Calls, Forms, Tallies, Loops):
         boundary(dispatch)
         twice = self._twice(obj) if "dprop" in paths or "sprop" in paths else None
         if twice is None:
-            return f"{self._k(dispatch)}(s, {obj})"
+            return f"{self.constant(dispatch)}(s, {obj})"
         first, again = twice    # what `dispatch` does for an item, and for a seat, written out
         read = item_read(again)
         seat = f"s.p[{again}][{key}] if {again}.__class__ is PLAYER else " if "pvar" in paths else ""
         return (f"({read} if {first}.__class__ is STR and {again} in ITEMS else {seat}"
-                f"{self._k(dispatch)}(s, {again}))")
+                f"{self.constant(dispatch)}(s, {again}))")
 
     def x_Index(self, node, scope):
         kind = self.kinds.of(node.obj, scope)
@@ -526,10 +535,8 @@ class Compiler(Calls, Forms, Tallies, Loops):
         walkers: list = []
         for name, coll in node.fors:
             visible = scope.bind_py(names, walkers)
-            var = self._var(name)
-            self.at.in_iterable += 1
-            clauses.append(f"for {var} in {self.seq_src(coll, visible)}")
-            self.at.in_iterable -= 1
+            var = self.variable(name)
+            clauses.append(f"for {var} in {self.iterable_src(coll, visible)}")
             walkers = [w for w in walkers if w != var] + ([var] if self.kinds.of(coll, visible) == "zone" else [])
             self.note_member(var, coll, visible)
             names = dict(names)
@@ -630,15 +637,15 @@ class Compiler(Calls, Forms, Tallies, Loops):
         fast = self._branch(self._form, builtin, node, scope) if builtin.form is not None else None
         if fast is not None:
             return fast
-        # positional arguments run in order; keyword ones may be moved among them (_bind)
-        args, kwargs = self._bind(builtin, node, scope, self.src, lambda n, sc: self._branch(self.src, n, sc))
-        impl = self._k(builtin.impl, f'B_{name}')
+        # positional arguments run in order; keyword ones may be moved among them (bind_args)
+        args, kwargs = self.bind_args(builtin, node, scope, self.src, lambda n, sc: self._branch(self.src, n, sc))
+        impl = self.constant(builtin.impl, f'B_{name}')
         written = templates.template(name)
         twice = self._twice(args[0]) if written.inline is not None and not kwargs and len(args) == 1 \
             and self.passes.on("forms") else None
         if twice is not None:
             first, again = twice
-            self._bind_names(written)
+            self.bind_template_names(written)
             return written.inline.format(again, first=first, call=f"{impl}(s, {again})")
         return f"{impl}(s{''.join(', ' + a for a in args)}{''.join(f', {k}={f}' for k, f in kwargs.items())})"
 
@@ -664,7 +671,7 @@ class Compiler(Calls, Forms, Tallies, Loops):
                                                                                                             known))
 
 
-    def _bind(self, builtin, node, scope, compile_arg=None, compile_kwarg=None):
+    def bind_args(self, builtin, node, scope, compile_arg=None, compile_kwarg=None):
         """Check a call against a signature; returns (positional args, keyword args),
         each compiled by ``compile_arg`` (closures by default, or source; keyword arguments
         by ``compile_kwarg`` where given)."""
@@ -751,7 +758,7 @@ class Compiler(Calls, Forms, Tallies, Loops):
         found = self.names.setters.get(key)
         if found is None:
             hint = f"SET_{'p' if per_player else 'g'}_{py_identifier(name)}"
-            found = self.names.setters[key] = self._k(mutate.variable_setter(name, per_player), hint)
+            found = self.names.setters[key] = self.constant(mutate.variable_setter(name, per_player), hint)
         return found
 
     def store_lines(self, target, scope, value: str) -> list:
@@ -763,10 +770,10 @@ class Compiler(Calls, Forms, Tallies, Loops):
         per_player = isinstance(target, ast.Attr) and target.name in v.pvars and target.name not in v.dynamic_props
         name = target.name if per_player else getattr(target, "id", None)
         if not (per_player or (name in v.gvars and name not in scope.locals and name not in scope.alias)):
-            return [(0, self._store(target, scope, value))]
+            return [(0, self.store_statement(target, scope, value))]
         low, high = v.bounds.get((name, per_player), (None, None))
         if not all(bound is None or bound.__class__ is int for bound in (low, high)):
-            return [(0, self._store(target, scope, value))]
+            return [(0, self.store_statement(target, scope, value))]
         lines = []
         obj = "None"
         if per_player:
@@ -780,23 +787,23 @@ class Compiler(Calls, Forms, Tallies, Loops):
         if low is None and high is None:    # any value but a list or a zone (the memo notes where those go)
             test = [f"{local}.__class__ in PLAIN_VALUE"]
         else:
-            test = [f"{local}.__class__ is INT"] + [f"{self._k(low)} <= {local}"] * (low is not None) + \
-                [f"{local} <= {self._k(high)}"] * (high is not None)
+            test = [f"{local}.__class__ is INT"] + [f"{self.constant(low)} <= {local}"] * (low is not None) + \
+                [f"{local} <= {self.constant(high)}"] * (high is not None)
         row = f"s.p[{obj}]" if per_player else "s.g"
         lines.append((0, f"if {' and '.join(test)} and not s.record and not s.memo:"))
-        lines.append((1, f"{row}[{self._k(name)}] = {local}"))
+        lines.append((1, f"{row}[{self.constant(name)}] = {local}"))
         lines.append((0, "else:"))
-        lines.append((1, f"{self.setter(name, per_player)}(s, {obj}, {local}, {self._k(target.span)})"))
+        lines.append((1, f"{self.setter(name, per_player)}(s, {obj}, {local}, {self.constant(target.span)})"))
         return lines
 
-    def _store(self, target, scope, value: str) -> str:
+    def store_statement(self, target, scope, value: str) -> str:
         """The source of a statement storing ``value`` (source) into ``target``."""
         v = self.v
-        span = self._k(target.span)
+        span = self.constant(target.span)
         if isinstance(target, ast.Name):
             name = target.id
             if name in scope.alias:
-                return f"e[{self._k(scope.alias[name])}] = {value}"
+                return f"e[{self.constant(scope.alias[name])}] = {value}"
             if name in v.gvars and name not in scope.locals:
                 return f"{self.setter(name, False)}(s, None, {value}, {span})"
             if name in v.constants:
@@ -804,7 +811,7 @@ class Compiler(Calls, Forms, Tallies, Loops):
                            "declare it under `vars:` if it changes during the game")
             elif name in v.zones or name in v.families or name in v.sets or name in v.members:
                 self.error(ASSIGNED_CONSTANT, f"`{name}` names a zone or set and cannot be assigned", target.span)
-            return f"e[{self._k(name)}] = {value}"
+            return f"e[{self.constant(name)}] = {value}"
         if isinstance(target, ast.Attr):
             obj = self.src(target.obj, scope)
             name = target.name
@@ -812,12 +819,12 @@ class Compiler(Calls, Forms, Tallies, Loops):
                 twice = self._twice(obj)
                 if twice is not None:
                     first, again = twice
-                    return (f"SET_PROP(s, {again}, {self._k(name)}, {value}) if {first}.__class__ is STR "
+                    return (f"SET_PROP(s, {again}, {self.constant(name)}, {value}) if {first}.__class__ is STR "
                             f"else {self.setter(name, True)}(s, {again}, {value}, {span})")
             if name in v.pvars:
                 return f"{self.setter(name, True)}(s, {obj}, {value}, {span})"
             if name in v.dynamic_props:
-                return f"SET_PROP(s, {obj}, {self._k(name)}, {value})"
+                return f"SET_PROP(s, {obj}, {self.constant(name)}, {value})"
             if name in v.item_props or name in v.member_props or name in v.pzones:
                 self.error(UNCHANGEABLE_ATTRIBUTE, f"`{name}` cannot be changed", target.span,
                            "only player variables and item state declared under `state:` change")

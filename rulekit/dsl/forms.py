@@ -46,9 +46,9 @@ class Forms:
         reads = [self._twice(self.src(a, scope)) for a in node.args]
         if None in reads:
             return None
-        self._bind_names(written)
+        self.bind_template_names(written)
         again = [later for _first, later in reads]
-        impl = self._k(builtin.impl, f"B_{builtin.name}")
+        impl = self.constant(builtin.impl, f"B_{builtin.name}")
         return form.format(*again, call=f"{impl}(s, {', '.join(again)})",
                            **{f"first{k}": first for k, (first, _later) in enumerate(reads)})
 
@@ -80,7 +80,7 @@ class Forms:
                 return fast
         if aggregate.stops and node.args and isinstance(node.args[0], ast.Comp):
             # stop at the first answer (functions are pure, so nothing is skipped but work)
-            self._bind(builtin, node, scope, lambda n, sc: "None")  # checks only
+            self.bind_args(builtin, node, scope, lambda n, sc: "None")  # checks only
             tallied = self.tallied_any(node, scope) if form == "any" else None
             if tallied is not None:
                 return tallied
@@ -105,7 +105,7 @@ class Forms:
         members = list(self.v.sets[coll.id])
         parts = []
         for member in members:
-            inner = scope.bind_py({var: self._k(member)})
+            inner = scope.bind_py({var: self.constant(member)})
             part = self.src(comp.elt, inner)
             if comp.cond is not None:
                 cond = self.src(comp.cond, inner)
@@ -130,14 +130,14 @@ class Forms:
         (the library's versions do the same after asking what the collection is)."""
         form = aggregate.name
         if form == "count" and len(node.args) == 1 and not node.kwargs:
-            self._bind(builtin, node, scope, lambda n, sc: "None")  # checks only
+            self.bind_args(builtin, node, scope, lambda n, sc: "None")  # checks only
             return f"len({self.seq_src(node.args[0], scope)})"     # SEQ asks only where the kind is not certain
         if not node.args or len(node.args) > 2 or self.kinds.of(node.args[0], scope) not in ("list", "zone"):
             return None
         defaults = list(node.args[1:]) + [value for key, value in node.kwargs if key == "default"]
         if any(key != "default" for key, _v in node.kwargs) or len(defaults) > aggregate.default:
             return None
-        self._bind(builtin, node, scope, lambda n, sc: "None")  # checks only
+        self.bind_args(builtin, node, scope, lambda n, sc: "None")  # checks only
         items = self.seq_src(node.args[0], scope)
         default = self.src(defaults[0], scope) if defaults else NONE
         return aggregate.listed.format(items=items, default=default)
@@ -151,11 +151,11 @@ class Forms:
             return NONE
         pairs = f"{'BOUNDED(' if len(comp.fors) > 1 else '['}{self._generator(comp, scope, keyed=True)}" \
                 f"{')' if len(comp.fors) > 1 else ']'}"
-        args, kwargs = self._bind(builtin, node, scope, lambda n, sc: pairs if n is comp else self.src(n, sc))
+        args, kwargs = self.bind_args(builtin, node, scope, lambda n, sc: pairs if n is comp else self.src(n, sc))
         listed = "".join(", " + a for a in args) + "".join(f", {k}={f}" for k, f in kwargs.items())
-        return f"{self._k(builtin.by, f'BY_{builtin.name}')}(s{listed})"
+        return f"{self.constant(builtin.by, f'BY_{builtin.name}')}(s{listed})"
 
-    def _bind_names(self, written) -> None:
+    def bind_template_names(self, written) -> None:
         """Bind the names a template reads (dsl/templates.py) in the module's namespace."""
         for bound, value in written.binds.items():
             self.ns.setdefault(bound, value)

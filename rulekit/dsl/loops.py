@@ -230,7 +230,7 @@ class Loops:
         ``returned``: the lines return it)."""
         comp = node if form == "list" else node.args[0]
         if form != "list":
-            self._bind(REGISTRY[node.func], node, scope, lambda n, sc: "None")   # checks only
+            self.bind_args(REGISTRY[node.func], node, scope, lambda n, sc: "None")   # checks only
         aggregate = AGGREGATES[form]
         acc = self._temp("_q")
         start = aggregate.start
@@ -280,7 +280,7 @@ class Loops:
         walkers: list = []
         for number, (name, coll) in enumerate(comp.fors):
             visible = scope.bind_py(names, walkers)
-            var = self._var(name)
+            var = self.variable(name)
             self.at.branches += bool(number)     # a later `for` runs only for items of the earlier ones
             try:
                 lines.append((indent, f"for {var} in {self.walk_src(coll, visible)}:"))

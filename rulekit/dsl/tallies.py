@@ -85,7 +85,7 @@ class Tallies:
         if self.kinds.of(zone_node, scope) == "zone":
             key = self._tally_key(zone_node, prop, scope)
             return f"{self._tally_table(key)}.get({self.src(right, scope)}, 0)"
-        return f"TALLY(s, {self.src(zone_node, scope)}, {self._k(prop)}, {self.src(right, scope)})"
+        return f"TALLY(s, {self.src(zone_node, scope)}, {self.constant(prop)}, {self.src(right, scope)})"
 
     @passes.step("listing")
     def _tally_table(self, key: str, scanning_any: bool = False) -> str:
@@ -119,16 +119,16 @@ class Tallies:
         for a named zone or a player's zone (one key per seat), else built where it is asked."""
         v = self.v
         if isinstance(zone_node, ast.Name):
-            return Py(self._k((v.zones[zone_node.id], prop), f"TK_{py_identifier(zone_node.id)}"), STEADY,
+            return Py(self.constant((v.zones[zone_node.id], prop), f"TK_{py_identifier(zone_node.id)}"), STEADY,
                       ("tally", zone_node.id, prop))
         if isinstance(zone_node, ast.Attr) and zone_node.name in v.pzones:
             keys = tuple((key, prop) for key in v.pzones[zone_node.name])
             seat = self.src(zone_node.obj, scope)
-            key = f"{self._k(keys, f'TK_{py_identifier(zone_node.name)}')}[{seat}]"
+            key = f"{self.constant(keys, f'TK_{py_identifier(zone_node.name)}')}[{seat}]"
             if pysource.kind(seat) != SLOT:
                 return key
             return Py(key, STEADY, ("tally", zone_node.name, prop, seat.denotes))
-        return f"({self.src(zone_node, scope)}, {self._k(prop)})"
+        return f"({self.src(zone_node, scope)}, {self.constant(prop)})"
 
     def _equal_count(self, arg, scope):
         """``count(x for x in XS if x == V)``: Python's ``list.count`` (the same ``==``)."""
