@@ -49,8 +49,8 @@ from ..codes import (
 from ..engine import expressions, mutate
 from ..engine.library import REGISTRY
 from ..engine.limits import MAX_SIZE
-from ..engine.state import Family, Player
-from ..errors import ContentRuntimeError, Diagnostic, boundary, suggestion_help
+from ..engine.state import Family
+from ..errors import Diagnostic, suggestion_help
 from ..source import Span
 from . import ast, code_cache, passes, pysource, templates, verify
 from .analysis import Inlining, asked_again, inlining
@@ -424,7 +424,6 @@ class Compiler(Calls, Forms, Tallies, Loops):
             candidates = (v.pvars | set(v.pzones) | v.item_props | v.dynamic_props | v.member_props)
             self.error(UNKNOWN_ATTRIBUTE, f"unknown attribute `{name}`", node.span, suggestion_help(name, candidates))
             return NONE
-        items = v.items
         members = v.members
         key = self.constant(name)
 
@@ -447,25 +446,7 @@ class Compiler(Calls, Forms, Tallies, Loops):
             return f"ITEMS[{obj}][{key}]"
         if paths == ["mprop"]:
             return f"{self.constant(members)}[{obj}][{key}]"
-        pzone_keys = v.pzones.get(name)
-
-        def dispatch(s, o):
-            if type(o) is not str:
-                seat = (type(o) is Player or type(o) is int) and 0 <= o < s.n
-                if "pvar" in paths and seat:
-                    return s.p[o][name]
-                if "pzone" in paths and seat:
-                    return pzone_keys[o]
-            elif o in items:
-                if "dprop" in paths:
-                    value = s.iprops[name].get(o, _MISSING)
-                    return s.game.components.prop_defaults.get(name) if value is _MISSING else value
-                if "sprop" in paths:
-                    return items[o][name]
-            if "mprop" in paths and o in members:
-                return members[o][name]
-            raise ContentRuntimeError(f"{mutate.fmt(o)} has no attribute `{name}`")
-        boundary(dispatch)
+        dispatch = expressions.attribute_reader(name, frozenset(paths), v.items, v.members, v.pzones.get(name))
         twice = self._twice(obj) if "dprop" in paths or "sprop" in paths else None
         if twice is None:
             return f"{self.constant(dispatch)}(s, {obj})"
@@ -836,7 +817,6 @@ class Compiler(Calls, Forms, Tallies, Loops):
         return "pass"
 
 
-_MISSING = object()
 _CHECKED_OPS = {"**": "POW", "/": "DIV"}
 
 

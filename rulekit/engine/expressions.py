@@ -8,6 +8,8 @@ error on its line (``boundary``), never a traceback.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..codes import INDEX_OUT_OF_RANGE, MISSING_KEY_IN_TABLE, UNSUPPORTED_OPERATION, WRONG_KIND
 from ..errors import ContentRuntimeError, boundary, suggestion_help
 from . import memo, mutate, vm
@@ -91,6 +93,34 @@ def namespace(items: dict) -> dict:
             "ANY": any, "ALL": all, "NEXT": next,
             "SET_PROP": mutate.set_prop, "FIRST_OF_EACH": _first_of_each, "REPLACED": _replaced, "MAP": _map,
             "SLICE": slice_of}
+
+
+def attribute_reader(name: str, paths: frozenset, items: dict, members: dict, pzone_keys) -> Callable:
+    """``o.NAME`` where only running tells what ``o`` is (a seat, an item, a member of a set):
+    ``paths`` says what NAME can be ("pvar" a seat's variable, "pzone" a seat's zone, "dprop"
+    an item's state, "sprop" an item's printed property, "mprop" a member's property)."""
+
+    def read(s, o):
+        if type(o) is not str:
+            seat = (type(o) is Player or type(o) is int) and 0 <= o < s.n
+            if "pvar" in paths and seat:
+                return s.p[o][name]
+            if "pzone" in paths and seat:
+                return pzone_keys[o]
+        elif o in items:
+            if "dprop" in paths:
+                value = s.iprops[name].get(o, _MISSING)
+                return s.game.components.prop_defaults.get(name) if value is _MISSING else value
+            if "sprop" in paths:
+                return items[o][name]
+        if "mprop" in paths and o in members:
+            return members[o][name]
+        raise ContentRuntimeError(f"{mutate.fmt(o)} has no attribute `{name}`")
+    boundary(read)
+    return read
+
+
+_MISSING = object()
 
 
 def past_end(index: int, what: str, size: int):

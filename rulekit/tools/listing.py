@@ -221,7 +221,7 @@ def _callable(fn, functions: dict) -> str:
         code = fn.__code__
         cells = _closure(fn)
         name = cells.get("name")
-        if isinstance(name, str) and "dispatch" in code.co_name:
+        if isinstance(name, str) and fn.__qualname__ == "attribute_reader.<locals>.read":
             return f"<attribute .{name}>"          # `x.prop` when x may be a player or an item
         if isinstance(name, str) and name in functions:
             return f"<function {name}>"             # a remembering caller of a content function
