@@ -11,7 +11,9 @@ The ``x_NAME`` methods return the Python source of an expression (``dsl/pysource
 compiler knows what the source is); a content function becomes a function of the game's
 generated module (loops.py writes its body), and dsl/codegen.py writes procedures and the flow
 with this compiler's expressions. The optimisations are named passes (dsl/passes.py), each
-gated in the one function that does it. What the content says, found before and apart from any
+gated in the one function that does it; the compiler is made of parts that each hold some of
+them: calls.py (calls of content functions), forms.py (built-ins' own forms), tallies.py
+(counts from kept tallies) and loops.py (reductions as loops). What the content says, found before and apart from any
 code being written, is asked of ``inlining`` (dsl/analysis.py: which functions are written in
 place) and ``kinds`` (dsl/kinds.py: which values are certainly lists, zones, items); what the
 code written so far knows lives in ``at`` (:class:`Writing`), the names the module binds in
