@@ -349,7 +349,7 @@ class Choices:
         ``keys``. ``walk``: the clauses become ``for`` statements (the option is not grouped),
         which may walk a range as it is (``walk_src``). ``plain``: they become ``for``
         statements in any case. Either way, a clause over a function that picks items of a
-        collection walks that collection (``Compiler.walked_body``)."""
+        collection walks that collection (``calls.Calls.walked_body``)."""
         comp = self.comp
         for name, coll in fors:
             var = comp.variable(name)

@@ -17,7 +17,7 @@ Nothing else changes: the same values, compared by the same Python operators in 
 order (``max`` keeps the first of equal values, as the built-in does), the same parts
 evaluated in the same order (an operand before a lowered one is stored in a local first),
 and the same remembered values (a reduction the function asks for twice keeps its local
-slot, ``compiler._reuse_plan``, and stays an expression).
+slot, ``Compiler._reuse_plan``, and stays an expression).
 """
 from __future__ import annotations
 
