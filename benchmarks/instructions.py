@@ -8,13 +8,15 @@
 
 Counted instructions do not move with the load of a shared machine the way CPU time does,
 so two engine versions compare from separate runs, days apart. Each figure is the count of
-a process that plays N random games minus that of one that plays none (loading and
-compiling the game), divided by N. The engine runs as shipped: every content function is
-called directly (no per-state memory since the tenth session; before it, this script
-switched the memory's timed trials off, since timing under valgrind costs far more than it
-does natively). With ``--greedy`` the games are greedy bots'; with ``--mcts`` it counts MCTS
-iterations (bench_random's search). Needs valgrind (Debian's
-package); takes about a minute (random) or a few minutes (one greedy game of each).
+the N random games themselves, divided by N: callgrind collects only inside one call that
+plays them (``--toggle-collect``), not the loading and compiling of the game. (Until
+2026-12-04 it was a process playing N games minus one playing none: loading Goa is about
+5.8 G instructions, and its small wobble moved a per-game figure by up to 9%.) The engine
+runs as shipped: every content function is called directly (no per-state memory since the
+tenth session; before it, this script switched the memory's timed trials off, since timing
+under valgrind costs far more than it does natively). With ``--greedy`` the games are greedy
+bots'; with ``--mcts`` it counts MCTS iterations (bench_random's search). Needs valgrind
+(Debian's package); takes about a minute (random) or a few minutes (one greedy game of each).
 
 Random games also count the hand-written references of ``benchmarks/reference/`` over the
 same seeds, and print the ratio: on a shared host whose speed drifts by 1.5x between runs
@@ -45,11 +47,13 @@ from rulekit.games import load_game
 game = load_game(name)
 if how == "mcts":       # bench_random's search, once per "game", the agent seeded anew
     s = mcts_position(game, players)
-    for seed in range(games):
+    def one(_, seed):
         mcts_search(seed).choose(s)
 else:
-    for seed in range(games):
+    def one(_, seed):
         play(game, players, seed)
+import functools
+functools.reduce(one, range(games), None)   # callgrind counts what runs inside this call alone
 """
 
 
@@ -58,8 +62,8 @@ import importlib, sys
 sys.path.insert(0, sys.argv[1])
 name, players, games = sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 play = importlib.import_module(f"reference.{name}").play
-for seed in range(games):
-    play(players, seed)
+import functools
+functools.reduce(lambda _, seed: play(players, seed), range(games), None)   # what callgrind counts
 """
 
 
@@ -67,10 +71,13 @@ def count(name: str, players: int, games: int, how: str = "random") -> int:
     """Instructions of a process that plays ``games`` games (``how``: random, greedy, or
     reference: the hand-written game of the same name)."""
     script, tree, rest = (REFERENCE, HERE, []) if how == "reference" else (PLAY, os.path.dirname(HERE), [how])
-    command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, "-c", script,
+    # only what runs inside the one call of functools.reduce is counted: the games. Loading the
+    # game (about 5.8 G instructions for Goa with no cache) is left out rather than subtracted,
+    # since a 0.3% wobble of it moved a per-game figure by several M (up to 9%).
+    command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", "--collect-atstart=no",
+               "--toggle-collect=functools_reduce", sys.executable, "-c", script,
                tree, name, str(players), str(games), *rest]
-    # both runs parse the content afresh: a parse cache filled by one run only would skew the difference
-    # and with one hash seed: string hashes steer dict and set probing, which moves counts by ~0.5%
+    # with one hash seed: string hashes steer dict and set probing, which moves counts by ~0.5%
     env = dict(os.environ, RULEKIT_CACHE_DIR="off", PYTHONHASHSEED="0")
     err = subprocess.run(command, capture_output=True, text=True, check=False, env=env).stderr
     found = re.search(r"Collected : (\d+)", err)
@@ -96,14 +103,14 @@ def main() -> None:
     for name, players, games in (("batavia", 5, args.batavia), ("goa", 4, args.goa)):
         if games <= 0:
             continue
-        per_game = (count(name, players, games, how) - count(name, players, 0, how)) / games
+        per_game = count(name, players, games, how) / games
         if how == "mcts":
             print(f"{name:8s} {players}p  {per_game / 30 / 1e6:7.2f} M instructions per MCTS iteration "
                   f"({games} searches of 30)")
             continue
         line = f"{name:8s} {players}p  {per_game / 1e6:7.2f} M instructions per {how} game ({games} games)"
         if how == "random":
-            reference = (count(name, players, games, "reference") - count(name, players, 0, "reference")) / games
+            reference = count(name, players, games, "reference") / games
             line += f"; hand-written {reference / 1e6:6.2f} M: {per_game / reference:4.1f}x"
         print(line)
 

@@ -103,11 +103,11 @@ def test_one_name_for_each_table(game):
 @pytest.mark.parametrize("game", ["goa", "batavia"])
 def test_a_long_procedure_reads_as_a_function_per_block(game):
     """Goa's `action_turn` (68 blocks) was one function of 587 lines under nested `if pc < N`; a
-    resumable procedure of 12 blocks or more is now a function per block, run from a table."""
+    resumable procedure of 24 blocks or more is now a function per block, run from a table."""
     tree = ast.parse(_module(game).source())
     sizes = {f.name: f.end_lineno - f.lineno + 1 for f in tree.body}
     blocks = [name for name in sizes if "_block_" in name]
-    assert bool(blocks) == (game == "goa")      # no procedure of Batavia has 12 blocks
+    assert bool(blocks) == (game == "goa")      # no procedure of Batavia has 24 blocks
     if game == "goa":
         run = next(name for name in sizes if name.startswith("run_action_turn_"))
         assert sizes[run] <= 10 and sum(name.startswith("action_turn_") for name in blocks) >= 60

@@ -46,7 +46,7 @@ from .scope import Scope
 from .visit import assigned_names, first_assignments, loop_depth, read_names
 
 _units = itertools.count(1)
-_SPLIT_BLOCKS = 12      # a resumable procedure of at least this many blocks is a function per block
+_SPLIT_BLOCKS = 24      # a resumable procedure of at least this many blocks is a function per block (performance.md)
 
 
 class Module:
