@@ -27,14 +27,18 @@ INLINE_SIZE = 48        # the most nodes a body written in place may have, with 
 
 @attrs.frozen
 class Inlining:
-    """``inline``: the content functions written in place of their calls; ``written``: each of
-    those -> the functions among them its body calls (their bodies written in with it)."""
+    """``written``: each content function written in place of its calls -> the functions among
+    those its body calls (their bodies written in with it)."""
 
-    inline: frozenset = frozenset()
     written: Mapping = attrs.field(factory=dict)
 
+    @property
+    def inline(self) -> frozenset:
+        """The content functions written in place of their calls."""
+        return frozenset(self.written)
+
     def __contains__(self, name: str) -> bool:
-        return name in self.inline
+        return name in self.written
 
 
 @passes.step("inline")
@@ -49,23 +53,21 @@ def inlining(vocab, remembered: Collection[str], on: bool = True) -> Inlining:
     if not on:
         return Inlining()
     functions = vocab.functions
-    calls = {name: _called(body, functions) for name, (_params, body) in functions.items()}
+    calls = {name: called(body, functions) for name, (_params, body) in functions.items()}
     circular = in_circles(calls)
-    inline: set = set()
     written: dict = {}
     sizes: dict = {}
     for name in _callees_first(calls):
         if name in circular:
             continue
         body = functions[name][1]
-        mine = frozenset(f for f in calls[name] if f in inline)
+        mine = frozenset(f for f in calls[name] if f in written)
         sizes[name] = size(body) + sum(sizes[n.func] for n in ast.walk(body)
                                        if isinstance(n, ast.Call) and n.func in mine)
-        if sizes[name] <= INLINE_SIZE and cheap(body, vocab, frozenset(calls[name])) \
+        if sizes[name] <= INLINE_SIZE and cheap(body, vocab, calls[name]) \
                 and not (name in remembered and _builds_text(body)):
-            inline.add(name)
             written[name] = mine
-    return Inlining(frozenset(inline), written)
+    return Inlining(written)
 
 
 def asked_again(body, v) -> list:
@@ -110,8 +112,9 @@ class _Repeats(Visitor):
         self.default(node)
 
 
-def _called(body, functions) -> frozenset:
-    return frozenset(n.func for n in ast.walk(body) if isinstance(n, ast.Call) and n.func in functions)
+def called(body, names) -> frozenset:
+    """The names among ``names`` (content functions, or procedures) that ``body`` calls."""
+    return frozenset(n.func for n in ast.walk(body) if isinstance(n, ast.Call) and n.func in names)
 
 
 def in_circles(calls: dict) -> set:

@@ -129,13 +129,13 @@ class Calls:
             return None
         return substituted(body, dict(zip(params, node.args)))
 
-    def conjuncts(self, node, bound: frozenset) -> list:
+    def conjuncts_written_out(self, node, bound: frozenset) -> list:
         """The parts of ``a and b and c`` in order, a cheap function's call among them written out
         as its own parts (``can_take(p, c)`` as ``count(p.hand) < limit`` and ``c != 'x'``)."""
         out: list = []
         for part in loops.conjuncts(self._written_out(node, bound)):
             body = self._body_in_place(part, bound)
-            out.extend([part] if body is None else self.conjuncts(body, bound))
+            out.extend([part] if body is None else self.conjuncts_written_out(body, bound))
         return out
 
     @passes.step("walk")

@@ -235,7 +235,7 @@ class Choices:
             return {}, comp.src(opt.cond, inner)
         bound = frozenset(inner.locals) | frozenset(inner.py) | frozenset(inner.alias)
         written = {name: list(spans) for name, spans in comp.out.inlined_at.items()}
-        parts = comp.conjuncts(opt.cond, bound | bound_names(opt.cond))
+        parts = comp.conjuncts_written_out(opt.cond, bound | bound_names(opt.cond))
         level_of = {name: k for k, (name, _coll) in enumerate(opt.fors)}
         placed: dict = {}
         at, hoisted = steady - 1, 0

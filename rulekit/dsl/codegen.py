@@ -38,7 +38,7 @@ from ..engine.runtime import LINE_SPANS, Code
 from ..errors import Diagnostic, DiagnosticReport, suggestion_help
 from ..source import source_line
 from . import ast, blocks, code_cache, layout, lowering, templates, verify
-from .analysis import in_circles
+from .analysis import called, in_circles
 from .choices import Choices
 from .compiler import Compiler, located_code, too_complex
 from .pysource import CONTINUE, NAME, Comment, Exit, Jump, Py, literal, py_identifier
@@ -144,7 +144,7 @@ class Module:
     def plan(self, bodies: dict) -> None:
         """Which procedures may stop for a decision: a `choose`, a call of one that may, or
         a call cycle (recursion keeps frames, so its depth stays bounded and reported)."""
-        calls = {name: _called(body, self.comp.v.procedures) for name, body in bodies.items()}
+        calls = {name: called(body, self.comp.v.procedures) for name, body in bodies.items()}
         stops = {name for name, body in bodies.items() if any(isinstance(n, ast.Choose) for n in ast.walk(body))}
         stops |= in_circles(calls)
         # Python allows 20 loops nested in one function: deeper content is written with
@@ -154,8 +154,8 @@ class Module:
         changed = True
         while changed:
             changed = False
-            for name, called in calls.items():
-                if name not in stops and called & stops:
+            for name, callees in calls.items():
+                if name not in stops and callees & stops:
                     stops.add(name)
                     changed = True
         for name, code in self.codes.items():
@@ -737,10 +737,6 @@ def _pylocal(name: str) -> str:
     if name.isascii() and name.isidentifier():
         return Py(f"l_{name}", NAME)
     return Py(f"l_{py_identifier(name)}_{zlib.crc32(name.encode())}", NAME)
-
-
-def _called(body, procedures) -> set:
-    return {n.func for n in ast.walk(body) if isinstance(n, ast.Call) and n.func in procedures}
 
 
 FLAT_DEPTH = 15

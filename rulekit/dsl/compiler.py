@@ -13,8 +13,8 @@ generated module (loops.py writes its body), and dsl/codegen.py writes procedure
 with this compiler's expressions. The optimisations are named passes (dsl/passes.py), each
 gated in the one function that does it; the compiler is made of parts that each hold some of
 them: calls.py (calls of content functions), forms.py (built-ins' own forms), tallies.py
-(counts from kept tallies) and loops.py (reductions as loops). What the content says, found before and apart from any
-code being written, is asked of ``inlining`` (dsl/analysis.py: which functions are written in
+(counts from kept tallies) and loops.py (reductions as loops). What the content says, found
+before and apart from any code being written, is asked of ``inlining`` (dsl/analysis.py: which functions are written in
 place) and ``kinds`` (dsl/kinds.py: which values are certainly lists, zones, items); what the
 code written so far knows lives in ``at`` (:class:`Writing`), the names the module binds in
 ``names``, and what compiling made in ``out``. Nothing here runs at game time except the

@@ -73,8 +73,7 @@ class Kinds:
             return self._name(node.id, scope)
         if isinstance(node, (ast.ListLit, ast.Comp, ast.Let)):
             return "list"
-        if isinstance(node, ast.Attr) and node.name in v.pzones and not (
-                {node.name} & (v.pvars | v.item_props | v.dynamic_props | v.member_props)):
+        if isinstance(node, ast.Attr) and self._only_player_zone(node.name):
             return self.player_zone(node.name)
         if isinstance(node, ast.Index) and self.of(node.obj, scope) == "family":
             return "zone"
@@ -130,6 +129,11 @@ class Kinds:
         values = [props[name] for props in v.members.values() if name in props]
         return bool(values) and all(value.__class__ is list for value in values)
 
+    def _only_player_zone(self, name: str) -> bool:
+        """``x.NAME`` can only be a player's zone: no variable or property has that name."""
+        v = self.v
+        return name in v.pzones and not ({name} & (v.pvars | v.item_props | v.dynamic_props | v.member_props))
+
     def function(self, name: str):
         """What a user function certainly returns ("list", "zone", "item"), from its body alone."""
         if name not in self._functions:
@@ -137,7 +141,6 @@ class Kinds:
             params, body = self.v.functions[name]
             self._functions[name] = self.of(body, Scope(set(params)))
         return self._functions[name]
-
 
     def evident(self, node):
         """The evident kind of an expression, or None when only running it would tell."""
@@ -162,8 +165,7 @@ class Kinds:
             if node.id in v.sets:
                 return "list"
             return None
-        if isinstance(node, ast.Attr) and node.name in v.pzones and not (
-                {node.name} & (v.pvars | v.item_props | v.dynamic_props | v.member_props)):
+        if isinstance(node, ast.Attr) and self._only_player_zone(node.name):
             return self.player_zone(node.name)
         if isinstance(node, ast.Index) and self.evident(node.obj) == "family":
             return "zone"
