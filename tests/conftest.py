@@ -16,6 +16,7 @@ games), so that each engine feature is pinned by content written for it:
 from __future__ import annotations
 
 import os
+import shlex
 import textwrap
 from pathlib import Path
 
@@ -197,3 +198,19 @@ bots:
     rules:
       - prefer: "wait"
 """
+
+
+def regenerating_command(listing: str) -> list[str]:
+    """The words of the command a listing's header says regenerates it (its lines joined where
+    they end in `` \\``, as the shell joins them)."""
+    lines = listing.split("\n")
+    start = lines.index("# Regenerate it with:") + 1
+    words = []
+    for line in lines[start:]:
+        assert line.startswith("#   "), line
+        text = line[2:]
+        words += shlex.split(text.removesuffix(" \\"))
+        if not text.endswith(" \\"):
+            return words
+    raise AssertionError("the command never ends")
+

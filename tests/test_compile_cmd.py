@@ -13,10 +13,11 @@ from pathlib import Path
 import pytest
 
 import rulekit
+from rulekit.dsl import passes
 from rulekit.tools.cli import main
 from rulekit.tools.listing import describe, listing
 
-from conftest import run_cli
+from conftest import regenerating_command, run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
 TABLE_LINE = re.compile(r"^# ([A-Za-z_][A-Za-z0-9_]*) = (.*)$")
@@ -108,7 +109,7 @@ def test_the_header_says_what_this_is(listings):
     assert head.startswith("# rulekit's generated code for Goa\n# variants: none\n")
     assert f"# content hash: {game.content_hash}\n" in head
     assert "does not run on its own" in head and "namespace" in head
-    assert "# Regenerate it with: rulekit compile goa --out FILE\n" in head
+    assert regenerating_command(head) == ["rulekit", "compile", "goa", "--out", "FILE"]
     assert all(line.startswith("#") or not line for line in head.splitlines())
 
 
@@ -171,7 +172,7 @@ def test_a_variant_changes_the_listing(listings):
     base, pro = listings["goa"], listings["goa+pro"]
     assert base != pro
     assert "# variants: pro\n" in pro
-    assert "# Regenerate it with: rulekit compile goa --variant pro --out FILE\n" in pro
+    assert regenerating_command(pro) == ["rulekit", "compile", "goa", "--variant", "pro", "--out", "FILE"]
     _table, module = parts(pro)
     assert "games/goa/variants/pro.yaml:" in pro and "games/goa/variants/pro.yaml:" not in base
     assert parts(base)[1] != module
@@ -258,7 +259,7 @@ def test_content_text_is_escaped_in_comments(capsys, write_game):
     table, module = parts(out)
     assert "'one\\ntwo\\r# three\\u2028four\\x00five\\x1b[31m\\x85', 'plain']" in "\n".join(table.values())
     assert module == rulekit.load_game(folder).program.module.source()
-    assert f"# Regenerate it with: rulekit compile {folder} --out FILE" in out
+    assert regenerating_command(out) == ["rulekit", "compile", str(folder), "--out", "FILE"]
 
 
 def test_describe_is_short_and_deterministic():
@@ -273,3 +274,23 @@ def test_describe_is_short_and_deterministic():
         pass
     assert not re.search("0x", describe(Thing()))
     assert describe(print) == "<built-in print>"
+
+
+ALL_BUT_TWO = "--passes=" + ",".join(f"-{name}" for name in passes.NAMES[:-2])
+
+
+@pytest.mark.parametrize("argv", [
+    ["goa", "--passes=-all"],       # every pass off: the deepest nests of any listing
+    ["goa", ALL_BUT_TWO],            # a setting too long for one line of the header
+    ["examples/crownfields", "--variant", "examples/crownfields/variants/harmony.yaml"],
+])
+def test_a_listing_keeps_within_120_columns_and_its_header_makes_it_again(capsys, tmp_path, argv):
+    code, out, err = run(capsys, "compile", *argv)
+    assert code == 0, err
+    assert [line for line in out.splitlines() if len(line) > 120] == []
+    again = regenerating_command(out)
+    assert again[:2] == ["rulekit", "compile"] and again[-2:] == ["--out", "FILE"]
+    target = tmp_path / "again.py"
+    code, _out, err = run(capsys, *again[1:-1], str(target))
+    assert code == 0, err
+    assert target.read_text() == out

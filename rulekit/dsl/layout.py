@@ -5,7 +5,8 @@ The code writer builds a statement as one logical line; a long one (a call with 
 arguments, a test of five parts) is broken here inside its brackets, where Python joins lines
 by itself: after the opening bracket, at each comma (or, with none, before each ``for``,
 ``if``, ``else``, ``and``, ``or`` or comparison), and before the closing bracket, each part one
-level deeper. Only whitespace between tokens changes, never a token, so the code means
+level deeper; a part still too long with no bracket of its own (deep in a nest) is cut at its
+words and operators the same way. Only whitespace between tokens changes, never a token, so the code means
 exactly what the logical line meant (tests/test_generated_code.py compares the trees). This is
 the printer's last step: nothing here decides what code to write.
 """
@@ -64,15 +65,24 @@ def _wrapped(indent: str, text: str, room: int) -> tuple:
     return tuple(_split(indent, text, tokens, 0, len(tokens), room))
 
 
-def _split(indent: str, text: str, tokens: list, lo: int, hi: int, room: int, lead: str = "") -> list[str]:
+def _split(indent: str, text: str, tokens: list, lo: int, hi: int, room: int, lead: str = "",
+           inside: bool = False) -> list[str]:
     """The lines of tokens ``lo``..``hi - 1`` of ``text`` (``lead`` before the first: a closing
-    bracket the line before opened)."""
+    bracket the line before opened; ``inside``: within brackets, where a line may end anywhere)."""
     piece = lead + text[tokens[lo][0]:tokens[hi - 1][1]] if hi > lo else lead
     if len(indent) + len(piece) <= room or hi <= lo:
         return [indent + piece]
     group = _widest_group(tokens, lo, hi)
     if group is None:
-        return [indent + piece]
+        cut = _parts(tokens, lo, hi) if inside else []
+        if len(cut) < 2:
+            return [indent + piece]
+        # a part with no brackets left, deep in a nest (`if x.__class__ is LIST`): cut at its operators
+        (begin, end), rest = cut[0], cut[1:]
+        lines = _split(indent, text, tokens, begin, end, room, lead, inside)
+        for begin, end in rest:
+            lines.extend(_split(indent + STEP, text, tokens, begin, end, room, "", inside))
+        return lines
     first, last = group
     head = lead + text[tokens[lo][0]:tokens[first][1]]
     inner = indent + STEP
@@ -82,8 +92,8 @@ def _split(indent: str, text: str, tokens: list, lo: int, hi: int, room: int, le
     else:
         lines = [indent + head]
         for begin, end in _parts(tokens, first + 1, last):
-            lines.extend(_split(inner, text, tokens, begin, end, room))
-    return lines + _split(indent, text, tokens, last + 1, hi, room, tokens[last][2])
+            lines.extend(_split(inner, text, tokens, begin, end, room, inside=True))
+    return lines + _split(indent, text, tokens, last + 1, hi, room, tokens[last][2], inside)
 
 
 _LEADS = frozenset(("if", "elif", "while", "return", "for", "assert"))

@@ -76,6 +76,15 @@ class Passes:
     def on(self, name: str) -> bool:
         return name not in self.off
 
+    def setting(self) -> str:
+        """The shortest setting that gives these passes (:func:`parse` reads it back): ``""``
+        (all on), ``-inline,-tallies``, or ``-all,+threading`` where most are off."""
+        off = [n for n in NAMES if n in self.off]
+        on = [n for n in NAMES if n not in self.off]
+        if len(on) < len(off):
+            return ",".join(["-all"] + [f"+{n}" for n in on])
+        return ",".join(f"-{n}" for n in off)
+
     def describe(self) -> str:
         """"all", "none", or "all but inline, tallies"."""
         if not self.off:

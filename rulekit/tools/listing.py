@@ -25,7 +25,6 @@ import symtable
 import types
 
 from .. import __version__
-from ..dsl import passes
 
 REPR_WIDTH = 80     # a bound value's description is cut to about this many characters
 _DEPTH = 4          # containers nested deeper than this are shown as `...`
@@ -68,14 +67,37 @@ def _header(game, count: int) -> list[str]:
         "`# line N` the content line of each statement in it. Content values are bound in the",
         "namespace, never pasted into the code.",
         "",
-        f"Regenerate it with: {_command(game)} --out FILE",
+        "Regenerate it with:",
+        *_wrapped_command(_command(game) + ["--out", "FILE"]),
         "",
     ]
     return [("# " + printable(line)).rstrip() for line in lines]
 
 
-def _command(game) -> str:
-    """The command that lists this game again (a shipped game by its name)."""
+def _wrapped_command(argv: list, width: int = 110) -> list[str]:
+    """``argv`` as shell lines of at most ``width`` columns where its words allow (a listing's
+    lines stay within 120), each but the last ending in `` \\`` (the shell joins them); an option
+    stays on the line of the value it takes."""
+    words = [shlex.quote(word) for word in argv]
+    groups: list[str] = []
+    for word in words:
+        if groups and groups[-1].startswith("-") and " " not in groups[-1] and not word.startswith("-") \
+                and "=" not in groups[-1]:
+            groups[-1] += " " + word        # `--variant PATH`, `--out FILE`
+        else:
+            groups.append(word)
+    lines = ["  " + groups[0]]
+    for group in groups[1:]:
+        if len(lines[-1]) + 1 + len(group) + 2 <= width:
+            lines[-1] += " " + group
+        else:
+            lines[-1] += " \\"
+            lines.append("      " + group)
+    return lines
+
+
+def _command(game) -> list[str]:
+    """The command that lists this game again (a shipped game by its name), as words."""
     from ..games import find_game
     target = game.path
     try:
@@ -86,10 +108,8 @@ def _command(game) -> str:
     argv = ["rulekit", "compile", target]
     for variant in game.variants:
         argv += ["--variant", variant]
-    off = game.program.module.comp.passes.off
-    if off:
-        argv.append("--passes=" + ",".join(f"-{name}" for name in passes.NAMES if name in off))
-    return shlex.join(argv)
+    setting = game.program.module.comp.passes.setting()
+    return argv + ([f"--passes={setting}"] if setting else [])
 
 
 def _passes(game) -> str:
