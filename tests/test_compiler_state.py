@@ -4,8 +4,10 @@ some other method left behind."""
 import ast
 from pathlib import Path
 
+import attrs
+
 import rulekit
-from rulekit.dsl import compiler
+from rulekit.dsl import compiler, writing
 
 DSL = Path(compiler.__file__).parent
 # what it is given (v, passes, static_memo), what the content says (inlining: frozen, dsl/analysis.py;
@@ -38,8 +40,33 @@ def test_no_method_of_the_compiler_adds_a_field():
         assert _assigned_fields(DSL / f"{module}.py", part) == set(), part
 
 
-WRITERS = ("compiler", "calls", "forms", "tallies", "loops", "codegen", "choices", "blocks", "analysis", "kinds",
-           "lowering", "pysource", "scope", "templates", "aggregates", "passes")
+def _dsl_imports(name: str) -> set:
+    """The modules of rulekit/dsl that module ``name`` of it imports."""
+    tree = ast.parse((DSL / f"{name}.py").read_text(encoding="utf-8"))
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level == 1:
+            found |= {node.module} if node.module else {a.name for a in node.names}
+    return {m for m in found if (DSL / f"{m}.py").exists()}
+
+
+def _writers() -> set:
+    """The code writer's modules: codegen and every module of rulekit/dsl it imports, directly or
+    not, but two that read what was written on purpose and decide nothing of what to write (the
+    printer's last step, layout.py, lays lines out by tokens, whitespace alone; verify.py refuses
+    a generated module that breaks its rules, a bug of rulekit), the parser and the caches (they
+    read content and files)."""
+    outside = {"layout", "verify", "parser", "parse_cache", "code_cache", "syntax_errors"}
+    found, todo = set(), ["codegen"]
+    while todo:
+        name = todo.pop()
+        if name not in found and name not in outside:
+            found.add(name)
+            todo.extend(_dsl_imports(name))
+    return found
+
+
+WRITERS = sorted(_writers())
 SEARCHES = {"find", "rfind", "index", "startswith", "endswith", "isidentifier", "split", "rsplit", "replace", "strip",
             "lstrip", "rstrip", "partition", "search", "match", "fullmatch", "sub", "isdigit", "isalpha"}
 # each call above that reads text, and the text it reads: never what the compiler wrote
@@ -54,6 +81,19 @@ READS_CONTENT = {
     ("compiler", "builtin.params.index("),          # a tuple of parameter names
     ("passes", "part.strip()"), ("passes", "text.split(',')"), ("passes", "item[1:].strip()"),   # a user's setting
 }
+
+
+def test_the_writers_modules_are_found_from_its_imports():
+    assert {"compiler", "calls", "forms", "tallies", "loops", "codegen", "choices", "blocks", "analysis", "kinds",
+            "writing", "pysource", "templates", "aggregates", "passes"} <= set(WRITERS)
+    assert "layout" not in WRITERS
+
+
+def test_what_the_code_written_so_far_knows_is_four_things():
+    """``Compiler.at``: a value's reuse within one body (its own part: an inlined body swaps it
+    whole), whether a comprehension's iterable is being written, a listing's table locals, and
+    the values a statement's loops left in locals."""
+    assert [f.name for f in attrs.fields(writing.Writing)] == ["reuse", "in_iterable", "listing", "lowered"]
 
 
 def test_the_code_writer_never_reads_the_text_it_wrote():

@@ -27,6 +27,7 @@ from .analysis import cheap
 from .pysource import NONE, py_identifier
 from .scope import Scope
 from .visit import Transformer, bound_names, free_names, substituted
+from .writing import Reuse
 
 
 class Calls:
@@ -84,18 +85,17 @@ class Calls:
         own plan, ``_reuse_plan``, in locals named apart from the caller's), where the first time
         is certainly reached each time the body is; otherwise (or inside an iterable) as written."""
         body = self._written_out(body, frozenset(inner.py) | bound_names(body))
-        saved = (self.at.reuse, self.at.params, self.at.reused, self.at.known, self.at.branches)
+        saved = self.at.reuse
         plan = {node: self._temp("_w") for node in self._reuse_plan(body)}
         try:
-            self.at.reuse, self.at.params, self.at.reused, self.at.known, self.at.branches = \
-                plan or None, sources, set(), set(), 0
+            reuse = self.at.reuse = Reuse(plan, sources) if plan else None
             source = self.src(body, inner)
-            if self.at.reused:        # a local that would have to start as UNSET: none kept
-                self.at.reuse, self.at.reused, self.at.known = None, set(), set()
+            if reuse is not None and reuse.reused:    # a local that would have to start as UNSET: none kept
+                self.at.reuse = None
                 source = self.src(body, inner)
             return source
         finally:
-            self.at.reuse, self.at.params, self.at.reused, self.at.known, self.at.branches = saved
+            self.at.reuse = saved
 
     def _written_out(self, node, bound: frozenset):
         """``node`` with each call of a cheap function whose body asks another cheap one replaced

@@ -16,7 +16,7 @@ them: calls.py (calls of content functions), forms.py (built-ins' own forms), ta
 (counts from kept tallies) and loops.py (reductions as loops). What the content says, found
 before and apart from any code being written, is asked of ``inlining`` (dsl/analysis.py: which functions are written in
 place) and ``kinds`` (dsl/kinds.py: which values are certainly lists, zones, items); what the
-code written so far knows lives in ``at`` (:class:`Writing`), the names the module binds in
+code written so far knows lives in ``at`` (dsl/writing.py), the names the module binds in
 ``names``, and what compiling made in ``out``. Nothing here runs at game time except the
 generated code, which never looks at the AST again.
 """
@@ -64,6 +64,7 @@ from .pysource import NAME, NONE, SLOT, Py, literal, py_identifier
 from .scope import Scope
 from .tallies import Tallies
 from .visit import bound_names, free_names
+from .writing import MaybeRuns, Reuse, Writing
 
 Fn = Callable  # (state, env) -> value
 
@@ -97,20 +98,6 @@ class Vocabulary:
     option_groups: dict = attrs.Factory(dict)    # name -> (params, tuple of ast.Option)
     prop_reads: dict = attrs.Factory(dict)       # item property -> spans reading it (content/properties.py)
     prop_asked: set = attrs.Factory(set)         # properties named in a `has`-like built-in's literal
-
-
-@attrs.define
-class Writing:
-    """What the code written so far for one expression or body knows: the compiler's choices
-    while writing it depend on these, and only these, so they live together (``Compiler.at``)."""
-    reuse: dict | None = None       # while a function body compiles: node -> local slot (_reuse_plan)
-    params: set = attrs.Factory(set)    # the body's own Python parameters (_unshadowed)
-    reused: set = attrs.Factory(set)    # slots first reached only maybe: they start as UNSET
-    known: set = attrs.Factory(set)     # slots certainly worked out by the code written so far
-    branches: int = 0               # > 0: the code being written may not run (src, _branch)
-    in_iterable: int = 0            # > 0: inside a comprehension's iterable (no `:=` there)
-    listing: dict | None = None     # while options are listed: what a table's key denotes (an any's?) -> its local
-    lowered: dict = attrs.Factory(dict)     # id of a node -> the local a loop left its value in (loops.py)
 
 
 @attrs.define
@@ -196,22 +183,25 @@ class Compiler(Calls, Forms, Tallies, Loops):
         method = getattr(self, f"x_{type(node).__name__}", None)
         if method is None:  # pragma: no cover - parser and compiler out of step
             raise NotImplementedError(f"no compiler for expression {type(node).__name__}")
-        slot = self.at.reuse.get(node) if self.at.reuse else None
+        reuse = self.at.reuse
+        slot = reuse.plan.get(node) if reuse is not None and reuse.plan else None
         if slot is not None and not self.at.in_iterable and self._unshadowed(node, scope):
             return self._reused_value(slot, node, scope, method)
         if type(node) in _IN_ORDER:
             return method(node, scope)
         return self._branch(method, node, scope)
 
+    def maybe_runs(self, when: bool = True) -> MaybeRuns:
+        """``with self.maybe_runs():`` around writing a part that may run later than where it is
+        written, or not at all (the right of an ``and``, a comprehension's body, a built-in's own
+        form, a later ``for``): a value it works out is not known to be there for the parts
+        after it (``_reused_value``). ``when`` false: it runs where it stands after all."""
+        return MaybeRuns(self.at.reuse, when)
+
     def _branch(self, method, *args):
-        """Compile a part that may run later than where it is written, or not at all (the right of
-        an ``and``, a comprehension's body, a built-in's own form): a value it works out is not
-        known to be there for the parts after it."""
-        self.at.branches += 1
-        try:
+        """``method(*args)`` written as a part that may not run (``maybe_runs``)."""
+        with self.maybe_runs():
             return method(*args)
-        finally:
-            self.at.branches -= 1
 
     def iterable_src(self, node, scope) -> str:
         """``seq_src`` of what a comprehension walks: Python allows no ``:=`` in a comprehension's
@@ -239,15 +229,16 @@ class Compiler(Calls, Forms, Tallies, Loops):
         """A value the function asks for more than once (``_reuse_plan``): worked out where it is
         first certainly reached (``(_r1 := ...)``), read as ``_r1`` after that; where it is first
         reached only maybe, the local starts as UNSET and each such place checks it."""
-        if slot in self.at.known:
+        reuse = self.at.reuse
+        if slot in reuse.known:
             return slot
         value = method(node, scope) if type(node) in _IN_ORDER else self._branch(method, node, scope)
-        if self.at.branches == 0:
-            self.at.known.add(slot)
-            if slot not in self.at.reused:
+        if reuse.branches == 0:
+            reuse.known.add(slot)
+            if slot not in reuse.reused:
                 return f"({slot} := {value})"
         else:
-            self.at.reused.add(slot)
+            reuse.reused.add(slot)
         return f"({slot} if {slot} is not UNSET else ({slot} := {value}))"
 
     # A function body is one pure expression over an unchanging state, so a call or a list
@@ -264,20 +255,19 @@ class Compiler(Calls, Forms, Tallies, Loops):
     def _with_reuse(self, node, scope, params: set, write=None) -> tuple:
         """(source of ``node``, the local slots it reuses) for a whole expression whose Python
         parameters are ``params`` (written by ``write``, by default ``src``)."""
-        self.at.reuse, self.at.params, self.at.reused = self._reuse_plan(node), params, set()
-        self.at.known, self.at.branches = set(), 0
+        reuse = self.at.reuse = Reuse(self._reuse_plan(node), params)
         try:
             source = (write or self.src)(node, scope)
-            return source, tuple(sorted(self.at.reused, key=lambda slot: int(slot[2:])))
+            return source, tuple(sorted(reuse.reused, key=lambda slot: int(slot[2:])))
         finally:
-            self.at.reuse, self.at.reused, self.at.known = None, set(), set()
+            self.at.reuse = None
 
     def _unshadowed(self, node, scope) -> bool:
         """No name in ``node`` means a comprehension variable here (only the function's own
         parameters and the game's names)."""
         for name in free_names(node):
             py = scope.py.get(name)
-            if py is not None and py not in self.at.params:
+            if py is not None and py not in self.at.reuse.params:
                 return False
         return True
 

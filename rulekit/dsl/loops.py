@@ -69,12 +69,9 @@ class Loops:
         if isinstance(node, ast.IfExp) and (self._loopable(node.then, scope) or self._loopable(node.orelse, scope)
                                             or self._test_loopable(node.cond, scope)):
             body = self._condition(node.cond, scope, indent, lines)
-            self.at.branches += 1
-            try:
+            with self.maybe_runs():
                 self._return(node.then, scope, body, lines)     # it returns: falling out means "else"
                 self._return(node.orelse, scope, indent, lines)
-            finally:
-                self.at.branches -= 1
             return
         if isinstance(node, ast.BoolOp) and node.op == "and" and self._test_loopable(node, scope):
             self._return_all(conjuncts(node), scope, indent, lines)
@@ -90,22 +87,16 @@ class Loops:
     def _return_all(self, parts: list, scope, indent: int, lines: list) -> None:
         """``return a and b and c``: the first false part is the value, as Python's ``and`` gives."""
         for number, part in enumerate(parts[:-1]):
-            self.at.branches += bool(number)      # a later part runs only when the earlier ones hold
-            try:
+            with self.maybe_runs(number > 0):      # a later part runs only when the earlier ones hold
                 value = self._tested(part, scope, indent, lines)
-            finally:
-                self.at.branches -= bool(number)
             if pysource.kind(value) not in (NAME, CONST):      # a value in a variable already
                 local = self._temp("_q")
                 lines.append((indent, f"{local} = {value}"))
                 value = local
             lines.append((indent, f"if not {value}:"))
             lines.append((indent + 1, f"return {value}"))
-        self.at.branches += 1
-        try:
+        with self.maybe_runs():
             self._return(parts[-1], scope, indent, lines)
-        finally:
-            self.at.branches -= 1
 
     def _condition(self, cond, scope, indent: int, lines: list) -> int:
         """Write the test of ``cond`` as ``if`` lines, one for each part of an ``and`` when a reduction
@@ -118,11 +109,8 @@ class Loops:
             lines.append((indent, f"if {self._either(disjuncts(cond), scope, indent, lines)}:"))
             return indent + 1
         for number, part in enumerate(conjuncts(cond)):
-            self.at.branches += bool(number)      # a later part runs only when the earlier ones hold
-            try:
+            with self.maybe_runs(number > 0):      # a later part runs only when the earlier ones hold
                 test = self._tested(part, scope, indent, lines)
-            finally:
-                self.at.branches -= bool(number)
             lines.append((indent, f"if {test}:"))
             indent += 1
         return indent
@@ -132,11 +120,8 @@ class Loops:
         false (as Python's ``or`` does); returns the local."""
         local = self._temp("_q")
         for number, part in enumerate(parts):
-            self.at.branches += bool(number)      # a later part runs only when the earlier ones fail
-            try:
+            with self.maybe_runs(number > 0):      # a later part runs only when the earlier ones fail
                 lines.append((indent + number, f"{local} = {self._tested(part, scope, indent + number, lines)}"))
-            finally:
-                self.at.branches -= bool(number)
             if number < len(parts) - 1:
                 lines.append((indent + number, f"if not {local}:"))
         return local
@@ -193,7 +178,7 @@ class Loops:
         """The form of ``node`` when it is a reduction written as a loop ("list" for a list
         comprehension), else None. One that stops early (``any``, ``all``, ``first``) over
         several ``for``s only where it returns: a ``break`` leaves one loop."""
-        if "loops" in self.passes.off or (self.at.reuse and node in self.at.reuse):
+        if "loops" in self.passes.off or (self.at.reuse is not None and node in self.at.reuse.plan):
             return None                  # asked for twice: its local slot (an expression) serves both
         if isinstance(node, ast.Comp):
             return "list" if node.by is None else None
@@ -239,14 +224,11 @@ class Loops:
         if not (returned and aggregate.stops):
             lines.append((indent, f"{acc} = {start}"))
         inner, depth = self._fors(comp, scope, indent, lines)
-        self.at.branches += 1
-        try:
+        with self.maybe_runs():
             if comp.cond is not None:
                 depth = self._condition(comp.cond, inner, depth, lines)
             elt = None if form == "count" and isinstance(comp.elt, (*_CONSTANT, ast.Name)) \
                 else self.src(comp.elt, inner)
-        finally:
-            self.at.branches -= 1
         if form in ("max", "min") and not isinstance(comp.elt, (*_CONSTANT, ast.Name)):
             item = self._temp("_q")     # compared, then kept: worked out once
             lines.append((depth, f"{item} = {elt}"))
@@ -281,11 +263,8 @@ class Loops:
         for number, (name, coll) in enumerate(comp.fors):
             visible = scope.bind_py(names, walkers)
             var = self.variable(name)
-            self.at.branches += bool(number)     # a later `for` runs only for items of the earlier ones
-            try:
+            with self.maybe_runs(number > 0):     # a later `for` runs only for items of the earlier ones
                 lines.append((indent, f"for {var} in {self.walk_src(coll, visible)}:"))
-            finally:
-                self.at.branches -= bool(number)
             walkers = [w for w in walkers if w != var] + ([var] if self.kinds.of(coll, visible) == "zone" else [])
             self.note_member(var, coll, visible)
             names = dict(names)
