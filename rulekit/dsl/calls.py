@@ -42,8 +42,10 @@ class Calls:
                        f"{len(node.args) + len(node.kwargs)}", node.span)
             return NONE
         sources = [self.src(a, scope) for a in node.args]
-        if name in self.inlining and all(pysource.is_simple(a) for a in sources):
-            # a body as cheap as a memo lookup is written in place of the call
+        plain = all(isinstance(a, _PLAIN_ARGS) for a in node.args)
+        if name in self.inlining and plain:
+            # a body as cheap as a memo lookup is written in place of the call: its arguments are
+            # names and literals, written as a variable, a slot or a literal, read as often as it reads them
             self.out.inlined_at.setdefault(name, []).append(node.span)
             # what the caller knows of its Python variables (a set's member, a list) holds for the body
             known = {key: kind for key, kind in scope.kinds.items() if key[0] == "py"}
@@ -52,7 +54,7 @@ class Calls:
 
         args = "".join(", " + a for a in sources)
         call = f"{self._memoised(name, len(params))}(s{args})"
-        return self._looked_up_by_seat(name, node, sources, scope, call) or call
+        return (self._looked_up_by_seat(name, node, sources, scope, call) if plain else None) or call
 
     @passes.step("by-seat")
     def _looked_up_by_seat(self, name: str, node, sources: list, scope, call: str) -> str | None:
@@ -60,10 +62,9 @@ class Calls:
         count, given plain arguments, has its remembered result looked up where it is called
         (memo.StaticTable ``by_seat``), the call made only where an argument is not of the
         classes the table holds (a seat, a text), or no result is kept yet (or it is a false
-        one). About half a call's cost."""
+        one). About half a call's cost. Its arguments are names and literals (``plain``)."""
         table = self.static_memo.get(name)
-        if table is None or "by-seat" in self.passes.off or table.of_count or len(sources) not in (1, 2) \
-                or not all(pysource.is_simple(a) for a in sources):
+        if table is None or "by-seat" in self.passes.off or table.of_count or len(sources) not in (1, 2):
             return None
         if any(pysource.kind(a) in (pysource.NUMBER, pysource.CONST) for a in sources):
             return None         # a number or a truth value is never a seat, nor a text

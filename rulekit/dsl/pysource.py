@@ -3,8 +3,8 @@
 
 Several of the compiler's choices depend on what a piece of generated source is: a Python
 variable or a literal is read twice as it is, a value of any other shape is stored by its first
-read; a call whose arguments are variables or slots may be written in place; a tally's key no
-loop changes is looked up once. The compiler says so where it writes the source (a fresh
+read; a number or a truth value is never looked up by seat; a tally's key no loop changes is
+looked up once. The compiler says so where it writes the source (a fresh
 variable, a literal, a local's slot), as the ``kind`` of a :class:`Py`, and never finds it out
 by reading the text back. Any other source (an f-string, a concatenation) is plain ``str``, of
 no kind: nothing is assumed of it.
@@ -52,12 +52,6 @@ def is_variable_or_literal(source: str) -> bool:
 def is_literal(source: str) -> bool:
     """A text, a whole number, a truth value or none written out."""
     return kind(source) in (CONST, TEXT, NUMBER)
-
-
-def is_simple(source: str) -> bool:
-    """A variable, a literal or a slot: cheap to read, with no effect, any number of times (a
-    cheap function's body may be written in place of a call with such arguments)."""
-    return kind(source) in (NAME, CONST, TEXT, NUMBER, SLOT)
 
 
 def py_identifier(text: str) -> str:
