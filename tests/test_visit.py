@@ -21,6 +21,7 @@ from rulekit.dsl.visit import (
     loop_depth,
     read_names,
     substituted,
+    walks,
 )
 from rulekit.source import Span
 
@@ -53,6 +54,7 @@ def test_a_new_statement_is_walked_by_every_analysis_by_default():
     assert {"total", "cards", "c"} <= read_names(block) and "shown" not in read_names(block)
     assert loop_depth(block) == 2 and loop_depth((twice((twice(inner),)),)) == 2
     assert set(first_assignments(block)) == {"total", "shown"}
+    assert [(name, coll.id) for name, coll in walks(block)] == [("c", "cards")]
 
 
 def test_bindings_in_the_order_written_and_each_way_a_name_is_bound():
@@ -67,6 +69,9 @@ def test_bindings_in_the_order_written_and_each_way_a_name_is_bound():
     assert [v.__class__.__name__ for v in values["n"]] == ["Num", "BinOp"]
     assert values["q"] is None and values["x"] is None
     assert values["kept"] == (ast.Name("x", span=Span("<test>", 1, 1)),)
+    walked = walks((twice(block),) + body("for c in cards:\n    pass\n"))
+    assert [(name, coll.__class__.__name__) for name, coll in walked] == [("q", "Name"), ("x", "Attr"), ("c", "Name")]
+    assert [coll.id for name, coll in walked if name in ("q", "c")] == ["players", "cards"]
 
 
 def test_a_statement_walker_never_enters_an_expression():

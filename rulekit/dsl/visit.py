@@ -83,8 +83,13 @@ class Transformer:
 # ------------------------------------------------------------------ what a body binds and reads
 
 class _Bind(Statements):
+    """Every way a body binds a local (the one place that knows: a new binding statement is
+    added here and every analysis sees it): ``out``, (name, value) in the order written;
+    ``walks``, (name, what it walks) for a loop's, a ``choose_all``'s and an option's variables."""
+
     def __init__(self):
         self.out: list = []
+        self.walks: list = []
 
     def Assign(self, st):
         if isinstance(st.target, ast.Name):
@@ -96,14 +101,17 @@ class _Bind(Statements):
 
     def For(self, st):
         self.out.append((st.var, None))
+        self.walks.append((st.var, st.iter))
         self.default(st)
 
     def ChooseAll(self, st):
         self.out.append((st.var, None))
+        self.walks.append((st.var, st.player))
         self.default(st)
 
     def Option(self, opt):
         self.out.extend((name, None) for name, _coll in opt.fors)
+        self.walks.extend(opt.fors)
         self.default(opt)
 
 
@@ -114,6 +122,15 @@ def bindings(body) -> list:
     walker = _Bind()
     walker.visit(body)
     return walker.out
+
+
+def walks(body) -> list:
+    """(name, collection) for each variable a body binds to each of many values, in the order
+    written: a ``for`` loop's and its collection, a ``choose_all``'s and its players, an option's
+    (an option's ``let NAME = value`` gives the ``Let``)."""
+    walker = _Bind()
+    walker.visit(body)
+    return walker.walks
 
 
 def assigned_values(body) -> dict:

@@ -18,6 +18,7 @@ import attrs
 from ..content.loader import flatten, load_yaml
 from ..dsl import ast, parse_cache
 from ..dsl.texts import parse_text
+from ..dsl.visit import assigned_names, bound_names
 from ..errors import DiagnosticReport
 from ..source import Span
 from .documents import reading, real
@@ -186,7 +187,7 @@ def _expand(value, pattern: tuple, done: tuple):
 
 def uses_in(tree, file: str, where: tuple) -> tuple[list, set]:
     """The uses in a parsed text, and the names it binds (assigned, looped over, compared by)."""
-    uses, bound = [], set()
+    uses = []
     for node in ast.walk(tree):
         span = node.span
         if isinstance(node, ast.Call):
@@ -200,13 +201,7 @@ def uses_in(tree, file: str, where: tuple) -> tuple[list, set]:
         elif isinstance(node, ast.Include):
             uses.append(Use(node.name, "include", _word(span, span.column + len("include "), node.name),
                             (file, where)))
-        if isinstance(node, (ast.Assign, ast.AugAssign)) and isinstance(node.target, ast.Name):
-            bound.add(node.target.id)
-        elif isinstance(node, (ast.For, ast.ChooseAll)) and getattr(node, "var", ""):
-            bound.add(node.var)
-        elif isinstance(node, (ast.Comp, ast.Option)):
-            bound.update(name for name, _iter in node.fors)
-    return uses, bound
+    return uses, assigned_names(tree) | bound_names(tree)
 
 
 def _word(span: Span, column: int, word: str) -> Span:

@@ -20,6 +20,7 @@ import attrs
 
 from ..dsl import ast, parse_cache
 from ..dsl.texts import parse_text
+from ..dsl.visit import walks
 from ..engine.mutate import fmt
 from ..engine.state import PLAYERS, Family
 
@@ -174,15 +175,10 @@ class Domains:
         """What names the body binds, the calls it makes, the variables it assigns."""
         binds, ctx = body.binds, self.root(body)
         gvars, pvars = self.vocab.gvars, self.vocab.pvars
+        for name, coll in walks(tree):      # loop, `choose_all` and option variables (dsl/visit.py)
+            binds.setdefault(name, []).append(_clause(coll))
         for node in ast.walk(tree):
-            if isinstance(node, ast.For):
-                binds.setdefault(node.var, []).append(("elem", node.iter))
-            elif isinstance(node, ast.ChooseAll):
-                binds.setdefault(node.var, []).append(("elem", node.player))
-            elif isinstance(node, ast.Option):
-                for name, coll in node.fors:
-                    binds.setdefault(name, []).append(_clause(coll))
-            elif isinstance(node, (ast.Assign, ast.AugAssign)):
+            if isinstance(node, (ast.Assign, ast.AugAssign)):
                 how = "value" if isinstance(node, ast.Assign) else "number"
                 target = node.target
                 if isinstance(target, ast.Name) and target.id in gvars and target.id not in body.params:
