@@ -359,7 +359,7 @@ class Choices:
             else:
                 src = comp.iterable_src(coll, visible)      # a comprehension's when options are grouped (_grouped)
             picked = comp.walked_body(coll, visible) if plain or walk else None
-            same = (coll, _whereabouts(coll, visible)) if isinstance(coll, ast.Call) else None
+            same = (coll, visible.whereabouts(coll)) if isinstance(coll, ast.Call) else None
             if picked is None:
                 clauses.append(_Clause(var, src, shared=src, same=same))
             else:
@@ -441,20 +441,6 @@ class _Clause(NamedTuple):
     test: str | None = None
     shared: str | None = None
     same: tuple | None = None
-
-
-def _whereabouts(node, scope: Scope) -> tuple:
-    """Where each name ``node`` reads lives in ``scope`` (a Python variable, a slot of the frame,
-    the game's): the same expression at two places is the same value when this is the same."""
-    where = []
-    for name in sorted(free_names(node)):
-        if name in scope.py:
-            where.append((name, "py", scope.py[name]))
-        elif name in scope.alias or name in scope.locals:
-            where.append((name, "env", scope.key(name)))
-        else:
-            where.append((name, "game", name))
-    return tuple(where)
 
 
 def _fixed_verb(label) -> str | None:

@@ -359,12 +359,11 @@ class Compiler(Calls, Forms, Tallies, Loops):
     def x_Name(self, node, scope):
         name = node.id
         v = self.v
-        if name in scope.py:
-            return scope.py[name]
-        if name in scope.alias:
-            return Py(f"e[{self.constant(scope.alias[name])}]", SLOT, ("env", scope.alias[name]))
-        if name in scope.locals:
-            return Py(f"e[{self.constant(name)}]", SLOT, ("env", name))
+        where, ref = scope.where(name)
+        if where == "py":
+            return ref
+        if where == "env":
+            return Py(f"e[{self.constant(ref)}]", SLOT, ("env", ref))
         if name in v.fixed:
             return self.constant(v.fixed[name])
         if name in v.gvars or name in v.constants:

@@ -8,6 +8,8 @@ writes for a name, and what it knows of the value, depend on which.
 """
 from __future__ import annotations
 
+from .visit import free_names
+
 
 class Scope:
     """Local names of one procedure. ``alias`` renames the locals of an included
@@ -26,6 +28,21 @@ class Scope:
 
     def key(self, name: str) -> str:
         return self.alias.get(name, name)
+
+    def where(self, name: str) -> tuple:
+        """Where ``name`` lives, in the order a name is looked up: ``("py", variable)``, a Python
+        variable's source; ``("env", key)``, a slot of the frame; else ``("game", name)``, one of
+        the game's names (or none)."""
+        if name in self.py:
+            return "py", self.py[name]
+        if name in self.alias or name in self.locals:
+            return "env", self.alias.get(name, name)
+        return "game", name
+
+    def whereabouts(self, node) -> tuple:
+        """Where each name ``node`` reads lives: the same expression at two places is the same
+        value when this is the same."""
+        return tuple((name, *self.where(name)) for name in sorted(free_names(node)))
 
     def bind(self, private: dict) -> Scope:
         """A scope where each name in ``private`` reads the env key it maps to."""
