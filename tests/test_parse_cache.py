@@ -4,6 +4,7 @@ only be right or absent (a changed text is parsed again, a broken file is ignore
 from __future__ import annotations
 
 import shutil
+import threading
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,7 @@ import pytest
 import rulekit
 from rulekit.agents import RandomAgent
 from rulekit.dsl import code_cache, parse_cache
+from rulekit.dsl.parser import parse_script
 from rulekit.engine import api
 from rulekit.engine.runtime import LINE_SPANS
 from rulekit.errors import ContentRuntimeError, DiagnosticReport
@@ -160,3 +162,35 @@ def test_the_parser_read_from_its_cache_file_is_the_same_parser(cache):
     spans = [[(n.span.line, n.span.column, n.span.end_line, n.span.end_column) for n in ast.walk(t)]
              for t in (built, read)]
     assert spans[0] == spans[1] and (4, 9) in [s[:2] for s in spans[1]]
+
+
+def test_a_load_ending_in_another_thread_does_not_end_this_one(cache):
+    """The language server loads games in several threads at once (its checker, a completion that
+    plays a script): one load ending must leave another, still going on, reading and writing its
+    own cache files. (They were one per process: a load in one thread ending in the middle of one
+    in another left the other with no file, or with none to note what it used in.)"""
+    goa, batavia = str(GAMES / "goa"), str(GAMES / "batavia")
+    inside, ended, going_on = threading.Event(), threading.Event(), threading.Event()
+
+    def other_load():
+        with parse_cache.game(goa), code_cache.game(goa):
+            inside.set()
+            going_on.wait(10)
+        ended.set()
+
+    other = threading.Thread(target=other_load)
+    other.start()
+    assert inside.wait(10)
+    text = "n = 1\nm = n + 1\n"
+    with parse_cache.game(batavia), code_cache.game(batavia):
+        going_on.set()
+        assert ended.wait(10)        # the other thread's load is over; this one goes on
+        tree = parse_cache.parsed(("script", text), lambda: parse_script(text))
+        code_cache.compiled("x = 1\n", "<this load>", check=lambda source: None)
+    other.join(10)
+    assert parse_cache.parsed(("script", text), lambda: None) is tree
+    written = parse_cache.read_data(parse_cache.cache_file(batavia).name)
+    assert [key for key, _tree in written["trees"]] == [parse_cache._key_text(("script", text))]
+    assert not parse_cache.cache_file(goa).exists()     # its load used nothing new
+    codes = [p.name for p in parse_cache.cache_folder().iterdir() if p.name.startswith("code-")]
+    assert codes == [f"code-{code_cache._PYTHON}-{parse_cache.game_key(batavia)}.bin"]

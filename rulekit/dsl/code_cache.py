@@ -21,6 +21,7 @@ import hashlib
 import importlib.util
 import marshal
 import sys
+import threading
 import warnings
 from types import CodeType
 
@@ -31,7 +32,17 @@ _MAX_ENTRIES = 4_000       # codes one game's file keeps; past this it keeps onl
 _PYTHON = f"{importlib.util.MAGIC_NUMBER.hex()}o{sys.flags.optimize}v{verify.VERSION}"
 _memory: dict[str, CodeType] = {}      # source -> its code, for every source this process compiled or read
 _known: dict[str, set] = {}            # cache file -> the digests known to be in it
-_scope: dict = {"file": None, "disk": None, "used": None}
+_here = threading.local()      # this thread's game load (_scope)
+
+
+def _scope() -> dict:
+    """This thread's game load: its cache file, what was read of it, what the load used. The
+    language server loads games in several threads at once (its checker, a completion playing a
+    script), and one load's end must not end another's."""
+    scope = getattr(_here, "scope", None)
+    if scope is None:
+        scope = _here.scope = {"file": None, "disk": None, "used": None}
+    return scope
 
 
 def compiled(text: str, filename: str, *, check) -> CodeType:
@@ -49,8 +60,9 @@ def compiled(text: str, filename: str, *, check) -> CodeType:
                 warnings.simplefilter("ignore", SyntaxWarning)
                 code = compile(check(text) or text, filename, "exec")
         _memory[text] = code
-    if _scope["used"] is not None:
-        _scope["used"][text] = code
+    used = _scope()["used"]
+    if used is not None:
+        used[text] = code
     return _renamed(code, filename)
 
 
@@ -67,16 +79,17 @@ def _digest(text: str) -> str:
 
 
 def _from_disk(text: str) -> CodeType | None:
-    name = _scope["file"]
+    name = _scope()["file"]
     return _disk(name).get(_digest(text)) if name is not None else None
 
 
 def _disk(name: str) -> dict:
     """The codes in the game's cache file, read at most once a load."""
-    if _scope["disk"] is None:
-        _scope["disk"] = _read(name)
-        _known[name] = set(_scope["disk"])
-    return _scope["disk"]
+    scope = _scope()
+    if scope["disk"] is None:
+        scope["disk"] = _read(name)
+        _known[name] = set(scope["disk"])
+    return scope["disk"]
 
 
 def _read(name: str) -> dict:
@@ -95,21 +108,22 @@ def _read(name: str) -> dict:
 @contextlib.contextmanager
 def game(game_folder: str):
     """Compile the code of one game load: read from, then written to, its cache file."""
-    outer = dict(_scope)
+    scope = _scope()
+    outer = dict(scope)
     name = None
     if parse_cache.cache_folder() is not None:
         name = f"code-{_PYTHON}-{parse_cache.game_key(game_folder)}.bin"
-    _scope.update(file=name, disk=None, used={} if name else None)
+    scope.update(file=name, disk=None, used={} if name else None)
     try:
         yield
     finally:
         _save()
-        _scope.update(outer)
+        scope.update(outer)
 
 
 def _save() -> None:
     """Write the game's file when it lacks a code this load used."""
-    name, used = _scope["file"], _scope["used"]
+    name, used = _scope()["file"], _scope()["used"]
     if name is None or not used:
         return
     digests = {_digest(text): code for text, code in used.items()}

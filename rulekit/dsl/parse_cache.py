@@ -37,6 +37,7 @@ import re
 import stat
 import sys
 import tempfile
+import threading
 from pathlib import Path
 
 import attrs
@@ -52,7 +53,17 @@ _CACHE_NAME = re.compile(r"(key|(parsed|code|grammar)-.*|\.key-.*|\..*\.tmp)\Z",
 _MAGIC = b"rulekit-cache 1 "
 _memory: dict = {}         # every tree this process parsed or read
 _FORGET: list = []         # what forget() also clears
-_scope: dict = {"file": None, "disk": None, "used": None, "new": False}
+_here = threading.local()      # this thread's game load (_scope)
+
+
+def _scope() -> dict:
+    """This thread's game load: its cache file, what was read of it, what the load used. The
+    language server loads games in several threads at once (its checker, a completion playing a
+    script), and one load's end must not end another's."""
+    scope = getattr(_here, "scope", None)
+    if scope is None:
+        scope = _here.scope = {"file": None, "disk": None, "used": None, "new": False}
+    return scope
 _NODES = {cls.__name__: cls for cls in vars(ast).values()
           if isinstance(cls, type) and issubclass(cls, ast.Node) and cls is not ast.Node}
 _FIELDS = {name: len(attrs.fields(cls)) - 1 for name, cls in _NODES.items()}   # all but the span
@@ -263,14 +274,15 @@ def _file_name(game_folder: str) -> str:
 @contextlib.contextmanager
 def game(game_folder: str):
     """Parse the texts of one game load: read from, then written to, its cache file."""
-    outer = dict(_scope)
+    scope = _scope()
+    outer = dict(scope)
     name = _file_name(game_folder) if cache_folder() is not None else None
-    _scope.update(file=name, disk=None, used={}, new=False)
+    scope.update(file=name, disk=None, used={}, new=False)
     try:
         yield
     finally:
         _save()
-        _scope.update(outer)
+        scope.update(outer)
 
 
 # ------------------------------------------------------------------ trees as data
@@ -332,22 +344,23 @@ def _read(name: str | None) -> dict:
 def parsed(key: tuple, parse):
     """The tree for ``key``: from memory, the game's cache file, or ``parse()`` (then kept)."""
     tree = _memory.get(key)
-    name = _scope["file"]
+    scope = _scope()
+    name = scope["file"]
     if name is None:       # outside a game's load, or the cache is off
         if tree is None:
             tree = _memory[key] = parse()
         return tree
-    if _scope["disk"] is None:
-        _scope["disk"] = _read(name)
-    disk, text = _scope["disk"], _key_text(key)
+    if scope["disk"] is None:
+        scope["disk"] = _read(name)
+    disk, text = scope["disk"], _key_text(key)
     if tree is None:
         tree = disk.get(text)
         if tree is None:
             tree = parse()
         _memory[key] = tree
-    _scope["used"][text] = tree
+    scope["used"][text] = tree
     if text not in disk:
-        _scope["new"] = True
+        scope["new"] = True
     return tree
 
 
@@ -365,12 +378,13 @@ def on_forget(hook) -> None:
 
 def _save() -> None:
     """Write the game's file when a text was new to it."""
-    name = _scope["file"]
-    if name is None or not _scope["new"]:
+    scope = _scope()
+    name = scope["file"]
+    if name is None or not scope["new"]:
         return
-    disk = _scope["disk"] or {}
-    trees = dict(disk) if len(disk) + len(_scope["used"]) <= _MAX_ENTRIES else {}
-    trees.update(_scope["used"])
+    disk = scope["disk"] or {}
+    trees = dict(disk) if len(disk) + len(scope["used"]) <= _MAX_ENTRIES else {}
+    trees.update(scope["used"])
     paths: dict = {}
     try:
         entries = [[k, _encode(tree, paths)] for k, tree in trees.items()]
