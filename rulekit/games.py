@@ -15,6 +15,7 @@ import gc
 import hashlib
 import os
 import re
+import threading
 from importlib import resources
 
 import attrs
@@ -216,13 +217,24 @@ def _few_collections():
     """Loading builds millions of short-lived objects (parse trees, AST nodes, generated
     source) and keeps many: Python's collector, run every 700 allocations, made checking
     grow faster than the content (a 10x longer procedure took 14x the time; with collections
-    100 times rarer, 8-9x). Cycles made meanwhile are still collected, later."""
-    before = gc.get_threshold()
-    gc.set_threshold(max(before[0], 70_000), *before[1:])
+    100 times rarer, 8-9x). Cycles made meanwhile are still collected, later. The setting is
+    the process's: the first of loads going on at once (the language server's threads) makes
+    it, the last to end puts it back."""
+    with _loads["lock"]:
+        if _loads["going_on"] == 0:
+            _loads["before"] = before = gc.get_threshold()
+            gc.set_threshold(max(before[0], 70_000), *before[1:])
+        _loads["going_on"] += 1
     try:
         yield
     finally:
-        gc.set_threshold(*before)
+        with _loads["lock"]:
+            _loads["going_on"] -= 1
+            if _loads["going_on"] == 0:
+                gc.set_threshold(*_loads["before"])
+
+
+_loads: dict = {"lock": threading.Lock(), "going_on": 0, "before": None}    # _few_collections
 
 
 def _load_game(folder: str, variants) -> Game:

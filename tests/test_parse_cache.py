@@ -3,6 +3,7 @@
 only be right or absent (a changed text is parsed again, a broken file is ignored)."""
 from __future__ import annotations
 
+import gc
 import shutil
 import threading
 from pathlib import Path
@@ -10,6 +11,7 @@ from pathlib import Path
 import pytest
 
 import rulekit
+from rulekit import games
 from rulekit.agents import RandomAgent
 from rulekit.dsl import code_cache, parse_cache
 from rulekit.dsl.parser import parse_script
@@ -194,3 +196,27 @@ def test_a_load_ending_in_another_thread_does_not_end_this_one(cache):
     assert not parse_cache.cache_file(goa).exists()     # its load used nothing new
     codes = [p.name for p in parse_cache.cache_folder().iterdir() if p.name.startswith("code-")]
     assert codes == [f"code-{code_cache._PYTHON}-{parse_cache.game_key(batavia)}.bin"]
+
+
+def test_loads_going_on_at_once_put_the_collector_back_when_the_last_ends():
+    """A load makes Python's collector run rarer while it goes on (games._few_collections); with
+    loads in two threads, the first to end must not put it back under the other, nor the other
+    leave it changed for good."""
+    before = gc.get_threshold()
+    inside, ended, going_on = threading.Event(), threading.Event(), threading.Event()
+
+    def other_load():
+        with games._few_collections():
+            inside.set()
+            going_on.wait(10)
+        ended.set()
+
+    other = threading.Thread(target=other_load)
+    other.start()
+    assert inside.wait(10)
+    with games._few_collections():
+        going_on.set()
+        assert ended.wait(10)
+        assert gc.get_threshold()[0] >= 70_000      # still rare while this load goes on
+    other.join(10)
+    assert gc.get_threshold() == before
