@@ -3,6 +3,7 @@
 only be right or absent (a changed text is parsed again, a broken file is ignored)."""
 from __future__ import annotations
 
+import contextlib
 import gc
 import shutil
 import threading
@@ -166,30 +167,49 @@ def test_the_parser_read_from_its_cache_file_is_the_same_parser(cache):
     assert spans[0] == spans[1] and (4, 9) in [s[:2] for s in spans[1]]
 
 
+@contextlib.contextmanager
+def _ending_in_another_thread(load):
+    """Run ``load()`` (a context manager) in another thread, entered before this block begins; the
+    block calls the function it is given to have that load end, and goes on once it has."""
+    inside, ended, going_on = threading.Event(), threading.Event(), threading.Event()
+
+    def other_load():
+        with load():
+            inside.set()
+            going_on.wait(10)
+        ended.set()
+
+    def end_it():
+        going_on.set()
+        assert ended.wait(10)
+
+    other = threading.Thread(target=other_load)
+    other.start()
+    assert inside.wait(10)
+    try:
+        yield end_it
+    finally:
+        going_on.set()
+        other.join(10)
+
+
+@contextlib.contextmanager
+def _cache_load(folder: str):
+    with parse_cache.game(folder), code_cache.game(folder):
+        yield
+
+
 def test_a_load_ending_in_another_thread_does_not_end_this_one(cache):
     """The language server loads games in several threads at once (its checker, a completion that
     plays a script): one load ending must leave another, still going on, reading and writing its
     own cache files. (They were one per process: a load in one thread ending in the middle of one
     in another left the other with no file, or with none to note what it used in.)"""
     goa, batavia = str(GAMES / "goa"), str(GAMES / "batavia")
-    inside, ended, going_on = threading.Event(), threading.Event(), threading.Event()
-
-    def other_load():
-        with parse_cache.game(goa), code_cache.game(goa):
-            inside.set()
-            going_on.wait(10)
-        ended.set()
-
-    other = threading.Thread(target=other_load)
-    other.start()
-    assert inside.wait(10)
     text = "n = 1\nm = n + 1\n"
-    with parse_cache.game(batavia), code_cache.game(batavia):
-        going_on.set()
-        assert ended.wait(10)        # the other thread's load is over; this one goes on
+    with _ending_in_another_thread(lambda: _cache_load(goa)) as end_other, _cache_load(batavia):
+        end_other()        # the other thread's load is over; this one goes on
         tree = parse_cache.parsed(("script", text), lambda: parse_script(text))
         code_cache.compiled("x = 1\n", "<this load>", check=lambda source: None)
-    other.join(10)
     assert parse_cache.parsed(("script", text), lambda: None) is tree
     written = parse_cache.read_data(parse_cache.cache_file(batavia).name)
     assert [key for key, _tree in written["trees"]] == [parse_cache._key_text(("script", text))]
@@ -203,20 +223,7 @@ def test_loads_going_on_at_once_put_the_collector_back_when_the_last_ends():
     loads in two threads, the first to end must not put it back under the other, nor the other
     leave it changed for good."""
     before = gc.get_threshold()
-    inside, ended, going_on = threading.Event(), threading.Event(), threading.Event()
-
-    def other_load():
-        with games._few_collections():
-            inside.set()
-            going_on.wait(10)
-        ended.set()
-
-    other = threading.Thread(target=other_load)
-    other.start()
-    assert inside.wait(10)
-    with games._few_collections():
-        going_on.set()
-        assert ended.wait(10)
+    with _ending_in_another_thread(games._few_collections) as end_other, games._few_collections():
+        end_other()
         assert gc.get_threshold()[0] >= 70_000      # still rare while this load goes on
-    other.join(10)
     assert gc.get_threshold() == before

@@ -21,7 +21,6 @@ import hashlib
 import importlib.util
 import marshal
 import sys
-import threading
 import warnings
 from types import CodeType
 
@@ -32,17 +31,7 @@ _MAX_ENTRIES = 4_000       # codes one game's file keeps; past this it keeps onl
 _PYTHON = f"{importlib.util.MAGIC_NUMBER.hex()}o{sys.flags.optimize}v{verify.VERSION}"
 _memory: dict[str, CodeType] = {}      # source -> its code, for every source this process compiled or read
 _known: dict[str, set] = {}            # cache file -> the digests known to be in it
-_here = threading.local()      # this thread's game load (_scope)
-
-
-def _scope() -> dict:
-    """This thread's game load: its cache file, what was read of it, what the load used. The
-    language server loads games in several threads at once (its checker, a completion playing a
-    script), and one load's end must not end another's."""
-    scope = getattr(_here, "scope", None)
-    if scope is None:
-        scope = _here.scope = {"file": None, "disk": None, "used": None}
-    return scope
+_scope = parse_cache.per_thread({"file": None, "disk": None, "used": None})   # this thread's game load
 
 
 def compiled(text: str, filename: str, *, check) -> CodeType:

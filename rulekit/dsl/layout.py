@@ -6,9 +6,9 @@ arguments, a test of five parts) is broken here inside its brackets, where Pytho
 by itself: after the opening bracket, at each comma (or, with none, before each ``for``,
 ``if``, ``else``, ``and``, ``or`` or comparison), and before the closing bracket, each part one
 level deeper; a part still too long with no bracket of its own (deep in a nest) is cut at its
-words and operators the same way. Only whitespace between tokens changes, never a token, so the code means
-exactly what the logical line meant (tests/test_generated_code.py compares the trees). This is
-the printer's last step: nothing here decides what code to write.
+words and operators the same way. Only whitespace between tokens changes, never a token, so
+the code means exactly what the logical line meant (tests/test_generated_code.py compares the
+trees). This is the printer's last step: nothing here decides what code to write.
 """
 from __future__ import annotations
 

@@ -53,17 +53,6 @@ _CACHE_NAME = re.compile(r"(key|(parsed|code|grammar)-.*|\.key-.*|\..*\.tmp)\Z",
 _MAGIC = b"rulekit-cache 1 "
 _memory: dict = {}         # every tree this process parsed or read
 _FORGET: list = []         # what forget() also clears
-_here = threading.local()      # this thread's game load (_scope)
-
-
-def _scope() -> dict:
-    """This thread's game load: its cache file, what was read of it, what the load used. The
-    language server loads games in several threads at once (its checker, a completion playing a
-    script), and one load's end must not end another's."""
-    scope = getattr(_here, "scope", None)
-    if scope is None:
-        scope = _here.scope = {"file": None, "disk": None, "used": None, "new": False}
-    return scope
 _NODES = {cls.__name__: cls for cls in vars(ast).values()
           if isinstance(cls, type) and issubclass(cls, ast.Node) and cls is not ast.Node}
 _FIELDS = {name: len(attrs.fields(cls)) - 1 for name, cls in _NODES.items()}   # all but the span
@@ -269,6 +258,24 @@ def cache_file(game_folder: str) -> Path | None:
 
 def _file_name(game_folder: str) -> str:
     return f"parsed-{_VERSION}-{game_key(game_folder)}.json"
+
+
+def per_thread(initial: dict):
+    """A function giving this thread's own game load (``initial`` to start with): its cache
+    file, what was read of it, what the load used. The language server loads games in several
+    threads at once (its checker, a completion playing a script), and one load's end must not
+    end another's. This cache's and the code cache's (dsl/code_cache.py)."""
+    here = threading.local()
+
+    def scope() -> dict:
+        found = getattr(here, "scope", None)
+        if found is None:
+            found = here.scope = dict(initial)
+        return found
+    return scope
+
+
+_scope = per_thread({"file": None, "disk": None, "used": None, "new": False})
 
 
 @contextlib.contextmanager
