@@ -10,7 +10,7 @@ counter in the :class:`~rulekit.engine.state.Frame`, so a game waiting for a dec
 clones, saves and resumes like any other data (engine/vm.py runs the frames).
 
 Errors still name the content: every generated line records the span of the content
-statement it came from (:data:`LINE_SPANS`), and the VM maps a failure's traceback
+statement it came from (``runtime.LINE_SPANS``, while the module lives), and the VM maps a failure's traceback
 back to that span. Checks (names, arity, assignments) are made on the same walk by
 :class:`~rulekit.dsl.compiler.Compiler`, so what is checked is what runs.
 """
@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import contextlib
 import itertools
-import linecache
 import os
 import zlib
 
@@ -34,7 +33,7 @@ from ..codes import (
     WRONG_ARGUMENT_COUNT,
 )
 from ..engine.library import REGISTRY
-from ..engine.runtime import LINE_SPANS, Code
+from ..engine.runtime import Code, keep_lines
 from ..errors import Diagnostic, DiagnosticReport, suggestion_help
 from ..source import source_line
 from . import ast, blocks, code_cache, layout, lowering, templates, verify
@@ -110,8 +109,7 @@ class Module:
     def load(self) -> dict:
         """Run the module's source in the compiler's namespace; returns that namespace."""
         text = self.source()
-        LINE_SPANS[self.filename] = self.spans
-        linecache.cache[self.filename] = (len(text), None, text.splitlines(True), self.filename)
+        keep_lines(self.filename, text, self.spans, self)
         try:
             code = code_cache.compiled(text, self.filename, check=lambda source: verify.check(source, self.comp.ns))
         except (SyntaxError, RecursionError, MemoryError) as exc:

@@ -10,6 +10,8 @@ a failure on the author's line.
 """
 from __future__ import annotations
 
+import linecache
+import weakref
 from fractions import Fraction
 from itertools import islice
 
@@ -31,10 +33,25 @@ from .rng import below
 from .simultaneous import NAMES as SIMULTANEOUS
 from .state import Decision, Frame, Player, State
 
-# generated file name -> span of each of its lines (index = line - 1)
+# generated file name -> span of each of its lines (index = line - 1), while its module lives
 LINE_SPANS: dict[str, list] = {}
 MAX_DEPTH = 200
 _bare = object.__new__
+
+
+def keep_lines(filename: str, text: str, spans: list, owner) -> None:
+    """Map ``filename``'s generated lines to their content spans (and its text to ``linecache``,
+    for tracebacks and the VM's messages) for as long as ``owner``, the module they belong to,
+    lives: a process that reloads a game (the language server, on every edit) keeps only the
+    entries of the modules still in use."""
+    LINE_SPANS[filename] = spans
+    linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
+    weakref.finalize(owner, _forget_lines, filename)
+
+
+def _forget_lines(filename: str) -> None:
+    LINE_SPANS.pop(filename, None)
+    linecache.cache.pop(filename, None)
 
 
 class Code:
