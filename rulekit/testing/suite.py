@@ -98,7 +98,7 @@ def _chosen_variants(folder: str, scripts_only: bool, chosen: tuple) -> None:
         raise VariantUnknown(f"`--variant` names a variant of a game; `{folder}` is a folder of scripts")
     have = variants_of(folder)
     for name in chosen:
-        if name not in have:
+        if name not in have and not os.path.isfile(name):
             hint = suggestion_help(name, have)
             raise VariantUnknown(f"the game `{folder}` has no variant `{name}` (it has: {', '.join(have) or 'none'})"
                                  + (f"; {hint}" if hint else ""))
@@ -116,7 +116,7 @@ def _check_game(folder: str, options: Options, add) -> None:
     chosen = options.variants or tuple(variants_of(folder))
     for variants in [(), *((v,) for v in chosen)]:
         name = f"validate {game_name}" + "".join(f" +{v}" for v in variants)
-        problem = variants and refusal(os.path.join(folder, "variants", f"{variants[0]}.yaml"), folder)
+        problem = variants and _variant_refusal(folder, variants[0])
         if problem:
             add(_skipped(name, problem))
             continue
@@ -130,6 +130,14 @@ def _check_game(folder: str, options: Options, add) -> None:
         name = f"random {game_name}" + "".join(f" +{v}" for v in variants)
         for n in options.players or tuple(range(game.min_players, game.max_players + 1)):
             add(_timed(f"{name} {n}p x{options.random}", lambda game=game, n=n: _random(game, n, options)))
+
+
+def _variant_refusal(folder: str, variant: str) -> str | None:
+    """Why a variant file of the game's folder is not read (a file named on the command line
+    is the user's own choice, read wherever it is, as ``validate`` reads it)."""
+    if variant not in variants_of(folder) and os.path.isfile(variant):
+        return None
+    return refusal(os.path.join(folder, "variants", f"{variant}.yaml"), folder)
 
 
 def _validate(folder: str, variants: tuple, loaded: dict) -> str:

@@ -19,6 +19,7 @@ from .. import __version__
 from ..codes import INTERNAL, USAGE
 from ..errors import EXIT_CONTENT, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, DiagnosticReport, RulekitError, UsageError
 from ..files import check_writable, write_text
+from . import extras
 from .terminal import escaped_output
 
 
@@ -98,7 +99,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("lsp", help="serve the Language Server Protocol over stdio, for editors",
                    description="A language server for a game's YAML files: diagnostics as you type, hover, "
                                "definition, references, completion, outline, rename (docs/editors.md). "
-                               "Needs the `lsp` extra: pip install 'rulekit[lsp]'.")
+                               + extras.needs("It", "lsp") + ".")
     _SUBPARSERS.update(sub.choices)
     return parser
 
@@ -142,7 +143,8 @@ def _add_test(sub) -> None:
     p.add_argument("--random", type=int, default=10, metavar="N", help="random games per player count")
     p.add_argument("--players", type=int, nargs="+", metavar="N", help="the player counts (default: all)")
     p.add_argument("--variant", action="append", default=[], metavar="NAME",
-                   help="test only this variant (repeatable; default: every variant in the game's folder)")
+                   help="test only this variant, a name or a file (repeatable; default: every variant in the "
+                        "game's folder)")
     p.add_argument("--update", action="store_true",
                    help="write each passing script's snapshot beside it (__snapshots__/NAME.ambr)")
     p.add_argument("--coverage", action="store_true",
@@ -295,8 +297,50 @@ def main(argv: list[str] | None = None) -> int:
     # control characters from content are shown as escapes, never sent to the terminal;
     # `play` keeps its own colours on a terminal
     keep_colour = args.command == "play" and sys.stdout.isatty()
-    with escaped_output(keep_colour):
+    with _reader_may_leave(), escaped_output(keep_colour):
         return _run(args)
+
+
+class _Pipe:
+    """Standard output whose reader may leave early (``rulekit validate BROKEN | head -1``): from the
+    first broken pipe on, what is printed is dropped (file descriptor 1 then leads to the null
+    device, so Python's own last flush cannot fail either), and the command goes on to the status
+    its work earns. Treating the broken pipe as success let a content error pass a shell check."""
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except BrokenPipeError:
+            self._reader_left()
+            return len(text)
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            self._reader_left()
+
+    def _reader_left(self) -> None:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, self._stream.fileno())
+        os.close(devnull)
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
+
+
+@contextlib.contextmanager
+def _reader_may_leave():
+    saved = sys.stdout
+    sys.stdout = guarded = _Pipe(saved)
+    try:
+        yield
+    finally:
+        guarded.flush()
+        sys.stdout = saved
 
 
 def _run(args) -> int:
@@ -854,7 +898,7 @@ def cmd_lsp(args) -> int:
         from ..lsp import server
     except ImportError as exc:
         raise UsageError(f"`rulekit lsp` needs the `lsp` extra ({exc.name or exc} is missing): "
-                         "pip install 'rulekit[lsp]'") from None
+                         + extras.install_command("lsp")) from None
     watchdog.disarm()       # checks run in a thread of their own; the server's loop must not be interrupted
     return server.main(__version__)
 
