@@ -76,7 +76,9 @@ def test_kinds_are_certain_from_the_content_alone():
           ("deck", "colours", "[1]", "picked(deck)", "n()", "deck if n() else colours", "colours + [1]", "x")}
     assert of == {"deck": "zone", "colours": "list", "[1]": "list", "picked(deck)": "list", "n()": None,
                   "deck if n() else colours": None, "colours + [1]": "list", "x": None}
-    assert Kinds(kinds.v, on=False).of(parse_expr("deck"), scope) is None      # the `kinds` pass off
+    off = Kinds(kinds.v, on=False)       # the `kinds` pass off: code takes nothing for granted,
+    assert off.certain(parse_expr("deck"), scope) is None and kinds.certain(parse_expr("deck"), scope) == "zone"
+    assert off.of(parse_expr("deck"), scope) == "zone"       # and checks still know the fact
 
 
 def test_a_local_name_can_shadow_a_zone_so_it_is_not_taken_for_granted():

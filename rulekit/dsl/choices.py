@@ -364,11 +364,11 @@ class Choices:
                 clauses.append(_Clause(var, src, shared=src, same=same))
             else:
                 guard, coll, own, test = picked
-                mine = visible.bind_py({own: var}, [var] if comp.kinds.of(coll, visible) == "zone" else [])
+                mine = visible.bind_py({own: var}, [var] if comp.kinds.certain(coll, visible) == "zone" else [])
                 clauses.append(_Clause(var, comp.walk_src(coll, visible), guard and comp.src(guard, visible),
                                        test and comp.src(test, mine), src, same))
             names[name] = var
-            if comp.kinds.of(coll, visible) == "zone":
+            if comp.kinds.certain(coll, visible) == "zone":
                 walkers.append(var)
             comp.note_member(var, coll, visible)
             keys.append(key(name))

@@ -611,7 +611,7 @@ class _Writer(Choices):
         names = list(builtin.params) + [n for n, _ in builtin.optional]
         for index, name in enumerate(names):
             if builtin.args.get(name) == "zone" and \
-                    comp.kinds.of(_argument(call, index, name), self.scope) != "zone":
+                    comp.kinds.certain(_argument(call, index, name), self.scope) != "zone":
                 return None
         given = dict(zip(names, args)) | kwargs
         for name, default in builtin.optional:
@@ -666,7 +666,7 @@ class _Writer(Choices):
     def _iter(self, node, kept=False) -> str:
         """What a `for` walks: a snapshot of the list or zone (moving items while looping is safe),
         or a range as it is, unless the loop is ``kept`` in the frame (a tuple, which clones and saves)."""
-        if self.comp.kinds.of(node, self.scope) in ("list", "zone"):
+        if self.comp.kinds.certain(node, self.scope) in ("list", "zone"):
             walked = None if kept else self.comp.walked_src(node, self.scope)
             return walked if walked is not None else f"(*{self.comp.seq_src(node, self.scope)},)"
         return f"ITER(s, {self.comp.src(node, self.scope)})"

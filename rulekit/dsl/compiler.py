@@ -425,7 +425,7 @@ class Compiler(Calls, Forms, Tallies, Loops):
             return f"ITEMS[{item}][{key}]" if "sprop" in paths else None
 
         if (isinstance(node.obj, ast.Name) and scope.py.get(node.obj.id) in scope.items) or \
-                self.kinds.of(node.obj, scope) == "item":
+                self.kinds.certain(node.obj, scope) == "item":
             read = item_read(obj)       # an item for certain (it walks a zone)
             if read is not None:
                 return read
@@ -448,7 +448,7 @@ class Compiler(Calls, Forms, Tallies, Loops):
                 f"{self.constant(dispatch)}(s, {again}))")
 
     def x_Index(self, node, scope):
-        kind = self.kinds.of(node.obj, scope)
+        kind = self.kinds.certain(node.obj, scope)
         obj, index = self.src(node.obj, scope), self.src(node.index, scope)
         if kind == "family":
             if self._sized_family(node.obj, scope):
@@ -509,7 +509,7 @@ class Compiler(Calls, Forms, Tallies, Loops):
             visible = scope.bind_py(names, walkers)
             var = self.variable(name)
             clauses.append(f"for {var} in {self.iterable_src(coll, visible)}")
-            walkers = [w for w in walkers if w != var] + ([var] if self.kinds.of(coll, visible) == "zone" else [])
+            walkers = [w for w in walkers if w != var] + ([var] if self.kinds.certain(coll, visible) == "zone" else [])
             self.note_member(var, coll, visible)
             names = dict(names)
             names[name] = var
@@ -556,10 +556,10 @@ class Compiler(Calls, Forms, Tallies, Loops):
         op = node.op
         if op in ("==", "!=", "<", "<=", ">", ">="):
             return f"({a} {op} {b})"
-        kind = self.kinds.of(node.right, scope)
-        if kind == "family":
+        if self.kinds.of(node.right, scope) == "family":
             self.error(IN_ON_FAMILY, f"`{op}` cannot look inside a family of zones; test one of its spaces: "
                        f"`x {op} {_name_of(node.right)}[key]`", node.span)
+        kind = self.kinds.certain(node.right, scope)
         if kind == "zone":
             test = f"(s.loc.get({a}) is {b})"
         elif kind == "list":

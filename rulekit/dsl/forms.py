@@ -54,7 +54,7 @@ class Forms:
 
     def seq_src(self, node, scope) -> str:
         """Source of the items of a list or zone (``SEQ`` only where the kind is not certain)."""
-        kind = self.kinds.of(node, scope)
+        kind = self.kinds.certain(node, scope)
         if kind == "list":
             return self.src(node, scope)
         if kind == "zone":
@@ -120,7 +120,7 @@ class Forms:
             return False
         _var, coll = comp.fors[0]
         v = self.v
-        if not (isinstance(coll, ast.Name) and coll.id in v.sets and self.kinds.of(coll, scope) == "list"
+        if not (isinstance(coll, ast.Name) and coll.id in v.sets and self.kinds.certain(coll, scope) == "list"
                 and coll.id not in v.gvars and coll.id not in v.constants):
             return False
         return 0 < len(v.sets[coll.id]) <= UNROLL_MEMBERS and size(comp.elt) + size(comp.cond) <= UNROLL_SIZE
@@ -132,7 +132,7 @@ class Forms:
         if form == "count" and len(node.args) == 1 and not node.kwargs:
             self.bind_args(builtin, node, scope, lambda n, sc: "None")  # checks only
             return f"len({self.seq_src(node.args[0], scope)})"     # SEQ asks only where the kind is not certain
-        if not node.args or len(node.args) > 2 or self.kinds.of(node.args[0], scope) not in ("list", "zone"):
+        if not node.args or len(node.args) > 2 or self.kinds.certain(node.args[0], scope) not in ("list", "zone"):
             return None
         defaults = list(node.args[1:]) + [value for key, value in node.kwargs if key == "default"]
         if any(key != "default" for key, _v in node.kwargs) or len(defaults) > aggregate.default:

@@ -3,10 +3,12 @@
 
 Where a collection is certainly a list or a zone (a zone by name, a comprehension, `players`,
 a local only ever given lists), generated code reads it directly instead of asking what it is
-at run time (``SEQ``): the ``kinds`` pass (dsl/passes.py). Where an argument's kind is evident
-(a number, a text, a zone), a built-in given the wrong one is refused where it is written. Both
-are facts of the content, found here before and apart from any code being written: the compiler
-asks, and never infers a kind from the Python it wrote.
+at run time (``SEQ``): the ``kinds`` pass (dsl/passes.py), which asks :meth:`Kinds.certain`.
+Where an argument's kind is evident (a number, a text, a zone), a built-in given the wrong one
+is refused where it is written. Both are facts of the content, found here before and apart from
+any code being written: the compiler asks, and never infers a kind from the Python it wrote.
+A check asks :meth:`Kinds.of`, which the pass setting never changes: switching an optimisation
+off may not hide a mistake (tests/test_front_end.py).
 """
 from __future__ import annotations
 
@@ -21,8 +23,9 @@ _FIXED_KINDS = {int: "number", bool: "bool", str: "text"}
 
 class Kinds:
     """The kinds of one game's expressions (``vocab``: the game's names); ``on``: the ``kinds``
-    pass is on, else no kind is certain (every collection is asked at run time). A content
-    function's kinds are found once, when first asked."""
+    pass is on, else no kind is certain to the code written (:meth:`certain`: every collection
+    is asked at run time), though checks still know it (:meth:`of`). A content function's kinds
+    are found once, when first asked."""
 
     def __init__(self, vocab, on: bool = True):
         self.v = vocab
@@ -62,12 +65,16 @@ class Kinds:
                         work.append(reader)
         return {k: kind for k, kind in kinds.items() if kind in ("list", "zone", "item")}
 
+    def certain(self, node, scope) -> str | None:
+        """What code may take for granted of ``node``'s kind: :meth:`of` while the ``kinds`` pass
+        is on, else None (the value is asked what it is at run time)."""
+        return self.of(node, scope) if self.on else None
+
     @passes.step("kinds")
     def of(self, node, scope) -> str | None:
         """The kind of ``node`` ("zone", "list", "family", "item") when it is certain, else None (a
-        name a local could shadow is never taken for granted)."""
-        if not self.on:
-            return None
+        name a local could shadow is never taken for granted). A fact of the content, whatever
+        passes are on: checks ask it; code asks :meth:`certain`."""
         v = self.v
         if isinstance(node, ast.Name):
             return self._name(node.id, scope)

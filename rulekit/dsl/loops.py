@@ -265,7 +265,7 @@ class Loops:
             var = self.variable(name)
             with self.maybe_runs(number > 0):     # a later `for` runs only for items of the earlier ones
                 lines.append((indent, f"for {var} in {self.walk_src(coll, visible)}:"))
-            walkers = [w for w in walkers if w != var] + ([var] if self.kinds.of(coll, visible) == "zone" else [])
+            walkers = [w for w in walkers if w != var] + ([var] if self.kinds.certain(coll, visible) == "zone" else [])
             self.note_member(var, coll, visible)
             names = dict(names)
             names[name] = var

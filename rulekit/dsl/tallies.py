@@ -36,7 +36,7 @@ class Tallies:
         if "tallies" in self.passes.off:
             return None
         parts = any_parts(node.args[0], self.v) if len(node.args) == 1 and not node.kwargs else None
-        return parts if parts is not None and self.kinds.of(parts[0], scope) == "zone" else None
+        return parts if parts is not None and self.kinds.certain(parts[0], scope) == "zone" else None
 
     @passes.step("tallies")
     def tallied_any(self, node, scope) -> str | None:
@@ -82,7 +82,7 @@ class Tallies:
         if parts is None:
             return self._equal_count(arg, scope)
         zone_node, prop, right = parts
-        if self.kinds.of(zone_node, scope) == "zone":
+        if self.kinds.certain(zone_node, scope) == "zone":
             key = self._tally_key(zone_node, prop, scope)
             return f"{self._tally_table(key)}.get({self.src(right, scope)}, 0)"
         return f"TALLY(s, {self.src(zone_node, scope)}, {self.constant(prop)}, {self.src(right, scope)})"
@@ -136,7 +136,7 @@ class Tallies:
         if parts is None:
             return None
         coll, right = parts
-        if self.kinds.of(coll, scope) in ("list", "zone"):
+        if self.kinds.certain(coll, scope) in ("list", "zone"):
             return f"{self.seq_src(coll, scope)}.count({self.src(right, scope)})"
         items, value = self.src(coll, scope), self.src(right, scope)
         twice = self._twice(items)
