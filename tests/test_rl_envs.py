@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
 """The parallel PettingZoo environment passes PettingZoo's ``parallel_api_test`` and the
-Gymnasium single-agent one SB3's ``check_env``, for every shipped game and the examples;
-a simultaneous decision is one parallel step; the bots play the other seats."""
+Gymnasium single-agent one Gymnasium's ``check_env`` (and SB3's, with the rl-train extra), for
+every shipped game and the examples; a simultaneous decision is one parallel step; the bots play
+the other seats."""
 from __future__ import annotations
 
 import warnings
@@ -38,8 +39,17 @@ def test_parallel_seeded_runs_are_identical(game):
         parallel_seed_test(lambda: parallel_env(game, seed=1), num_cycles=30)
 
 
+def test_gymnasium_check_env(game):
+    from gymnasium.utils.env_checker import check_env
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")          # a warning of the checker is a failure here
+        check_env(GameEnv(game, seed=0, bots="random"), skip_render_check=True)
+
+
+@pytest.mark.rl_train
 def test_sb3_check_env(game):
-    env_checker = pytest.importorskip("stable_baselines3.common.env_checker")
+    env_checker = pytest.importorskip("stable_baselines3.common.env_checker",
+                                      reason="needs the rl-train extra: pip install -e '.[rl-train]'")
     env_checker.check_env(GameEnv(game, seed=0, bots="random"))
 
 

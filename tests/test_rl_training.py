@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: MIT
 """MaskablePPO learns For Sale: after a small budget of training against random bots, its win
-rate over fixed seeded games beats a random player's by a margin (examples/rl/train_for_sale.py)."""
+rate over fixed seeded games beats a random player's by a margin (examples/rl/train_for_sale.py).
+
+Run it with ``pip install -e '.[rl-train]' && python -m pytest -m rl_train``."""
 from __future__ import annotations
 
 import importlib.util
@@ -9,7 +11,8 @@ import random
 
 import pytest
 
-pytest.importorskip("sb3_contrib")
+pytest.importorskip("sb3_contrib", reason="needs the rl-train extra: pip install -e '.[rl-train]'")
+pytestmark = pytest.mark.rl_train       # torch and SB3 are not in `dev`: CI skips it
 
 EXAMPLE = os.path.join(os.path.dirname(__file__), "..", "examples", "rl", "train_for_sale.py")
 

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: MIT
 """`--backend ray`: the same batch on a (local) Ray instance gives the same records.
 
-Ray is in the `dev` extra, so CI runs these (marked slow: its second step); without Ray they are skipped. Each test
-keeps the batch small: starting Ray costs a few seconds, the games a little more.
+Ray is the `ray` extra, which `.ci/run` installs before its second step (they are marked slow); without Ray
+they are skipped. Each test keeps the batch small: starting Ray costs a few seconds, the games a little more.
 """
 from __future__ import annotations
 
