@@ -16,6 +16,7 @@ import pytest
 from rulekit.tools import balance
 from rulekit.tools import simulate as sim
 from rulekit.tools.cli import main
+from rulekit.tools.extras import install_command
 
 stats = pytest.importorskip("scipy.stats")
 
@@ -79,7 +80,7 @@ def test_few_games_say_the_test_is_rough_and_no_scipy_says_how_to_install(monkey
     assert rough["rough"] and not balance.seat_verdict(["p1", "p2"], [6.0, 4.0], 10)["rough"]
     monkeypatch.setattr(balance, "scipy_stats", lambda: None)
     bare = balance.seat_verdict(["p1", "p2"], [30.0, 10.0], 40)
-    assert bare["p"] is None and "pip install 'rulekit[stats]'" in bare["verdict"]
+    assert bare["p"] is None and install_command("stats") in bare["verdict"]
     assert bare["by_seat"]["p1"]["rate"] == 0.75
 
 

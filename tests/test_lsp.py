@@ -17,6 +17,8 @@ import pytest
 pytest.importorskip("pygls")
 from lsp_client import Editor  # noqa: E402
 
+from rulekit.tools.extras import install_command  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[1]
 GOA, BATAVIA = ROOT / "games" / "goa", ROOT / "games" / "batavia"
 
@@ -299,7 +301,7 @@ def test_without_pygls_the_command_says_how_to_install_it():
             "from rulekit.tools.cli import main; sys.exit(main(['lsp']))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 2
-    assert "pip install 'rulekit[lsp]'" in done.stdout
+    assert install_command("lsp") in done.stdout
 
 
 def test_hover_shows_an_items_properties_and_a_members_set(editor):

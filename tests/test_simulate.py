@@ -10,6 +10,7 @@ import pytest
 
 from rulekit.tools import simulate as sim
 from rulekit.tools.cli import main
+from rulekit.tools.extras import install_command
 
 from conftest import STALLS
 
@@ -84,7 +85,7 @@ def test_plot_without_matplotlib_says_how_to_install(capsys, monkeypatch):
     monkeypatch.setattr(builtins, "__import__", no_matplotlib)
     assert main(["simulate", "batavia", "--games", "1", "--players", "3", "--plot", "x.png"]) == 2
     captured = capsys.readouterr()
-    assert "pip install 'rulekit[plot]'" in captured.out + captured.err
+    assert install_command("plot") in captured.out + captured.err
 
 
 def test_cli_json_csv_and_compare(capsys, tmp_path):
@@ -122,7 +123,7 @@ def test_ray_backend_matches_local_or_says_how_to_install(capsys):
         import ray  # noqa: F401
     except ImportError:
         assert main(["simulate", "batavia", "--games", "1", "--backend", "ray"]) == 2
-        assert "pip install 'rulekit[ray]'" in capsys.readouterr().out
+        assert install_command("ray") in capsys.readouterr().out
         return
     local = sim.run_batch("batavia", players=3, games=3, seed=2)
     remote = sim.run_batch("batavia", players=3, games=3, seed=2, backend="ray")

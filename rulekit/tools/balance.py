@@ -17,7 +17,12 @@ QUANTILES = (0.1, 0.25, 0.5, 0.75, 0.9)
 BINS = 10               # histogram bars at most
 ALPHA = 0.05
 SPARKS = "▁▂▃▄▅▆▇█"
-NEEDS_SCIPY = "needs scipy: pip install 'rulekit[stats]'"
+
+
+def needs_scipy() -> str:
+    """What a verdict says when scipy is missing: the command that installs the ``stats`` extra."""
+    from .extras import install_command
+    return f"needs scipy: {install_command('stats')}"
 
 
 def scipy_stats():
@@ -150,7 +155,7 @@ def seat_verdict(players: list[str], wins: list[float], games: int) -> dict:
         out["by_seat"][seat]["p"] = _rounded(p)
     if stats is None or n < 2 or not games:
         out.update(chi2=None, df=max(0, n - 1), p=None, rough=False,
-                   verdict="seat test " + (NEEDS_SCIPY if stats is None else "needs two seats and a finished game"))
+                   verdict="seat test " + (needs_scipy() if stats is None else "needs two seats and a finished game"))
         return out
     test = stats.chisquare(wins, [games * expected] * n)
     chi2, p = float(test.statistic), float(test.pvalue)

@@ -55,6 +55,6 @@ def compare_note(rows: list[dict]) -> str:
     tested = sum(1 for row in rows if row.get("p") is not None)
     if not tested:
         return ("* the 95% interval of the difference excludes 0 (paired by seed); no p-values: "
-                + balance.NEEDS_SCIPY)
+                + balance.needs_scipy())
     return (f"* Holm-adjusted p < 0.05 over the {tested} figures (paired t-test, same seeds); an interval that\n"
             "  excludes 0 is not enough alone when many figures are compared")

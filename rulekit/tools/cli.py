@@ -19,6 +19,7 @@ from .. import __version__
 from ..codes import INTERNAL, USAGE
 from ..errors import EXIT_CONTENT, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, DiagnosticReport, RulekitError, UsageError
 from ..files import check_writable, write_text
+from . import extras
 from .terminal import escaped_output
 
 
@@ -98,7 +99,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("lsp", help="serve the Language Server Protocol over stdio, for editors",
                    description="A language server for a game's YAML files: diagnostics as you type, hover, "
                                "definition, references, completion, outline, rename (docs/editors.md). "
-                               "Needs the `lsp` extra: pip install 'rulekit[lsp]'.")
+                               + extras.needs("It", "lsp") + ".")
     _SUBPARSERS.update(sub.choices)
     return parser
 
@@ -790,7 +791,8 @@ def _simulate_table(args, summary, extra) -> str:
     from rich.table import Table
 
     from . import balance_report
-    console = Console(record=True, width=100, file=io.StringIO(), force_terminal=False)
+    # plain text, never markup: a verdict's install hint (`pip install -e '.[stats]'`) keeps its brackets
+    console = Console(record=True, width=100, file=io.StringIO(), force_terminal=False, markup=False)
     head = f"{args.game}: {summary['games']} games, bots {args.bots}, seed {args.seed}"
     console.print(head)
     table = Table(title="win rate (95% interval)")
@@ -897,7 +899,7 @@ def cmd_lsp(args) -> int:
         from ..lsp import server
     except ImportError as exc:
         raise UsageError(f"`rulekit lsp` needs the `lsp` extra ({exc.name or exc} is missing): "
-                         "pip install 'rulekit[lsp]'") from None
+                         + extras.install_command("lsp")) from None
     watchdog.disarm()       # checks run in a thread of their own; the server's loop must not be interrupted
     return server.main(__version__)
 

@@ -7,6 +7,7 @@ import io
 
 from ..errors import UsageError
 from ..files import write_bytes
+from .extras import needs
 
 
 def pyplot():
@@ -16,7 +17,7 @@ def pyplot():
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        raise UsageError("--plot needs matplotlib: pip install 'rulekit[plot]'") from None
+        raise UsageError(needs("--plot", "plot")) from None
     return plt
 
 

@@ -15,6 +15,7 @@ import warnings
 from collections.abc import Callable, Iterator
 
 from ..errors import UsageError
+from .extras import needs
 
 EACH_CPU = 8        # tasks in flight per CPU of the cluster (benchmarks/ray_driver.py)
 
@@ -89,7 +90,7 @@ def connected(jobs: int):
             import ray
             import ray.exceptions  # noqa: F401 - drive's
     except ImportError:
-        raise UsageError("the Ray backend needs Ray: pip install 'rulekit[ray]'") from None
+        raise UsageError(needs("the Ray backend", "ray")) from None
     started = not ray.is_initialized()
     if started:
         with warnings.catch_warnings():
