@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
 
 from conftest import GAMES
 
@@ -72,3 +73,58 @@ def test_rulekit_test_takes_a_variant_file(auction, tmp_path):
     assert f"random auction +{variant} 2p x2" in done.stdout
     missing = rulekit("test", auction, "--variant", tmp_path / "nothing.yaml", cwd=tmp_path)
     assert missing.returncode == 2 and "RK5032" in missing.stdout
+
+
+# ------------------------------------------------------------------ 3. random failures replay
+SMALL_HANDS = """
+invariants:
+  - id: small_hands
+    text: "Nobody holds more than two gems."
+    expr: "all(count(p.gems) <= 2 for p in players)"
+"""
+
+
+def replay(out: str) -> list[str]:
+    """The replay command a failure prints, as the words of a `python -m rulekit` run."""
+    line = next(line for line in out.splitlines() if line.startswith("   = replay: rulekit "))
+    return line.split("   = replay: rulekit ", 1)[1].split()
+
+
+def test_a_broken_invariant_is_said_in_words_and_its_command_replays_it(auction):
+    with open(auction / "game.yaml", "a") as handle:
+        handle.write(SMALL_HANDS)
+    done = rulekit("test", "auction", "--random", 2, "--players", 3, "--variant", "rich", cwd=auction.parent)
+    assert done.returncode == 1
+    failure = done.stdout[done.stdout.index("--- random auction +rich 3p x2"):]
+    assert "['small_hands']" not in done.stdout and "broken [" not in done.stdout
+    said = failure.splitlines()[1]
+    assert said.startswith("error[RK5016]: variant rich, 3p seed 0: invariant `small_hands` is broken after action ")
+    assert said.endswith(": Nobody holds more than two gems.")
+    assert "   = note: `all(count(p.gems) <= 2 for p in players)` is false" in failure
+    words = replay(failure)
+    assert words[:8] == ["autoplay", "auction", "--players", "3", "--seed", "0", "--bots", "random"]
+    again = rulekit(*words, cwd=auction.parent)
+    assert again.returncode == 1, again.stdout
+    assert said.replace("error[RK5016]: variant rich, 3p seed 0: ", "error[RK5026]: ") in again.stdout
+
+
+def test_autoplay_plays_the_random_game_of_rulekit_test_move_for_move(auction, tmp_path):
+    import rulekit as rk
+    from rulekit.testing import random_game
+    log = tmp_path / "game.log.yaml"
+    done = rulekit("autoplay", auction, "--players", 3, "--seed", 4, "--quiet", "--log", log, cwd=tmp_path)
+    assert done.returncode == 0, done.stdout
+    played = yaml.safe_load(log.read_text())["actions"]
+    state, actions, problem = random_game(rk.load_game(str(auction)), 3, 4)
+    assert problem is None and actions == len(played) > 4
+    assert state.actions == played
+
+
+def test_a_log_text_that_fails_fails_the_random_games(auction):
+    rules = auction / "rules.yaml"
+    rules.write_text(rules.read_text().replace('log("{who} pays {amount}")', 'log("{who} pays {[1, 2][amount]}")'))
+    done = rulekit("test", "auction", "--random", 1, "--players", 3, cwd=auction.parent)
+    assert done.returncode == 1
+    assert "error[RK4020]: index" in done.stdout and "auction/rules.yaml:30:7" in done.stdout
+    words = replay(done.stdout)
+    assert rulekit(*words, cwd=auction.parent).returncode == 1

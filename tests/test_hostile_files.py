@@ -62,7 +62,7 @@ def test_a_variant_linked_to_a_secret_is_refused_unread(game, tmp_path):
     _link(game / "variants" / "z.yaml", tmp_path / "secret.yaml")
     for args, status in ((("validate", game, "--variant", "z"), 1), (("validate", game), 1),
                          (("autoplay", game, "--variant", "z", "--players", "2"), 1),
-                         (("test", game, "--random", "1"), 0)):        # skipped, shown
+                         (("test", game, "--random", "1", "--players", "3"), 0)):   # skipped, shown
         run = cli(*args)
         assert run.returncode == status and TOKEN not in said(run), said(run)
         assert "z.yaml` is not read: it is a symbolic link to a file outside the game's folder" in said(run) \
@@ -122,7 +122,7 @@ def test_a_link_to_the_environment_is_never_quoted(game, where):
     _link(game / where, "/proc/self/environ")
     env = _environ_first()
     variant = ("--variant", "z") if where.startswith("variants") else ()
-    for args in (("validate", game, *variant), ("test", game, "--random", "1")):
+    for args in (("validate", game, *variant), ("test", game, "--random", "1", "--players", "3")):
         run = cli(*args, env=env)
         assert TOKEN not in said(run) and "a symbolic link to a file outside" in said(run), said(run)
         assert run.returncode == (0 if variant and args[0] == "test" else 1), said(run)
@@ -171,7 +171,7 @@ def test_a_fifo_under_faq_is_skipped_and_shown(game):
     os.mkfifo(game / "faq" / "pipe.yaml")
     os.mkfifo(game / "variants" / "z.yaml")
     (game / "faq" / "ok.yaml").write_text("game: ..\nplayers: 2\nactions:\n  - p1: quit\n", encoding="utf-8")
-    run = cli("test", game, "--random", "1", timeout=60)
+    run = cli("test", game, "--random", "1", "--players", "3", timeout=60)
     assert run.returncode == 0, said(run)
     lines = run.stdout.splitlines()
     assert any(line.startswith("g/faq/ok.yaml") and " ok " in line for line in lines)

@@ -22,7 +22,7 @@ import yaml
 from ..codes import UNKNOWN_TEST_VARIANT
 from ..errors import DiagnosticReport, RulekitError, UsageError, suggestion_help
 from ..games import ROOT_FILE, find_game, load_game, variants_of
-from ..source import Refused, open_regular, read_regular
+from ..source import Refused, display_path, open_regular, read_regular
 from . import RANDOM_GAME_ACTIONS, random_game
 from .snapshots import CheckFailed, check, refuse_writes, transcript_text
 
@@ -129,7 +129,8 @@ def _check_game(folder: str, options: Options, add) -> None:
             continue
         name = f"random {game_name}" + "".join(f" +{v}" for v in variants)
         for n in options.players or tuple(range(game.min_players, game.max_players + 1)):
-            add(_timed(f"{name} {n}p x{options.random}", lambda game=game, n=n: _random(game, n, options)))
+            add(_timed(f"{name} {n}p x{options.random}",
+                       lambda game=game, n=n: _random(folder, game, n, options)))
 
 
 def _variant_refusal(folder: str, variant: str) -> str | None:
@@ -146,7 +147,7 @@ def _validate(folder: str, variants: tuple, loaded: dict) -> str:
     return f"{warnings} warning{'s' if warnings != 1 else ''}" if warnings else ""
 
 
-def _random(game, players: int, options: Options) -> str:
+def _random(folder: str, game, players: int, options: Options) -> str:
     from ..content.typed import out_of_range
     if not game.min_players <= players <= game.max_players:
         raise UsageError(f"{game.title} is for {game.min_players}-{game.max_players} players, not {players}")
@@ -156,9 +157,26 @@ def _random(game, players: int, options: Options) -> str:
         problem = problem or "; ".join(f"{players}p: {bad}" for bad in out_of_range(game, state))
         if problem:
             under = "".join(f"variant {v}, " for v in game.variants)
-            raise CheckFailed(under + problem)
+            raise CheckFailed(f"{under}{problem}\n   = replay: {replay_command(folder, game, players, seed, options)}")
         total += actions
     return f"{total} actions"
+
+
+def replay_command(folder: str, game, players: int, seed: int, options: Options) -> str:
+    """The one command that plays a random game of ``rulekit test`` again, move for move, and
+    stops where it failed (``autoplay --check`` checks the invariants as the random game does)."""
+    import shlex
+    shown = os.path.basename(folder) if _shipped(folder) else display_path(folder)
+    words = ["rulekit", "autoplay", shown, "--players", str(players), "--seed", str(seed), "--bots", "random"]
+    for variant in game.variants:
+        words += ["--variant", variant]
+    words += ["--max-actions", str(options.max_actions), "--check"]
+    return shlex.join(words)
+
+
+def _shipped(folder: str) -> bool:
+    from ..games import shipped_games_dir
+    return os.path.dirname(os.path.abspath(folder)) == os.path.abspath(shipped_games_dir())
 
 
 def check_script(path: str, update: bool = False, tracer=None, folder: str | None = None) -> str:

@@ -168,6 +168,9 @@ def _add_autoplay(sub) -> None:
     p.add_argument("--quiet", action="store_true", help="print only the scoring")
     p.add_argument("--verbose", action="store_true",
                    help="print each action's raw events instead of what the game's `narrate:` says of them")
+    p.add_argument("--check", action="store_true",
+                   help="check the game's invariants after setup and every action, as `rulekit test` does, and stop "
+                        "at the first that breaks (exit 1)")
     _add_max_actions(p)
 
 
@@ -219,6 +222,7 @@ def _add_simulate(sub) -> None:
                                                  "a line per game as it finishes (the report goes to stdout)")
     p.add_argument("--resume", action="store_true",
                    help="with --out FILE.jsonl: play only the games the file does not hold yet")
+    p.add_argument("--overwrite", action="store_true", help="--out FILE may replace a file that is there")
     p.add_argument("--plot", metavar="FILE.png", help="draw win-rate and score charts (needs matplotlib)")
     p.add_argument("--compare", metavar="VARIANT",
                    help="also run base + VARIANT on the same seeds and report the differences")
@@ -537,38 +541,51 @@ def _coverage(tracer, folder: str | None) -> None:
 
 
 def cmd_autoplay(args) -> int:
-    from ..agents import action_cap, bot_list, deal_bots, make_agent, play_out
+    from ..agents import action_cap, bot_list, play_out
     from ..dsl.narrate import Teller
     from ..engine import api
     from ..games import load_game
+    from ..testing.random_play import seat_agents
     from ..testing.script import make_log, write_log
     specs = bot_list(args.bots)
     game = load_game(args.game, tuple(args.variant))
     state = api.new_game(game, args.players, args.seed)
-    agents = [make_agent(spec, args.seed * 1000 + i) for i, spec in enumerate(deal_bots(specs, state.n))]
+    agents = seat_agents(specs, args.seed, state.n)
 
     teller = Teller(args.verbose)
-
-    def show(state, who, index):
-        told = teller.since(state)
-        if told and not state.actions:
-            print("start:")
-        _print_told(told)
-        print(f"round {state.g.get('round')}: {teller.action(state, who, index)}")
     printing = not args.quiet
+
+    def told_then_checked(state):
+        """What the last action did (the setup, at first), then, with --check, the invariants."""
+        if printing:
+            told = teller.since(state)
+            if told and not state.actions:
+                print("start:")
+            _print_told(told)
+        if args.check:
+            _check_invariants(state)
     with _stderr_progress("autoplay", None, quiet_stdout=args.quiet) as update:
         def each(state, who, index):
+            told_then_checked(state)
             if printing:
-                show(state, who, index)
+                print(f"round {state.g.get('round')}: {teller.action(state, who, index)}")
             if update:
                 update(0, f"autoplay: round {state.g.get('round')}, {len(state.actions) + 1} actions")
-        play_out(state, agents, each if printing or update else None, args.max_actions or action_cap(game, state.n))
-        if printing:
-            _print_told(teller.since(state))
+        play_out(state, agents, each if printing or update or args.check else None,
+                 args.max_actions or action_cap(game, state.n))
+        told_then_checked(state)
     if args.log:
         write_log(args.log, make_log(state, args.variant, args.seed, None))
     _print_scores(state)
     return EXIT_OK
+
+
+def _check_invariants(state) -> None:
+    """``autoplay --check``: stop at the first state that breaks an invariant (RK5026), said as
+    ``rulekit test`` says it of its random games (whose failures this replays)."""
+    from ..testing.random_play import after_last_action, state_failures
+    from ..testing.steps import raise_all
+    raise_all(state_failures(state, after_last_action(state)))
 
 
 def _print_told(told: list) -> None:
@@ -620,8 +637,7 @@ def cmd_render(args) -> int:
 def cmd_simulate(args) -> int:
     from ..agents import bot_list
     from . import simulate as sim
-    if args.games < 1 or args.jobs < 1:
-        raise UsageError("--games and --jobs must be at least 1")
+    sim.check_arguments(args)       # numbers in range, an --out not overwritten unasked (exit 2)
     for path in (args.out, args.plot):
         if path:
             check_writable(path)     # before the games are played, not after
