@@ -105,6 +105,8 @@ UNKNOWN_KIND_ITEM_OR_PROPERTY = _code("RK0319", "`items`/`item`/`has` with an un
 NOT_EFFECT_TEXT = _code("RK0320", "effect-language text expected, something else given")
 WRONG_ARGUMENT_KIND = _code("RK0321", "an argument of an evidently wrong kind (a number where a zone belongs)")
 BY_NOT_TAKEN = _code("RK0322", "`by KEY` given to what does not compare items by a key")
+VALUE_OF_WRONG_TYPE_ASSIGNED = _code("RK0323", "a value of an evidently wrong type given to a variable (a text to a "
+                                               "number)")
 # RK033x-RK034x: building the game (sets, items, zones, flow; warnings included)
 MEMBER_OF_TWO_SETS = _code("RK0330", "a member of two sets")
 DUPLICATE_ITEM_ID = _code("RK0331", "two items share an id")
@@ -141,6 +143,11 @@ UNKNOWN_PROPERTY_SYMBOL = _code("RK0355", "an unknown symbol in an item property
 PROPERTY_MISSING = _code("RK0356", "a property the rules read that some items of a kind lack, with no default")
 PROPERTY_CONTRADICTS_KIND = _code("RK0357", "a `properties:` entry that contradicts its kind: a default given twice, "
                                             "or on a state or generated one")
+TABLE_VALUE_OF_WRONG_TYPE = _code("RK0358", "a variant's table value of another type than the game's own there (a text "
+                                            "where the game has numbers)")
+TABLE_SHORTENED = _code("RK0359", "warning: a variant's list table shorter than the game's own (a rule may read an "
+                                  "entry it no longer has)")
+PLAYERS_OUTSIDE_GAME = _code("RK0360", "a variant's player count outside the game's own range")
 # RK096x: batch files of `rulekit simulate --out FILE.jsonl` (tools/batch_io.py)
 RESUME_OTHER_BATCH = _code("RK0960", "a `--resume` batch file of another batch: another game, content hash, seed, "
                                      "player count, bots or action cap (what differs is named)")

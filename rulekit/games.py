@@ -31,7 +31,7 @@ from .codes import (
     UNREAD_PARAMETER,
     UNREADABLE_FILE,
 )
-from .content import properties, schema, typed
+from .content import against_base, properties, schema, typed
 from .content.loader import LNode, SourceMap, flatten, load_yaml
 from .content.overlay import apply as apply_overlay
 from .dsl import code_cache, parse_cache
@@ -78,9 +78,11 @@ def find_game(name_or_path: str) -> str:
                      f"({', '.join(shipped_games()) or 'none'})" + (f"; {hint}" if hint else ""))
 
 
-def load_tree(folder: str, files: list | None = None) -> LNode:
+def load_tree(folder: str, files: list | None = None, problems: list | None = None) -> LNode:
     """The game's root file with its includes merged in, as located nodes (the paths
-    of the files read are appended to ``files`` when given)."""
+    of the files read are appended to ``files`` when given). An include that cannot be read
+    is left out: its diagnostics are raised, or appended to ``problems`` when given (the
+    rest of the game is still checked)."""
     root_path = display_path(os.path.join(folder, ROOT_FILE))
     root = load_yaml(root_path, within=folder)
     if files is not None:
@@ -127,8 +129,10 @@ def load_tree(folder: str, files: list | None = None) -> LNode:
                     DEFINED_TWICE, f"section `{key}` is defined in two files", child.key_span,
                     related=(("first defined here", first.key_span),),
                     help="keep each list or script section in one file"))
-    if diagnostics:
+    if diagnostics and problems is None:
         raise DiagnosticReport(diagnostics)
+    if problems is not None:
+        problems.extend(diagnostics)
     merged.pop("include", None)
     return LNode(merged, root.span)
 
@@ -238,25 +242,44 @@ _loads: dict = {"lock": threading.Lock(), "going_on": 0, "before": None}    # _f
 
 
 def _load_game(folder: str, variants) -> Game:
+    """Every stage runs, whatever the one before it found, on what it could read: a file that
+    cannot be read, a variant the schema refuses and a value the schema refuses are left out of
+    what the later stages check, so one run reports every mistake (the root file alone, unread,
+    stops it)."""
     files: list[str] = []
-    tree = load_tree(folder, files)
+    early: list[Diagnostic] = []
+    tree = load_tree(folder, files, early)
     base = typed_sections(tree, components=bool(variants))
     for variant in variants:
-        path = variant_path(folder, variant)
+        tree = _with_variant(tree, folder, variant, files, early)
+    data, smap = flatten(tree)
+    problems, refused = schema.checked(data, smap, "game")
+    early += problems
+    name = os.path.basename(os.path.abspath(folder))
+    game = _build(schema.without(data, refused), smap, base, name, display_path(folder), tuple(variants), early)
+    return attrs.evolve(game, files=file_hashes(folder, files))
+
+
+def _with_variant(tree: LNode, folder: str, variant: str, files: list, early: list) -> LNode:
+    """``tree`` with the variant merged over it, strictly (names it changes exist, names it adds
+    are new); a variant that cannot be read, or that the schema refuses, is reported and left out."""
+    path = variant_path(folder, variant)
+    try:
         # a file of the game must stay inside it; a variant file elsewhere is the user's own choice
         overlay = load_yaml(path, within=folder if inside(folder, path, resolve=False) else None)
-        files.append(path)
-        problems = schema.check(overlay, "variant")
-        if problems:
-            raise DiagnosticReport(problems)
-        tree = apply_overlay(tree, overlay)     # strict: names it changes exist, names it adds are new
-    data, smap = flatten(tree)
-    problems = schema.check_data(data, smap, "game")
+    except DiagnosticReport as report:
+        early += report.diagnostics
+        return tree
+    files.append(path)
+    problems = schema.check(overlay, "variant")
     if problems:
-        raise DiagnosticReport(problems)
-    name = os.path.basename(os.path.abspath(folder))
-    game = _build(data, smap, base, name, display_path(folder), tuple(variants))
-    return attrs.evolve(game, files=file_hashes(folder, files))
+        early += problems
+        return tree
+    try:
+        return apply_overlay(tree, overlay)
+    except DiagnosticReport as report:
+        early += report.diagnostics
+        return tree
 
 
 def _with_errors(diagnostics: list) -> list:
@@ -265,32 +288,42 @@ def _with_errors(diagnostics: list) -> list:
     return [d for d in diagnostics if d.code != UNREAD_PARAMETER]
 
 
-def _build(data: dict, smap: SourceMap, base: tuple, name: str, path: str, variants: tuple) -> Game:
+def _build(data: dict, smap: SourceMap, base: tuple, name: str, path: str, variants: tuple,
+           early: list) -> Game:
     """Build the game, then check the types of its values (see :mod:`typed`); the
-    diagnostics of both come out together, types last."""
+    diagnostics of both come out together, after ``early`` (what reading the files and the
+    schema found), types last."""
     built, kept = _without_set_annotations(data, smap)
     try:
         game = build_game(built, smap, name, path, variants)
     except DiagnosticReport as report:
-        found = [_hint_quoted_id(d) for d in report.diagnostics]
+        found = [*early, *(_hint_quoted_id(d) for d in report.diagnostics)]
         found += typed.check(data, base, smap, vocab := typed.Vocab(typed.sets_of(data), None))
         found += properties.check(data, base[0].get("components"), smap, vocab)
+        found += against_base.check(data, base[0], smap, base[1]) if variants else []
         raise DiagnosticReport(_with_errors(found)) from None
+    except Exception:
+        if not early:
+            raise
+        # content the schema refused, left out, left the rest unbuildable: its mistakes say why
+        raise DiagnosticReport(_with_errors(early)) from None
     names = game.program.vocab
     vocab = typed.Vocab(game.components.sets, game.components.item_kind, names.prop_reads, frozenset(names.prop_asked))
     problems = typed.check(data, base, smap, vocab) + properties.check(data, base[0].get("components"), smap, vocab)
-    if problems:
-        raise DiagnosticReport(_with_errors([*problems, *game.warnings]))
-    return attrs.evolve(game, provenance=(*game.provenance, *kept))
+    problems += against_base.check(data, base[0], smap, base[1]) if variants else []
+    if early or [d for d in problems if d.severity == "error"]:
+        raise DiagnosticReport(_with_errors([*early, *problems, *game.warnings]))
+    return attrs.evolve(game, provenance=(*game.provenance, *kept), warnings=(*game.warnings, *problems))
 
 
 def typed_sections(tree: LNode, components: bool = True) -> tuple[dict, SourceMap]:
-    """The game's own parameters, variables and (when variants follow) components as plain data
-    with their source map (before variants): the values types are inferred from, the declarations
-    a variant keeps. Without variants the merged components are the game's own."""
+    """The game's own parameters, variables, tables, players and (when variants follow) components
+    as plain data with their source map (before variants): the values types are inferred from, the
+    declarations a variant keeps. Without variants the merged components are the game's own."""
     out: dict = {}
     smap = SourceMap()
-    for path in (("params",), ("vars",), ("player", "vars"), ("components",))[:4 if components else 3]:
+    sections = (("params",), ("vars",), ("player", "vars"), ("tables",), ("players",), ("components",))
+    for path in sections[:6 if components else 5]:
         node = tree
         for key in path:
             node = node.value.get(key) if isinstance(node.value, dict) else None

@@ -35,8 +35,9 @@ from .codes import (
     UNREAD_PARAMETER,
     UNUSED_PROCEDURE,
 )
+from .content import typed
 from .content.loader import SourceMap
-from .dsl import ast, parse_cache
+from .dsl import ast, check, parse_cache
 from .dsl.codegen import Code, Module
 from .dsl.compiler import Compiler, Vocabulary
 from .dsl.narrate import compile_narration
@@ -184,6 +185,9 @@ class Game:
     warnings: tuple = ()        # diagnostics of severity "warning" (shown by `rulekit validate`)
     files: dict = attrs.Factory(dict)       # content file (relative to the game folder) -> hash of its bytes
     narration: Any = None                   # `narrate:` compiled (narrate.Narration): what printing a game says
+    # content path of every effect-language text -> its tree, as the checks read it: a tool that
+    # asks what a text says asks this, never the YAML again (tools/action_domains.py)
+    texts: dict = attrs.Factory(dict)
 
     def compiler_for_scripts(self) -> Compiler:
         """A compiler over this game's names (for expectations and position scripts): its
@@ -203,6 +207,8 @@ class Game:
         module = Module(compiler, f"{self.name} position")
         module.codes.update(self.program.procedures)
         code = module.declare("$position", (), None, "position")
+        types = check.Types.of_content(self.data, typed.Vocab(self.components.sets, None))
+        check.Checker(compiler.v, compiler.kinds, types, (), compiler.out.diagnostics).check(body)
         module.write("$position", (), body, None, "position")
         errors = [d for d in compiler.out.diagnostics if d.severity == "error"]
         if errors:
@@ -220,6 +226,7 @@ class _Builder:
         self.variants = variants
         self.diagnostics: list[Diagnostic] = []
         self.read: set = set()        # every name some parsed text of the game reads (RK0345)
+        self.texts: dict = {}         # content path -> its effect-language text's tree (Game.texts)
         self.items_left = MAX_ITEMS
         self.zones_left = MAX_ZONES
         self._bounds: dict[str, str] = {}     # family -> the parameter that sizes it (`range:`)
@@ -251,6 +258,7 @@ class _Builder:
             self.diagnostics.extend(report.diagnostics)
             return None
         self.read.update(node.id for node in ast.walk(tree) if isinstance(node, ast.Name))
+        self.texts[path] = tree
         return tree
 
     # ------------------------------------------------------------ build
@@ -287,7 +295,7 @@ class _Builder:
             default_players=players.get("default", players.get("min", 2)),
             components=components, variables=variables, board=board, program=program, scoring=scoring,
             bots=bots, memo=Memo(*memo_table(reads), static=compiler.static_memo),
-            provenance=tuple(self._provenance()), warnings=warnings, narration=narration)
+            provenance=tuple(self._provenance()), warnings=warnings, narration=narration, texts=self.texts)
 
     def _components(self, vocab: Vocabulary) -> Components:
         """Sets, then the items made from them (:meth:`_sets`, :meth:`_items`)."""
@@ -492,6 +500,7 @@ class _Builder:
         if rounds is None and until is None and phases:
             self.error(ENDLESS_FLOW, "the flow never ends: give `rounds` or `end_after_round_if`", ("flow",), key=True)
 
+        self._check_bodies(compiler, parts)
         module.plan({key: body for key, _params, body, _span, _name in parts})
         for key, params, body, span, name in parts:
             module.write(key, params, body, span, name)
@@ -502,6 +511,14 @@ class _Builder:
         if not any(d.severity == "error" for d in compiler.out.diagnostics):
             module.load()           # else not run: the build stops with the diagnostics
         return program
+
+    def _check_bodies(self, compiler: Compiler, parts: list) -> None:
+        """The front end's checks of every body (dsl/check.py), before any is written."""
+        types = check.Types.of_content(self.data, typed.Vocab(compiler.v.sets, None))
+        for _key, params, body, _span, _name in parts:
+            check.Checker(compiler.v, compiler.kinds, types, params, self.diagnostics).check(body)
+        for params, options in compiler.v.option_groups.values():
+            check.Checker(compiler.v, compiler.kinds, types, params, self.diagnostics).check(options)
 
     def _phases(self, module: Module, flow: dict, parts: list) -> list:
         """Declares each phase (its body goes to ``parts``, written with the rest);

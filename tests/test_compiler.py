@@ -24,7 +24,8 @@ params: {limit: 3}
 sets:
   colors: [red, blue]
 vars:
-  total: 0
+  # the snippets give `total` values of every type
+  total: {initial: 0, type: any}
 player:
   vars:
     coins: 0
@@ -65,7 +66,8 @@ def build(write_game, snippet: str, functions: dict | None = None, more_vars: di
                        for name, (params, expr) in (functions or {}).items())
     added = "".join(f"\n  {name}: {value}" for name, value in (more_vars or {}).items())
     text = BASE.replace("SNIPPET", body).replace("  double:", declared + "  double:", 1)
-    return write_game({"game.yaml": text.replace("  total: 0", "  total: 0" + added, 1)})
+    return write_game({"game.yaml": text.replace("  total: {initial: 0, type: any}",
+                                                 "  total: {initial: 0, type: any}" + added, 1)})
 
 
 def diagnostics_of(write_game, snippet: str):

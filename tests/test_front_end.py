@@ -8,6 +8,7 @@ identical. tests/test_passes.py proves the passes change no game; this proves th
 """
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -61,3 +62,129 @@ def test_the_shipped_games_say_the_same_under_every_pass_setting(game):
         assert not [d for d in expected if "severity='error'" in d], expected
         for setting in SETTINGS:
             assert _said(game, setting, chosen) == expected, (setting, chosen)
+
+
+# ------------------------------------------------------------------ one run reports every mistake
+MANY = REPO / "tests" / "games" / "mistakes" / "many"
+
+
+def _places(report: DiagnosticReport) -> list[tuple]:
+    return [(d.code, Path(d.span.path).name, d.span.line) for d in report.diagnostics]
+
+
+def test_nine_planted_mistakes_in_three_files_come_out_in_one_run():
+    with pytest.raises(DiagnosticReport) as caught:
+        load_game(str(MANY))
+    assert _places(caught.value) == [
+        ("RK0111", "game.yaml", 3),         # an include that does not exist: the others are still read
+        ("RK0123", "game.yaml", 2),         # schema: `max: four`
+        ("RK0122", "game.yaml", 10),        # schema: `hiden`
+        ("RK0331", "cards.yaml", 6), ("RK0331", "cards.yaml", 6),     # two items share an id
+        ("RK0341", "rules.yaml", 10),       # two phases share an id
+        ("RK0301", "rules.yaml", 7),        # `totl`
+        ("RK0305", "rules.yaml", 8),        # `shufle`
+        ("RK0319", "rules.yaml", 9),        # no item `card-9`
+    ]
+
+
+def test_the_order_of_the_files_changes_no_finding(tmp_path):
+    copy = tmp_path / "many"
+    shutil.copytree(MANY, copy)
+    text = (copy / "game.yaml").read_text()
+    (copy / "game.yaml").write_text(text.replace("[rules.yaml, missing.yaml, cards.yaml]",
+                                                 "[cards.yaml, rules.yaml, missing.yaml]"))
+    found = []
+    for folder in (MANY, copy):
+        with pytest.raises(DiagnosticReport) as caught:
+            load_game(str(folder))
+        found.append(sorted(_places(caught.value)))
+    assert found[0] == found[1] and len(found[0]) == 9
+
+
+def test_a_schema_error_hides_no_mistake_of_the_rules_in_the_same_file(write_game):
+    folder = write_game("""\
+meta: {title: One file}
+players: {min: 2, max: four}
+vars:
+  total: 0
+flow:
+  rounds: 1
+  phases:
+    - id: main
+      do: |
+        totl += 1
+        total += cont(players)
+""")
+    with pytest.raises(DiagnosticReport) as caught:
+        load_game(str(folder))
+    assert [(d.code, d.span.line) for d in caught.value.diagnostics] == \
+        [("RK0123", 2), ("RK0301", 10), ("RK0305", 11)]
+
+
+# ------------------------------------------------------------------ values have types
+TYPED = """\
+meta: {title: Typed}
+players: {min: 2, max: 3}
+vars:
+  total: 0
+  flag: false
+player:
+  vars:
+    banked: 0
+flow:
+  rounds: 1
+  phases:
+    - id: main
+      do: |
+        for p in players:
+            p.banked += "3"
+            flag = p.banked
+            totl += 1
+            count_up = 0
+            count_up += 1
+            total += count_up
+"""
+
+
+def test_a_value_of_the_wrong_type_is_refused_at_its_own_line_under_every_setting(write_game):
+    folder = write_game(TYPED)
+    for setting in SETTINGS + [""]:
+        with passes.using(passes.parse(setting)), pytest.raises(DiagnosticReport) as caught:
+            load_game(folder)
+        found = [(d.code, d.span.line, d.span.column, d.message, d.help) for d in caught.value.diagnostics]
+        assert found == [
+            ("RK0323", 15, 25, "`p.banked` holds whole numbers; `+=` gives it a text",
+             "write the number without quotes: 3"),
+            ("RK0323", 16, 20, "`flag` holds true or false; `=` gives it a number", None),
+            ("RK0301", 17, 13, "unknown name `totl`", "did you mean `total`?"),
+        ], setting
+
+
+def _variant(tmp_path, text: str) -> str:
+    path = tmp_path / "variant.yaml"
+    path.write_text("variant:\n  name: tried\n" + text)
+    return str(path)
+
+
+def test_a_variant_gives_players_within_the_games_own_range(tmp_path):
+    with pytest.raises(DiagnosticReport) as caught:
+        load_game("goa", (_variant(tmp_path, "players: {min: 5}\n"),))
+    [found] = caught.value.diagnostics
+    assert (found.code, Path(found.span.path).name, found.span.line) == ("RK0360", "variant.yaml", 3)
+    assert found.message == "`players.min` is 5, outside the game's own 2-4 players"
+
+
+def test_a_variant_keeps_a_table_of_numbers_numbers_and_says_so_at_its_own_line(tmp_path):
+    with pytest.raises(DiagnosticReport) as caught:
+        load_game("goa", (_variant(tmp_path, 'tables:\n  colony_vp: [0, "one", 3, 6, 10]\n'),))
+    [found] = caught.value.diagnostics
+    assert (found.code, Path(found.span.path).name, found.span.line, found.span.column) == \
+        ("RK0358", "variant.yaml", 4, 18)
+    assert found.message == 'table `colony_vp` holds numbers here; `"one"` is a text'
+    assert Path(found.related[0][1].path).name == "game.yaml"
+
+
+def test_a_variant_that_shortens_a_table_the_rules_index_is_warned(tmp_path):
+    game = load_game("goa", (_variant(tmp_path, "tables:\n  colony_vp: [0, 1]\n"),))
+    assert [(d.code, d.span.line) for d in game.warnings] == [("RK0359", 4)]
+    assert load_game("goa", (_variant(tmp_path, "tables:\n  colony_vp: [0, 2, 4, 8, 12]\n"),)).warnings == ()

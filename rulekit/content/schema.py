@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import re
 
 import jsonschema
 from jsonschema.exceptions import best_match
@@ -67,6 +68,13 @@ def check(node: LNode, kind: str) -> list[Diagnostic]:
 
 def check_data(data, smap: SourceMap, kind: str) -> list[Diagnostic]:
     """Diagnostics for every failing place (one per place, the most relevant)."""
+    return checked(data, smap, kind)[0]
+
+
+def checked(data, smap: SourceMap, kind: str) -> tuple[list[Diagnostic], list[tuple]]:
+    """(:func:`check_data`'s diagnostics, the paths of the values the schema refuses): the later
+    checks run on the content without those values (:func:`without`), so that one run reports
+    every mistake, a schema's with the rules' own."""
     validator = _validator(kind)
     by_place: dict[tuple, list] = {}
     checked, kept = _checked_form(data, kind)
@@ -74,7 +82,7 @@ def check_data(data, smap: SourceMap, kind: str) -> list[Diagnostic]:
         if kept is not None and len(error.path) > 1 and error.path[0] == "actions":
             error.path[1] = kept[error.path[1]]     # the step's place in the file
         by_place.setdefault(tuple(error.absolute_path), []).append(error)
-    out = []
+    out, refused = [], []
     for place in sorted(by_place, key=lambda p: [str(x) for x in p]):
         errors = by_place[place]
         chosen = [best_match(errors)]
@@ -83,12 +91,55 @@ def check_data(data, smap: SourceMap, kind: str) -> list[Diagnostic]:
                     all(error.message != other.message for other in chosen):
                 chosen.append(error)
         out.extend(_diagnostic(error, smap) for error in chosen)
+        refused.extend(_refused(error) for error in chosen if error.validator != "required")
     if kind == "game" and not out and isinstance(data, dict):
         if "flow" not in data:      # the game schema asks it of game.yaml only when nothing is included
             out.append(Diagnostic(MISSING_KEY, "`flow` is a required property", smap.span((), key=True),
                                   notes=("at $",)))
         out.extend(layout_problems(data, smap))
+    return out, refused
+
+
+def _refused(error) -> tuple:
+    """The path of what ``error`` refuses: an unknown key itself, else the value at its place."""
+    path = tuple(error.absolute_path)
+    if error.validator == "additionalProperties":
+        return path + (next(iter(_extra_keys(error)), None),)
+    return path
+
+
+def without(data: dict, paths: list[tuple]) -> dict:
+    """A copy of ``data`` without the values at ``paths``: each is dropped from the nearest mapping
+    holding it (an element of a list drops the list's own key: removing it would move the places
+    of the elements after it, by which the source map finds their lines). The whole content is
+    never dropped."""
+    out = data
+    for path in sorted({_droppable(data, p) for p in paths} - {()}, key=len):
+        out = _dropped(out, path)
     return out
+
+
+def _droppable(data, path: tuple) -> tuple:
+    node, keep = data, ()
+    for depth, key in enumerate(path):
+        if isinstance(node, dict) and key in node:
+            keep, node = path[:depth + 1], node[key]
+        elif isinstance(node, list) and isinstance(key, int) and 0 <= key < len(node):
+            node = node[key]
+        else:
+            break
+    return keep
+
+
+def _dropped(data, path: tuple):
+    key = path[0]
+    if isinstance(data, list) and isinstance(key, int) and 0 <= key < len(data) and len(path) > 1:
+        return [_dropped(v, path[1:]) if i == key else v for i, v in enumerate(data)]
+    if not isinstance(data, dict) or key not in data:
+        return data         # an outer key of it went already
+    if len(path) == 1:
+        return {k: v for k, v in data.items() if k != key}
+    return {**data, key: _dropped(data[key], path[1:])}
 
 
 def _checked_form(data, kind: str) -> tuple:
@@ -121,11 +172,7 @@ def _diagnostic(error, smap: SourceMap) -> Diagnostic:
     expects = _expects(error)
     if error.validator == "additionalProperties":
         allowed = list((error.schema.get("properties") or {}).keys())
-        extra = [k for k in (error.instance or {}) if k not in allowed]
-        patterns = error.schema.get("patternProperties") or {}
-        if patterns:
-            import re
-            extra = [k for k in extra if not any(re.search(p, k) for p in patterns)]
+        extra = _extra_keys(error)
         key = extra[0] if extra else "?"
         return Diagnostic(UNKNOWN_KEY, f"unknown key `{key}`", smap.span(path + (key,), key=True),
                           help=suggestion_help(key, allowed) or expects or
@@ -146,6 +193,14 @@ def _diagnostic(error, smap: SourceMap) -> Diagnostic:
     description = error.schema.get("description") if isinstance(error.schema, dict) else None
     return Diagnostic(SCHEMA_REJECTS, _message(error), smap.span(path), help=expects or description,
                       notes=(f"at {where}",))
+
+
+def _extra_keys(error) -> list:
+    """The keys an ``additionalProperties`` error refuses: those no property nor pattern allows."""
+    allowed = error.schema.get("properties") or {}
+    patterns = error.schema.get("patternProperties") or {}
+    instance = error.instance if isinstance(error.instance, dict) else {}
+    return [k for k in instance if k not in allowed and not any(re.search(p, str(k)) for p in patterns)]
 
 
 def _expects(error) -> str | None:

@@ -18,8 +18,7 @@ from __future__ import annotations
 
 import attrs
 
-from ..dsl import ast, parse_cache
-from ..dsl.texts import parse_text
+from ..dsl import ast
 from ..dsl.visit import walks
 from ..engine.mutate import fmt
 from ..engine.state import PLAYERS, Family
@@ -158,15 +157,9 @@ class Domains:
             self.bodies.append((body, options))
 
     def _add(self, what: str, params: tuple, path: tuple, key: tuple | None = None) -> None:
-        text = self.game.data
-        for step in path:
-            text = text.get(step) if isinstance(text, dict) else text[step] if isinstance(text, list) else None
-        if not isinstance(text, str):
+        tree = self.game.texts.get(path)     # as the game's checks parsed it (model.Game.texts)
+        if tree is None:
             return
-        origin = self.game.source_map.text(path)
-        locate = origin.locate if origin is not None else None
-        cached = ("script", text, origin) if origin is not None else None
-        tree = parse_cache.parsed(cached, lambda: parse_text(text, locate)) if cached else parse_text(text, locate)
         body = Body(what, params, {}, key)
         self._collect(tree, body)
         self.bodies.append((body, tree))

@@ -1,0 +1,161 @@
+# SPDX-License-Identifier: MIT
+"""What a body's statements give the game's variables, checked before any code is written.
+
+A variable's type is what the game declares (``type:``) or what its initial value evidently is
+(``typed.infer``, as a variant's values are checked); a value's is what its text evidently is
+(``kinds.Kinds.evident``, or a variable's own type). Where both are evident and disagree (a text
+added to a number, a list given to a truth value) the statement is refused at its own line,
+whatever passes are on: only running it could tell otherwise, and running it would fail or,
+worse, carry on with a value of the wrong type. A name only ever given a value by ``+=`` or
+``-=`` (never set before) is an unknown name, as a misspelt variable is.
+
+The compiler still checks names, calls and kinds as it writes (dsl/compiler.py); these checks
+need no code written and live here, apart from it.
+"""
+from __future__ import annotations
+
+import attrs
+
+from ..codes import UNKNOWN_NAME, VALUE_OF_WRONG_TYPE_ASSIGNED
+from ..content import typed
+from ..errors import Diagnostic, suggestion_help
+from . import ast
+from .visit import Statements, assigned_values
+
+# a variable's type (typed.py's words, head only) -> the evident kinds (kinds.py's words) it takes
+_TAKES = {"int": {"number"}, "bool": {"bool"}, "text": {"text"}, "list": {"list"}}
+_NOUNS = {"number": "a number", "text": "a text", "bool": "a truth value", "list": "a list", "none": "none",
+          "zone": "a zone", "family": "a family of zones"}
+_HOLDS = {"int": "whole numbers", "bool": "true or false", "text": "texts", "list": "lists"}
+
+
+@attrs.frozen
+class Types:
+    """The types of the game's variables: (name, per player) -> typed.py's type (``int``,
+    ``list of symbol of goods``...), declared or inferred from the initial value."""
+
+    of: dict
+
+    @classmethod
+    def of_content(cls, data: dict, vocab: typed.Vocab) -> Types:
+        out = {}
+        for section, per_player in ((data.get("vars"), False), ((data.get("player") or {}).get("vars"), True)):
+            for name, spec in (section or {}).items():
+                spec = spec if isinstance(spec, dict) else {"initial": spec}
+                declared = spec.get("type")
+                out[(name, per_player)] = declared if isinstance(declared, str) else \
+                    typed.infer(spec.get("initial", 0), vocab)
+        return cls(out)
+
+    def head(self, name: str, per_player: bool) -> str | None:
+        kind = self.of.get((name, per_player))
+        return kind.partition(" of ")[0] if kind else None
+
+
+class Checker(Statements):
+    """The checks of one body (a procedure's, a phase's, a script's position) with its
+    parameters; each problem goes to ``out``."""
+
+    def __init__(self, vocab, kinds, types: Types, params, out: list):
+        self.v = vocab
+        self.kinds = kinds
+        self.types = types
+        self.out = out
+        self.params = set(params)
+        self.given: set = set()        # names a body gives a value by anything but `+=`/`-=`
+
+    def check(self, body) -> None:
+        self.given = {name for name, values in assigned_values(body).items()
+                      if values is None or any(not _grown_from(name, v) for v in values)}
+        self.visit(body)
+
+    def Assign(self, st):
+        self._gives(st.target, st.value, st.value, "=")
+
+    def AugAssign(self, st):
+        target = st.target
+        if isinstance(target, ast.Name) and self._local(target.id) is None:
+            self.out.append(Diagnostic(
+                UNKNOWN_NAME, f"unknown name `{target.id}`", target.span,
+                help=suggestion_help(target.id, self._names())
+                or f"`{target.id} {st.op}= ...` needs a value to start from: set `{target.id} = ...` first"))
+            return
+        self._gives(target, st.value, st.value, f"{st.op}=")
+
+    def _local(self, name: str) -> bool | None:
+        """True: a local of the body; False: a variable of the game; None: neither (unknown)."""
+        if name in self.params:
+            return True
+        if name in self.v.gvars or name in self.v.constants:
+            return False        # a game's variable is never a local (codegen.Module.write)
+        return True if name in self.given else None
+
+    def _names(self) -> set:
+        v = self.v
+        return self.params | self.given | v.gvars | v.constants
+
+    def _gives(self, target, value, shown, op: str) -> None:
+        """``target op value``: the value's evident kind must be one the target's type takes."""
+        variable = self._variable(target)
+        if variable is None:
+            return
+        name, per_player = variable
+        head = self.types.head(name, per_player)
+        got = self._kind(value)
+        if head not in _TAKES or got is None or got in _TAKES[head] or (got == "none" and op == "="):
+            return
+        where = f"`{_shown(target)}`"
+        self.out.append(Diagnostic(
+            VALUE_OF_WRONG_TYPE_ASSIGNED, f"{where} holds {_HOLDS[head]}; `{op}` gives it {_NOUNS[got]}",
+            shown.span, help=_help(value, head),
+            notes=(f"{_what(per_player)} `{name}` is {_declared(self.types, variable)}",)))
+
+    def _variable(self, target):
+        """(name, per player) of the game variable ``target`` sets, or None (a local, an element,
+        an item's property, or a name that could be either)."""
+        v = self.v
+        if isinstance(target, ast.Name):
+            return (target.id, False) if self._local(target.id) is False and target.id in v.gvars else None
+        if isinstance(target, ast.Attr) and target.name in v.pvars and \
+                target.name not in (v.item_props | v.dynamic_props | v.member_props) and target.name not in v.pzones:
+            return target.name, True
+        return None
+
+    def _kind(self, node) -> str | None:
+        """The evident kind of ``node``: the text's own (kinds.py), or a game variable's type."""
+        kind = self.kinds.evident(node)
+        if kind is not None:
+            return kind
+        variable = self._variable(node) if isinstance(node, (ast.Name, ast.Attr)) else None
+        head = self.types.head(*variable) if variable else None
+        return {"int": "number", "bool": "bool", "text": "text", "list": "list"}.get(head)
+
+
+def _grown_from(name: str, value) -> bool:
+    """``value`` is ``name + ...`` (what ``name += v`` gives, visit.bindings): it needs ``name`` set before."""
+    return isinstance(value, ast.BinOp) and isinstance(value.left, ast.Name) and value.left.id == name
+
+
+def _shown(target) -> str:
+    if isinstance(target, ast.Name):
+        return target.id
+    if isinstance(target, ast.Attr) and isinstance(target.obj, ast.Name):
+        return f"{target.obj.id}.{target.name}"
+    return f"….{target.name}" if isinstance(target, ast.Attr) else "it"
+
+
+def _what(per_player: bool) -> str:
+    return "player variable" if per_player else "variable"
+
+
+def _declared(types: Types, variable: tuple) -> str:
+    return types.of.get(variable) or "untyped"
+
+
+def _help(value, head: str) -> str | None:
+    """How to write the value the variable takes, where the text shows it."""
+    if head == "int" and isinstance(value, ast.Str) and value.value.strip().lstrip("-").isdigit():
+        return f"write the number without quotes: {value.value.strip()}"
+    if head == "bool" and isinstance(value, ast.Str) and value.value in ("true", "false"):
+        return f"write `{value.value}` without quotes"
+    return None
