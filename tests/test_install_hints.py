@@ -163,3 +163,11 @@ def test_outside_a_checkout_the_hint_names_the_distribution_or_else_the_packages
     info.mkdir()
     (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {extras.DISTRIBUTION}\nVersion: 0.1.0\n")
     assert _hint_from(site, "stats") == f"pip install '{extras.DISTRIBUTION}[stats]'"
+
+
+def test_the_training_example_without_sb3_names_the_install_and_exits_2():
+    example = ROOT / "examples" / "rl" / "train_for_sale.py"
+    done = _run(f"import runpy, sys\nsys.modules['sb3_contrib'] = None\nrunpy.run_path({str(example)!r}, "
+                "run_name='__main__')", ROOT)
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert "needs the `rl-train` extra: pip install -e '.[rl-train]' (sb3_contrib is missing)" in done.stderr

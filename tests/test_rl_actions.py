@@ -11,7 +11,7 @@ import pytest
 from rulekit.engine import api
 from rulekit.errors import DiagnosticReport
 from rulekit.games import load_game
-from rulekit.tools.actions import DEFAULT_MAX_NUMBER, vocabulary
+from rulekit.tools.actions import DEFAULT_MAX_NUMBER, content_max_number, vocabulary
 
 from conftest import codes
 
@@ -67,9 +67,10 @@ def test_the_table_names_each_id_and_where_it_comes_from(game):
 
 def test_numbers_without_bounds_stop_at_max_number():
     game = load_game("examples/for-sale")
+    bound = content_max_number(game)                        # coins have no upper bound in the content
     bids = [t for t in vocabulary(game).notations if t.startswith("bid ")]
-    assert bids[-1] == f"bid {DEFAULT_MAX_NUMBER}"          # coins have no upper bound in the content
-    assert f"bid {DEFAULT_MAX_NUMBER + 1}" not in vocabulary(game).ids
+    assert bids[-1] == f"bid {bound}" and vocabulary(game).max_number == bound >= DEFAULT_MAX_NUMBER
+    assert f"bid {bound + 1}" not in vocabulary(game).ids
     assert vocabulary(game, max_number=20).id_of("bid 21") is None
 
 

@@ -42,3 +42,14 @@ def test_maskable_ppo_beats_random_bots_at_for_sale():
     before = example.win_rate(at_random, games=200, seed=10_000)
     after = example.win_rate(trained, games=200, seed=10_000)
     assert after >= before + 0.10, (before, after)
+
+
+def test_training_prints_its_progress_as_it_goes(capsys):
+    example = _example()
+    assert example.main(["--timesteps", "600", "--games", "4", "--every", "256"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    steps = [line for line in lines if line.startswith("steps ")]
+    assert [line.split()[1] for line in steps] == ["256/600", "512/600", "768/600", "1024/600"]  # 512 a rollout
+    assert all(" games " in line and " win rate (last " in line for line in steps)
+    assert lines[0].startswith("training MaskablePPO") and lines[-1].startswith("win rate over 4 games")
+    assert sum(line.startswith("evaluating ") for line in lines) == 8

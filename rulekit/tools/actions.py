@@ -12,8 +12,12 @@ notation two options print has one id. ``num_distinct_actions`` is the vocabular
 ``table()`` prints it; the same content and ``max_number`` give the same ids.
 
 A number the rules give no bound for (``p.coins`` is any whole number) is bounded by
-``max_number`` (``DEFAULT_MAX_NUMBER``); a legal option that prints a number past it has no
-id (the environments leave it out of the mask and say so once). A label hole whose values
+``max_number``, sized from the content by default (:func:`content_max_number`): ``HEADROOM``
+times the largest number any option offered in ``PLAYOUTS`` seeded random games per player
+count, and at least ``DEFAULT_MAX_NUMBER``. Goa's purse has no maximum, and its bids passed a
+fixed 60; sized from play, every bid of the shipped games has an id. A legal option that prints
+a number past ``max_number`` still has no id (the environments leave it out of the mask and say
+so once). A label hole whose values
 cannot be bounded at all (a built text, a list) is refused: RK0970 on the option's line; a
 vocabulary of more than ``MAX_ACTIONS`` entries is RK0971.
 """
@@ -28,9 +32,13 @@ from ..dsl import ast
 from ..errors import Diagnostic, DiagnosticReport
 from .action_domains import Ctx, Domains, Unbounded, _clause
 
-DEFAULT_MAX_NUMBER = 60
+DEFAULT_MAX_NUMBER = 60     # the least bound of a number the rules leave open
+HEADROOM = 4                # times the largest number random play offered: stronger players hold more
+PLAYOUTS = 3                # seeded random games per player count that size it
+PLAYOUT_ACTIONS = 20_000    # a random game that has not ended by then is cut short (its numbers still count)
 MAX_ACTIONS = 100_000
 _CACHE: dict = {}
+_MEASURED: dict = {}
 _KEEP = 16
 
 
@@ -57,8 +65,11 @@ class ActionVocabulary:
                          for i, (text, where) in enumerate(zip(self.notations, self.options)))
 
 
-def vocabulary(game, max_number: int = DEFAULT_MAX_NUMBER) -> ActionVocabulary:
-    """The vocabulary of ``game`` (a loaded Game), built once per content and ``max_number``."""
+def vocabulary(game, max_number: int | None = None) -> ActionVocabulary:
+    """The vocabulary of ``game`` (a loaded Game), built once per content and ``max_number``
+    (None: :func:`content_max_number`)."""
+    if max_number is None:
+        max_number = content_max_number(game)
     key = (game.content_hash, max_number)
     found = _CACHE.get(key)
     if found is None:
@@ -67,6 +78,40 @@ def vocabulary(game, max_number: int = DEFAULT_MAX_NUMBER) -> ActionVocabulary:
             _CACHE.pop(next(iter(_CACHE)))
         _CACHE[key] = found
     return found
+
+
+def content_max_number(game) -> int:
+    """The bound of the numbers the rules leave open, sized from the content: ``HEADROOM`` times
+    the largest whole number any option offered (a value its ``for`` clauses chose from, as
+    ``n`` in ``"bid {n}" for n in range(...)``) in ``PLAYOUTS`` random games per player count,
+    seeded, so the same content always gives the same ids; at least ``DEFAULT_MAX_NUMBER``."""
+    found = _MEASURED.get(game.content_hash)
+    if found is None:
+        found = _MEASURED[game.content_hash] = max(DEFAULT_MAX_NUMBER, HEADROOM * _largest_offered(game))
+    return found
+
+
+def _largest_offered(game) -> int:
+    import random
+
+    from ..engine import api
+    largest = 0
+    for players in range(game.min_players, game.max_players + 1):
+        for seed in range(PLAYOUTS):
+            state = api.new_game(game, players, seed, record=False)
+            rng = random.Random(seed)
+            for _ in range(PLAYOUT_ACTIONS):
+                if state.over:
+                    break
+                pending = state.pending
+                for seat in pending.players:
+                    decision = pending if seat == pending.player else pending.focus(seat)
+                    for choice in decision.choices:
+                        for value in choice[1:]:
+                            if value.__class__ is int and value > largest:
+                                largest = value
+                api.apply_index(state, rng.randrange(len(pending.choices)))
+    return largest
 
 
 def _build(game, max_number: int) -> ActionVocabulary:

@@ -26,7 +26,6 @@ from ..agents import make_agent
 from ..engine import api
 from ..engine.simultaneous import seat_of
 from ..engine.state import PLAYERS
-from .actions import DEFAULT_MAX_NUMBER
 from .rl_play import Play, whole
 
 
@@ -37,7 +36,7 @@ class GameEnv(gym.Env):
 
     def __init__(self, game, players: int | None = None, seat: str = "p1", bots="random", variants=(),
                  seed: int | None = None, reward: str = "win", max_steps: int | None = None,
-                 illegal: str = "lose", max_number: int = DEFAULT_MAX_NUMBER):
+                 illegal: str = "lose", max_number: int | None = None):
         self.play = Play(game, players, variants, reward, max_number)
         n = self.play.n
         me = seat_of(seat)

@@ -5,7 +5,8 @@
     e = env("mygame", players=3, seed=7)          # agents take turns as the rules ask
     p = parallel_env("mygame", players=3, seed=7) # every agent to act acts in one step
 
-Needs the optional extra ``rulekit[rl]`` (pettingzoo, gymnasium, numpy). docs/rl.md is the guide.
+Needs the optional extra ``rl`` (pettingzoo, gymnasium, numpy: ``pip install -e '.[rl]'`` in a checkout,
+``pip install 'rulekit-games[rl]'`` elsewhere). docs/rl.md is the guide.
 
 Agents are ``p1..pN``; who acts is whoever the rules' pending ``choose`` names, so turn order
 (and several decisions in a row by one player) come from the content. In a simultaneous
@@ -46,7 +47,6 @@ from pettingzoo.utils import wrappers
 
 from ..engine.state import PLAYERS
 from ..engine.view import view
-from .actions import DEFAULT_MAX_NUMBER
 from .observe import LIMIT
 from .rl_play import Play, whole
 
@@ -55,7 +55,7 @@ ILLEGAL = ("lose", "raise")
 
 def env(game, players: int | None = None, variants=(), seed: int | None = None, reward: str = "win",
         max_steps: int | None = None, render_mode: str | None = None, illegal: str = "lose",
-        normalize: bool = True, max_number: int = DEFAULT_MAX_NUMBER):
+        normalize: bool = True, max_number: int | None = None):
     """The AEC environment for ``game`` (a loaded Game, a shipped game's name or a folder),
     wrapped in PettingZoo's order-enforcing wrapper."""
     return wrappers.OrderEnforcingWrapper(raw_env(game, players, variants, seed, reward, max_steps, render_mode,
@@ -64,7 +64,7 @@ def env(game, players: int | None = None, variants=(), seed: int | None = None, 
 
 def parallel_env(game, players: int | None = None, variants=(), seed: int | None = None, reward: str = "win",
                  max_steps: int | None = None, render_mode: str | None = None, illegal: str = "lose",
-                 normalize: bool = True, max_number: int = DEFAULT_MAX_NUMBER):
+                 normalize: bool = True, max_number: int | None = None):
     """The parallel environment for ``game``: every agent to act acts in one ``step``."""
     return raw_parallel_env(game, players, variants, seed, reward, max_steps, render_mode, illegal, normalize,
                             max_number)
@@ -176,7 +176,7 @@ class raw_env(_Shared, AECEnv):
 
     def __init__(self, game, players: int | None = None, variants=(), seed: int | None = None, reward: str = "win",
                  max_steps: int | None = None, render_mode: str | None = None, illegal: str = "lose",
-                 normalize: bool = True, max_number: int = DEFAULT_MAX_NUMBER):
+                 normalize: bool = True, max_number: int | None = None):
         AECEnv.__init__(self)
         self._setup(game, players, variants, seed, reward, max_steps, render_mode, illegal, normalize, max_number)
 
@@ -259,7 +259,7 @@ class raw_parallel_env(_Shared, ParallelEnv):
 
     def __init__(self, game, players: int | None = None, variants=(), seed: int | None = None, reward: str = "win",
                  max_steps: int | None = None, render_mode: str | None = None, illegal: str = "lose",
-                 normalize: bool = True, max_number: int = DEFAULT_MAX_NUMBER):
+                 normalize: bool = True, max_number: int | None = None):
         self._setup(game, players, variants, seed, reward, max_steps, render_mode, illegal, normalize, max_number)
         self.agents = []
 

@@ -19,7 +19,7 @@ import numpy as np
 from ..engine import api
 from ..engine.state import PLAYERS
 from ..games import load_game
-from .actions import DEFAULT_MAX_NUMBER, vocabulary
+from .actions import vocabulary
 from .observe import Observer
 
 REWARDS = ("win", "score")
@@ -34,7 +34,7 @@ class Play:
     """A game of ``n`` seats, its vocabulary and observer, and the state being played."""
 
     def __init__(self, game, players: int | None = None, variants=(), reward: str = "win",
-                 max_number: int = DEFAULT_MAX_NUMBER):
+                 max_number: int | None = None):
         game = load(game, variants)
         n = game.default_players if players is None else players
         if not game.min_players <= n <= game.max_players:
