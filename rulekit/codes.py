@@ -154,6 +154,8 @@ RESUME_OTHER_BATCH = _code("RK0960", "a `--resume` batch file of another batch: 
 BAD_BATCH_LINE = _code("RK0961", "a line of a resumed batch file that is no record of its batch (not JSON, cut short, "
                                  "another batch's seed or seats, a game twice): reported, dropped, its game played "
                                  "again")
+BATCH_LOCKED = _code("RK0962", "a batch file another `rulekit simulate` is writing at the same time (its lock file "
+                               "`FILE.lock` is held): the second writer refuses to start")
 # RK097x: fixed action ids for reinforcement learning (tools/actions.py)
 ACTIONS_UNBOUNDED = _code("RK0970", "an option whose label prints values the analysis cannot bound (a built text, "
                                     "a list): the game has no fixed action ids")
@@ -195,6 +197,8 @@ MISSING_KEY_IN_TABLE = _code("RK4021", "a key that is not in a table or mapping"
 UNSUPPORTED_OPERATION = _code("RK4022", "an operation on a value of a kind it does not take (`none + 1`, `[1] + 1`, "
                                         "indexing a number, a list as a key)")
 VALUE_OUT_OF_DOMAIN = _code("RK4023", "a value outside what an operation takes (`max` of an empty list)")
+STEP_BUILT_TOO_MUCH = _code("RK4024", "one step of the rules built more than its bound of values (a list, slice or "
+                                      "text copied in a loop) or grew the process's memory past its bound")
 # RK50xx: scripts and logs
 SCRIPT_STEP_FAILED = _code("RK5001", "a script step failed (the default of script errors)")
 CONTENT_CHANGED = _code("RK5002", "the game's content changed since the log was made")

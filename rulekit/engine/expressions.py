@@ -13,7 +13,9 @@ from collections.abc import Callable
 from ..codes import INDEX_OUT_OF_RANGE, MISSING_KEY_IN_TABLE, UNSUPPORTED_OPERATION, WRONG_KIND
 from ..errors import ContentRuntimeError, boundary, suggestion_help
 from . import memo, mutate, vm
+from .elements import unshared
 from .library import seq
+from .limits import built
 from .runtime import NAMES as RUNTIME_NAMES
 from .scoring import score
 from .state import SEAT_NAMES, Family, Player, ZoneKey
@@ -76,9 +78,11 @@ def namespace(items: dict) -> dict:
                 raise ContentRuntimeError(f"a slice's bounds are whole numbers, not `{mutate.fmt(bound)}`", None,
                                           WRONG_KIND)
         if type(o) is ZoneKey:
-            return s.zones[o][lo:hi]
+            o = s.zones[o]
         if type(o) is list or type(o) is str:
-            return o[lo:hi]
+            part = o[lo:hi]
+            built(len(part))
+            return part
         raise ContentRuntimeError(f"only a list, a zone or a text can be sliced, not {mutate.fmt(o)}", None,
                                   UNSUPPORTED_OPERATION)
 
@@ -151,18 +155,27 @@ def _key(key):
 
 
 def _replaced(container, key, value):
-    """``xs[i] = v``, ``d[k] = v``: a new list or mapping with the element set. A value is never
-    changed in place, since another name may hold the same one (``ys = xs``), so the variable
-    gets the new value through its own door (its setter, its event) like any assignment."""
+    """``xs[i] = v``, ``d[k] = v``: the list or mapping with the element set. A value is never
+    changed where another name could see it (``ys = xs``), so the variable gets the new value
+    through its own door (its setter, its event) like any assignment; when nobody else holds it,
+    it is set in place (engine/elements.py), and a loop of assignments costs each one once."""
     if container.__class__ is list:
         if key.__class__ is not int:
             raise ContentRuntimeError(f"a list's index is a whole number, not {mutate.fmt(key)}", None, WRONG_KIND)
         if not -len(container) <= key < len(container):
             past_end(key, "the list", len(container))
+        if unshared(container):
+            container[key] = value
+            return container
+        built(len(container))
         new = list(container)
     elif container.__class__ is dict:
-        new = dict(container)
         key = _key(key)
+        if unshared(container):
+            container[key] = value
+            return container
+        built(len(container))
+        new = dict(container)
     else:
         raise ContentRuntimeError(f"only an element of a list or a table can be set, not of {mutate.fmt(container)}",
                                   None, UNSUPPORTED_OPERATION)

@@ -20,7 +20,7 @@ import attrs
 from ..codes import RANGE_TOO_LONG, VALUE_TOO_LARGE, WRONG_KIND
 from ..errors import ContentRuntimeError, boundary
 from . import boards, mutate
-from .limits import MAX_BITS, MAX_SIZE, too_long_message, too_many_digits
+from .limits import MAX_BITS, MAX_SIZE, built, too_long_message, too_many_digits
 from .state import PLAYERS, Family, Player, State, ZoneKey
 
 
@@ -133,12 +133,22 @@ def _printed_items(values, separator: str) -> str:
         if size > MAX_SIZE:
             raise ContentRuntimeError(too_long_message(True, MAX_SIZE, more=True), None, VALUE_TOO_LARGE)
         parts.append(part)
+    built(size)
     return separator.join(parts)
 
 
 def checked_text(text: str) -> str:
     """A text just built (a template's), refused when past MAX_SIZE."""
-    return text if len(text) <= MAX_SIZE else too_long(text)
+    if len(text) > MAX_SIZE:
+        too_long(text)
+    built(len(text))
+    return text
+
+
+def _counted(new: list) -> list:
+    """A list a built-in just copied, counted in what the step builds (limits.built)."""
+    built(len(new))
+    return new
 
 
 # ------------------------------------------------------------------ compared by a key
@@ -254,26 +264,26 @@ def _bottom(s, zone):
 @function("list", ("items",), (), "a snapshot of a zone or list as a list", "list(staging)",
           args={'items': 'list'}, returns="list", gives="list")
 def _list(s, items):
-    return list(seq(s, items))
+    return _counted(list(seq(s, items)))
 
 
 @function("sorted", ("items",), (), "the items in ascending order", "sorted(scores)",
           args={'items': 'list'}, returns="list", gives="list", by=_sorted_by)
 def _sorted(s, items):
-    return sorted(seq(s, items))
+    return _counted(sorted(seq(s, items)))
 
 
 @function("reversed", ("items",), (), "the items in reverse order", "reversed(order)",
           args={'items': 'list'}, returns="list", gives="list")
 def _reversed(s, items):
-    return list(reversed(seq(s, items)))
+    return _counted(list(reversed(seq(s, items))))
 
 
 @function("distinct", ("items",), (), "the items without repeats, in first-seen order",
           "distinct(c.company for c in p.hand)",
           args={'items': 'list'}, returns="list", gives="list", by=_distinct_by)
 def _distinct(s, items):
-    return list(dict.fromkeys(seq(s, items)))
+    return _counted(list(dict.fromkeys(seq(s, items))))
 
 
 @function("subsets", ("items",), (("min", 0), ("max", None)),
@@ -401,7 +411,7 @@ def _text(s, value):
           "t.contents = without(t.contents, kind)",
           args={'items': 'list'}, returns="list", gives="list")
 def _without(s, items, item):
-    out = list(seq(s, items))
+    out = _counted(list(seq(s, items)))
     if item in out:
         out.remove(item)
     return out
@@ -418,6 +428,10 @@ def _abs(s, number):
           args={'items': 'list'}, returns="number")
 def _index_of(s, items, item):
     items = seq(s, items)
+    if items.__class__ is not list:     # a mapping, a text or a number: no positions to count
+        raise ContentRuntimeError(f"`index_of` looks for a position in a list or a zone, not in "
+                                  f"{mutate.fmt(items)[:200]} (`x in d` asks whether a mapping has a key)",
+                                  None, WRONG_KIND)
     return items.index(item) if item in items else -1
 
 

@@ -7,7 +7,7 @@ mul, power; templates; the built-ins that build texts) and where a recorded game
 (mutate's setters)."""
 from __future__ import annotations
 
-from ..codes import VALUE_TOO_LARGE
+from ..codes import STEP_BUILT_TOO_MUCH, VALUE_TOO_LARGE
 from ..errors import ContentRuntimeError
 
 MAX_SIZE = 1_000_000
@@ -26,3 +26,37 @@ def too_many_digits(bits: int, why: str = "a runaway value?", span=None, subject
     (``subject``: what it is the value of, said first)."""
     said = f"a number of about {bits * 3 // 10:,} digits is too large (at most about {MAX_BITS * 3 // 10:,}; {why})"
     raise ContentRuntimeError(f"{subject}: {said}" if subject else said, span, VALUE_TOO_LARGE)
+
+
+# ------------------------------------------------------------------ what one step builds
+# Each value is bounded above, but a loop may copy a value within the bounds many times and keep
+# every copy (`keep = keep + [xs[:]]`): a few seconds reach gigabytes. So one run of the rules
+# (from a decision to the next: engine/vm.py counts runs in watchdog.RUNS) may build at most
+# MAX_BUILT elements (items of lists, characters of texts, entries of mappings) in the copies the
+# engine makes (slices, element assignments that copy, the built-ins that build lists and texts).
+# 20 million list items are 160 MB of pointers; the shipped games build well under 100,000 in a
+# step (a decision's options and a few sorted hands). The copies written inline by the compiler
+# (`a + b`, a comprehension) are bounded by the watchdog's memory bound below instead.
+MAX_BUILT = 20_000_000
+# How far the process's resident memory may grow during one run of the rules before the
+# command line's watchdog (engine/watchdog.py, ticking 4 times a CPU second) stops it on its
+# line: far above any shipped game's step, far below the machines' memory.
+MAX_STEP_MEMORY = 1 << 30
+RUNS = [0]              # odd while the VM runs content: increased as a run starts and as it ends (vm.py)
+_built = [-1, 0]        # [the run it counts, elements built in it]
+
+
+def built(size: int) -> None:
+    """Count ``size`` elements built by the running step; past MAX_BUILT, the content's error
+    (RK4024) on the statement that runs. Counted per run of the VM (a new run starts at zero)."""
+    run = RUNS[0]
+    if _built[0] != run:
+        _built[0] = run
+        _built[1] = size
+    else:
+        _built[1] += size
+    if _built[1] > MAX_BUILT:
+        _built[1] = 0
+        raise ContentRuntimeError(f"one step of the rules built more than {MAX_BUILT:,} elements in copies of lists, "
+                                  "slices, mappings or texts without reaching a decision (a value copied in a "
+                                  "loop?)", None, STEP_BUILT_TOO_MUCH)

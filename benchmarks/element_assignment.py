@@ -1,0 +1,94 @@
+#!/usr/bin/env python
+# SPDX-License-Identifier: MIT
+"""Element assignment, ``xs[i] = v`` and ``d[k] = v``, at 10k, 100k and 1M assignments (printed,
+never asserted): each should cost about ten times the one before (engine/elements.py sets an
+element in place when nobody else holds the value; it copied the whole value each time, n²).
+
+    python benchmarks/element_assignment.py [--sizes 10000,100000,1000000]
+
+Each size is played as one game: a procedure keeps a list and a mapping in its frame (they live
+across decisions) and fills them by chunks of at most 100,000 assignments a decision, in a
+procedure that never asks anyone (its locals are Python's), and in the frame itself. The step limit (2,000,000 steps a
+decision) is why the work is cut in chunks.
+"""
+from __future__ import annotations
+
+import argparse
+import tempfile
+import time
+from pathlib import Path
+
+import rulekit
+from rulekit.engine import api
+
+GAME = """\
+meta: {{title: Elements}}
+players: {{min: 1, max: 1, default: 1}}
+vars:
+  total: 0
+procedures:
+  fill:
+    params: [xs, d, start, n]
+    do: |
+      for i in range(n):
+          xs[start + i] = start + i
+          d[start + i] = i
+      return [xs, d]
+  grow:
+    params: [p]
+    do: |
+      xs = [0] * {size}
+      d = {{}}
+      ys = [0] * {size}
+      e = {{}}
+      for r in range({chunks}):
+          both = fill(xs, d, r * {chunk}, {chunk})
+          xs = both[0]
+          d = both[1]
+          for i in range({chunk}):
+              ys[r * {chunk} + i] = r * {chunk} + i
+              e[r * {chunk} + i] = i
+          choose p:
+              "go":
+                  pass
+      total = sum(xs) + sum(ys) + count(d) + count(e)
+flow:
+  rounds: 1
+  phases:
+    - id: m
+      do: grow(players[0])
+scoring:
+  categories:
+    - id: none
+      points: "0"
+"""
+
+
+def play(size: int) -> float:
+    """Seconds (process CPU) to play one game of ``size`` assignments to each of four values."""
+    chunk = min(size, 100_000)
+    with tempfile.TemporaryDirectory() as folder:
+        Path(folder, "game.yaml").write_text(GAME.format(size=size, chunk=chunk, chunks=size // chunk))
+        game = rulekit.load_game(folder)
+        start = time.process_time()
+        state = api.new_game(game, 1, seed=1)
+        while not state.over:
+            api.apply_index(state, 0)
+        spent = time.process_time() - start
+    assert state.g["total"] == 2 * size * (size - 1) // 2 + 2 * size
+    return spent
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="10000,100000,1000000")
+    sizes = [int(n) for n in parser.parse_args().sizes.split(",")]
+    print(f"{'assignments':>12} {'CPU s':>8} {'us each':>8}  (each of a list and a mapping, in a function's locals "
+          "and in a frame)")
+    for size in sizes:
+        spent = play(size)
+        print(f"{size:>12,} {spent:8.2f} {spent / (4 * size) * 1e6:8.2f}")
+
+
+if __name__ == "__main__":
+    main()
