@@ -53,7 +53,7 @@ def test_a_line_per_game_after_a_header_and_the_same_records_as_in_memory(tmp_pa
     assert head["content_hash"] == game.content_hash and head["max_actions"] == sim.batch_cap(game, 3, None)
     assert records == sim.run_batch("batavia", players=3, games=5, seed=4, bots=["random", "greedy"])
     assert main(["simulate", "batavia", "--players", "3", "--games", "5", "--seed", "4", "--bots",
-                 "random,greedy", "--out", str(out), "--format", "json"]) == 0
+                 "random,greedy", "--out", str(out), "--format", "json", "--overwrite"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["summary"] == sim.summarise(records) and report["games_file"] == str(out)
 

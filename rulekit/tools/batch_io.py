@@ -14,28 +14,80 @@ and its game played again.
 """
 from __future__ import annotations
 
+import contextlib
 import json
+import math
 import os
+import re
 import sys
 import tempfile
 from collections.abc import Callable, Iterator
 
-from ..codes import BAD_BATCH_LINE, RESUME_OTHER_BATCH
+from ..codes import BAD_BATCH_LINE, BATCH_LOCKED, RESUME_OTHER_BATCH
 from ..errors import UsageError
 from ..files import write_bytes
 
 FORMAT = "rulekit-simulate-batch"
 VERSION = 1
 # what a resumed file must share with the command, as (header key, what it is called)
-IDENTITY = (("game", "game"), ("content_hash", "content hash"), ("seed", "seed"), ("players", "players"),
-            ("bots", "bots"), ("max_actions", "action cap (--max-actions)"))
+IDENTITY = (("game", "game"), ("content_hash", "content hash"), ("variants", "variants"), ("seed", "seed"),
+            ("game_seeds", "seed scheme"), ("players", "players"), ("bots", "bots"),
+            ("max_actions", "action cap (--max-actions)"))
 SHOWN_PROBLEMS = 10     # lines reported one by one; the rest are counted
+MAX_DEPTH = 32          # how deeply a line's lists and mappings may nest before it is parsed (json.loads
+                        # recurses once a level: 200,000 deep ran out of stack); a record's are 2 deep, and
+                        # record_problem refuses any other shape
+_BRACKETS = re.compile(rb'"(?:[^"\\]|\\.)*"|[\[\]{}]')    # a JSON string (skipped) or a bracket
 
 
 class BatchMismatch(UsageError):
     """A ``--resume`` file that is not a batch of the same game, content, seed, seats and cap."""
 
     code = RESUME_OTHER_BATCH
+
+
+class BatchLocked(UsageError):
+    """A batch file another ``rulekit simulate`` is writing: two writers would mix their records."""
+
+    code = BATCH_LOCKED
+
+
+@contextlib.contextmanager
+def locked(path: str):
+    """Hold ``PATH.lock`` (an advisory lock the system drops when the holder dies, so a killed
+    batch leaves none behind) while a batch is written; a second writer of the same file refuses
+    to start. Where the platform has no ``flock``, nothing is locked."""
+    try:
+        import fcntl
+    except ImportError:         # pragma: no cover - not POSIX
+        yield
+        return
+    lock = path + ".lock"
+    while True:
+        try:
+            fd = os.open(lock, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
+        except OSError as exc:
+            raise UsageError(f"cannot lock `{path}` ({lock}): {exc.strerror or exc}") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            raise BatchLocked(f"`{path}` is being written by another `rulekit simulate` (it holds `{lock}`): "
+                              "wait for it to end, then --resume") from None
+        try:
+            same = os.stat(lock, follow_symlinks=False).st_ino == os.fstat(fd).st_ino
+        except OSError:
+            same = False        # its holder removed it as it ended: lock a new one
+        if same:
+            break
+        os.close(fd)
+    try:
+        yield
+    finally:
+        try:
+            os.unlink(lock)
+        finally:
+            os.close(fd)
 
 
 def header(game, variants, players: int, seed: int, bots: list[str], cap: int) -> dict:
@@ -97,9 +149,30 @@ def resume(path: str, head: dict, games: int, valid: Callable[[dict], str | None
     return held
 
 
+def parsed(line: bytes):
+    """A line of a batch file as JSON, refused (ValueError, saying why) when it nests deeper than
+    MAX_DEPTH or holds a number that is not finite (NaN, Infinity), before ``json`` recurses into it."""
+    if line.count(b"[") + line.count(b"{") > MAX_DEPTH:      # only then is the depth worth counting
+        depth = deepest = 0
+        for token in _BRACKETS.finditer(line):
+            bracket = token.group()
+            if bracket in (b"[", b"{"):
+                depth += 1
+                deepest = max(deepest, depth)
+            elif bracket in (b"]", b"}"):
+                depth -= 1
+        if deepest > MAX_DEPTH:
+            raise ValueError(f"nested {deepest:,} deep (at most {MAX_DEPTH})")
+    return json.loads(line, parse_constant=_not_finite)
+
+
+def _not_finite(name: str):
+    raise ValueError(f"`{name}` is not a finite number")
+
+
 def _check_header(path: str, first: bytes, head: dict) -> None:
     try:
-        found = json.loads(first)
+        found = parsed(first)
     except ValueError:
         found = None
     if not isinstance(found, dict) or found.get("format") != FORMAT:
@@ -110,16 +183,14 @@ def _check_header(path: str, first: bytes, head: dict) -> None:
     differ = [f"{label} {_shown(found.get(key))} in the file, {_shown(head[key])} here"
               for key, label in IDENTITY if found.get(key) != head[key]]
     if differ:
-        if found.get("variants") != head["variants"]:
-            differ.append(f"variants {_shown(found.get('variants'))} in the file, {_shown(head['variants'])} here")
         raise BatchMismatch(f"cannot resume `{path}`: it is another batch ({'; '.join(differ)}); run the "
                             "command that started it, or write this batch to another file")
 
 
 def _shown(value) -> str:
     if isinstance(value, list):
-        return ",".join(map(str, value)) or "none"
-    return "none" if value is None else str(value)
+        return ",".join(map(_shown, value))[:200] or "none"
+    return "none" if value is None else str(value)[:200]
 
 
 def _scan(path: str, games: int, valid, warn) -> tuple[Held, int, int, int]:
@@ -150,9 +221,11 @@ def _problem(line: bytes, held: Held, valid) -> str | None:
     if not line.endswith(b"\n"):
         return "a line cut short (the batch was stopped while writing it)" + again
     try:
-        record = json.loads(line)
-    except ValueError as exc:
+        record = parsed(line)
+    except json.JSONDecodeError as exc:
         return f"not JSON ({exc.msg.removesuffix(' at')} at column {exc.colno})" + again
+    except ValueError as exc:
+        return f"not a record: {exc}" + again
     if not isinstance(record, dict) or type(record.get("index")) is not int or record["index"] < 0:
         return "not a game record (no game index)" + again
     wrong = valid(record)
@@ -161,6 +234,47 @@ def _problem(line: bytes, held: Held, valid) -> str | None:
     if not held.add(record["index"]):
         return f"game {record['index']} again (its first line is kept)"
     return None
+
+
+def record_problem(record: dict, players: int) -> str | None:
+    """Why a record read back is not of a game record's shape (docs/cli.md), if it is not: every
+    field's type, the seats' range and the numbers' finiteness checked, since the figures are
+    worked out from it (a winner seat 7 of 4 players, a text for rounds, a NaN score)."""
+    stalled = record.get("stalled")
+    wanted = {"seed": _whole(record.get("seed")), "stalled": type(stalled) is bool,
+              "bots": _texts(record.get("bots"), players),
+              "scores": _scores(record.get("scores"), 0 if stalled else players),
+              "winners": _seats(record.get("winners"), players, stalled),
+              "rounds": record.get("rounds") is None or _whole(record.get("rounds")),
+              "decisions": _whole(record.get("decisions")), "actions": _counts(record.get("actions")),
+              "discarded_worlds": _whole(record.get("discarded_worlds", 0)),
+              "error": isinstance(record.get("error", ""), str)}
+    wrong = [key for key, fits in wanted.items() if not fits]
+    if wrong:
+        return f"not a game record of {players} players (its {', '.join(wrong)})"
+    return None
+
+
+def _whole(value) -> bool:
+    return type(value) is int and value >= 0
+
+
+def _texts(value, count: int) -> bool:
+    return type(value) is list and len(value) == count and all(type(v) is str for v in value)
+
+
+def _scores(value, count: int) -> bool:
+    return type(value) is list and len(value) == count and all(
+        (type(v) is int or type(v) is float) and math.isfinite(v) for v in value)
+
+
+def _seats(value, players: int, stalled) -> bool:
+    return type(value) is list and len(set(value)) == len(value) and (not value or not stalled) and all(
+        type(v) is int and 0 <= v < players for v in value) and (bool(value) or stalled is True)
+
+
+def _counts(value) -> bool:
+    return type(value) is dict and all(type(k) is str and _whole(v) for k, v in value.items())
 
 
 def _rewrite(path: str, held: Held, games: int, valid) -> None:
@@ -191,7 +305,7 @@ def records(path: str, games: int) -> Iterator[dict]:
         handle.readline()
         for line in handle:
             try:
-                record = json.loads(line)
+                record = parsed(line)
             except ValueError:
                 continue
             if isinstance(record, dict) and type(record.get("index")) is int and 0 <= record["index"] < games:

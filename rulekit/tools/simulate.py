@@ -25,15 +25,51 @@ from concurrent.futures import ProcessPoolExecutor
 
 from ..agents import RandomAgent, action_cap, make_agent, play_out, play_out_at_random
 from ..codes import NO_END
-from ..engine import api, rng
+from ..engine import api, rng, watchdog
 from ..engine.state import PLAYERS
-from ..errors import ContentRuntimeError
+from ..errors import ContentRuntimeError, UsageError
 from . import balance, figures
 from .balance import wilson
 
 _GAMES: dict = {}
 PIECE = 25              # games a worker plays at a time, at most
+# The command line's numbers, checked before anything is sized by them (a bitmap, a list, a pool):
+MAX_GAMES = 100_000_000         # a batch file: resuming it keeps a byte a game (100 MB)
+MAX_GAMES_HELD = 1_000_000      # a report without a batch file keeps every record, about 500 bytes each
+MAX_JOBS = 4096                 # local workers are capped at twice the cores anyway; Ray asks for this many CPUs
+MAX_ACTIONS_CAP = 10_000_000    # --max-actions: 100 times the derived cap's ceiling (agents.MAX_ACTIONS)
+MAX_SEED = 2 ** 64 - 1          # --seed, either sign: hashed into each game's seed (game_seed)
 AHEAD = 4               # pieces submitted per worker ahead of the one consumed (flat memory, quick refill)
+
+
+def check_arguments(args) -> None:
+    """``rulekit simulate``'s command line before anything is played: its numbers (:func:`_check_numbers`)
+    and an ``--out`` that is there already, replaced only with ``--overwrite`` (continued with ``--resume``)."""
+    _check_numbers(args)
+    if args.out and not args.resume and not args.overwrite and os.path.isfile(args.out):
+        more = "--resume to play the rest of its batch, " if streams(args.out) else ""
+        raise UsageError(f"`{args.out}` is there already: give {more}--overwrite to replace it, or another --out")
+
+
+def _check_numbers(args) -> None:
+    """Every number of the command line in its range, before any is used (a usage error, exit 2,
+    saying the range): ``--games 10**19`` sized a bitmap with it."""
+    streamed = streams(args.out) or args.resume
+    most = MAX_GAMES if streamed else MAX_GAMES_HELD
+    _within("--games", args.games, 1, most, "" if streamed else
+            "; a larger batch goes to a file, one line a game: --out FILE.jsonl")
+    _within("--jobs", args.jobs, 1, MAX_JOBS)
+    _within("--seed", args.seed, -MAX_SEED, MAX_SEED)
+    if args.max_actions is not None:
+        _within("--max-actions", args.max_actions, 1, MAX_ACTIONS_CAP)
+    if args.players is not None:
+        _within("--players", args.players, 1, 1000)
+
+
+def _within(option: str, value: int, low: int, high: int, hint: str = "") -> None:
+    if not low <= value <= high:
+        shown = f"{value:,}" if abs(value) < 10 ** 30 else ("-" if value < 0 else "") + "more than 10^30"
+        raise UsageError(f"{option} must be from {low:,} to {high:,}, not {shown}{hint}")
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -136,6 +172,16 @@ def run_to_file(path: str, resume: bool, game_ref: str, variants=(), players=Non
     n = game.default_players if players is None else players
     api.new_game(game, n, 0, record=False)      # a player count the game does not take: before any file
     head = batch_io.header(game, variants, n, seed, list(bots), batch_cap(game, n, max_actions))
+    with batch_io.locked(path):
+        return head, _write_batch(path, resume, head, game_ref, variants, n, games, seed, bots, jobs, backend,
+                                  progress, max_actions)
+
+
+def _write_batch(path: str, resume: bool, head: dict, game_ref: str, variants: tuple, n: int, games: int,
+                 seed: int, bots, jobs: int, backend: str, progress, max_actions) -> dict:
+    """run_to_file's work while it holds the batch's lock: the games the file lacks, then its summary."""
+    from . import batch_io
+    game = _load(game_ref, variants)
     if resume:
         held = batch_io.resume(path, head, games, lambda r: _foreign(r, seed, list(bots), n))
     else:
@@ -161,16 +207,20 @@ def run_to_file(path: str, resume: bool, game_ref: str, variants=(), players=Non
     if summary["games"] and summary["stalled"] == summary["games"]:
         first = next(r for r in batch_io.records(path, games) if r.get("stalled"))
         raise all_stalled(game, first.get("error", "stalled"))
-    return head, summary
+    return summary
 
 
 def _foreign(record: dict, seed: int, bots: list[str], players: int) -> str | None:
     """Why a record read from a batch file is not one of this batch's games, if it is not."""
+    from .batch_io import record_problem
     index = record["index"]
     if record.get("seed") != game_seed(seed, index):
-        return f"seed {record.get('seed')}, not this batch's {game_seed(seed, index)}"
+        return f"seed {str(record.get('seed'))[:40]}, not this batch's {game_seed(seed, index)}"
     if record.get("bots") != seat_bots(bots, players, index):
         return "other bots in the seats"
+    shape = record_problem(record, players)
+    if shape:
+        return shape
     missing = [key for key in ("scores", "winners", "rounds", "decisions", "actions") if key not in record]
     if missing or not isinstance(record["actions"], dict) or not isinstance(record["scores"], list):
         return "not a whole game record" + (f" (no {', '.join(missing)})" if missing else "")
@@ -183,8 +233,16 @@ def all_stalled(game, message: str) -> ContentRuntimeError:
 
 
 def batch_cap(game, players: int | None, max_actions: int | None) -> int:
-    """The action cap of every game of a batch (part of what a resumed batch must share)."""
-    return max_actions or action_cap(game, game.default_players if players is None else players)
+    """The action cap of every game of a batch (part of what a resumed batch must share). Its probe
+    games go on past a content error, but one stopped by the step watchdog ends the command with its
+    error, at once, rather than each probe and then each game paying the bound again."""
+    if max_actions:
+        return max_actions
+    with watchdog.first_stop_ends() as fired:
+        cap = action_cap(game, game.default_players if players is None else players)
+    if fired() is not None:
+        raise fired()
+    return cap
 
 
 def stream_batch(game_ref: str, variants, players, indices: Iterable[int], seed: int, bots,
@@ -296,9 +354,14 @@ def _run_ray(game, head: tuple, indices: Iterable[int], count: int, emit, jobs: 
 
 def _shipped_chunk(bundle, players, seed, bots, cap, indices) -> list[dict]:
     """A piece of a batch on a Ray worker, played on the game built from its shipped content."""
-    with bundle.errors_shown():
-        game = bundle.game()
-        return [play_game(game, players, seed, bots, i, cap) for i in indices]
+    armed = watchdog.arm()      # a Ray worker's step is bounded as a local one (its main thread only)
+    try:
+        with bundle.errors_shown():
+            game = bundle.game()
+            return [play_game(game, players, seed, bots, i, cap) for i in indices]
+    finally:
+        if armed:
+            watchdog.disarm()
 
 
 @contextlib.contextmanager
@@ -333,6 +396,7 @@ def _worker_start(parent: int) -> None:
     its workers; and a worker ends when its parent does, however the parent ended."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    watchdog.arm()          # a fork keeps the parent's handler but not its timer: one step is bounded here too
     if not _kill_with_parent():
         threading.Thread(target=_end_with_parent, name="rulekit-parent-watch", daemon=True).start()
     if os.getppid() != parent:      # the parent died before the kernel was told

@@ -58,7 +58,12 @@ def parse(text: str) -> Plan:
     return Plan(None, _points(names))
 
 
+MAX_DIGITS = 100       # a sweep's value is written into a variant, where YAML numbers have at most 1,000
+
+
 def _number(text: str) -> Decimal:
+    if len(text.strip()) > MAX_DIGITS:
+        raise UsageError(f"bad --sweep value `{text.strip()[:20]}...`: more than {MAX_DIGITS} digits")
     try:
         value = Decimal(text.strip())
     except InvalidOperation:
@@ -73,8 +78,18 @@ def _range(low: Decimal, high: Decimal, step: Decimal) -> tuple:
         raise UsageError(f"--sweep step must be above 0, not {step}")
     if high < low:
         raise UsageError(f"--sweep range {low}..{high} runs backwards: give the low end first")
-    count = int((high - low) / step) + 1
+    try:
+        count = int((high - low) / step) + 1      # sized before anything is listed
+    except ArithmeticError:                     # decimal's Overflow, DivisionUndefined...
+        count = MAX_POINTS + 1
+    if count > MAX_POINTS:
+        raise UsageError(f"--sweep of {_sized(count)} points: at most {MAX_POINTS} (a larger STEP?)")
     return _points(tuple(_value(low + k * step) for k in range(count)))
+
+
+def _sized(count: int) -> str:
+    """A count of points as a message says it, however large (a 4,300-digit int cannot print)."""
+    return f"{count:,}" if count < 10 ** 30 else "more than 10^30"
 
 
 def _points(values: tuple) -> tuple:
