@@ -19,32 +19,15 @@ ROOT = Path(__file__).resolve().parent.parent
 NVIM = shutil.which("nvim")
 pytestmark = pytest.mark.skipif(NVIM is None, reason="no nvim on PATH (.ci/run installs Debian's neovim)")
 
-GAME = """\
-meta: {title: Pig}
-players: {min: 2, max: 4, default: 2}
-player:
-  vars:
-    banked: {initial: 0, min: 0}
-procedures:
-  turn:
-    params: [p]
-    do: |
-      n = roll(6)
-      choose p:
-          "hold {n}":
-              p.bankd += n
-flow:
-  phases:
-    - id: turns
-      do: |
-        for p in players:
-            turn(p)
-  end_after_round_if: "any(q.banked >= 30 for q in players)"
-scoring:
-  categories:
-    - id: banked
-      points: "p.banked"
-"""
+
+def _game_with_a_mistake() -> tuple[str, str]:
+    """The README's Pig with `p.banked` misspelt, and where the mistake is (line:column)."""
+    readme = (ROOT / "README.md").read_text()
+    [text] = re.findall(r"```yaml\n# file: pig/game.yaml\n(.*?)```", readme, re.S)
+    text = text.replace("p.banked += pot", "p.bankd += pot")
+    [(line, column)] = [(n, row.index("p.bankd") + 1) for n, row in enumerate(text.splitlines(), 1) if "p.bankd" in row]
+    return text, f"{line}:{column}"
+
 
 # waits for the first diagnostics of the buffer (RULEKIT_WAIT ms at most), writes them one a line
 # (or the error that stopped it), and quits whatever happened
@@ -73,7 +56,7 @@ def _snippet() -> str:
 def _diagnostics(tmp_path: Path, folder: str, init: str, wait_ms: int = 60_000) -> list[str]:
     game = tmp_path / folder
     game.mkdir()
-    (game / "game.yaml").write_text(GAME)
+    (game / "game.yaml").write_text(_game_with_a_mistake()[0])
     (tmp_path / "init.lua").write_text(init)
     (tmp_path / "driver.lua").write_text(DRIVER)
     result = tmp_path / "result.txt"
@@ -90,8 +73,9 @@ def _diagnostics(tmp_path: Path, folder: str, init: str, wait_ms: int = 60_000) 
 
 
 def test_the_documented_snippet_brings_rulekit_s_diagnostic(tmp_path):
+    where = _game_with_a_mistake()[1]
     assert _diagnostics(tmp_path, "pig", _snippet()) == [
-        "13:15 RK0303 unknown attribute `bankd` / help: did you mean `banked`?"]
+        f"{where} RK0303 unknown attribute `bankd` / help: did you mean `banked`?"]
 
 
 def test_without_the_snippet_no_diagnostic_arrives(tmp_path):
