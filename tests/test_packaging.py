@@ -44,3 +44,17 @@ def test_installed_wheel_finds_shipped_game_by_name(wheel, tmp_path):
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.split() == ["Batavia", "True"]
+
+
+def test_installed_wheel_names_its_own_distribution_in_install_hints(wheel, tmp_path):
+    """Outside a checkout a hint names the distribution the wheel installed, not `rulekit`, which
+    on the package index is another project."""
+    target = tmp_path / "site"
+    subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(target), wheel],
+                   check=True, capture_output=True)
+    code = ("from rulekit.tools import extras; from importlib import metadata;"
+            "print(extras.checkout(), metadata.version(extras.DISTRIBUTION), extras.install_command('lsp'))")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path,
+                          env=dict(os.environ, PYTHONPATH=str(target)))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["None", "0.1.0", "pip", "install", "'rulekit-games[lsp]'"]
