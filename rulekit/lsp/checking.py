@@ -72,9 +72,10 @@ def load(folder: str, texts: dict, variants: tuple = ()):
     return game, _grouped(game.warnings)
 
 
-def game_rounds(folder: str, texts: dict, scripts: tuple = (), variants: bool = True):
+def game_rounds(folder: str, texts: dict, scripts: tuple = (), variants: bool = True, stale=None):
     """The stages of one round on ``folder``: the game, then each of its variant files (only
-    when the game itself is clean: else they say the same), then each script in ``scripts``."""
+    when the game itself is clean: else they say the same), then each script in ``scripts`` (the
+    round ends early when ``stale()`` says an edit came while one ran)."""
     from ..games import variants_of
     game, found = load(folder, texts)
     yield Stage("game", found, game)
@@ -83,7 +84,10 @@ def game_rounds(folder: str, texts: dict, scripts: tuple = (), variants: bool = 
             with_variant, found = load(folder, texts, (name,))
             yield Stage(f"variant {name}", _noted(found, f"with variant `{os.path.basename(name)}`"), with_variant)
     for path in scripts:
-        yield script_stage(path, texts)
+        stage = script_stage(path, texts, stale)
+        if stage is None:
+            return
+        yield stage
 
 
 def _variants(folder: str, texts: dict, variants_of) -> list:
@@ -96,10 +100,42 @@ def _variants(folder: str, texts: dict, variants_of) -> list:
     return names
 
 
-def script_stage(path: str, texts: dict) -> Stage:
-    """Play a script or replay a log (buffers as they stand); its failures as diagnostics."""
+def script_stage(path: str, texts: dict, stale=None) -> Stage | None:
+    """Play a script or replay a log (buffers as they stand); its failures as diagnostics. It runs
+    the game's rules, so it runs in a child process under a time and memory bound (:mod:`.bounded`);
+    None when ``stale()`` said an edit came first."""
+    from . import bounded
+    answer = bounded.run(("script", path, texts), stale)
+    if answer is None:
+        return None
+    state, found = answer
+    if state == "late":
+        found = {real(path): (bounded.late(path, texts.get(real(path)) or _read(path)),)}
+    return Stage(f"script {path}", found)
+
+
+def play_script(path: str, texts: dict) -> dict:
+    """The diagnostics of playing a script here, in this process (the child of :func:`script_stage`).
+    A failure the engine could only place on the game's folder (a ``position:``'s statement has no
+    line of its own there) goes on the script's ``position:`` line."""
     from ..testing.script import run_script
-    return _stage(f"script {path}", path, texts, run_script)
+    from .bounded import position_line
+    found = _stage(f"script {path}", path, texts, run_script).found
+    lost = [d for where, ds in found.items() if os.path.isdir(where) for d in ds]
+    if not lost:
+        return found
+    span = Span(real(path), position_line(texts.get(real(path)) or _read(path)), 1)
+    kept = {where: ds for where, ds in found.items() if not os.path.isdir(where)}
+    kept[real(path)] = (*kept.get(real(path), ()), *(attrs.evolve(d, span=span) for d in lost))
+    return kept
+
+
+def _read(path: str) -> str:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            return handle.read(1 << 20)
+    except OSError:
+        return ""
 
 
 def syntax_stage(path: str, texts: dict) -> Stage:

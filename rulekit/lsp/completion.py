@@ -91,3 +91,11 @@ def legal_actions_at(path: str, texts: dict, prefix: str) -> list[str]:
     with reading({**texts, real(path): prefix}):
         result = run_script(path)
     return [] if result.state.over else legal_actions(result.state)
+
+
+def bounded_actions(path: str, texts: dict, prefix: str, stale=None) -> list[str]:
+    """:func:`legal_actions_at` in a bounded child process (lsp/bounded.py): none when it fails,
+    runs past its bound or is no longer wanted (``stale()``)."""
+    from . import bounded
+    answer = bounded.run(("actions", path, texts, prefix), stale)
+    return answer[1] if answer is not None and answer[0] == "done" else []

@@ -3,8 +3,14 @@
 its scripts (from :mod:`.names`)."""
 from __future__ import annotations
 
+import os
 import re
 
+from ..engine.library import REGISTRY
+from ..model import BUILTIN_CONSTANTS
+from ..source import inside
+from .completion import KEYWORDS
+from .documents import real
 from .lookup import ATTRIBUTES, CALLED, Target
 from .names import RENAMEABLE, Index, Symbol
 
@@ -43,9 +49,29 @@ def rename_target(target: Target | None) -> Symbol | None:
 
 
 def rename_spans(index: Index, symbol: Symbol, new: str) -> list:
-    """The spans to write ``new`` over; a ValueError when ``new`` is no name or is taken."""
+    """The spans to write ``new`` over; a ValueError saying why when ``new`` is no name, a word of
+    the language, a built-in or a name already in scope, or when a span lies in a file outside the
+    game's folder once links are resolved (as ``source.open_regular`` refuses it)."""
+    _check_name(index, new)
+    spans = references(index, [symbol])
+    for span in spans:
+        if not inside(index.folder, span.path):
+            raise ValueError(f"renaming `{symbol.name}` would change `{span.path}`, outside the game's folder "
+                             f"`{index.folder}` once links are resolved; rename it there")
+        scope = index.text_at(real(span.path), span.line)
+        if scope is not None and new in scope[1]:
+            raise ValueError(f"`{new}` is already a local or parameter of the text at "
+                             f"{os.path.basename(span.path)}:{span.line}, which uses `{symbol.name}`")
+    return spans
+
+
+def _check_name(index: Index, new: str) -> None:
     if not _IDENTIFIER.match(new):
         raise ValueError(f"`{new}` is not a name (letters, digits and `_`, not starting with a digit)")
-    if any(s.kind == symbol.kind for s in index.named(new)):
-        raise ValueError(f"the game already has a {symbol.kind} `{new}`")
-    return references(index, [symbol])
+    if new in KEYWORDS or new in BUILTIN_CONSTANTS:
+        raise ValueError(f"`{new}` is a word of the effect language (a keyword or a name it gives), not free")
+    if new in REGISTRY:
+        raise ValueError(f"`{new}` is a built-in {REGISTRY[new].kind} (`{REGISTRY[new].signature}`), not free")
+    taken = index.named(new)
+    if taken:
+        raise ValueError(f"the game already has a {taken[0].kind} `{new}`")

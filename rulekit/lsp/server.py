@@ -15,6 +15,7 @@ import os
 import sys
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
@@ -39,6 +40,10 @@ class Session:
         self.dirty: list = []           # targets to check, in order
         self.published: dict = {}       # target -> paths given diagnostics
         self.indexes: dict = {}         # game folder -> names.Index of its last round
+        self.asked: dict = {}           # real path -> completions of its script's actions asked so far
+        # a script's actions are worked out in bounded children waited on here, never in the pool
+        # other requests share (eight that never ended left definitions waiting for ever)
+        self.plays = ThreadPoolExecutor(max_workers=2, thread_name_prefix="rulekit-actions")
         self.wake = threading.Condition()
         self.loop = None
         self.thread = threading.Thread(target=self._work, name="rulekit-checker", daemon=True)
@@ -89,7 +94,7 @@ class Session:
     def _round(self, target, edits: int) -> None:
         texts, versions = self.texts, self.versions
         found: dict = {}
-        for stage in self._stages(target, texts):
+        for stage in self._stages(target, texts, lambda: self.edits.get(target, 0) != edits):
             log.debug("stage %s done at %.3f", stage.name, time.perf_counter())
             if self.edits.get(target, 0) != edits:
                 return                      # stale: the round for the newer text is queued
@@ -101,14 +106,20 @@ class Session:
             if index is not None:
                 self.indexes[target] = index
 
-    def _stages(self, target, texts: dict):
+    def _stages(self, target, texts: dict, stale):
+        """The stages of a round; a script's runs in a bounded child that ``stale()`` ends at once."""
         if isinstance(target, tuple):
             path = target[1]
             kind = checking.kind_of(texts.get(path) or self.text(path))
-            yield (checking.script_stage if kind == "script" else checking.syntax_stage)(path, texts)
+            if kind == "script":
+                stage = checking.script_stage(path, texts, stale)
+            else:
+                stage = checking.syntax_stage(path, texts)
+            if stage is not None:
+                yield stage
             return
         scripts = tuple(p for p, t in texts.items() if target_of(p) == target and checking.kind_of(t) == "script")
-        yield from checking.game_rounds(target, texts, scripts)
+        yield from checking.game_rounds(target, texts, scripts, stale=stale)
 
     def _publish(self, target, found: dict, texts: dict, versions: dict) -> None:
         opened = {p for p in texts if target_of(p) == target}
@@ -276,14 +287,18 @@ def _ensure_started(session: Session) -> None:
 
 
 async def _actions(session: Session, path: str, prefix) -> types.CompletionList:
-    """The legal actions at a script's step, worked out by playing the steps before it."""
+    """The legal actions at a script's step, worked out by playing the steps before it in a bounded
+    child process (lsp/bounded.py), given up when the buffer changes or another completion of it
+    is asked."""
     text, seat = prefix
+    target = target_of(path)
+    asked = session.asked[path] = session.asked.get(path, 0) + 1
+    edits = session.edits.get(target, 0)
+
+    def stale() -> bool:
+        return session.asked.get(path) != asked or session.edits.get(target, 0) != edits
     loop = asyncio.get_running_loop()
-    try:
-        legal = await loop.run_in_executor(None, completion.legal_actions_at, path, session.texts, text)
-    except Exception as exc:  # a script that does not run to here has no actions to offer
-        log.info("no actions to complete in %s: %s", path, exc)
-        legal = []
+    legal = await loop.run_in_executor(session.plays, completion.bounded_actions, path, session.texts, text, stale)
     items = [types.CompletionItem(a, kind=types.CompletionItemKind.Value, detail=f"legal for {seat}" if seat else
                                   "legal action", sort_text=f"{i:05d}") for i, a in enumerate(legal)]
     return types.CompletionList(is_incomplete=False, items=items)
