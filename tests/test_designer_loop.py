@@ -128,3 +128,108 @@ def test_a_log_text_that_fails_fails_the_random_games(auction):
     assert "error[RK4020]: index" in done.stdout and "auction/rules.yaml:30:7" in done.stdout
     words = replay(done.stdout)
     assert rulekit(*words, cwd=auction.parent).returncode == 1
+
+
+# ------------------------------------------------------------------ 4, 5. one verdict; a selection's snapshots
+OPENS = ("game: ..\nplayers: 3\nseed: 7\npins: {rolls: {dice: [2, 3]}}\nactions:\n  - legal: [\"bid *\", pass]\n"
+         "  - p1: bid 1\n")
+RICH = OPENS.replace("players: 3", "variants: [rich]\nplayers: 3").replace("p1: bid 1", "p1: bid 7")
+
+
+def pytest_run(*args, cwd) -> subprocess.CompletedProcess:
+    quick = ("-p", "no:cacheprovider", "-p", "no:hypothesispytest", "-p", "no:anyio", "-p", "no:benchmark")
+    return subprocess.run([sys.executable, "-m", "pytest", "-q", *quick, *map(str, args)],
+                          cwd=cwd, capture_output=True, text=True, timeout=300)
+
+
+def with_scripts(auction: Path, scripts: dict) -> Path:
+    (auction / "scenarios").mkdir(exist_ok=True)
+    for name, text in scripts.items():
+        (auction / "scenarios" / name).write_text(text)
+    return auction
+
+
+def snapshot_files(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.rglob("*.ambr"))
+
+
+CASES = {   # case: (what is there before, how it is changed, its status, the words both say, the counts)
+    "new": ({}, lambda g: with_scripts(g, {"opens.yaml": OPENS}), 0,
+            "new: no snapshot of this script's transcript yet", "snapshots: 1 new"),
+    "unchanged": ({"opens.yaml": OPENS}, lambda g: None, 0, None, "snapshots: 1 passed"),
+    "changed": ({"opens.yaml": OPENS}, lambda g: with_scripts(g, {"opens.yaml": OPENS.replace("bid 1", "bid 2")}),
+                1, "the transcript differs from its snapshot", "snapshots: 1 failed"),
+    "deleted script": ({"opens.yaml": OPENS, "gone.yaml": OPENS}, lambda g: (g / "scenarios" / "gone.yaml").unlink(),
+                       1, "is the snapshot of a script that is gone (gone.yaml)", "snapshots: 1 passed, 1 unused"),
+    "variant script": ({"rich.yaml": RICH}, lambda g: with_scripts(g, {"rich.yaml": RICH.replace("bid 7", "bid 8")}),
+                       1, "the transcript differs from its snapshot", "snapshots: 1 failed"),
+}
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_rulekit_test_and_pytest_give_one_verdict(auction, case):
+    before, change, status, words, counts = CASES[case]
+    with_scripts(auction, before)
+    if before:
+        assert rulekit("test", "auction", "--random", 0, "--update", cwd=auction.parent).returncode == 0
+    change(auction)
+    stored = {p: p.read_bytes() for p in auction.rglob("*.ambr")}
+    ours = rulekit("test", "auction", "--random", 0, cwd=auction.parent)
+    theirs = pytest_run("auction", cwd=auction.parent)
+    assert (ours.returncode, theirs.returncode) == (status, status), ours.stdout + theirs.stdout
+    for out in (ours.stdout, theirs.stdout):
+        assert counts in out, out
+        assert words is None or words in out, out
+    assert {p: p.read_bytes() for p in auction.rglob("*.ambr")} == stored      # nothing written without an update
+
+    for update, route in (("--update", "rulekit"), ("--snapshot-update", "pytest")):
+        done = (rulekit("test", "auction", "--random", 0, update, cwd=auction.parent) if route == "rulekit"
+                else pytest_run("auction", update, cwd=auction.parent))
+        assert done.returncode == 0, done.stdout
+        expected = {"new": "1 created", "changed": "1 updated", "variant script": "1 updated",
+                    "deleted script": "1 deleted", "unchanged": "1 passed"}[case]
+        assert expected in done.stdout
+        assert snapshot_files(auction) == sorted(p.replace(".yaml", ".ambr") for p in {**before, "opens.yaml": 0}
+                                                 if (auction / "scenarios" / p).exists())
+        if route == "rulekit":          # back as it was, for pytest to write again
+            for path in auction.rglob("*.ambr"):
+                path.unlink()
+            for path, data in stored.items():
+                path.write_bytes(data)
+
+
+def narrowed_runs_delete_nothing(folder: Path, gone: str, narrowed: list) -> None:
+    """Delete script ``gone``: its snapshot is unused, yet no narrowed run deletes it; the whole
+    selection does."""
+    before = snapshot_files(folder)
+    next(folder.rglob(gone)).unlink()
+    for args in narrowed:
+        done = pytest_run(*args, "--snapshot-update", cwd=folder.parent)
+        assert done.returncode == 0 and "deleted" not in done.stdout, done.stdout
+        assert snapshot_files(folder) == before
+    done = pytest_run(folder.name, "--snapshot-update", cwd=folder.parent)
+    assert done.returncode == 0 and "1 deleted" in done.stdout, done.stdout
+    assert snapshot_files(folder) == [name for name in before if name != gone.replace(".yaml", ".ambr")]
+
+
+def test_snapshot_update_deletes_only_on_the_whole_selection(auction):
+    with_scripts(auction, {"opens.yaml": OPENS, "rich.yaml": RICH, "gone.yaml": OPENS})
+    done = pytest_run("auction", "--snapshot-update", cwd=auction.parent)
+    assert done.returncode == 0 and "snapshots: 3 created" in done.stdout, done.stdout
+    narrowed_runs_delete_nothing(auction, "gone.yaml", [
+        ("auction/scenarios/opens.yaml",), ("auction", "-k", "rich"),
+        ("auction", "--deselect", "auction/scenarios/rich.yaml::rich")])
+
+
+@pytest.mark.slow
+def test_snapshot_update_keeps_the_snapshots_of_scripts_outside_the_selection(tmp_path):
+    """The bar of issue 53: on a copy of Batavia, `pytest -k auction --snapshot-update` deletes no file."""
+    copy = tmp_path / "mybat"
+    shutil.copytree(Path(__file__).resolve().parents[1] / "games" / "batavia", copy)
+    before = snapshot_files(copy)
+    assert len(before) > 30
+    done = pytest_run("mybat", "-k", "auction", "--snapshot-update", cwd=tmp_path)
+    assert done.returncode == 0, done.stdout
+    assert "deselected" in done.stdout and "snapshots: 7 passed" in done.stdout
+    assert snapshot_files(copy) == before
+    narrowed_runs_delete_nothing(copy, "setup.yaml", [("mybat/scenarios/reveal.yaml",), ("mybat", "-k", "not views")])

@@ -8,22 +8,27 @@ scripts itself (as ``rulekit test DIR`` takes it), at the script itself, or when
 is given: a project's own test run (``pytest`` over ``tests/``) is not slowed down, and the
 deliberately failing scripts of a test suite are not run as tests. Each script is one item;
 it fails with the script's own diagnostic (file:line and the caret), and with the diff when
-its transcript no longer matches its snapshot, ``__snapshots__/NAME.ambr`` beside the script:
-the store ``rulekit test`` compares too (:mod:`.snapshots` reads and writes it for both).
-``pytest --snapshot-update`` (syrupy's option) writes it, byte for byte as ``rulekit test
---update`` does, and only for a script that passes: a failing one keeps its snapshot, and
-syrupy is told the snapshot is in use so it does not delete it as unused. Nothing is written
-into an installed or read-only game (RK5030). Without syrupy, a missing snapshot is not a
-failure (``rulekit test --update`` writes it). ``stored_snapshot_differs`` lets a project's
-own tests, which play the scripts anyway, check the same snapshots without running each
-script twice.
+its transcript no longer matches its snapshot, ``__snapshots__/NAME.ambr`` beside the script.
+:func:`.snapshots.check` decides, as it does for ``rulekit test``, so the two routes give one
+verdict: a script with no snapshot yet is *new* (it passes, and the summary says so).
+
+The snapshots are rulekit's own files in syrupy's amber format: syrupy is never handed them
+(it sees no test of a script, so it took every run for a whole one and deleted the snapshots of
+scripts a ``-k`` left out). ``pytest --snapshot-update`` (syrupy's option) writes them, byte for
+byte as ``rulekit test --update`` does, and only for a script that passes; a snapshot whose
+script is gone is deleted only on a run of the whole selection (no ``-k``, ``-m``,
+``--deselect``, ``--lf``, node or file named, nor a stop part way), else reported. The summary
+counts each outcome (``rulekit snapshots``). Nothing is written into an installed or read-only
+game (RK5030). Without syrupy there is no update option: a message names ``rulekit test
+--update``. ``stored_snapshot_differs`` lets a project's own tests, which play the scripts
+anyway, check the same snapshots without running each script twice.
 """
 from __future__ import annotations
 
-import functools
 import os
 from pathlib import Path
 
+import attrs
 import pytest
 
 from ..errors import RulekitError
@@ -51,6 +56,7 @@ def pytest_configure(config) -> None:
         elif explicit and path.is_dir():
             roots += _script_roots(path)
     config.stash[_ROOTS] = tuple(roots)
+    config.stash[_RUN] = _Run()
 
 
 def _script_roots(folder: Path) -> list[Path]:
@@ -86,25 +92,20 @@ class ScriptFile(pytest.File):
 
 class ScriptItem(pytest.Item):
     """One script: it passes when every step and expectation holds and its transcript matches
-    its snapshot."""
-
-    @property
-    def obj(self):
-        """The script as syrupy names a test (by its module and function): the snapshot name."""
-        def script():
-            """A rulekit script."""
-        script.__name__ = script.__qualname__ = self.name
-        script.__module__ = self.path.stem
-        return script
+    its snapshot; :func:`snapshots.check` decides, as it does for ``rulekit test``."""
 
     def runtest(self) -> None:
-        session = getattr(self.config, "_syrupy", None)
-        update = bool(getattr(self.config.option, "update_snapshots", False)) and session is not None
+        run = self.config.stash[_RUN]
+        run.ran.add(self.nodeid)
+        update = bool(getattr(self.config.option, "update_snapshots", False))
         try:
-            snapshots.check(os.fspath(self.path), update=update, accept=UPDATE, missing_fails=session is not None)
-        finally:
-            if session is not None:
-                _in_use(self, session)
+            checked = snapshots.check(os.fspath(self.path), update=update, accept=_accept(self.config))
+        except RulekitError as exc:
+            run.tally.add(getattr(exc, "outcome", None))
+            raise
+        run.tally.add(checked.outcome)
+        if checked.outcome == "new":
+            run.new.append(f"{snapshots.display_path(os.fspath(self.path))}: {checked.note}")
 
     def repr_failure(self, excinfo, style=None):
         if isinstance(excinfo.value, RulekitError):
@@ -115,40 +116,81 @@ class ScriptItem(pytest.Item):
         return self.path, None, f"rulekit script {self.path.name}"
 
 
-def _in_use(item: ScriptItem, session) -> None:
-    """Tell syrupy the script's stored snapshot is in use, passed or failed, so that
-    ``--snapshot-update`` does not delete it as unused: an assertion of exactly what is
-    stored, which matches and writes nothing."""
-    try:
-        stored = snapshots.stored(os.fspath(item.path))
-    except RulekitError:
+def _accept(config) -> str:
+    """The command that writes snapshots: ``pytest --snapshot-update`` where syrupy gives that
+    option, else ``rulekit test --update``."""
+    from .suite import UPDATE as RULEKIT_UPDATE
+    return UPDATE if hasattr(config.option, "update_snapshots") else RULEKIT_UPDATE
+
+
+# ------------------------------------------------------------------ the run's snapshots, as syrupy users expect
+@attrs.define
+class _Run:
+    """What this pytest run did with scripts' snapshots: each outcome counted, the scripts
+    collected (before any deselection) and run, whether anything narrowed the selection."""
+
+    tally: snapshots.Tally = attrs.Factory(snapshots.Tally)
+    collected: set = attrs.Factory(set)
+    ran: set = attrs.Factory(set)
+    narrowed: bool = False
+    unused: list = attrs.Factory(list)
+    new: list = attrs.Factory(list)        # what is said of each script with no snapshot yet
+
+
+_RUN = pytest.StashKey[_Run]()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(session, config, items) -> None:
+    config.stash[_RUN].collected = {item.nodeid for item in items if isinstance(item, ScriptItem)}
+
+
+def pytest_deselected(items) -> None:
+    for item in items:
+        if isinstance(item, ScriptItem):
+            item.config.stash[_RUN].narrowed = True
+
+
+def _whole_selection(config, run: _Run) -> bool:
+    """Whether every script below the folders named was selected and run: no ``-k``, ``-m``,
+    ``--deselect``, ``--lf`` (which leaves files out uncollected), ``::node``, nor a stop
+    part way (``-x``). Only then may a snapshot be called unused, as syrupy decides."""
+    if run.narrowed or getattr(config.option, "lf", False) or any("::" in str(a) for a in config.args):
+        return False
+    return run.collected <= run.ran
+
+
+def pytest_sessionfinish(session, exitstatus) -> None:
+    """Snapshots whose script is gone, below the game folders named on the command line, on a
+    run of their whole selection: deleted by ``--snapshot-update``, else a failure of the run."""
+    config = session.config
+    run = config.stash.get(_RUN, None)
+    if run is None or not _whole_selection(config, run):
         return
-    if stored is None:
+    update = bool(getattr(config.option, "update_snapshots", False))
+    folders = [root for root in config.stash.get(_ROOTS, ()) if root.is_dir()]
+    for path in sorted({p for folder in folders for p in snapshots.unused(os.fspath(folder))}):
+        if update:
+            snapshots.delete(path)
+        run.unused.append(path)
+        run.tally.add("deleted" if update else "unused")
+    if run.unused and not update and not getattr(config.option, "warn_unused_snapshots", False) \
+            and session.exitstatus == pytest.ExitCode.OK:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
+    run = config.stash.get(_RUN, None)
+    if run is None or not run.tally.line():
         return
-    from syrupy.assertion import SnapshotAssertion
-    from syrupy.location import PyTestLocation
-    assertion = SnapshotAssertion(update_snapshots=False, extension_class=_stored_extension(),
-                                  test_location=PyTestLocation(item), session=session)
-    assertion == _Stored(stored)  # noqa: B015 - recorded by syrupy as used; the item's outcome is ours
-
-
-class _Stored:
-    """A snapshot's value as stored (already serialized)."""
-
-    def __init__(self, value: str):
-        self.value = value
-
-
-@functools.cache
-def _stored_extension():
-    """syrupy's amber extension, taking a stored value as it is (syrupy is optional: made when
-    first needed)."""
-    from syrupy.extensions.amber import AmberSnapshotExtension
-
-    class StoredAmber(AmberSnapshotExtension):
-        def serialize(self, data, **kwargs):
-            return data.value if isinstance(data, _Stored) else super().serialize(data, **kwargs)
-    return StoredAmber
+    terminalreporter.section("rulekit snapshots", sep="-")
+    update = bool(getattr(config.option, "update_snapshots", False))
+    for said in run.new:
+        terminalreporter.write_line(said)
+    for path in run.unused:
+        terminalreporter.write_line(f"deleted {snapshots.display_path(path)}: its script is gone" if update
+                                    else snapshots.unused_message(path, _accept(config)))
+    terminalreporter.write_line(run.tally.line())
 
 
 def stored_snapshot_differs(path: str, text: str) -> str | None:

@@ -19,6 +19,8 @@ import difflib
 import os
 import sysconfig
 
+import attrs
+
 from ..codes import BAD_SNAPSHOT_FILE, SNAPSHOT_UPDATE_REFUSED, TEST_CHECK_FAILED
 from ..errors import RulekitError, UsageError
 from ..files import write_atomic
@@ -43,6 +45,12 @@ class UnreadableSnapshot(CheckFailed):
     """A stored snapshot file that is not syrupy's amber format (version 1)."""
 
     code = BAD_SNAPSHOT_FILE
+
+
+class SnapshotDiffers(CheckFailed):
+    """A script's transcript that is not what its snapshot holds."""
+
+    outcome = "failed"
 
 
 class ReadOnlyGame(UsageError):
@@ -166,8 +174,8 @@ def differs(script: str, text: str, accept: str, folder: str | None = None) -> s
 
 
 def missing(script: str, accept: str) -> str:
-    return (f"no snapshot of this script's transcript yet: {accept} writes it ({beside(script)} beside the script); "
-            "read it, then commit it")
+    return (f"new: no snapshot of this script's transcript yet, so nothing compared it: {accept} writes it "
+            f"({beside(script)} beside the script); read it, then commit it")
 
 
 def write(script: str, text: str, folder: str | None = None) -> bool:
@@ -187,12 +195,24 @@ def write(script: str, text: str, folder: str | None = None) -> bool:
 
 
 # ------------------------------------------------------------------ comparing and updating, for both
+@attrs.frozen
+class Checked:
+    """What checking one script's snapshot came to: ``outcome`` is ``passed`` (the same as
+    stored), ``new`` (none stored yet: the script passes, and both routes say it is new and how
+    to write it), ``created`` or ``updated`` (an update wrote it), or ``legacy`` (only an older
+    ``.transcript`` is stored, and matched); ``note`` is what the row says."""
+
+    outcome: str
+    note: str = ""
+
+
 def check(script: str, *, update: bool, accept: str, folder: str | None = None, tracer=None, game=None,
-          missing_fails: bool = False, unwritable: str | None = None) -> str:
+          unwritable: str | None = None) -> Checked:
     """Play a script and compare it with what is stored (``update``: store it instead, only if
-    it passed, which it did if this returns). Returns the row's note; raises on a failure.
-    ``accept``: the command that updates (for messages); ``missing_fails``: a script with
-    no snapshot fails; ``unwritable``: the folder to check before anything is written."""
+    it passed, which it did if this returns); ``rulekit test`` and the pytest plugin both decide
+    by it, so they never disagree. Raises on a failure (``SnapshotDiffers`` for a transcript
+    that is not what is stored). ``accept``: the command that updates (for messages);
+    ``unwritable``: the folder to check before anything is written."""
     if update:
         here = os.path.dirname(os.path.abspath(script))
         refuse_writes(unwritable or _game_folder(here), accept, also=(here,))
@@ -201,24 +221,80 @@ def check(script: str, *, update: bool, accept: str, folder: str | None = None, 
     legacy = os.path.splitext(script)[0] + LEGACY
     has_legacy = os.path.lexists(legacy)
     if update:
+        had = stored(script, folder) is not None
         wrote = [location(script)[0]] if write(script, text, folder) else []
         if has_legacy and _update_legacy(legacy, whole, folder):
             wrote.append(legacy)
-        return "; ".join(f"wrote {display_path(p)}" for p in wrote) + (_legacy_note(legacy) if has_legacy else "")
+        note = "; ".join(f"wrote {display_path(p)}" for p in wrote) + (_legacy_note(legacy) if has_legacy else "")
+        return Checked("passed" if not wrote else "updated" if had else "created", note.lstrip("; "))
     problem = differs(script, text, accept, folder)
     if problem:
-        raise CheckFailed(problem)
+        raise SnapshotDiffers(problem)
     if has_legacy:
         before = _read(legacy, folder)
         if before is not None and before != whole:
             diff = difflib.unified_diff(before.splitlines(), result.transcript, display_path(legacy), "now",
                                         lineterm="", n=1)
-            raise CheckFailed(f"the transcript differs from the stored one ({accept} to accept it):\n"
+            raise SnapshotDiffers(f"the transcript differs from the stored one ({accept} to accept it):\n"
                               + "\n".join(list(diff)[:60]))
     if stored(script, folder) is None:
-        if missing_fails and not has_legacy:
-            raise CheckFailed(missing(script, accept))
-    return _legacy_note(legacy).lstrip("; ") if has_legacy else ""
+        if not has_legacy:
+            return Checked("new", missing(script, accept))
+        return Checked("legacy", _legacy_note(legacy).lstrip("; "))
+    return Checked("passed", _legacy_note(legacy).lstrip("; ") if has_legacy else "")
+
+
+# ------------------------------------------------------------------ snapshots whose script is gone
+OUTCOMES = ("passed", "failed", "new", "created", "updated", "unused", "deleted")
+
+
+@attrs.define
+class Tally:
+    """How many snapshots each outcome had in a run: the summary both routes print."""
+
+    counts: dict = attrs.Factory(dict)
+
+    def add(self, outcome: str | None) -> None:
+        outcome = "passed" if outcome == "legacy" else outcome
+        if outcome in OUTCOMES:
+            self.counts[outcome] = self.counts.get(outcome, 0) + 1
+
+    def line(self) -> str:
+        """``snapshots: 35 passed, 1 new`` (the outcomes that happened, in a fixed order), or ""."""
+        parts = [f"{self.counts[o]} {o}" for o in OUTCOMES if self.counts.get(o)]
+        return "snapshots: " + ", ".join(parts) if parts else ""
+
+
+def unused(folder: str) -> list[str]:
+    """The snapshot files below ``folder`` whose script is gone: ``__snapshots__/NAME.ambr`` with
+    no ``NAME.yaml``, ``NAME.yml`` (nor a Python test module ``NAME.py``, syrupy's own) beside
+    the ``__snapshots__`` folder. Regular files only; links are never followed."""
+    out = []
+    for dirpath, dirs, files in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        if os.path.basename(dirpath) != FOLDER:
+            continue
+        parent = os.path.dirname(dirpath)
+        for name in sorted(files):
+            path = os.path.join(dirpath, name)
+            stem = name[:-len(SUFFIX)]
+            if (name.endswith(SUFFIX) and os.path.isfile(path) and not os.path.islink(path)
+                    and not any(os.path.lexists(os.path.join(parent, stem + ext)) for ext in (".yaml", ".yml", ".py"))):
+                out.append(path)
+    return out
+
+
+def unused_message(path: str, accept: str) -> str:
+    stem = os.path.basename(path)[:-len(SUFFIX)]
+    return (f"unused: `{display_path(path)}` is the snapshot of a script that is gone ({stem}.yaml); {accept} "
+            "deletes it (on a run of the whole game, never of a selection)")
+
+
+def delete(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError as exc:
+        raise UsageError(f"cannot delete `{display_path(path)}`: {exc.strerror or exc}") from None
 
 
 def _game_folder(folder: str) -> str:

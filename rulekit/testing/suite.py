@@ -7,8 +7,9 @@ folder (any YAML file with a ``game:`` key outside ``variants/``: faq/, scenario
 every action, under the base game and under each variant (``--variant`` picks some). Each
 check is one row of a table (check, result, time); a failure is printed in full below the
 table. A script whose snapshot is stored beside it (``__snapshots__/NAME.ambr``, the store
-the pytest plugin shares: :mod:`.snapshots`) must still print the same; ``--update`` writes
-them. Nothing is written without ``--update``, nor ever into an installed or read-only game.
+the pytest plugin shares: :mod:`.snapshots`, which decides for both) must still print the same;
+one with none is *new*; ``--update`` writes them, and deletes the snapshots of scripts that are
+gone. Nothing is written without ``--update``, nor ever into an installed or read-only game.
 """
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ from ..codes import UNKNOWN_TEST_VARIANT
 from ..errors import DiagnosticReport, RulekitError, UsageError, suggestion_help
 from ..games import ROOT_FILE, find_game, load_game, variants_of
 from ..source import Refused, display_path, open_regular, read_regular
-from . import RANDOM_GAME_ACTIONS, random_game
+from . import RANDOM_GAME_ACTIONS, random_game, snapshots
 from .snapshots import CheckFailed, check, refuse_writes, transcript_text
 
 __all__ = ["CheckFailed", "Options", "Row", "check_script", "run_suite", "table", "transcript_text"]
@@ -37,6 +38,7 @@ class Row:
     seconds: float
     detail: str = ""     # a failure in full, what an update wrote, or why a file was skipped
     skipped: bool = False  # a file not read (a FIFO, a link out of the folder): shown, yet no failure
+    outcome: str = ""    # a script's snapshot: passed, failed, new, created, updated; unused, deleted
 
 
 @attrs.define
@@ -76,7 +78,19 @@ def run_suite(target: str, options: Options, report: Callable[[Row], None] | Non
             elif is_script(path, folder):
                 add(_timed(name, lambda path=path, folder=folder: check_script(path, options.update, tracer,
                                                                                folder)))
+        for path in snapshots.unused(folder):
+            add(_unused(path, base, options.update))
     return rows
+
+
+def _unused(path: str, base: str, update: bool) -> Row:
+    """A snapshot whose script is gone: a failure, or deleted by ``--update`` (a run of
+    ``rulekit test`` is always of the whole game, so nothing selected out is at risk)."""
+    name = os.path.relpath(os.path.abspath(path), base).replace(os.sep, "/")
+    if update:
+        snapshots.delete(path)
+        return Row(name, True, 0.0, "deleted: its script is gone", outcome="deleted")
+    return Row(name, False, 0.0, CheckFailed(snapshots.unused_message(path, UPDATE)).render(), outcome="unused")
 
 
 def _targets(target: str) -> list[tuple[str, bool]]:
@@ -179,22 +193,26 @@ def _shipped(folder: str) -> bool:
     return os.path.dirname(os.path.abspath(folder)) == os.path.abspath(shipped_games_dir())
 
 
-def check_script(path: str, update: bool = False, tracer=None, folder: str | None = None) -> str:
-    """Run a script and compare it with its stored snapshot, if any (``update`` writes it, only
-    when the script passes); ``folder``: the game's, which stored files must lie in to be read."""
+def check_script(path: str, update: bool = False, tracer=None, folder: str | None = None) -> snapshots.Checked:
+    """Run a script and compare it with its stored snapshot (``update`` writes it, only when the
+    script passes; one with none yet is *new*, which passes and says so); ``folder``: the game's,
+    which stored files must lie in to be read."""
     return check(path, update=update, accept=UPDATE, folder=folder, tracer=tracer, unwritable=folder)
 
 
-def _timed(check: str, work: Callable[[], str]) -> Row:
+def _timed(check: str, work: Callable[[], str | snapshots.Checked]) -> Row:
     start = time.perf_counter()
+    outcome = ""
     try:
         detail = work() or ""
         ok = True
+        if isinstance(detail, snapshots.Checked):
+            detail, outcome = detail.note, detail.outcome
     except DiagnosticReport as report:
         ok, detail = False, report.render()
     except RulekitError as exc:
-        ok, detail = False, exc.render()
-    return Row(check, ok, time.perf_counter() - start, detail)
+        ok, detail, outcome = False, exc.render(), getattr(exc, "outcome", "")
+    return Row(check, ok, time.perf_counter() - start, detail, outcome=outcome)
 
 
 def _skipped(check: str, problem: str) -> Row:
@@ -242,18 +260,26 @@ def is_script(path: str, folder: str | None = None) -> bool:
     return isinstance(data, dict) and "game" in data and isinstance(data.get("actions", []), list)
 
 
+def _failed(row: Row) -> str:
+    """A failed row's result: ``unused`` (a snapshot whose script is gone), else ``FAIL``."""
+    return "unused" if row.outcome == "unused" else "FAIL"
+
+
 def table(rows: list[Row]) -> str:
     """The summary: one line per check, then each failure in full, then the counts."""
     width = max([len(r.check) for r in rows] + [5])
     lines = [f"{'check':<{width}}  result    time  note"]
+    tally = snapshots.Tally()
     for row in rows:
         note = row.detail if row.ok else ""
-        result = "skip" if row.skipped else "ok" if row.ok else "FAIL"
+        result = "skip" if row.skipped else "ok" if row.ok else _failed(row)
         lines.append(f"{row.check:<{width}}  {result:<6}  {row.seconds:5.2f}s  {note}".rstrip())
+        tally.add(row.outcome)
     failed = [r for r in rows if not r.ok]
     for row in failed:
         lines += ["", f"--- {row.check}", row.detail]
     skipped = sum(1 for r in rows if r.skipped)
-    lines += ["", f"{len(rows) - len(failed) - skipped} passed, {len(failed)} failed"
+    lines += ["", *([tally.line()] if tally.line() else []),
+              f"{len(rows) - len(failed) - skipped} passed, {len(failed)} failed"
               + (f", {skipped} skipped (not read)" if skipped else "")]
     return "\n".join(lines)
