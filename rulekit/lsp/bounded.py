@@ -3,7 +3,7 @@
 
 A script runs the game's rules: its ``position:`` or its steps may compute without end or build
 values without end, and the language server must go on answering. So a script is played in a
-child process (``python -m rulekit.lsp.bounded``), never in one of the server's threads: its
+child process (``python -m rulekit.lsp.child``), never in one of the server's threads: its
 memory is capped (``RLIMIT_AS``), its steps are bounded by the engine's watchdog (a step stopped
 on its line, RK4016 or RK4024, as the command line does), and past :data:`SECONDS` of wall-clock
 time, or as soon as ``stale()`` says an edit came, it is killed.
@@ -51,7 +51,7 @@ def run(request: tuple, stale=None):
     child = _take()
     answer = None
     try:
-        _send(child.stdin, pickle.dumps(request))
+        send(child.stdin, pickle.dumps(request))
         answer = _wait(child, stale)
         return answer
     except (OSError, pickle.UnpicklingError, EOFError, struct.error):
@@ -66,7 +66,7 @@ def _take() -> subprocess.Popen:
             child = _idle.pop()
             if child.poll() is None:
                 return child
-    child = subprocess.Popen([sys.executable, "-m", "rulekit.lsp.bounded"], stdin=subprocess.PIPE,
+    child = subprocess.Popen([sys.executable, "-m", "rulekit.lsp.child"], stdin=subprocess.PIPE,
                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, preexec_fn=_capped,
                              env=dict(os.environ, RULEKIT_STEP_SECONDS=str(seconds())))
     child.served = 0
@@ -96,15 +96,15 @@ def _wait(child: subprocess.Popen, stale):
             return None
         if time.monotonic() > deadline or child.poll() is not None:
             return ("late", None)
-    return pickle.loads(_receive(child.stdout))
+    return pickle.loads(receive(child.stdout))
 
 
-def _send(stream, payload: bytes) -> None:
+def send(stream, payload: bytes) -> None:
     stream.write(_HEADER.pack(len(payload)) + payload)
     stream.flush()
 
 
-def _receive(stream) -> bytes:
+def receive(stream) -> bytes:
     header = stream.read(_HEADER.size)
     if len(header) != _HEADER.size:
         raise EOFError("the child ended")
@@ -141,31 +141,3 @@ def late(path: str, text: str) -> Diagnostic:
     return Diagnostic(STEP_TOO_SLOW, f"this position did not finish in {seconds()} s: the script's setup, "
                       "`position:` or steps compute without end (it was stopped)",
                       Span(real(path), position_line(text), 1))
-
-
-def _answer(request: tuple):
-    from . import checking, completion
-    kind, path, texts = request[:3]
-    if kind == "script":
-        return checking.play_script(path, texts)
-    try:
-        return completion.legal_actions_at(path, texts, request[3])
-    except Exception:       # a script that does not run to here has no actions to offer
-        return []
-
-
-def main() -> None:         # pragma: no cover - the child
-    from ..engine import watchdog
-    requests, answers = sys.stdin.buffer, sys.stdout.buffer
-    sys.stdout = sys.stderr
-    watchdog.arm()
-    while True:
-        try:
-            request = pickle.loads(_receive(requests))
-        except EOFError:        # the server ended or retired this child
-            return
-        _send(answers, pickle.dumps(("done", _answer(request))))
-
-
-if __name__ == "__main__":
-    main()
