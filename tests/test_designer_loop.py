@@ -233,3 +233,46 @@ def test_snapshot_update_keeps_the_snapshots_of_scripts_outside_the_selection(tm
     assert "deselected" in done.stdout and "snapshots: 7 passed" in done.stdout
     assert snapshot_files(copy) == before
     narrowed_runs_delete_nothing(copy, "setup.yaml", [("mybat/scenarios/reveal.yaml",), ("mybat", "-k", "not views")])
+
+
+# ------------------------------------------------------------------ 6. expect in rulekit's words; a shared position
+def test_an_expectation_that_cannot_be_worked_out_says_why_in_rulekit_words(auction):
+    with_scripts(auction, {"e.yaml": OPENS + '  - expect: {"[1][5]": 2, "1 // 0": 3, "{\'a\': 1}[\'what\']": 1}\n'})
+    done = rulekit("run", "auction/scenarios/e.yaml", cwd=auction.parent)
+    assert done.returncode == 1
+    assert "cannot evaluate `[1][5]`: an index past the end of a list" in done.stdout
+    assert "cannot evaluate `1 // 0`: division by zero" in done.stdout
+    assert "cannot evaluate `{'a': 1}['what']`: the mapping has no key `what`" in done.stdout
+    assert "out of range" not in done.stdout and "modulo" not in done.stdout and ": 'what'" not in done.stdout
+
+
+SHARED = "# where two scripts start\nposition: |\n  players[0].money = 9\n  players[1].money = 1\n"
+FROM_SHARED = OPENS.replace("actions:", "position: {file: ../positions/rich.yaml}\nactions:").replace(
+    "  - legal", "  - expect: {\"p1.money\": 9, \"p2.money\": 1}\n  - legal")
+
+
+def test_scripts_start_from_a_shared_position_file(auction, tmp_path):
+    (auction / "positions").mkdir()
+    (auction / "positions" / "rich.yaml").write_text(SHARED)
+    with_scripts(auction, {"a.yaml": FROM_SHARED, "b.yaml": FROM_SHARED.replace("bid 1", "bid 9")})
+    done = rulekit("test", "auction", "--random", 0, "--update", cwd=auction.parent)
+    assert done.returncode == 0, done.stdout
+    assert "snapshots: 2 created" in done.stdout and "positions/rich.yaml" not in done.stdout   # not a script
+    log = tmp_path / "a.log.yaml"
+    assert rulekit("run", "auction/scenarios/a.yaml", "--log", log, cwd=auction.parent).returncode == 0
+    assert yaml.safe_load(log.read_text())["position"] == "players[0].money = 9\nplayers[1].money = 1\n"
+    assert rulekit("run", log, cwd=auction.parent).returncode == 0
+
+    (auction / "positions" / "rich.yaml").write_text(SHARED.replace("money = 1", "mony = 1"))
+    done = rulekit("run", "auction/scenarios/a.yaml", cwd=auction.parent)
+    assert done.returncode == 1 and "unknown attribute `mony`" in done.stdout
+    assert "--> auction/positions/rich.yaml:4:3" in done.stdout                 # on the shared file's own line
+    (tmp_path / "secret.yaml").write_text("position: |\n  players[0].money = 99\n")
+    with_scripts(auction, {"a.yaml": FROM_SHARED.replace("../positions/rich.yaml", "../../secret.yaml")})
+    done = rulekit("run", "auction/scenarios/a.yaml", cwd=auction.parent)
+    assert done.returncode == 1 and "error[RK0114]" in done.stdout and "outside the game's folder" in done.stdout
+    (auction / "positions" / "empty.yaml").write_text("nothing: here\n")
+    with_scripts(auction, {"a.yaml": FROM_SHARED.replace("rich.yaml", "empty.yaml")})
+    done = rulekit("run", "auction/scenarios/a.yaml", cwd=auction.parent)
+    assert done.returncode == 1 and "holds no `position:` statements" in done.stdout
+    assert "--> auction/scenarios/a.yaml:5:18" in done.stdout

@@ -62,7 +62,15 @@ from ..engine.mutate import fmt
 from ..engine.serialize import zone_index
 from ..engine.state import PLAYERS, State
 from ..engine.view import view
-from ..errors import ContentRuntimeError, DiagnosticReport, UsageError, suggestion_help
+from ..errors import (
+    ContentRuntimeError,
+    DiagnosticReport,
+    InternalError,
+    RulekitError,
+    UsageError,
+    runtime_failure,
+    suggestion_help,
+)
 from ..files import write_text
 from ..games import load_game
 from ..source import Span, source_line
@@ -213,8 +221,9 @@ def _run(path: str, force: bool, game_override, record: bool) -> ScriptResult:
     game, variants = _script_game_of(path, data, smap, game_override, force)
     skip = _skipped(game, data, smap)
     seed = data.get("seed", 0)
+    position = _position(path, data, smap, game)
     try:
-        state = _start(game, data, smap, seed, record)
+        state = _start(game, data, smap, seed, record, position)
         after = "after setup and `position:`" if "position" in data else "after setup"
         raise_all(invariant_failures(state, skip, smap.span(("position",) if "position" in data else ("game",)),
                                      after))
@@ -224,8 +233,30 @@ def _run(path: str, force: bool, game_override, record: bool) -> ScriptResult:
     _check_result(state, data, smap)
     if state.result is not None:
         transcript.append("result: " + json.dumps(state.result, sort_keys=True))
-    return ScriptResult(state, transcript, make_log(state, variants, seed, data.get("pins"), data.get("position"),
+    return ScriptResult(state, transcript, make_log(state, variants, seed, data.get("pins"), position and position[0],
                                                     data.get("skip_invariants")), checkpoints)
+
+
+def _position(path: str, data: dict, smap, game) -> tuple | None:
+    """(the statements of the script's ``position:``, where they are written), or None. They
+    are the script's own, or with ``position: {file: PATH}`` those of the ``position:`` of a YAML
+    file several scripts share (PATH from the script's folder), read only as a regular file
+    inside the game's folder (a script outside it: inside its own), so that errors in them are
+    reported on that file's lines. A log keeps the statements themselves."""
+    spec = data.get("position")
+    if spec is None or isinstance(spec, str):
+        return None if spec is None else (spec, smap.text(("position",)))
+    from ..games import inside
+    here = os.path.dirname(path)
+    folder = os.path.abspath(game.path)
+    shared = os.path.normpath(os.path.join(here, spec["file"]))
+    node = load_yaml(shared, within=folder if inside(folder, os.path.abspath(here)) else here or ".")
+    held, held_map = flatten(node)
+    text = held.get("position") if isinstance(held, dict) else None
+    if not isinstance(text, str):
+        raise ScriptError(f"`{spec['file']}` holds no `position:` statements to start from: a shared position file "
+                          "is YAML with `position: |` and the statements below it", smap.span(("position", "file")))
+    return text, held_map.text(("position",))
 
 
 def _skipped(game, data: dict, smap):
@@ -309,8 +340,9 @@ def _script_game_of(path: str, data: dict, smap, game_override, force: bool):
     return game, variants
 
 
-def _start(game, data: dict, smap, seed: int, record: bool) -> State:
-    """The state at its first decision: after setup and the script's ``position:``."""
+def _start(game, data: dict, smap, seed: int, record: bool, position: tuple | None) -> State:
+    """The state at its first decision: after setup and the script's ``position:`` (its
+    statements and where they are written, :func:`_position`)."""
     for zone, first in ((data.get("pins") or {}).get("top") or {}).items():     # before setup, which may shuffle
         _check_items(game, f"pinned on top of `{zone}`", first, ("pins", "top", zone), BAD_TOP_PIN, smap)
     zones = zone_index(game)
@@ -319,12 +351,10 @@ def _start(game, data: dict, smap, seed: int, record: bool) -> State:
             if zone in zones:                     # a zone the game lacks is refused after setup (RK5022)
                 _check_items(game, f"pinned shuffle of `{zone}`", order, ("pins", "shuffles", zone, k),
                              UNUSABLE_PIN, smap)
-    position = None
-    if "position" in data:
-        position = game.compile_script(data["position"], smap.text(("position",)))
+    code = None if position is None else game.compile_script(*position)
     try:
         state = api.new_game(game, data.get("players"), seed, pins_from(data.get("pins")), record=record,
-                             position=position)
+                             position=code)
     except UsageError as exc:   # a player count the game does not allow
         raise ScriptError(str(exc), smap.span(("players",)), SCRIPT_PLAYER_COUNT) from None
     _check_pins(state, data, smap)
@@ -382,13 +412,26 @@ def _expect(step: Step, expectations: dict) -> list:
         fn = _expr_fn(step.game, text, espan, seats)
         try:
             got = fn(state, dict(seats))
-        except Exception as exc:  # content evaluation problems are the author's to see
-            failures.append(ScriptError(f"cannot evaluate `{text}`: {exc}", espan, EXPECTATION_UNEVALUABLE))
+        except Exception as exc:  # content evaluation problems are the author's to see, in rulekit's words
+            failures.append(ScriptError(f"cannot evaluate `{text}`: {_unevaluable(exc, step.game)}", espan,
+                                        EXPECTATION_UNEVALUABLE))
             continue
         want = steps.as_written(want)
         if _normal(got) != _normal(want):
             failures.append(ScriptError(steps.mismatch(text, want, got), espan, EXPECTATION_FAILED))
     return failures
+
+
+def _unevaluable(exc: Exception, game) -> str:
+    """Why an expectation could not be worked out, as the content's errors say it (never Python's
+    own text, such as a bare ``'what'`` for a missing key); a failure of rulekit's own code is
+    its bug (exit 101)."""
+    if isinstance(exc, RulekitError):
+        return str(exc)
+    error = runtime_failure(exc, game)
+    if isinstance(error, InternalError):
+        raise error from exc
+    return str(error)
 
 
 CHECKS = {"expect": _expect, "refuse": steps.refuse, "legal": steps.legal, "score": steps.score,
