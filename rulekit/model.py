@@ -54,6 +54,23 @@ MAX_ZONES = 100_000         # zones in all families (`keys:`, `range:`) of a gam
 # Characters Python's splitlines() takes for line breaks but the effect language does not.
 BUILTIN_VARS = ("round",)
 VISIBILITY = ("public", "owner", "hidden", "face_up")
+OWN_PARAMS = "params"       # in TEXT_PLACES: the names the text's own `params:` declares
+# Where the effect language is written in content (`*`: any key or index), as what (a body of
+# statements, an expression, a choose's options) and the names it is given. The builder parses
+# these and no others (tests/test_front_end.py holds it to that); tools that read texts (the
+# language server) read this table, never one of their own.
+TEXT_PLACES = (
+    (("procedures", "*", "do"), "script", OWN_PARAMS), (("setup",), "script", ()),
+    (("flow", "finish"), "script", ()), (("flow", "phases", "*", "do"), "script", ()),
+    (("functions", "*", "expr"), "expr", OWN_PARAMS), (("estimate",), "expr", ("p",)),
+    (("option_groups", "*", "options"), "options", OWN_PARAMS), (("params", "*", "expr"), "expr", ()),
+    (("flow", "end_after_round_if"), "expr", ()), (("flow", "phases", "*", "when"), "expr", ()),
+    (("scoring", "categories", "*", "points"), "expr", ("p",)), (("scoring", "tiebreak", "*"), "expr", ("p",)),
+    (("scoring", "tiebreak", "*", "expr"), "expr", ("p",)), (("scoring", "eligible"), "expr", ("p",)),
+    (("invariants", "*", "expr"), "expr", ()), (("invariants", "*", "when"), "expr", ()),
+    (("zones", "*", "dealt_from"), "expr", ("p",)), (("player", "zones", "*", "dealt_from"), "expr", ("p",)),
+    (("bots", "*", "rules", "*", "when"), "expr", ("p",)), (("position",), "script", ()),
+)
 
 
 ESTIMATE = "$estimate"    # the estimate among the functions (engine/memo.py remembers it)

@@ -10,11 +10,11 @@ GAME = """\
 meta: {title: Kinds}
 players: {min: 2, max: 2}
 vars:
-  mark: {initial: 1}
+  mark: {initial: 1, type: any}     # given `true`: equal to 1, of another kind (the front end allows it so)
   same: {initial: 1}
 player:
   vars:
-    flag: {initial: 0}
+    flag: {initial: 0, type: any}
 components:
   token:
     items: [{id: a}]

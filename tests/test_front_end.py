@@ -9,13 +9,17 @@ identical. tests/test_passes.py proves the passes change no game; this proves th
 from __future__ import annotations
 
 import shutil
+import textwrap
 from pathlib import Path
 
 import pytest
 
-from rulekit.dsl import passes
+from rulekit.dsl import passes, resolve
+from rulekit.dsl.parser import parse_expr
+from rulekit.dsl.texts import parse_text
 from rulekit.errors import DiagnosticReport, RulekitError
 from rulekit.games import load_game, variants_of
+from rulekit.model import TEXT_PLACES
 
 REPO = Path(__file__).resolve().parents[1]
 SETTINGS = ["-all"] + [f"-{name}" for name in passes.NAMES]
@@ -155,7 +159,9 @@ def test_a_value_of_the_wrong_type_is_refused_at_its_own_line_under_every_settin
         assert found == [
             ("RK0323", 15, 25, "`p.banked` holds whole numbers; `+=` gives it a text",
              "write the number without quotes: 3"),
-            ("RK0323", 16, 20, "`flag` holds true or false; `=` gives it a number", None),
+            ("RK0323", 16, 20, "`flag` holds true or false; `=` gives it a number",
+             "its type is inferred from its initial value; if it holds a number too, declare "
+             "`flag: {initial: ..., type: any}` under `vars`"),
             ("RK0301", 17, 13, "unknown name `totl`", "did you mean `total`?"),
         ], setting
 
@@ -188,3 +194,32 @@ def test_a_variant_that_shortens_a_table_the_rules_index_is_warned(tmp_path):
     game = load_game("goa", (_variant(tmp_path, "tables:\n  colony_vp: [0, 1]\n"),))
     assert [(d.code, d.span.line) for d in game.warnings] == [("RK0359", 4)]
     assert load_game("goa", (_variant(tmp_path, "tables:\n  colony_vp: [0, 2, 4, 8, 12]\n"),)).warnings == ()
+
+
+# ------------------------------------------------------------------ one table of where texts are, one resolver
+def _matches(path: tuple, pattern: tuple) -> bool:
+    return len(path) == len(pattern) and all(p == "*" or p == k for k, p in zip(path, pattern))
+
+
+@pytest.mark.parametrize("game", ["goa", "batavia", *(g for g in CORPUS if "broken" not in g and "mistakes" not in g)])
+def test_every_text_the_builder_parses_is_in_the_one_table_of_text_places(game):
+    texts = load_game(game if "/" not in game else str(REPO / game)).texts
+    assert texts
+    strays = [path for path in texts if not any(_matches(path, pattern) for pattern, _kind, _params in TEXT_PLACES)]
+    assert strays == []
+
+
+def test_a_name_is_the_texts_own_by_the_languages_scope_rules():
+    tree = parse_text(textwrap.dedent("""\
+        hand = 3
+        for p in players:
+            choose p:
+                "take {c}" for c in p.hand if c.cost <= hand:
+                    total += sum(x for x in cards if x == c) + count(hand)
+        """), None)
+    said = [(node.id, meaning) for node, meaning in resolve.names(tree, (), {"total"})]
+    assert sorted(set(said)) == [("c", "own"), ("cards", "game"), ("hand", "own"), ("p", "own"),
+                                 ("players", "game"), ("total", "game"), ("x", "own")]
+    expression = parse_expr("sum(x for x in pile) + x + p.score")
+    assert [(n.id, m) for n, m in resolve.names(expression, ("p",), statements=False)] == \
+        [("pile", "game"), ("x", "own"), ("x", "game"), ("p", "own")]

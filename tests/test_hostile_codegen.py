@@ -269,7 +269,7 @@ def test_a_number_given_to_a_builtin_written_in_place_compiles(tmp_path, expr, v
     folder = tmp_path / "n"
     _write(folder / "game.yaml", {
         "meta": {"title": "N"}, "players": {"min": 2, "max": 2},
-        "vars": {"out": {"initial": 0}},
+        "vars": {"out": {"initial": 0, "type": "any"}},    # a text or a number
         "flow": {"rounds": 1, "phases": [{"id": "t", "do": f"out = {expr}\n"}]},
     })
     game = rulekit.load_game(str(folder))

@@ -238,3 +238,29 @@ def test_compile_errors_are_located_in_blocks(write_game):
     assert (diag.code, diag.message, diag.help) == ("RK0301", "unknown name `totl`", "did you mean `total`?")
     assert where(diag)[1:] == (11, 18)
     assert (diag.span.end_line, diag.span.end_column) == (11, 22)
+
+
+def test_texts_parse_in_several_threads_at_once():
+    """The language server parses in several threads: lark's one postlexer held each parse's
+    indentation, and two at once broke each other's (an AssertionError inside lark, seen as a
+    completion failing now and then)."""
+    import threading
+
+    from rulekit.dsl.texts import parse_text
+    block = "for p{0} in players:\n    if (p{0}.score > (1 +\n        2)):\n        x = [{0}]\n"
+    text = "".join(block.format(i) for i in range(40))
+    failures: list = []
+
+    def parse_many():
+        try:
+            for _ in range(15):
+                assert parse_text(text, None) and len(parse_text(text, None)) == 40
+        except Exception as exc:  # noqa: BLE001 - the test reports whatever broke
+            failures.append(repr(exc))
+
+    threads = [threading.Thread(target=parse_many) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failures == []

@@ -19,7 +19,7 @@ import attrs
 from ..codes import UNKNOWN_NAME, VALUE_OF_WRONG_TYPE_ASSIGNED
 from ..content import typed
 from ..errors import Diagnostic, suggestion_help
-from . import ast
+from . import ast, resolve
 from .visit import Statements, assigned_values
 
 # a variable's type (typed.py's words, head only) -> the evident kinds (kinds.py's words) it takes
@@ -35,17 +35,20 @@ class Types:
     ``list of symbol of goods``...), declared or inferred from the initial value."""
 
     of: dict
+    declared: frozenset = frozenset()       # the variables whose type the content writes (`type:`)
 
     @classmethod
     def of_content(cls, data: dict, vocab: typed.Vocab) -> Types:
-        out = {}
+        out, declared = {}, set()
         for section, per_player in ((data.get("vars"), False), ((data.get("player") or {}).get("vars"), True)):
             for name, spec in (section or {}).items():
                 spec = spec if isinstance(spec, dict) else {"initial": spec}
-                declared = spec.get("type")
-                out[(name, per_player)] = declared if isinstance(declared, str) else \
+                written = spec.get("type")
+                if isinstance(written, str):
+                    declared.add((name, per_player))
+                out[(name, per_player)] = written if isinstance(written, str) else \
                     typed.infer(spec.get("initial", 0), vocab)
-        return cls(out)
+        return cls(out, frozenset(declared))
 
     def head(self, name: str, per_player: bool) -> str | None:
         kind = self.of.get((name, per_player))
@@ -63,10 +66,13 @@ class Checker(Statements):
         self.out = out
         self.params = set(params)
         self.given: set = set()        # names a body gives a value by anything but `+=`/`-=`
+        self.own: set = set()          # the bare names (their nodes' ids) that are the body's own (resolve.py)
 
     def check(self, body) -> None:
         self.given = {name for name, values in assigned_values(body).items()
                       if values is None or any(not _grown_from(name, v) for v in values)}
+        self.own = {id(node) for node, meaning in resolve.names(body, self.params, self.v.gvars)
+                    if meaning == resolve.OWN}
         self.visit(body)
 
     def Assign(self, st):
@@ -107,7 +113,7 @@ class Checker(Statements):
         where = f"`{_shown(target)}`"
         self.out.append(Diagnostic(
             VALUE_OF_WRONG_TYPE_ASSIGNED, f"{where} holds {_HOLDS[head]}; `{op}` gives it {_NOUNS[got]}",
-            shown.span, help=_help(value, head),
+            shown.span, help=_help(value, head) or _declare_help(self.types, variable, got),
             notes=(f"{_what(per_player)} `{name}` is {_declared(self.types, variable)}",)))
 
     def _variable(self, target):
@@ -122,7 +128,13 @@ class Checker(Statements):
         return None
 
     def _kind(self, node) -> str | None:
-        """The evident kind of ``node``: the text's own (kinds.py), or a game variable's type."""
+        """The evident kind of ``node``: the text's own (kinds.py), or a game variable's type; none
+        where it reads a local of the body (kinds.py reads every name as the game's)."""
+        if any(id(n) in self.own for n in ast.walk(node) if isinstance(n, ast.Name)) and \
+                not isinstance(node, ast.Name | ast.Attr):
+            return None
+        if isinstance(node, ast.Name) and id(node) in self.own:
+            return None
         kind = self.kinds.evident(node)
         if kind is not None:
             return kind
@@ -141,7 +153,7 @@ def _shown(target) -> str:
         return target.id
     if isinstance(target, ast.Attr) and isinstance(target.obj, ast.Name):
         return f"{target.obj.id}.{target.name}"
-    return f"….{target.name}" if isinstance(target, ast.Attr) else "it"
+    return f"(a player).{target.name}" if isinstance(target, ast.Attr) else "it"
 
 
 def _what(per_player: bool) -> str:
@@ -150,6 +162,16 @@ def _what(per_player: bool) -> str:
 
 def _declared(types: Types, variable: tuple) -> str:
     return types.of.get(variable) or "untyped"
+
+
+def _declare_help(types: Types, variable: tuple, got: str) -> str | None:
+    """Where the type was only inferred from the initial value: how to say it holds more."""
+    if variable not in types.declared:
+        name, per_player = variable
+        section = "player.vars" if per_player else "vars"
+        return f"its type is inferred from its initial value; if it holds {_NOUNS[got]} too, declare " \
+               f"`{name}: {{initial: ..., type: any}}` under `{section}`"
+    return None
 
 
 def _help(value, head: str) -> str | None:

@@ -668,7 +668,7 @@ class Compiler(Calls, Forms, Tallies, Loops):
                 continue
             given.add(key)
             kwargs[key] = compile_kwarg(value, scope)
-        self._check_kinds(builtin, node, names)
+        self._check_kinds(builtin, node, names, scope)
         if builtin.pins is not None:
             self._note_stream(builtin, node, names)
         missing = [p for p in builtin.params if p not in given]
@@ -697,15 +697,16 @@ class Compiler(Calls, Forms, Tallies, Loops):
         elif self.out.roll_streams is not None:
             self.out.roll_streams.add(stream)
 
-    def _check_kinds(self, builtin, node, names):
-        """Static type check of arguments whose kind is evident (literals, zones, lists)."""
+    def _check_kinds(self, builtin, node, names, scope):
+        """Static type check of arguments whose kind is evident (literals, zones, lists; never a
+        local's, whatever it is called)."""
         wanted = builtin.args
         if not wanted:
             return
         pairs = list(zip(names, node.args)) + [(k, v) for k, v in node.kwargs if k in names]
         for pname, arg in pairs:
             want = wanted.get(pname)
-            got = self.kinds.evident(arg)
+            got = self.kinds.evident(arg, scope)
             if want is None or got is None or got == want:
                 continue
             ok = {"zone": {"zone"}, "item": {"text"}, "number": set(), "text": {"number", "bool", "none"},

@@ -149,8 +149,9 @@ class Kinds:
             self._functions[name] = self.of(body, Scope(set(params)))
         return self._functions[name]
 
-    def evident(self, node):
-        """The evident kind of an expression, or None when only running it would tell."""
+    def evident(self, node, scope: Scope | None = None):
+        """The evident kind of an expression, or None when only running it would tell (a name of
+        ``scope``'s own, a local called like a zone, tells nothing)."""
         v = self.v
         if isinstance(node, ast.Num) or isinstance(node, ast.Neg):
             return "number"
@@ -163,6 +164,8 @@ class Kinds:
         if isinstance(node, (ast.Compare, ast.Not)):
             return "bool"
         if isinstance(node, ast.Name):
+            if scope is not None and (node.id in scope.locals or node.id in scope.py or node.id in scope.alias):
+                return None
             if node.id in v.fixed:
                 return _FIXED_KINDS[type(v.fixed[node.id])]
             if node.id in v.zones:
@@ -174,23 +177,25 @@ class Kinds:
             return None
         if isinstance(node, ast.Attr) and self._only_player_zone(node.name):
             return self.player_zone(node.name)
-        if isinstance(node, ast.Index) and self.evident(node.obj) == "family":
+        if isinstance(node, ast.Index) and self.evident(node.obj, scope) == "family":
             return "zone"
         if isinstance(node, ast.Call) and node.func in REGISTRY:
             return REGISTRY[node.func].returns
-        return self._composed(node)
+        return self._composed(node, scope)
 
-    def _composed(self, node):
+    def _composed(self, node, scope):
         """The evident kind of a user function's result, a sum of numbers or a conditional."""
         v = self.v
         if isinstance(node, ast.Call) and node.func in v.functions:
             if node.func not in self._evident:
                 self._evident[node.func] = None      # a function asking about itself learns nothing
-                self._evident[node.func] = self.evident(v.functions[node.func][1])
+                params, body = v.functions[node.func]
+                self._evident[node.func] = self.evident(body, Scope(set(params)))
             return self._evident[node.func]
-        if isinstance(node, ast.BinOp) and self.evident(node.left) == self.evident(node.right) == "number":
+        if isinstance(node, ast.BinOp) and \
+                self.evident(node.left, scope) == self.evident(node.right, scope) == "number":
             return "number"
         if isinstance(node, ast.IfExp):
-            then = self.evident(node.then)
-            return then if then == self.evident(node.orelse) else None
+            then = self.evident(node.then, scope)
+            return then if then == self.evident(node.orelse, scope) else None
         return None

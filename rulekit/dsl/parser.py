@@ -12,6 +12,7 @@ import contextlib
 import functools
 import hashlib
 import re
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -522,12 +523,19 @@ for _code, _message, _help, _start, _examples in CATALOGUE:
 MAX_DIGITS = 1000     # digits of a written number (Python reads at most 4,300)
 
 
+# lark's parser keeps a parse's indentation in its postlexer (one object): two threads parsing at
+# once (the language server's) broke each other's (an AssertionError inside lark). A parse and the
+# diagnosis of its failure, which parses the catalogue's examples, hold this lock.
+_PARSING = threading.RLock()
+
+
 def _parse(text: str, locate: Locate, start: str):
     source = text if text.endswith("\n") else text + "\n"
-    try:
-        tree = _lark().parse(source, start=start)
-    except UnexpectedInput as exc:
-        raise DiagnosticReport([_diagnose(exc, source, locate, start)]) from None
+    with _PARSING:
+        try:
+            tree = _lark().parse(source, start=start)
+        except UnexpectedInput as exc:
+            raise DiagnosticReport([_diagnose(exc, source, locate, start)]) from None
     try:
         return _ToAst(locate).transform(tree)
     except VisitError as exc:

@@ -39,9 +39,11 @@ def target_at(index: Index | None, path: str, text: str, line: int, column: int)
     how = use.how if use is not None else "call" if word.called else "attr" if word.dotted else "name"
     if index is None:
         return Target(word, how, builtin=REGISTRY.get(word.text))
-    scope = index.text_at(path, line + 1)
-    local = scope is not None and word.text in scope[1] and how == "name"
-    symbols = tuple(_fitting(index, word.text, how))
+    scope = index.text_at(path, line + 1)       # a name the front end resolved says; else the text's binds
+    local = use.own if use is not None and how == "name" else \
+        scope is not None and word.text in scope[1] and how == "name"
+    resolved_own = use is not None and use.own      # the front end says: the text's own, no symbol
+    symbols = () if resolved_own else tuple(_fitting(index, word.text, how))
     builtin = REGISTRY.get(word.text) if how in ("call", "name") and not symbols else None
     props = tuple(properties(index, word.text)) if how == "attr" else ()
     item = _item_id(text, column)          # `card-7` is one id (written quoted in rules), not `card - 7`

@@ -4,36 +4,28 @@ completion and rename.
 
 Definitions are read off the game's merged content (its source map keeps every key's file
 and place); uses off the parsed effect-language texts of the game, its variants and its
-scripts (the same parse the checker made, from the parse cache): a call's name, a bare name,
-an attribute after a dot, and a variant's key naming what it changes. Locals are not told
-from a same-named parameter (the index reads names, it does not resolve scopes).
+scripts (the same parse the checker made, from the parse cache; where the texts are, from
+model.TEXT_PLACES): a call's name, a bare name, an attribute after a dot, and a variant's key
+naming what it changes. What a bare name stands for (the text's own or the game's) is the
+front end's answer (dsl/resolve.py): a local called like a zone is no use of the zone. A text
+that does not parse mid-edit binds the names its last parse did.
 """
 from __future__ import annotations
 
 import os
-import re
+from collections import OrderedDict
 
 import attrs
 
 from ..content.loader import flatten, load_yaml
-from ..dsl import ast, parse_cache
+from ..dsl import ast, parse_cache, resolve
 from ..dsl.texts import parse_text
 from ..dsl.visit import assigned_names, bound_names
 from ..errors import DiagnosticReport
+from ..model import OWN_PARAMS, TEXT_PLACES
 from ..source import Span
 from .documents import reading, real
 
-# Where the effect language is written in content, and as what: `*` is any key or index.
-DSL_PATHS = (
-    (("procedures", "*", "do"), "script"), (("setup",), "script"), (("flow", "finish"), "script"),
-    (("flow", "phases", "*", "do"), "script"), (("functions", "*", "expr"), "expr"), (("estimate",), "expr"),
-    (("option_groups", "*", "options"), "options"), (("params", "*", "expr"), "expr"),
-    (("flow", "end_after_round_if"), "expr"), (("flow", "phases", "*", "when"), "expr"),
-    (("scoring", "categories", "*", "points"), "expr"), (("scoring", "tiebreak", "*"), "expr"),
-    (("scoring", "eligible"), "expr"), (("invariants", "*", "expr"), "expr"), (("invariants", "*", "when"), "expr"),
-    (("zones", "*", "dealt_from"), "expr"), (("player", "zones", "*", "dealt_from"), "expr"),
-    (("bots", "*", "rules", "*", "when"), "expr"), (("position",), "script"),
-)
 # Named sections: (data path of the mapping, the kind of name it declares).
 SECTIONS = (
     (("procedures",), "procedure"), (("functions",), "function"), (("params",), "parameter"),
@@ -44,8 +36,8 @@ SECTIONS = (
 RENAMEABLE = frozenset({"procedure", "function", "parameter", "zone", "player zone", "variable",
                         "player variable", "set", "table", "option group"})
 ANNOTATIONS = frozenset({"text", "provenance", "ruling"})
-_BINDS = re.compile(r"^[ \t]*([A-Za-z_][A-Za-z0-9_]*)[ \t]*(?:=(?!=)|\+=|-=)", re.M)
-_LOOPS = re.compile(r"\bfor[ \t]+([A-Za-z_][A-Za-z0-9_]*)[ \t]+in\b")
+_LAST_PARSE: OrderedDict = OrderedDict()    # (file, data path) -> the names its last parse bound
+_LAST_KEPT = 2048                             # texts remembered so (the oldest is forgotten first)
 
 
 @attrs.frozen
@@ -68,6 +60,7 @@ class Use:
     how: str
     span: Span
     text: tuple = ()
+    own: bool = False       # a bare name that is the text's own (a local, a parameter): no use of a symbol
 
 
 @attrs.define
@@ -147,29 +140,60 @@ def _add(index: Index, symbol: Symbol) -> None:
 
 def _used(index: Index, data: dict, smap, prefix: tuple = ()) -> None:
     """The uses in every effect-language text of ``data`` (under ``prefix`` in its file)."""
-    for path, kind in dsl_texts(data):
+    game_vars = frozenset(index.data.get("vars") or ()) if isinstance(index.data.get("vars"), dict) else frozenset()
+    for path, kind, params in dsl_texts(data):
         origin = smap.text((*prefix, *path))
         text = _dig(data, path)
         if origin is None or not isinstance(text, str):
             continue
         file = real(origin.span.path)
+        own = {str(p) for p in _dig(data, (*path[:-1], "params")) or () if isinstance(p, str)} \
+            if params == OWN_PARAMS else set(params)
+        where = (*prefix, *path)
         try:
             tree = parse_cache.parsed((kind, text, origin), lambda t=text, o=origin, k=kind: parse_text(t, o.locate, k))
-        except DiagnosticReport:        # mid-edit: the names it binds, read off its lines
-            bound = set(_BINDS.findall(text)) | set(_LOOPS.findall(text))
+        except DiagnosticReport:        # mid-edit: the names the rest of it binds, or its last parse bound
+            bound = _recovered(text, kind) or _LAST_PARSE.get((file, where), frozenset())
         else:
-            uses, bound = uses_in(tree, file, (*prefix, *path))
+            uses, bound = uses_in(tree, file, where, own, game_vars, kind != "expr")
             index.uses.extend(uses)
-        params = _dig(data, (*path[:-1], "params")) if path[0] in ("procedures", "functions") else None
-        bound |= {str(p) for p in params or () if isinstance(p, str)}
+            _remember(file, where, bound)
         last = origin.span.line + text.count("\n") + (1 if origin.style in ("|", ">") else 0)
-        index.texts.append((file, origin.span.line, last, (*prefix, *path), frozenset(bound)))
+        index.texts.append((file, origin.span.line, last, where, frozenset(bound | own)))
+
+
+def _recovered(text: str, kind: str, tries: int = 3) -> frozenset:
+    """The names a text that does not parse binds, read off its parse with each line the parser
+    stops at written as ``pass`` (the line being typed, most often): the parser's tree, never a
+    guess at the text's words."""
+    if kind == "expr":
+        return frozenset()
+    lines = text.split("\n")
+    for _ in range(tries):
+        try:
+            tree = parse_text("\n".join(lines), None, kind)
+        except DiagnosticReport as report:
+            line = report.diagnostics[0].span.line if report.diagnostics and report.diagnostics[0].span else 0
+            if not 0 < line <= len(lines) or lines[line - 1].strip() == "pass":
+                return frozenset()
+            stopped = lines[line - 1]
+            lines[line - 1] = stopped[:len(stopped) - len(stopped.lstrip())] + "pass"
+        else:
+            return frozenset(assigned_names(tree) | bound_names(tree))
+    return frozenset()
+
+
+def _remember(file: str, where: tuple, bound) -> None:
+    _LAST_PARSE[(file, where)] = frozenset(bound)
+    _LAST_PARSE.move_to_end((file, where))
+    while len(_LAST_PARSE) > _LAST_KEPT:
+        _LAST_PARSE.popitem(last=False)
 
 
 def dsl_texts(data: dict):
-    """(data path, kind) of every effect-language text in content ``data``."""
-    for pattern, kind in DSL_PATHS:
-        yield from ((path, kind) for path in _expand(data, pattern, ()))
+    """(data path, kind, the names it is given) of every effect-language text in content ``data``."""
+    for pattern, kind, params in TEXT_PLACES:
+        yield from ((path, kind, params) for path in _expand(data, pattern, ()))
 
 
 def _expand(value, pattern: tuple, done: tuple):
@@ -185,15 +209,19 @@ def _expand(value, pattern: tuple, done: tuple):
         yield from _expand(value[key], rest, (*done, key))
 
 
-def uses_in(tree, file: str, where: tuple) -> tuple[list, set]:
-    """The uses in a parsed text, and the names it binds (assigned, looped over, compared by)."""
+def uses_in(tree, file: str, where: tuple, params=(), game_vars=frozenset(), statements: bool = True) \
+        -> tuple[list, set]:
+    """The uses in a parsed text, and the names it binds (assigned, looped over, compared by); a
+    bare name is marked ``own`` where the front end resolves it to the text's own (dsl/resolve.py)."""
     uses = []
+    own = {id(node) for node, meaning in resolve.names(tree, params, game_vars, statements)
+           if meaning == resolve.OWN}
     for node in ast.walk(tree):
         span = node.span
         if isinstance(node, ast.Call):
             uses.append(Use(node.func, "call", _word(span, span.column, node.func), (file, where)))
         elif isinstance(node, ast.Name):
-            uses.append(Use(node.id, "name", _word(span, span.column, node.id), (file, where)))
+            uses.append(Use(node.id, "name", _word(span, span.column, node.id), (file, where), id(node) in own))
         elif isinstance(node, ast.Attr) and span.end_column is not None:
             line = span.end_line or span.line
             uses.append(Use(node.name, "attr", Span(span.path, line, span.end_column - len(node.name), line,

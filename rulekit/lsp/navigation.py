@@ -36,7 +36,7 @@ def references(index: Index, symbols, declaration: bool = True) -> list:
     out = [s.span for s in symbols] if declaration else []
     names = {s.name for s in symbols}
     ways = {w for s in symbols for w in _WRITTEN.get(s.kind, ("name", "key"))}
-    out += [u.span for u in index.uses if u.name in names and u.how in ways]
+    out += [u.span for u in index.uses if u.name in names and u.how in ways and not u.own]
     return out
 
 
