@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import shutil
 import textwrap
+import typing
 from pathlib import Path
 
 import pytest
 
-from rulekit.dsl import passes, resolve
+from rulekit.dsl import ast, passes, resolve
 from rulekit.dsl.parser import parse_expr
 from rulekit.dsl.texts import parse_text
 from rulekit.errors import DiagnosticReport, RulekitError
@@ -223,3 +224,16 @@ def test_a_name_is_the_texts_own_by_the_languages_scope_rules():
     expression = parse_expr("sum(x for x in pile) + x + p.score")
     assert [(n.id, m) for n, m in resolve.names(expression, ("p",), statements=False)] == \
         [("pile", "game"), ("x", "own"), ("x", "game"), ("p", "own")]
+
+
+def test_every_node_class_has_its_writer_in_one_table_made_when_the_module_loads():
+    from rulekit.dsl import codegen, compiler
+    from rulekit.dsl.visit import methods
+    assert set(compiler._WRITERS) == set(typing.get_args(ast.Expr))
+    assert set(codegen._BLOCKS) == {ast.Assign, ast.CallStmt, ast.Choose, ast.ChooseAll}
+
+    class Partial:
+        def x_Num(self, node, scope):
+            return "1"
+    with pytest.raises(TypeError, match="Partial has no x_Str, x_Template"):
+        methods(Partial, "x_", ast.Expr)

@@ -42,7 +42,7 @@ from .choices import Choices
 from .compiler import Compiler, located_code, too_complex
 from .pysource import CONTINUE, NAME, Comment, Exit, Jump, Py, literal, py_identifier
 from .scope import Scope
-from .visit import assigned_names, first_assignments, loop_depth, read_names
+from .visit import assigned_names, first_assignments, loop_depth, methods, read_names
 
 _units = itertools.count(1)
 _SPLIT_BLOCKS = 24      # a resumable procedure of at least this many blocks is a function per block (performance.md)
@@ -372,7 +372,7 @@ class _Writer(Choices):
             if shape is not None:
                 (self.r_branches if shape.__class__ is lowering.Branches else self.r_loop)(shape)
             else:
-                getattr(self, f"r_{type(st).__name__}")(st)
+                _BLOCKS[type(st)](self, st)
 
     def stops(self, st) -> bool:
         """Whether ``st`` is written as blocks: it may stop (or, in a flat procedure, loops)."""
@@ -473,10 +473,7 @@ class _Writer(Choices):
         if shape is not None:
             (self.s_branches if shape.__class__ is lowering.Branches else self.s_loop)(shape, ind, out)
             return
-        method = getattr(self, f"s_{type(st).__name__}", None)
-        if method is None:  # pragma: no cover - parser and compiler out of step
-            raise NotImplementedError(f"no compiler for statement {type(st).__name__}")
-        method(st, ind, out)
+        _STATEMENTS[type(st)](self, st, ind, out)
 
     def s_Pass(self, st, ind, out):
         out.append((ind, "pass", st.span))
@@ -748,3 +745,8 @@ def _may_stop(node, codes: dict, procedures) -> bool:
                for n in ast.walk(node))
 
 
+# statement class -> the method writing it: as Python statements (control statements are lowered
+# first, lowering.py; a `choose_all` always stops), and as blocks where it may stop
+_STATEMENTS = methods(_Writer, "s_", (ast.Assign, ast.AugAssign, ast.CallStmt, ast.Pass, ast.Break, ast.Continue,
+                                       ast.Return, ast.Assert, ast.Choose))
+_BLOCKS = methods(_Writer, "r_", (ast.Assign, ast.CallStmt, ast.Choose, ast.ChooseAll))

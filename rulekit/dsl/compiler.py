@@ -63,7 +63,7 @@ from .loops import Loops
 from .pysource import NAME, NONE, SLOT, Py, literal, py_identifier
 from .scope import Scope
 from .tallies import Tallies
-from .visit import bound_names, free_names
+from .visit import bound_names, free_names, methods
 from .writing import MaybeRuns, Reuse, Writing
 
 Fn = Callable  # (state, env) -> value
@@ -180,9 +180,7 @@ class Compiler(Calls, Forms, Tallies, Loops):
             found = self.at.lowered.get(id(node))
             if found is not None:
                 return found
-        method = getattr(self, f"x_{type(node).__name__}", None)
-        if method is None:  # pragma: no cover - parser and compiler out of step
-            raise NotImplementedError(f"no compiler for expression {type(node).__name__}")
+        method = _WRITERS[type(node)].__get__(self)      # every expression class has one (checked on import)
         reuse = self.at.reuse
         slot = reuse.plan.get(node) if reuse is not None and reuse.plan else None
         if slot is not None and not self.at.in_iterable and self._unshadowed(node, scope):
@@ -857,3 +855,4 @@ def too_complex(exc: Exception) -> bool:
     return isinstance(exc, SyntaxError) and ("too many" in text or "too deeply" in text or "nested" in text)
 
 
+_WRITERS = methods(Compiler, "x_", ast.Expr)      # expression class -> the method writing it

@@ -80,6 +80,17 @@ class Transformer:
         return node
 
 
+def methods(cls, prefix: str, nodes) -> dict:
+    """Node class -> ``cls``'s method named ``prefix`` + the class's name, for each of ``nodes`` (a
+    tuple, or a union such as ``ast.Expr``): a writer's dispatch table, made when its module loads,
+    so a node class with no method is found then, never by an author's game."""
+    classes = typing.get_args(nodes) or tuple(nodes)
+    missing = [c.__name__ for c in classes if not callable(getattr(cls, prefix + c.__name__, None))]
+    if missing:
+        raise TypeError(f"{cls.__name__} has no {', '.join(prefix + name for name in missing)}")
+    return {c: getattr(cls, prefix + c.__name__) for c in classes}
+
+
 # ------------------------------------------------------------------ what a body binds and reads
 
 class _Bind(Statements):
