@@ -40,6 +40,7 @@ class Session:
         self.dirty: list = []           # targets to check, in order
         self.published: dict = {}       # target -> paths given diagnostics
         self.indexes: dict = {}         # game folder -> names.Index of its last round
+        self.gave_way: set = set()      # targets whose script gave way to another target's round
         self.asked: dict = {}           # real path -> completions of its script's actions asked so far
         # a script's actions are worked out in bounded children waited on here, never in the pool
         # other requests share (eight that never ended left definitions waiting for ever)
@@ -94,7 +95,30 @@ class Session:
     def _round(self, target, edits: int) -> None:
         texts, versions = self.texts, self.versions
         found: dict = {}
-        for stage in self._stages(target, texts, lambda: self.edits.get(target, 0) != edits):
+        yielded: list = []
+
+        def stale() -> bool:
+            """A script's run ends at an edit of its game, or gives way once when another target
+            waits (then this one is checked again after it, and runs to its bound: two scripts
+            that never end take turns rather than giving way to each other for ever)."""
+            if self.edits.get(target, 0) != edits:
+                return True
+            if target not in self.gave_way and any(other != target for other in self.dirty):
+                yielded.append(True)
+                return True
+            return False
+        try:
+            self._checked(target, edits, texts, versions, found, stale)
+        finally:
+            if yielded:
+                self.gave_way.add(target)
+                self.touch(target)
+            else:
+                self.gave_way.discard(target)
+
+    def _checked(self, target, edits: int, texts: dict, versions: dict, found: dict, stale) -> None:
+        """One round's stages published as they end, then the index requests read."""
+        for stage in self._stages(target, texts, stale):
             log.debug("stage %s done at %.3f", stage.name, time.perf_counter())
             if self.edits.get(target, 0) != edits:
                 return                      # stale: the round for the newer text is queued
