@@ -14,11 +14,11 @@ notation two options print has one id. ``num_distinct_actions`` is the vocabular
 A number the rules give no bound for (``p.coins`` is any whole number) is bounded by
 ``max_number``, sized from the content by default (:func:`content_max_number`): ``HEADROOM``
 times the largest number any option offered in ``PLAYOUTS`` seeded random games per player
-count, and at least ``DEFAULT_MAX_NUMBER``. Goa's purse has no maximum, and its bids passed a
-fixed 60; sized from play, every bid of the shipped games has an id. A legal option that prints
-a number past ``max_number`` still has no id (the environments leave it out of the mask and say
-so once). A label hole whose values
-cannot be bounded at all (a built text, a list) is refused: RK0970 on the option's line; a
+count, and at least ``DEFAULT_MAX_NUMBER``. A purse the rules leave open grows past any fixed
+bound (bids past 60 were legal and had no id); sized from play, every bid of the shipped games
+has one. A legal option that prints a number past ``max_number`` still has no id (the
+environments leave it out of the mask and say so once). A label hole whose values cannot be
+bounded at all (a built text, a list) is refused: RK0970 on the option's line; a
 vocabulary of more than ``MAX_ACTIONS`` entries is RK0971.
 """
 from __future__ import annotations
