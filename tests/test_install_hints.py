@@ -103,9 +103,9 @@ def test_the_check_catches_what_it_is_for():
     assert not _wrong(".[lsp,stats]") and not _wrong(f"{extras.DISTRIBUTION}[plot]") and not _wrong("ray[client]")
 
 
-def _run(code: str, cwd: Path, env: dict | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=cwd,
-                          env=env)
+def _run(code: str, cwd: Path, env: dict | None = None, *options: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, *options, "-c", code], capture_output=True, text=True, timeout=120,
+                          cwd=cwd, env=env)
 
 
 def _without(modules: str, argv: list[str]) -> str:
@@ -151,7 +151,8 @@ def _hint_from(site: Path, extra: str) -> str:
     code = ("import rulekit.tools.extras as e, sys\n"
             f"assert e.__file__.startswith({str(site)!r}), e.__file__\n"
             f"print(e.install_command({extra!r}))")
-    done = _run(code, site, env={"PYTHONPATH": str(site), "PATH": "/usr/bin:/bin"})
+    # -S: no site-packages, where an installed rulekit-games (this checkout's, say) would be found
+    done = _run(code, site, {"PYTHONPATH": str(site), "PATH": "/usr/bin:/bin"}, "-S")
     assert done.returncode == 0, done.stderr
     return done.stdout.strip()
 
