@@ -21,6 +21,7 @@ import pytest
 
 import rulekit
 from rulekit.engine import api
+from rulekit.errors import ContentRuntimeError
 
 from conftest import ONE_DECISION
 
@@ -175,22 +176,35 @@ scoring:
 BOMBS = {
     "slices": ("keep = keep + [xs[1:]]", "keep = keep +"),
     "texts": ('keep = keep + ["{s}x"]', "keep = keep +"),
-    "concatenation": ("keep = keep + [xs + [1]]", None),
+    "concatenation": ("keep = keep + [xs + [1]]", "keep = keep +"),
     "element assignment": ("keep = keep + [xs]\n    xs[0] = 1", "xs[0] = 1"),
     "list()": ("keep = keep + [list(xs)]", "keep = keep +"),
+    "comprehension": ("keep = keep + [[x for x in xs]]", ("keep = keep +", "while true")),   # the memory bound
 }
 
 
 @pytest.mark.parametrize("case", sorted(BOMBS))
 def test_a_step_copying_values_in_a_loop_stops_on_its_line_in_seconds(write_game, case):
     """Each copy is within the size limit, but kept in a loop they reached 3 GB (RK4000 after
-    3-7 s). The step's bound on what it builds (or, for copies written inline, the watchdog's
-    bound on its memory) stops it with RK4024, near 1 GB."""
+    3-7 s). The step's bound on what it builds (or, for a comprehension's items, the watchdog's
+    bound on the process's memory) stops it with RK4024, on its line, under 1.2 GB."""
     statement, needle = BOMBS[case]
     setup = f"xs = [0] * 999999\ns = \"a\" * 999999\nkeep = []\nwhile true:\n    {statement}\n"
     folder = write_game(with_setup(setup))
     code, out, peak = autoplay(folder)
     assert code == 1 and "error[RK4024]: one step of the rules" in out, out[-2000:]
-    if needle:
-        assert f"game.yaml:{line_of(folder, needle)}:" in out, out[-2000:]
+    needles = needle if isinstance(needle, tuple) else (needle,)      # the watchdog's tick may land on the loop
+    assert any(f"game.yaml:{line_of(folder, n)}:" in out for n in needles), out[-2000:]
     assert peak < 1800, peak
+
+
+@pytest.mark.parametrize("case", ["concatenation", "texts", "slices"])
+def test_without_the_command_lines_watchdog_the_step_still_stops(write_game, case):
+    """Played through the API (no watchdog armed), a copy written inline by the compiler (`a + b`,
+    a template) is counted where its size is checked: the step stops at its bound, in a moment."""
+    statement, _needle = BOMBS[case]
+    setup = f"xs = [0] * 999999\ns = \"a\" * 999999\nkeep = []\nwhile true:\n    {statement}\n"
+    game = rulekit.load_game(write_game(with_setup(setup)))
+    with pytest.raises(ContentRuntimeError) as failed:
+        api.new_game(game, 1, 1)
+    assert failed.value.code == "RK4024" and failed.value.span.line == line_of(game.path, "keep = keep +")

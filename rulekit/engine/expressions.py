@@ -15,7 +15,7 @@ from ..errors import ContentRuntimeError, boundary, suggestion_help
 from . import memo, mutate, vm
 from .elements import unshared
 from .library import seq
-from .limits import built
+from .limits import COUNTED_MAX_SIZE, built
 from .runtime import NAMES as RUNTIME_NAMES
 from .scoring import score
 from .state import SEAT_NAMES, Family, Player, ZoneKey
@@ -96,7 +96,7 @@ def namespace(items: dict) -> dict:
             "SEAT_OR_TEXT": memo.SEAT_OR_TEXT,
             "ANY": any, "ALL": all, "NEXT": next,
             "SET_PROP": mutate.set_prop, "FIRST_OF_EACH": _first_of_each, "REPLACED": _replaced, "MAP": _map,
-            "SLICE": slice_of}
+            "SLICE": slice_of, "MAX_SIZE": COUNTED_MAX_SIZE}
 
 
 def attribute_reader(name: str, paths: frozenset, items: dict, members: dict, pzone_keys) -> Callable:

@@ -35,8 +35,9 @@ def too_many_digits(bits: int, why: str = "a runaway value?", span=None, subject
 # MAX_BUILT elements (items of lists, characters of texts, entries of mappings) in the copies the
 # engine makes (slices, element assignments that copy, the built-ins that build lists and texts).
 # 20 million list items are 160 MB of pointers; the shipped games build well under 100,000 in a
-# step (a decision's options and a few sorted hands). The copies written inline by the compiler
-# (`a + b`, a comprehension) are bounded by the watchdog's memory bound below instead.
+# step (a decision's options and a few sorted hands). The values the compiler builds inline
+# (`a + b`, templates) are counted where it checks their size (CountedBound, below); what is left
+# (a comprehension's items) is bounded by the watchdog's memory bound on the command line.
 MAX_BUILT = 20_000_000
 # How far the process's resident memory may grow during one run of the rules before the
 # command line's watchdog (engine/watchdog.py, ticking 4 times a CPU second) stops it on its
@@ -60,3 +61,19 @@ def built(size: int) -> None:
         raise ContentRuntimeError(f"one step of the rules built more than {MAX_BUILT:,} elements in copies of lists, "
                                   "slices, mappings or texts without reaching a decision (a value copied in a "
                                   "loop?)", None, STEP_BUILT_TOO_MUCH)
+
+
+class CountedBound(int):
+    """MAX_SIZE as generated code sees it (engine/expressions.py binds it in a game's namespace):
+    the compiler checks each text or list it builds inline (``a + b``, ``a * n``, a template) as
+    ``len(v) <= MAX_SIZE``, and Python asks an ``int`` subclass on the right first, so each value
+    built there is counted in what the step builds (:func:`built`) where it is checked, with no
+    change to the code the compiler writes. (A comprehension's running check, ``len(acc) >
+    MAX_SIZE`` at each item, is left alone: it is no value built.) Anywhere else it is the number."""
+
+    def __ge__(self, size):             # len(v) <= MAX_SIZE
+        built(size)
+        return int.__ge__(self, size)
+
+
+COUNTED_MAX_SIZE = CountedBound(MAX_SIZE)
