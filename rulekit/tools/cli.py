@@ -19,7 +19,7 @@ from .. import __version__
 from ..codes import INTERNAL, USAGE
 from ..errors import EXIT_CONTENT, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, DiagnosticReport, RulekitError, UsageError
 from ..files import check_writable, write_text
-from . import extras
+from .extras import install_command
 from .terminal import escaped_output
 
 
@@ -99,7 +99,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("lsp", help="serve the Language Server Protocol over stdio, for editors",
                    description="A language server for a game's YAML files: diagnostics as you type, hover, "
                                "definition, references, completion, outline, rename (docs/editors.md). "
-                               + extras.needs("It", "lsp") + ".")
+                               "It needs the `lsp` extra: " + install_command("lsp") + ".")
     _SUBPARSERS.update(sub.choices)
     return parser
 
@@ -915,7 +915,7 @@ def cmd_lsp(args) -> int:
         from ..lsp import server
     except ImportError as exc:
         raise UsageError(f"`rulekit lsp` needs the `lsp` extra ({exc.name or exc} is missing): "
-                         + extras.install_command("lsp")) from None
+                         + install_command("lsp")) from None
     watchdog.disarm()       # checks run in a thread of their own; the server's loop must not be interrupted
     return server.main(__version__)
 
