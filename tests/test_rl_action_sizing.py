@@ -10,6 +10,7 @@ import warnings
 import pytest
 
 from rulekit.engine import api
+from rulekit.errors import RulekitError
 from rulekit.games import load_game
 from rulekit.tools import actions
 from rulekit.tools.actions import DEFAULT_MAX_NUMBER, HEADROOM, content_max_number, vocabulary
@@ -79,3 +80,35 @@ def test_the_environment_maps_every_goa_bid_without_a_warning():
                 e.step(int(legal[rng.randrange(len(legal))]) if not (e.terminations[e.agent_selection]
                                                                     or e.truncations[e.agent_selection]) else None)
     assert e.play.unmapped == 0
+
+
+def test_a_content_error_in_the_sizing_games_leaves_the_ids_and_play_meets_it(write_game):
+    folder = write_game("""
+        meta: {title: Boom}
+        players: {min: 2, max: 2}
+        player:
+          vars:
+            coins: {initial: 3, min: 0}
+        procedures:
+          turn:
+            params: [p]
+            do: |
+              choose p:
+                  "bid {n}" for n in range(0, p.coins + 1):
+                      p.coins += 90
+                      if p.coins > 200:
+                          p.coins = p.coins // (p.coins - p.coins)
+        flow:
+          end_after_round_if: "round >= 6"
+          phases:
+            - id: main
+              do: |
+                for p in players:
+                    turn(p)
+        """)
+    game = load_game(folder)
+    assert vocabulary(game).max_number == HEADROOM * 183     # the largest bid offered before the error
+    state = api.new_game(game, 2, 0)
+    with pytest.raises(RulekitError):
+        while not state.over:
+            api.apply_index(state, 0)

@@ -29,7 +29,7 @@ import attrs
 
 from ..codes import ACTIONS_TOO_MANY, ACTIONS_UNBOUNDED
 from ..dsl import ast
-from ..errors import Diagnostic, DiagnosticReport
+from ..errors import Diagnostic, DiagnosticReport, RulekitError
 from .action_domains import Ctx, Domains, Unbounded, _clause
 
 DEFAULT_MAX_NUMBER = 60     # the least bound of a number the rules leave open
@@ -92,25 +92,34 @@ def content_max_number(game) -> int:
 
 
 def _largest_offered(game) -> int:
+    return max(_largest_in_one_game(game, players, seed)
+               for players in range(game.min_players, game.max_players + 1) for seed in range(PLAYOUTS))
+
+
+def _largest_in_one_game(game, players: int, seed: int) -> int:
+    """The largest whole number an option offered in one seeded random game. A content error on
+    the way ends the game there, its numbers so far counted: sizing the ids never fails a game
+    that a learner may still play (the error is the game's, met where play meets it)."""
     import random
 
     from ..engine import api
     largest = 0
-    for players in range(game.min_players, game.max_players + 1):
-        for seed in range(PLAYOUTS):
-            state = api.new_game(game, players, seed, record=False)
-            rng = random.Random(seed)
-            for _ in range(PLAYOUT_ACTIONS):
-                if state.over:
-                    break
-                pending = state.pending
-                for seat in pending.players:
-                    decision = pending if seat == pending.player else pending.focus(seat)
-                    for choice in decision.choices:
-                        for value in choice[1:]:
-                            if value.__class__ is int and value > largest:
-                                largest = value
-                api.apply_index(state, rng.randrange(len(pending.choices)))
+    try:
+        state = api.new_game(game, players, seed, record=False)
+        rng = random.Random(seed)
+        for _ in range(PLAYOUT_ACTIONS):
+            if state.over:
+                break
+            pending = state.pending
+            for seat in pending.players:
+                decision = pending if seat == pending.player else pending.focus(seat)
+                for choice in decision.choices:
+                    for value in choice[1:]:
+                        if value.__class__ is int and value > largest:
+                            largest = value
+            api.apply_index(state, rng.randrange(len(pending.choices)))
+    except RulekitError:
+        pass
     return largest
 
 
