@@ -55,7 +55,11 @@ NUMBERS = {
 }
 
 
-@pytest.mark.parametrize("case", sorted(NUMBERS))
+SLOW_NUMBERS = ("--jobs 0", "--jobs 10**20", "--seed -10**30", "--sweep of a 5000-digit range")
+
+
+@pytest.mark.parametrize("case", [pytest.param(c, marks=pytest.mark.slow) if c in SLOW_NUMBERS else c
+                                  for c in sorted(NUMBERS)])
 def test_every_number_is_checked_before_it_is_used(tmp_path, case):
     argv, says = NUMBERS[case]
     out = tmp_path / "f.jsonl"
@@ -161,8 +165,8 @@ setup: |
 """ + ONE_DECISION
 
 
-@pytest.mark.parametrize("argv", [["--jobs", "2", "--max-actions", "5"], ["--jobs", "1"]],
-                         ids=["in --jobs workers", "in the action cap's probe games"])
+@pytest.mark.parametrize("argv", [pytest.param(["--jobs", "2", "--max-actions", "5"], marks=pytest.mark.slow),
+                                  ["--jobs", "1"]], ids=["in --jobs workers", "in the action cap's probe games"])
 def test_a_step_that_never_ends_stops_the_batch_on_its_line(write_game, argv):
     """With a bound of 1 s, four games on two workers (the watchdog did not reach them: 101 s and
     going on), and the probe games of the action cap (each paid the bound: 244 s at 60 s)."""
