@@ -29,7 +29,7 @@ DOCS = [ROOT / "README.md", ROOT / "CONTRIBUTING.md", *sorted((ROOT / "docs").gl
         *sorted((ROOT / "examples").rglob("*.py")), *sorted((ROOT / "examples").rglob("*.md"))]
 # a file not yet changed by the session that owns it, and the exact line it still has: the test
 # fails once the line is fixed, so that the entry goes with it
-PENDING = {"rulekit/lsp/__init__.py": "pygls is an optional extra (``pip install 'rulekit[lsp]'``)"}
+PENDING: dict = {}      # file -> a hint known to be wrong, taken out of the check until its owner fixes it
 # a requirement after `pip install`, quoted (a line of prose may break before it) or bare
 _SPEC = r"(?:\s+(?:'[^'\n]*'|\"[^\"\n]*\")|[ \t]+[\w.\-/\[\],<>=~]+)"
 _COMMAND = re.compile(rf"pip install((?:[ \t]+(?:-e|--editable)(?=\s))?(?:{_SPEC})+)")

@@ -104,6 +104,7 @@ def test_a_player_family_can_be_sized_too(write_game):
 
 
 def test_cells_of_a_sized_family_are_the_keys_in_play(write_game):
-    text = GAME.replace("counted = count(display)", "counted = cells(display)").replace("counted: 0", "counted: {initial: none, type: list}")
+    text = GAME.replace("counted = count(display)", "counted = cells(display)").replace(
+        "counted: 0", "counted: {initial: none, type: list}")
     game = rulekit.load_game(write_game(text))
     assert api.new_game(game, players=2).g["counted"] == [1, 2, 3, 4, 5]

@@ -4,5 +4,6 @@
 It checks what ``rulekit validate`` checks, on the buffers as they stand (:mod:`.documents`
 feeds unsaved text to the loader), and answers hover, definition, references, completion,
 document symbols, rename and quick fixes from an index of the game's names (:mod:`.names`).
-pygls is an optional extra (``pip install 'rulekit[lsp]'``): only :mod:`.server` imports it.
+pygls is an optional extra (``pip install -e '.[lsp]'`` in a checkout, ``pip install 'rulekit-games[lsp]'``
+elsewhere): only :mod:`.server` imports it.
 """
