@@ -199,14 +199,15 @@ class ContentRuntimeError(RulekitError):
 
     code = RUNTIME_ERROR
 
-    def __init__(self, message: str, span: Span | None = None, code: str | None = None):
+    def __init__(self, message: str, span: Span | None = None, code: str | None = None, related: tuple = ()):
         self.span = span
+        self.related = tuple(related)   # ((what, span), ...): where a value it failed on was set
         if code:
             self.code = code
         super().__init__(message)
 
     def render(self) -> str:
-        diag = Diagnostic(self.code, str(self), self.span)
+        diag = Diagnostic(self.code, str(self), self.span, related=self.related)
         return diag.render()
 
 
@@ -274,7 +275,17 @@ def runtime_failure(exc: BaseException, game=None, span: Span | None = None,
     code, message = explain(exc, game)
     if subject:
         message = f"cannot compute {subject}: {message}"
-    return ContentRuntimeError(message, span, code)
+    return ContentRuntimeError(message, span, code, set_at(game, span) if code in _READS_A_TABLE else ())
+
+
+_READS_A_TABLE = frozenset((INDEX_OUT_OF_RANGE, MISSING_KEY_IN_TABLE))
+
+
+def set_at(game, span: Span | None) -> tuple:
+    """Where the tables the failing content line reads are set (a variant's line, say): the game
+    answers (model.Game.tables_read_at), from the texts its checks parsed."""
+    tables_read_at = getattr(game, "tables_read_at", None)
+    return tables_read_at(span) if tables_read_at is not None and span is not None else ()
 
 
 def raise_failure(exc: BaseException, game=None, span: Span | None = None, subject: str | None = None):

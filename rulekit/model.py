@@ -206,6 +206,23 @@ class Game:
     # asks what a text says asks this, never the YAML again (tools/action_domains.py)
     texts: dict = attrs.Factory(dict)
 
+    def tables_read_at(self, span: Span) -> tuple:
+        """(what, span) for each table the content at ``span`` (a statement's or an expression's
+        first line) indexes by name, with where its value is set: an index a table cannot hold is
+        reported on the rule that reads it, and names the line that set the table (a variant's)."""
+        tables = (self.data.get("tables") or {}) if isinstance(self.data.get("tables"), dict) else {}
+        out: dict = {}
+        for tree in self.texts.values():
+            for node in ast.walk(tree):
+                where = node.span
+                if isinstance(node, ast.Index) and isinstance(node.obj, ast.Name) and node.obj.id in tables \
+                        and where.path == span.path and span.line <= where.line <= (span.end_line or span.line):
+                    name = node.obj.id
+                    size = len(tables[name]) if isinstance(tables[name], list | dict) else 0
+                    out.setdefault(name, (f"table `{name}` ({size} entries) is set here",
+                                          self.source_map.span(("tables", name))))
+        return tuple(v for v in out.values() if v[1] is not None)
+
     def compiler_for_scripts(self) -> Compiler:
         """A compiler over this game's names (for expectations and position scripts): its
         code runs beside the game's generated module (a copy of its namespace)."""

@@ -18,7 +18,8 @@ import pytest
 from rulekit.dsl import ast, passes, resolve
 from rulekit.dsl.parser import parse_expr
 from rulekit.dsl.texts import parse_text
-from rulekit.errors import DiagnosticReport, RulekitError
+from rulekit.engine.api import new_game
+from rulekit.errors import ContentRuntimeError, DiagnosticReport, RulekitError
 from rulekit.games import load_game, variants_of
 from rulekit.model import TEXT_PLACES
 
@@ -237,3 +238,33 @@ def test_every_node_class_has_its_writer_in_one_table_made_when_the_module_loads
             return "1"
     with pytest.raises(TypeError, match="Partial has no x_Str, x_Template"):
         methods(Partial, "x_", ast.Expr)
+
+
+def test_an_index_a_table_cannot_hold_names_the_line_that_set_the_table(write_game, tmp_path):
+    folder = write_game({"game.yaml": """\
+        meta: {title: Short table}
+        players: {min: 2, max: 2}
+        tables:
+          vp: [0, 1, 3, 6]
+        vars:
+          total: 0
+        flow:
+          rounds: 1
+          phases:
+            - id: main
+              do: |
+                total += vp[3]
+        scoring:
+          categories:
+            - {id: total, points: "vp[2]"}
+        """, "variants/short.yaml": "variant: {name: short}\ntables:\n  vp: [0, 1]\n"})
+    game = load_game(folder, ("short",))
+    assert [(d.code, d.span.line) for d in game.warnings] == [("RK0359", 3)]
+    with pytest.raises(ContentRuntimeError) as caught:
+        new_game(game, 2, seed=1)
+    error = caught.value
+    assert (error.code, error.span.line) == ("RK4020", 12)
+    [(what, where)] = error.related
+    assert what == "table `vp` (2 entries) is set here"
+    assert (Path(where.path).name, where.line) == ("short.yaml", 3)
+    assert "short.yaml:3" in error.render()

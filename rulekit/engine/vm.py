@@ -31,7 +31,7 @@ import dis
 import linecache
 
 from ..codes import INDEX_OUT_OF_RANGE
-from ..errors import RUNTIME_ERRORS, ContentRuntimeError, raise_failure
+from ..errors import RUNTIME_ERRORS, ContentRuntimeError, raise_failure, set_at
 from .library import REGISTRY, EndGame
 from .runtime import LINE_SPANS, check_player, limit_reached, take
 from .state import Decision, Frame, Player, State
@@ -84,7 +84,7 @@ def _located(exc: Exception, f: Frame, game):
         raise exc from None
     past = _past_end(exc) if exc.__class__ is IndexError else None
     if past is not None:
-        raise ContentRuntimeError(past, span, INDEX_OUT_OF_RANGE) from None
+        raise ContentRuntimeError(past, span, INDEX_OUT_OF_RANGE, set_at(game, span)) from None
     raise_failure(exc, game, span)
 
 
