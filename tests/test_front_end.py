@@ -268,3 +268,22 @@ def test_an_index_a_table_cannot_hold_names_the_line_that_set_the_table(write_ga
     assert what == "table `vp` (2 entries) is set here"
     assert (Path(where.path).name, where.line) == ("short.yaml", 3)
     assert "short.yaml:3" in error.render()
+
+
+def test_a_declaration_the_schema_refuses_keeps_its_name_so_its_readers_say_nothing_more(write_game):
+    folder = write_game("""\
+meta: {title: Cascade}
+players: {min: 2, max: 2}
+vars:
+  counted: []
+flow:
+  rounds: 1
+  phases:
+    - id: main
+      do: |
+        counted = [1]
+        totl += 1
+""")
+    with pytest.raises(DiagnosticReport) as caught:
+        load_game(folder)
+    assert [(d.code, d.span.line) for d in caught.value.diagnostics] == [("RK0124", 4), ("RK0301", 11)]

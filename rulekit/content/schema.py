@@ -108,11 +108,16 @@ def _refused(error) -> tuple:
     return path
 
 
+# Sections whose keys declare names: a declaration the schema refuses keeps its name (its value
+# none), so the rules reading it are not told of an unknown name too (one mistake, one diagnostic).
+_DECLARING = (("params",), ("vars",), ("player", "vars"), ("tables",))
+
+
 def without(data: dict, paths: list[tuple]) -> dict:
     """A copy of ``data`` without the values at ``paths``: each is dropped from the nearest mapping
     holding it (an element of a list drops the list's own key: removing it would move the places
-    of the elements after it, by which the source map finds their lines). The whole content is
-    never dropped."""
+    of the elements after it, by which the source map finds their lines), and a parameter's,
+    variable's or table's whole declaration is kept as none. The whole content is never dropped."""
     out = data
     for path in sorted({_droppable(data, p) for p in paths} - {()}, key=len):
         out = _dropped(out, path)
@@ -139,7 +144,18 @@ def _dropped(data, path: tuple):
         return data         # an outer key of it went already
     if len(path) == 1:
         return {k: v for k, v in data.items() if k != key}
+    if len(path) == 2 and (key,) in _DECLARING or len(path) == 3 and (key, path[1]) in _DECLARING:
+        return {**data, key: _declared_as_none(data[key], path[1:])}
     return {**data, key: _dropped(data[key], path[1:])}
+
+
+def _declared_as_none(section, path: tuple):
+    """``section`` with the declaration at ``path`` (its name, or a key then its name) kept as none."""
+    if not isinstance(section, dict):
+        return section
+    if len(path) == 1:
+        return {**section, path[0]: None}
+    return {**section, path[0]: _declared_as_none(section.get(path[0]), path[1:])}
 
 
 def _checked_form(data, kind: str) -> tuple:
