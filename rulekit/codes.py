@@ -107,6 +107,8 @@ WRONG_ARGUMENT_KIND = _code("RK0321", "an argument of an evidently wrong kind (a
 BY_NOT_TAKEN = _code("RK0322", "`by KEY` given to what does not compare items by a key")
 VALUE_OF_WRONG_TYPE_ASSIGNED = _code("RK0323", "a value of an evidently wrong type given to a variable (a text to a "
                                                "number)")
+OPERANDS_OF_WRONG_TYPES = _code("RK0324", "an operator given values of evidently wrong types (`1 + \"a\"`, `[1] + 1`)")
+NEVER_EQUAL = _code("RK0325", "warning: `==` or `!=` between a number and a text, which are never equal")
 # RK033x-RK034x: building the game (sets, items, zones, flow; warnings included)
 MEMBER_OF_TWO_SETS = _code("RK0330", "a member of two sets")
 DUPLICATE_ITEM_ID = _code("RK0331", "two items share an id")

@@ -317,6 +317,7 @@ class _Builder:
                                estimate_of_own_seat=seat_params(vocab, ESTIMATE) is not None)
         board = attrs.evolve(board, dealt_from=self._dealt_from(compiler))
         narration = compile_narration(self, compiler)
+        self._check_operands(compiler)
         warnings = self._final_checks(compiler, procedures_spec)
         # every text is compiled by now: what `roll` draws from is known (or known to be unknown)
         program = attrs.evolve(program, roll_streams=None if compiler.out.roll_streams is None
@@ -553,6 +554,21 @@ class _Builder:
             check.Checker(compiler.v, compiler.kinds, types, params, self.diagnostics).check(body)
         for params, options in compiler.v.option_groups.values():
             check.Checker(compiler.v, compiler.kinds, types, params, self.diagnostics).check(options)
+
+    def _check_operands(self, compiler: Compiler) -> None:
+        """The operators of every text the game has (dsl/check.py's check_operands), each with the
+        names it is given (TEXT_PLACES)."""
+        types = check.Types.of_content(self.data, typed.Vocab(compiler.v.sets, None))
+        for path, tree in self.texts.items():
+            place = next(((kind, params) for pattern, kind, params in TEXT_PLACES
+                          if len(pattern) == len(path) and all(p in ("*", k) for p, k in zip(pattern, path))), None)
+            if place is None:
+                continue
+            kind, params = place
+            if params == OWN_PARAMS:
+                params = tuple(str(p) for p in (_dig(self.data, path[:-1]) or {}).get("params") or ())
+            checker = check.Checker(compiler.v, compiler.kinds, types, params, self.diagnostics)
+            check.check_operands(tree, checker, kind != "expr")
 
     def _phases(self, module: Module, flow: dict, parts: list) -> list:
         """Declares each phase (its body goes to ``parts``, written with the rest);

@@ -287,3 +287,44 @@ flow:
     with pytest.raises(DiagnosticReport) as caught:
         load_game(folder)
     assert [(d.code, d.span.line) for d in caught.value.diagnostics] == [("RK0124", 4), ("RK0301", 11)]
+
+
+def _operators_game(write_game, body: str) -> str:
+    return write_game(f"""\
+meta: {{title: Operators}}
+players: {{min: 2, max: 2}}
+vars:
+  total: 0
+  out: {{initial: 0, type: any}}
+flow:
+  rounds: 1
+  phases:
+    - id: main
+      do: |
+{textwrap.indent(body, " " * 8)}""")
+
+
+@pytest.mark.parametrize("expr, said", [
+    ('1 + "a"', "RK0324 `+` cannot take a number and a text"),
+    ('"bid " + total', "RK0324 `+` cannot take a text and a number"),
+    ("[1] + 1", "RK0324 `+` cannot take a list and a number"),
+    ("none - 1", "RK0324 `-` cannot take none and a number"),
+    ('total == "3"', "RK0325 `==` compares a number with a text: they are never equal"),
+])
+def test_an_operator_given_values_it_cannot_take_is_refused_where_it_is_written(write_game, expr, said):
+    folder = _operators_game(write_game, f"""\
+for x in [1]:
+    out = {expr}
+    out = x + "fine: x is the loop's own, its kind only running tells"
+""")
+    try:
+        found = load_game(folder).warnings
+    except DiagnosticReport as report:
+        found = report.diagnostics
+    assert [f"{d.code} {d.message}" for d in found if d.code != "RK0340"] == [said]
+    assert [d.span.line for d in found if d.code != "RK0340"] == [12]
+
+
+@pytest.mark.parametrize("expr", ['"a" + "b"', "[1] + [2]", '"ab" * 2', "true + 1", "total - 1"])
+def test_what_an_operator_takes_is_not_refused(write_game, expr):
+    assert load_game(_operators_game(write_game, f"out = {expr}\n")).warnings == ()

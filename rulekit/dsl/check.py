@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import attrs
 
-from ..codes import UNKNOWN_NAME, VALUE_OF_WRONG_TYPE_ASSIGNED
+from ..codes import NEVER_EQUAL, OPERANDS_OF_WRONG_TYPES, UNKNOWN_NAME, VALUE_OF_WRONG_TYPE_ASSIGNED
 from ..content import typed
 from ..errors import Diagnostic, suggestion_help
 from . import ast, resolve
@@ -141,6 +141,49 @@ class Checker(Statements):
         variable = self._variable(node) if isinstance(node, (ast.Name, ast.Attr)) else None
         head = self.types.head(*variable) if variable else None
         return {"int": "number", "bool": "bool", "text": "text", "list": "list"}.get(head)
+
+
+# what an operator takes, by the evident kinds of its two sides (a number, a truth value, a text, a
+# list, none): a pair not listed fails whenever it is worked out (RK4022 in play)
+_NUMBERS = {"number", "bool"}
+_TAKES_PAIR = {
+    "+": {(a, b) for a in _NUMBERS for b in _NUMBERS} | {("text", "text"), ("list", "list")},
+    "-": {(a, b) for a in _NUMBERS for b in _NUMBERS},
+    "*": {(a, b) for a in _NUMBERS for b in _NUMBERS} | {(k, n) for k in ("text", "list") for n in _NUMBERS}
+    | {(n, k) for k in ("text", "list") for n in _NUMBERS},
+}
+_KNOWN = frozenset(("number", "bool", "text", "list", "none"))
+
+
+def check_operands(tree, checker: Checker, statements: bool) -> None:
+    """Every ``+``, ``-``, ``*`` of ``tree`` whose two sides are evidently of kinds it cannot take
+    (``1 + "a"``, ``[1] + 1``, ``none - 1``) is refused where it is written (RK0324); an ``==``/``!=``
+    of a number and a text, which is never equal, is a warning (RK0325). ``checker`` knows the
+    text's own names (a local's kind is not evident)."""
+    checker.own = {id(node) for node, meaning in resolve.names(tree, checker.params, checker.v.gvars, statements)
+                   if meaning == resolve.OWN}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.BinOp) and node.op in _TAKES_PAIR:
+            pair = (checker._kind(node.left), checker._kind(node.right))
+            if set(pair) <= _KNOWN and pair not in _TAKES_PAIR[node.op]:
+                checker.out.append(Diagnostic(
+                    OPERANDS_OF_WRONG_TYPES, f"`{node.op}` cannot take {_NOUNS[pair[0]]} and {_NOUNS[pair[1]]}",
+                    node.span, help=_operand_help(node.op, pair)))
+        elif isinstance(node, ast.Compare) and node.op in ("==", "!="):
+            pair = {checker._kind(node.left), checker._kind(node.right)}
+            if pair == {"number", "text"}:
+                checker.out.append(Diagnostic(
+                    NEVER_EQUAL, f"`{node.op}` compares a number with a text: they are never equal", node.span,
+                    help="write the number without quotes, or compare texts: `text(n) == \"3\"`",
+                    severity="warning"))
+
+
+def _operand_help(op: str, pair: tuple) -> str | None:
+    if op == "+" and "text" in pair and pair[0] != pair[1]:
+        return "join a number to a text with text(...): `\"bid \" + text(n)`, or write a template: `\"bid {n}\"`"
+    if op == "+" and "list" in pair:
+        return "add one element to a list as a list of one: `xs + [x]`"
+    return None
 
 
 def _grown_from(name: str, value) -> bool:
