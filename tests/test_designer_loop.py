@@ -105,7 +105,8 @@ def test_a_broken_invariant_is_said_in_words_and_its_command_replays_it(auction)
     assert words[:8] == ["autoplay", "auction", "--players", "3", "--seed", "0", "--bots", "random"]
     again = rulekit(*words, cwd=auction.parent)
     assert again.returncode == 1, again.stdout
-    assert said.replace("error[RK5016]: variant rich, 3p seed 0: ", "error[RK5026]: ") in again.stdout
+    assert said.replace("error[RK5016]: variant rich, 3p seed 0: ", "error[RK5026]: ") in again.stdout, (
+        failure + "\n--- the replay printed\n" + again.stdout + again.stderr)
 
 
 def test_autoplay_plays_the_random_game_of_rulekit_test_move_for_move(auction, tmp_path):
@@ -276,3 +277,88 @@ def test_scripts_start_from_a_shared_position_file(auction, tmp_path):
     done = rulekit("run", "auction/scenarios/a.yaml", cwd=auction.parent)
     assert done.returncode == 1 and "holds no `position:` statements" in done.stdout
     assert "--> auction/scenarios/a.yaml:5:18" in done.stdout
+
+
+# ------------------------------------------------------------------ 8. rulekit mutate
+TINY = """\
+meta: {title: Tiny}
+players: {min: 2, max: 2}
+params: {bonus: 3}
+vars: {total: 0}
+player: {vars: {score: 0}}
+procedures:
+  turn:
+    params: [who]
+    do: |
+      total += 1
+      choose who:
+          "wait":
+              pass
+          "take {k}" for k in [1, 2]:
+              who.score += k
+flow:
+  end_after_round_if: "total >= 4"
+  phases: [{id: turns, do: "for p in players:\\n    turn(p)\\n"}]
+scoring: {categories: [{id: score, points: "p.score + bonus"}]}
+"""
+TAKES = 'game: ..\nplayers: 2\nactions:\n  - p1: take 2\n  - expect: {"p1.score": 2}\n'
+
+
+@pytest.fixture
+def tiny(tmp_path) -> Path:
+    folder = tmp_path / "tiny"
+    (folder / "scenarios").mkdir(parents=True)
+    (folder / "game.yaml").write_text(TINY)
+    (folder / "scenarios" / "take.yaml").write_text(TAKES)
+    return folder
+
+
+def tree(folder: Path) -> dict:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_mutate_scores_the_scripts_and_shows_each_survivor_as_a_diff(tiny, tmp_path):
+    before = tree(tiny)
+    survivors = tmp_path / "survivors.txt"
+    done = rulekit("mutate", "tiny", "--survivors", survivors, cwd=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    head = done.stdout.splitlines()[0]
+    assert head.startswith("rulekit mutate tiny: ") and " killed, " in head and " survived, " in head
+    assert "\nscore " in done.stdout
+    # the bonus is checked by no script: its change survives, shown at its line as a diff
+    assert "survived: game.yaml:3 (number +1): " in done.stdout
+    assert "\n-params: {bonus: 3}\n+params: {bonus: 4}\n" in done.stdout
+    # `who.score += k` is what take.yaml checks: made `pass`, the mutant is killed, not listed
+    assert "-              who.score += k" not in done.stdout
+    assert tree(tiny) == before                                      # the author's files are only read
+    listed = survivors.read_text().splitlines()
+    assert "game.yaml:3: number +1: `params: {bonus: 3}` -> `params: {bonus: 4}`" in listed
+
+    (tiny / "scenarios" / "bonus.yaml").write_text(TAKES.replace('"p1.score": 2', '"p1.score": 2, "bonus": 3'))
+    again = rulekit("mutate", "tiny", "--survivors", survivors, cwd=tmp_path)       # only the survivors, again
+    assert again.returncode == 0
+    assert again.stdout.startswith(f"rulekit mutate tiny: {len(listed) - 1} of ")
+    assert "game.yaml:3: number +1: `params: {bonus: 3}` -> `params: {bonus: 4}`" not in survivors.read_text()
+
+
+def test_a_mutant_that_runs_too_long_is_stopped_and_reported(tiny, tmp_path):
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    done = rulekit("mutate", tiny, "--timeout", "0.01", "--sample", 3, cwd=tmp_path,
+                   env={**os.environ, "TMPDIR": str(scratch)})
+    assert done.returncode == 0, done.stdout
+    assert "3 timed out" in done.stdout and "stopped after 0.01 s" in done.stdout
+    left = subprocess.run(["pgrep", "-f", f"mutate {tiny}"], capture_output=True, text=True)
+    assert left.stdout == ""                                          # no child left running
+    assert list(scratch.iterdir()) == []                              # the scratch copy is gone
+
+
+def test_mutate_refuses_what_it_cannot_judge(tiny, tmp_path):
+    (tiny / "scenarios" / "take.yaml").write_text(TAKES.replace('"p1.score": 2', '"p1.score": 5'))
+    done = rulekit("mutate", tiny, cwd=tmp_path)
+    assert done.returncode == 2 and "must load and pass its rule scripts first" in done.stdout
+    (tiny / "scenarios" / "take.yaml").write_text("game: ..\nplayers: 2\nactions:\n  - p1: take 2\n")
+    done = rulekit("mutate", tiny, cwd=tmp_path)
+    assert done.returncode == 2 and "has no rule script" in done.stdout
+    done = rulekit("mutate", tiny, "--variant", "nope", cwd=tmp_path)
+    assert done.returncode == 2 and "has no variant" in done.stdout and "Traceback" not in done.stderr

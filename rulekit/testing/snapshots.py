@@ -78,10 +78,10 @@ def snapshot_text(path: str, game=None, tracer=None) -> tuple:
     """Play a script: (its ScriptResult, the text its snapshot holds): the transcript, or for a
     script that checks nothing on the way, its start line, digest and result."""
     result, text = transcript_text(path, tracer, game)
-    return result, (text if _checks_something(path) else recorded_game_text(result))
+    return result, (text if checks_something(path) else recorded_game_text(result))
 
 
-def _checks_something(path: str) -> bool:
+def checks_something(path: str) -> bool:
     import yaml
     data = yaml.safe_load(read_regular(path).decode("utf-8"))
     steps = data.get("actions") if isinstance(data, dict) else None

@@ -96,6 +96,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_schema(sub)
     _add_play(sub)
     _add_render(sub)
+    _add_mutate(sub)
     sub.add_parser("lsp", help="serve the Language Server Protocol over stdio, for editors",
                    description="A language server for a game's YAML files: diagnostics as you type, hover, "
                                "definition, references, completion, outline, rename (docs/editors.md). "
@@ -288,6 +289,24 @@ def _add_render(sub) -> None:
                    help="draw what this player may see (default: a spectator's view)")
     p.add_argument("--full", action="store_true", help="draw everything, hidden items too")
     p.add_argument("--force", action="store_true", help="replay a log even if the content changed")
+
+def _add_mutate(sub) -> None:
+    p = sub.add_parser("mutate", help="plant single-rule mutants and see which ones the game's scripts notice",
+                       description="Plant single-rule mutants (a number, an operator, a condition, a statement) "
+                                   "one at a time in a scratch copy of the game, run its rule scripts against each, "
+                                   "and report a score (killed / (killed + survived)) and each survivor, a rule no "
+                                   "script checks, as a diff of your file at its line. Your files are only read.")
+    p.add_argument("game", help=GAME_HELP)
+    p.add_argument("--variant", action="append", default=[], metavar="NAME",
+                   help="mutate only this variant's file beside the game's (repeatable; default: every variant)")
+    p.add_argument("--sample", type=int, metavar="N", help="try N mutants drawn at random (default: all)")
+    p.add_argument("--seed", type=int, default=0, metavar="S", help="the seed of --sample's draw")
+    p.add_argument("--survivors", metavar="FILE",
+                   help="write the survivors to FILE; when FILE exists, try only the mutants it lists")
+    p.add_argument("--timeout", type=float, metavar="SECONDS",
+                   help="stop a mutant's trial after this long, a change that makes play endless (default: four "
+                        "times as long as the unmutated game's trial, at least 10 s)")
+
 
 SAID = {"interrupted": False}
 
@@ -908,6 +927,11 @@ def cmd_compile(args) -> int:
     return EXIT_OK
 
 
+def cmd_mutate(args) -> int:
+    from .mutate import cmd_mutate as run
+    return run(args)
+
+
 def cmd_lsp(args) -> int:
     """The language server (rulekit/lsp), which needs pygls: a usage error says how to install it."""
     from ..engine import watchdog
@@ -922,7 +946,7 @@ def cmd_lsp(args) -> int:
 
 COMMANDS = {"list": cmd_list, "diff": cmd_diff, "compile": cmd_compile, "simulate": cmd_simulate,
             "validate": cmd_validate, "run": cmd_run, "test": cmd_test, "autoplay": cmd_autoplay,
-            "schema": cmd_schema, "play": cmd_play, "render": cmd_render, "lsp": cmd_lsp}
+            "schema": cmd_schema, "play": cmd_play, "render": cmd_render, "mutate": cmd_mutate, "lsp": cmd_lsp}
 
 
 if __name__ == "__main__":  # pragma: no cover
