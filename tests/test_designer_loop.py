@@ -137,8 +137,9 @@ OPENS = ("game: ..\nplayers: 3\nseed: 7\npins: {rolls: {dice: [2, 3]}}\nactions:
 RICH = OPENS.replace("players: 3", "variants: [rich]\nplayers: 3").replace("p1: bid 1", "p1: bid 7")
 
 
-def pytest_run(*args, cwd) -> subprocess.CompletedProcess:
-    quick = ("-p", "no:cacheprovider", "-p", "no:hypothesispytest", "-p", "no:anyio", "-p", "no:benchmark")
+def pytest_run(*args, cwd, cache: bool = False) -> subprocess.CompletedProcess:
+    quick = (*(() if cache else ("-p", "no:cacheprovider")), "-p", "no:hypothesispytest", "-p", "no:anyio",
+             "-p", "no:benchmark")
     return subprocess.run([sys.executable, "-m", "pytest", "-q", *quick, *map(str, args)],
                           cwd=cwd, capture_output=True, text=True, timeout=300)
 
@@ -220,6 +221,18 @@ def test_snapshot_update_deletes_only_on_the_whole_selection(auction):
     narrowed_runs_delete_nothing(auction, "gone.yaml", [
         ("auction/scenarios/opens.yaml",), ("auction", "-k", "rich"),
         ("auction", "--deselect", "auction/scenarios/rich.yaml::rich")])
+
+
+def test_snapshot_update_after_last_failed_deletes_nothing(auction):
+    with_scripts(auction, {"opens.yaml": OPENS, "rich.yaml": RICH, "gone.yaml": OPENS})
+    assert pytest_run("auction", "--snapshot-update", cwd=auction.parent).returncode == 0
+    (auction / "scenarios" / "gone.yaml").unlink()
+    with_scripts(auction, {"rich.yaml": RICH.replace("bid 7", "bid 8")})
+    failed = pytest_run("auction", cwd=auction.parent, cache=True)       # rich fails: the cache remembers it
+    assert failed.returncode == 1 and "1 failed" in failed.stdout and "1 unused" in failed.stdout
+    done = pytest_run("auction", "--lf", "--snapshot-update", cwd=auction.parent, cache=True)
+    assert done.returncode == 0 and "snapshots: 1 updated" in done.stdout, done.stdout
+    assert snapshot_files(auction) == ["gone.ambr", "opens.ambr", "rich.ambr"]
 
 
 @pytest.mark.slow
