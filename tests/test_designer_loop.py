@@ -375,3 +375,14 @@ def test_mutate_refuses_what_it_cannot_judge(tiny, tmp_path):
     assert done.returncode == 2 and "has no rule script" in done.stdout
     done = rulekit("mutate", tiny, "--variant", "nope", cwd=tmp_path)
     assert done.returncode == 2 and "has no variant" in done.stdout and "Traceback" not in done.stderr
+
+
+def test_mutate_writes_nothing_through_a_link_and_skips_a_pipe(tiny, tmp_path):
+    (tiny / "src").mkdir()
+    (tiny / "game.yaml").rename(tiny / "src" / "game.yaml")
+    (tiny / "game.yaml").symlink_to(tiny / "src" / "game.yaml")          # a link inside the folder: allowed
+    os.mkfifo(tiny / "scenarios" / "pipe.yaml")
+    before = os.stat(tiny / "src" / "game.yaml").st_mtime_ns
+    done = rulekit("mutate", tiny, "--sample", 3, cwd=tmp_path)
+    assert done.returncode == 0 and "3 of " in done.stdout, done.stdout + done.stderr
+    assert os.stat(tiny / "src" / "game.yaml").st_mtime_ns == before and (tiny / "game.yaml").is_symlink()

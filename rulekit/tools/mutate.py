@@ -33,8 +33,9 @@ import time
 import attrs
 
 from ..errors import RulekitError, UsageError
-from ..files import write_text
+from ..files import write_atomic, write_text
 from ..games import find_game
+from ..source import inside
 from .mutants import Mutant, mutants_of, read_text
 
 SEEDS = (1, 2)          # the random games each mutant plays, at every player count
@@ -102,14 +103,31 @@ def write_survivors(path: str, judged: list) -> None:
 
 # ------------------------------------------------------------------ judging, in a scratch copy
 class Scratch:
-    """A copy of the game in a folder of its own (its caches too), deleted when done."""
+    """A copy of the game in a folder of its own (its caches too), deleted when done. Only the
+    folders and the regular files inside the game's folder are copied, as files: a link leading
+    out, a pipe or a device is left behind (the game would refuse it anyway), and nothing written
+    into the copy can reach the author's folder through a link."""
 
     def __init__(self, folder: str):
         self.root = tempfile.mkdtemp(prefix="rulekit-mutate-")
         self.folder = os.path.join(self.root, os.path.basename(folder))
-        shutil.copytree(folder, self.folder, symlinks=True, ignore=shutil.ignore_patterns("__snapshots__"))
         self.cache = os.environ.get("RULEKIT_CACHE_DIR")
         os.environ["RULEKIT_CACHE_DIR"] = os.path.join(self.root, "cache")
+        try:
+            self._copy(folder)
+        except OSError as exc:
+            self.close()
+            raise UsageError(f"cannot copy the game to a scratch folder: {exc}") from None
+
+    def _copy(self, folder: str) -> None:
+        for here, dirs, files in os.walk(folder):
+            dirs[:] = [d for d in dirs if d != "__snapshots__" and not os.path.islink(os.path.join(here, d))]
+            there = os.path.join(self.folder, os.path.relpath(here, folder))
+            os.makedirs(there, exist_ok=True)
+            for name in files:
+                source = os.path.join(here, name)
+                if os.path.isfile(source) and inside(folder, source):
+                    shutil.copyfile(source, os.path.join(there, name))
 
     def close(self) -> None:
         shutil.rmtree(self.root, ignore_errors=True)
@@ -164,13 +182,11 @@ def judge(folder: str, mutant: Mutant, bases: Baselines, timeout: float) -> tupl
         text = handle.read()
     variants = (os.path.splitext(os.path.basename(mutant.file))[0],) if mutant.file.startswith("variants/") else ()
     base = bases[variants]
-    with open(path, "w", encoding="utf-8") as handle:
-        handle.write(mutant.applied(text))
+    write_atomic(path, mutant.applied(text).encode("utf-8"), durable=False, follow=False)
     try:
         seen = _bounded(_observe, (folder, variants), timeout)
     finally:
-        with open(path, "w", encoding="utf-8") as handle:
-            handle.write(text)
+        write_atomic(path, text.encode("utf-8"), durable=False, follow=False)
     if seen is None:
         return "timed out", f"stopped after {timeout:g} s"
     if "refused" in seen or "failed" in seen:
