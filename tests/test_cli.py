@@ -325,8 +325,8 @@ def test_bad_games_never_show_a_traceback(capsys, write_game, files):
     "v = 1\nmove(v, to=z[1])",       # 1 is not an item (seen only when it runs: `v` could be anything)
     "w = z\nmove(top(box), to=w)",   # a family is not a zone
     "x = [1][5]",
-    "x = none + 1",
-    "x = items(3) + 1",
+    "x = [none][0] + 1",             # (`none + 1` is refused before the game runs: RK0324)
+    "x = [items(3)][0] + 1",
     "if true:\n    x = 1 // 0",
 ])
 def test_runtime_content_errors_never_show_a_traceback(capsys, write_game, do):

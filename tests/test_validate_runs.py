@@ -170,8 +170,10 @@ scoring:
     ("out = hand[k]", "RK4020", "index 5 is past the end of `hand` (2 items)"),
     ("out = [1, 2, 3][k] if k > 9 else [1][k - 7]", "RK4020", "index -2 is past the start of the list (1 item)"),
     ("out = [[1, 2], 3][k - 4][0]", "RK4022", "a number cannot be indexed"),
-    ("out = none + k", "RK4022", "`+` cannot take none and a number"),
-    ("out = [1] + k", "RK4022", "`+` cannot join a list and a number"),
+    # (`none + k` and `[1] + k` are refused before the game runs, RK0324: a value read out of a
+    # list has no evident kind, so these fail in play)
+    ("out = [none][0] + k", "RK4022", "`+` cannot take none and a number"),
+    ("out = [[1]][0] + k", "RK4022", "`+` cannot join a list and a number"),
     ("out = count(distinct([[1], 2]))", "RK4022", "a list cannot be a key"),
     ("out = k % 0", "RK4000", "division by zero"),
     ("out = count(k)", "RK4022", "a number is not a list"),
