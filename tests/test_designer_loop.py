@@ -168,7 +168,8 @@ CASES = {   # case: (what is there before, how it is changed, its status, the wo
 }
 
 
-@pytest.mark.parametrize("case", list(CASES))
+@pytest.mark.parametrize("case", [pytest.param(c, marks=pytest.mark.slow) if c in ("unchanged", "variant script")
+                                  else c for c in CASES])      # the quick run keeps new, changed, deleted
 def test_rulekit_test_and_pytest_give_one_verdict(auction, case):
     before, change, status, words, counts = CASES[case]
     with_scripts(auction, before)
