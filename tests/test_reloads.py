@@ -28,3 +28,17 @@ def test_a_dropped_game_leaves_no_line_table_nor_source_behind():
     gc.collect()
     assert not (_units("Goa") & before)
     assert not [name for name in linecache.cache if name in before]
+
+
+def test_a_script_positions_line_table_lives_as_long_as_its_code():
+    """A script's ``position:`` is a module of its own that nothing holds once its code is made: its
+    table must live with the code (it went at once, and a failure there was put on the game's
+    folder instead of the position's line)."""
+    game = load_game("tests/games/counter")
+    code = game.compile_script("total = 1 // 0\n")
+    gc.collect()
+    mine = [name for name in LINE_SPANS if name.startswith("<rulekit 'counter position'")]
+    assert len(mine) == 1 and any(span is not None for span in LINE_SPANS[mine[0]])
+    del code
+    gc.collect()
+    assert mine[0] not in LINE_SPANS

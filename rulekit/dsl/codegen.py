@@ -33,7 +33,7 @@ from ..codes import (
     WRONG_ARGUMENT_COUNT,
 )
 from ..engine.library import REGISTRY
-from ..engine.runtime import Code, keep_lines
+from ..engine.runtime import Code, LinesOwner, keep_lines
 from ..errors import Diagnostic, DiagnosticReport, suggestion_help
 from ..source import source_line
 from . import ast, blocks, code_cache, layout, lowering, templates, verify
@@ -109,7 +109,10 @@ class Module:
     def load(self) -> dict:
         """Run the module's source in the compiler's namespace; returns that namespace."""
         text = self.source()
-        keep_lines(self.filename, text, self.spans, self)
+        # the table lives as long as the namespace the module's code runs in (a script's position
+        # is a module of its own, which nothing holds once its code is made)
+        self.comp.ns[f"lines of {self.filename}"] = owner = LinesOwner()
+        keep_lines(self.filename, text, self.spans, owner)
         try:
             code = code_cache.compiled(text, self.filename, check=lambda source: verify.check(source, self.comp.ns))
         except (SyntaxError, RecursionError, MemoryError) as exc:

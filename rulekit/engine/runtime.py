@@ -39,6 +39,13 @@ MAX_DEPTH = 200
 _bare = object.__new__
 
 
+class LinesOwner:
+    """What a generated module's line table lives as long as: one is kept in the namespace its
+    code runs in, so the table goes when no function of the module can run any more."""
+
+    __slots__ = ("__weakref__",)
+
+
 def keep_lines(filename: str, text: str, spans: list, owner) -> None:
     """Map ``filename``'s generated lines to their content spans (and its text to ``linecache``,
     for tracebacks and the VM's messages) for as long as ``owner``, the module they belong to,
