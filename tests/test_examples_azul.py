@@ -27,16 +27,29 @@ VARIANTS = {"base": (), "grey-wall": ("grey-wall",)}
 LONG_RUN = {"base": 1000, "grey-wall": 250}
 
 
+# On the grey wall a row can become impossible to complete (every free space's column already
+# holds the colour), and its tiles then fall to the floor line (the variant's ruling, as the online
+# editions play it): with every player's rows so blocked, the game has no end under the rulebook.
+# Random bots block rows far more than people do (seed 217 with 4 players plays 796 rounds); such a
+# game is checked for every invariant up to the action cap, and only a few are allowed.
+STALLS_ALLOWED = {"base": 0, "grey-wall": 0.02}
+
+
 def _play(variant: str, players: int, games: int) -> list[str]:
-    """The problems of `games` seeded random games: an invariant broken, a content error, no end."""
+    """The problems of `games` seeded random games: an invariant broken, a content error, no end
+    (where the rules allow none, beyond the few STALLS_ALLOWED)."""
     game = load_game(str(GAME), VARIANTS[variant])
-    problems = []
+    problems, stalls = [], []
     for seed in range(games):
         state, _actions, problem = random_game(game, players, seed)
         if problem is None and not state.over:
             problem = f"{players}p seed {seed}: not over"
-        if problem is not None:
+        if problem is not None and "no end after" in problem and STALLS_ALLOWED[variant]:
+            stalls.append(problem)
+        elif problem is not None:
             problems.append(problem)
+    if len(stalls) > STALLS_ALLOWED[variant] * games:
+        problems += stalls
     return problems
 
 
