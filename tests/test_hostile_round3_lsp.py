@@ -70,7 +70,9 @@ def _script(folder: Path, name: str, text: str) -> Path:
 def test_a_position_that_never_ends_is_stopped_on_its_line_and_other_games_go_on(editor, auction, tmp_path):
     uri = editor.open(_script(auction, "forever.yaml", FOREVER))
     found = _found(editor, uri)
-    assert [(d.code, d.range.start.line) for d in found] == [("RK4016", 3)]
+    # the CPU bound stops the step on its own statement (line 4); the wall-clock bound, a child
+    # killed from outside, can only say the position: line (3)
+    assert [d.code for d in found] == ["RK4016"] and found[0].range.start.line in (3, 4), found
     said = (f"this position did not finish in {BOUND} s", f"has computed for {BOUND} s of CPU time")
     assert any(text in found[0].message for text in said), found[0].message     # wall-clock or CPU bound first
     other = tmp_path / "other"
@@ -108,7 +110,8 @@ def test_a_script_building_values_without_end_leaves_the_servers_memory_flat(edi
     before = _resident(server)
     uri = editor.open(_script(auction, "growing.yaml", GROWING))
     found = _found(editor, uri)
-    assert [d.code for d in found] == ["RK4024"] and found[0].range.start.line == 3, found
+    # on the statement that builds (line 7), or on the position: line (3) when the child is stopped
+    assert [d.code for d in found] == ["RK4024"] and found[0].range.start.line in (3, 7), found
     assert _resident(server) < before + 200
 
 
