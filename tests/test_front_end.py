@@ -328,3 +328,11 @@ for x in [1]:
 @pytest.mark.parametrize("expr", ['"a" + "b"', "[1] + [2]", '"ab" * 2', "true + 1", "total - 1"])
 def test_what_an_operator_takes_is_not_refused(write_game, expr):
     assert load_game(_operators_game(write_game, f"out = {expr}\n")).warnings == ()
+
+
+def test_a_built_ins_argument_whose_kind_a_variables_type_tells_is_checked(write_game):
+    folder = _operators_game(write_game, "out = count(total) + abs(total)\nout = abs(count([total]))\n")
+    with pytest.raises(DiagnosticReport) as caught:
+        load_game(folder)
+    assert [(d.code, d.span.line, d.message) for d in caught.value.diagnostics] == [
+        ("RK0321", 11, "argument `items` of `count` must be a list or a zone, got a number")]

@@ -176,7 +176,7 @@ scoring:
     ("out = [[1]][0] + k", "RK4022", "`+` cannot join a list and a number"),
     ("out = count(distinct([[1], 2]))", "RK4022", "a list cannot be a key"),
     ("out = k % 0", "RK4000", "division by zero"),
-    ("out = count(k)", "RK4022", "a number is not a list"),
+    ("out = count([k][0])", "RK4022", "a number is not a list"),     # (`count(k)`: RK0321 before play)
 ])
 def test_a_content_fault_is_an_rk4_error_in_content_terms(write_game, fault, code, words):
     game = rulekit.load_game(write_game(FAULT.replace("FAULT", fault)))

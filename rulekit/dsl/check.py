@@ -16,10 +16,18 @@ from __future__ import annotations
 
 import attrs
 
-from ..codes import NEVER_EQUAL, OPERANDS_OF_WRONG_TYPES, UNKNOWN_NAME, VALUE_OF_WRONG_TYPE_ASSIGNED
+from ..codes import (
+    NEVER_EQUAL,
+    OPERANDS_OF_WRONG_TYPES,
+    UNKNOWN_NAME,
+    VALUE_OF_WRONG_TYPE_ASSIGNED,
+    WRONG_ARGUMENT_KIND,
+)
 from ..content import typed
+from ..engine.library import REGISTRY
 from ..errors import Diagnostic, suggestion_help
 from . import ast, resolve
+from .kinds import wrong_argument
 from .visit import Statements, assigned_values
 
 # a variable's type (typed.py's words, head only) -> the evident kinds (kinds.py's words) it takes
@@ -169,6 +177,8 @@ def check_operands(tree, checker: Checker, statements: bool) -> None:
                 checker.out.append(Diagnostic(
                     OPERANDS_OF_WRONG_TYPES, f"`{node.op}` cannot take {_NOUNS[pair[0]]} and {_NOUNS[pair[1]]}",
                     node.span, help=_operand_help(node.op, pair)))
+        elif isinstance(node, ast.Call):
+            _check_arguments(node, checker)
         elif isinstance(node, ast.Compare) and node.op in ("==", "!="):
             pair = {checker._kind(node.left), checker._kind(node.right)}
             if pair == {"number", "text"}:
@@ -176,6 +186,23 @@ def check_operands(tree, checker: Checker, statements: bool) -> None:
                     NEVER_EQUAL, f"`{node.op}` compares a number with a text: they are never equal", node.span,
                     help="write the number without quotes, or compare texts: `text(n) == \"3\"`",
                     severity="warning"))
+
+
+def _check_arguments(call, checker: Checker) -> None:
+    """A built-in's argument whose kind only a variable's type tells (``count(p.coins)``, coins a
+    number): RK0321 as the compiler says it of an argument whose text tells (kinds.wrong_argument)."""
+    builtin = REGISTRY.get(call.func)
+    v = checker.v
+    if builtin is None or not builtin.args or call.func in v.functions or call.func in v.procedures:
+        return
+    names = list(builtin.params) + [n for n, _ in builtin.optional]
+    for name, arg in list(zip(names, call.args)) + [(k, a) for k, a in call.kwargs if k in names]:
+        if checker.kinds.evident(arg) is not None:
+            continue            # the compiler says it, as it writes the call
+        said = wrong_argument(builtin, name, checker._kind(arg), _shown(arg))
+        if said is not None:
+            checker.out.append(Diagnostic(WRONG_ARGUMENT_KIND, said, arg.span,
+                                          help=f"the signature is `{builtin.signature}`"))
 
 
 def _operand_help(op: str, pair: tuple) -> str | None:

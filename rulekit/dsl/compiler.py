@@ -58,7 +58,7 @@ from . import ast, code_cache, passes, pysource, templates, verify
 from .analysis import Inlining, asked_again, inlining
 from .calls import Calls
 from .forms import Forms
-from .kinds import Kinds
+from .kinds import Kinds, wrong_argument
 from .loops import Loops
 from .pysource import NAME, NONE, SLOT, Py, literal, py_identifier
 from .scope import Scope
@@ -703,21 +703,9 @@ class Compiler(Calls, Forms, Tallies, Loops):
             return
         pairs = list(zip(names, node.args)) + [(k, v) for k, v in node.kwargs if k in names]
         for pname, arg in pairs:
-            want = wanted.get(pname)
-            got = self.kinds.evident(arg, scope)
-            if want is None or got is None or got == want:
-                continue
-            ok = {"zone": {"zone"}, "item": {"text"}, "number": set(), "text": {"number", "bool", "none"},
-                  "list": {"zone", "family"}}[want]
-            if got in ok:
-                continue
-            nice = {"zone": "a zone", "item": "an item", "number": "a whole number", "text": "text",
-                    "list": "a list or a zone"}[want]
-            got_nice = {"number": "a number", "text": "text", "bool": "true/false", "none": "none",
-                        "zone": "a zone", "family": f"a family of zones (pick one: `{_name_of(arg)}[key]`)",
-                        "list": "a list"}[got]
-            self.error(WRONG_ARGUMENT_KIND, f"argument `{pname}` of `{builtin.name}` must be {nice}, got {got_nice}",
-                       arg.span, f"the signature is `{builtin.signature}`")
+            said = wrong_argument(builtin, pname, self.kinds.evident(arg, scope), _name_of(arg))
+            if said is not None:
+                self.error(WRONG_ARGUMENT_KIND, said, arg.span, f"the signature is `{builtin.signature}`")
 
 
     # ------------------------------------------------------------- statements

@@ -199,3 +199,21 @@ class Kinds:
             then = self.evident(node.then, scope)
             return then if then == self.evident(node.orelse, scope) else None
         return None
+
+
+# what a built-in's argument of each kind (its `args`) takes besides that kind, and how each is said
+_TAKES_ALSO = {"zone": {"zone"}, "item": {"text"}, "number": set(), "text": {"number", "bool", "none"},
+               "list": {"zone", "family"}}
+_WANTED = {"zone": "a zone", "item": "an item", "number": "a whole number", "text": "text", "list": "a list or a zone"}
+_GOT = {"number": "a number", "text": "text", "bool": "true/false", "none": "none", "zone": "a zone",
+        "list": "a list"}
+
+
+def wrong_argument(builtin, name: str, got: str | None, written: str) -> str | None:
+    """What RK0321 says when an argument ``name`` of ``builtin`` whose kind is evidently ``got`` is
+    not what it takes (``written``: how the argument reads, to name a family's space), else None."""
+    want = (builtin.args or {}).get(name)
+    if want is None or got is None or got == want or got in _TAKES_ALSO[want]:
+        return None
+    said = f"a family of zones (pick one: `{written}[key]`)" if got == "family" else _GOT[got]
+    return f"argument `{name}` of `{builtin.name}` must be {_WANTED[want]}, got {said}"
