@@ -284,8 +284,15 @@ def _with_variant(tree: LNode, folder: str, variant: str, files: list, early: li
 
 def _with_errors(diagnostics: list) -> list:
     """What a game with errors is told: all but an unread parameter (RK0345), which a misspelt read
-    (RK0301) says already, and which the code left unbuilt cannot tell."""
-    return [d for d in diagnostics if d.code != UNREAD_PARAMETER]
+    (RK0301) says already, and which the code left unbuilt cannot tell; errors first, then
+    warnings, each in the order of the files and their lines, whichever stage found them."""
+    return sorted((d for d in diagnostics if d.code != UNREAD_PARAMETER), key=_place)
+
+
+def _place(diagnostic: Diagnostic) -> tuple:
+    span = diagnostic.span
+    where = (str(span.path), span.line or 0, span.column or 0) if span is not None else ("", 0, 0)
+    return diagnostic.severity != "error", *where
 
 
 def _build(data: dict, smap: SourceMap, base: tuple, name: str, path: str, variants: tuple,

@@ -107,7 +107,7 @@ def test_a_bare_variant_value_keeps_the_games_declaration(write_game):
 
 def test_types_are_reported_with_name_errors(write_game):
     text = GAME.replace("if x == bonus", "if x == bonsu").replace("colour: {initial: blue}", "colour: {initial: x}")
-    assert codes(load_report(write_game, text)) == ["RK0301", "RK0353"]
+    assert codes(load_report(write_game, text)) == ["RK0353", "RK0301"]       # in the order of their lines
 
 
 def test_a_hyphenated_item_id_written_bare_gets_the_hint_to_quote_it(write_game):
