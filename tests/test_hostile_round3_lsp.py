@@ -13,6 +13,7 @@ by a real client (tests/lsp_client.py), one server for the module.
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import shutil
 import time
@@ -147,3 +148,15 @@ def test_rename_never_edits_a_file_outside_the_game_through_a_link(editor, aucti
     edits = _renamed(editor, uri, line, 5, "cash").changes
     assert edits and all(Path(to_fs_path(u)).resolve().is_relative_to(auction.resolve()) for u in edits), edits
     assert "rich.yaml" not in " ".join(edits)
+
+
+def test_the_childs_answers_are_data_read_back_whole():
+    """A child's answer crosses its pipe as JSON data, read back into diagnostics and texts only
+    (a pickle would run whatever code the bytes name), with every field of a diagnostic kept."""
+    from rulekit.errors import Diagnostic
+    from rulekit.lsp.bounded import answer_data, answer_of
+    from rulekit.source import Span
+    found = {"/g/s.yaml": (Diagnostic("RK4020", "past the end", Span("/g/s.yaml", 3, 4, 3, 9), "count first",
+                                      ("a note",), (("set here", Span("/g/v.yaml", 4, 14)),), "warning"),)}
+    assert answer_of(json.loads(json.dumps(answer_data(found)))) == found
+    assert answer_of(json.loads(json.dumps(answer_data(["bid 1", "pass"])))) == ["bid 1", "pass"]

@@ -11,13 +11,14 @@ time, or as soon as ``stale()`` says an edit came, it is killed.
 A child that answered is kept for the next request (warm: rulekit imported, the game's texts
 parsed), so a script's diagnostics cost its play, not a process's start; one that was killed is
 not reused, and each is retired after :data:`REQUESTS` requests so that what it keeps stays
-bounded. Requests and answers go through its pipes as length-prefixed pickles (the child is this
-same program, started here).
+bounded. Requests and answers go through its pipes as length-prefixed JSON data, never pickles:
+an answer is read back into diagnostics and texts only (:func:`answer_data`, :func:`answer_of`),
+so what a child writes can never run code in the server.
 """
 from __future__ import annotations
 
+import json
 import os
-import pickle
 import select
 import struct
 import subprocess
@@ -51,10 +52,10 @@ def run(request: tuple, stale=None):
     child = _take()
     answer = None
     try:
-        send(child.stdin, pickle.dumps(request))
+        send(child.stdin, json.dumps(request).encode())
         answer = _wait(child, stale)
         return answer
-    except (OSError, pickle.UnpicklingError, EOFError, struct.error):
+    except (OSError, ValueError, TypeError, KeyError, EOFError, struct.error):
         return ("late", None)
     finally:
         _give_back(child, answer)
@@ -96,7 +97,44 @@ def _wait(child: subprocess.Popen, stale):
             return None
         if time.monotonic() > deadline or child.poll() is not None:
             return ("late", None)
-    return pickle.loads(receive(child.stdout))
+    return "done", answer_of(json.loads(receive(child.stdout)))
+
+
+def answer_data(value) -> dict:
+    """A child's answer as JSON data: a script's diagnostics by path, or a step's legal actions."""
+    if isinstance(value, dict):
+        return {"diagnostics": {path: [_diagnostic_data(d) for d in found] for path, found in value.items()}}
+    return {"actions": [str(action) for action in value]}
+
+
+def answer_of(data: dict):
+    """:func:`answer_data` read back: diagnostics and texts only."""
+    if "actions" in data:
+        return [str(action) for action in data["actions"]]
+    return {str(path): tuple(_diagnostic_of(d) for d in found) for path, found in data["diagnostics"].items()}
+
+
+def _diagnostic_data(d: Diagnostic) -> dict:
+    return {"code": d.code, "message": d.message, "span": _span_data(d.span), "help": d.help,
+            "notes": list(d.notes), "related": [[label, _span_data(span)] for label, span in d.related],
+            "severity": d.severity}
+
+
+def _diagnostic_of(data: dict) -> Diagnostic:
+    return Diagnostic(str(data["code"]), str(data["message"]), _span_of(data["span"]), data["help"],
+                      tuple(str(n) for n in data["notes"]),
+                      tuple((str(label), _span_of(span)) for label, span in data["related"]), str(data["severity"]))
+
+
+def _span_data(span: Span | None):
+    return None if span is None else [span.path, span.line, span.column, span.end_line, span.end_column]
+
+
+def _span_of(data) -> Span | None:
+    if data is None:
+        return None
+    path, line, column, end_line, end_column = data
+    return Span(str(path), int(line), int(column), end_line, end_column)
 
 
 def send(stream, payload: bytes) -> None:

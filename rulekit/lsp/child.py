@@ -4,13 +4,13 @@ works out a script step's legal actions for the language server, one request at 
 engine's step watchdog, until its standard input ends."""
 from __future__ import annotations
 
-import pickle
+import json
 import sys
 
-from .bounded import receive, send
+from .bounded import answer_data, receive, send
 
 
-def answer(request: tuple):
+def answer(request: list):
     """``("script", path, texts)``: the diagnostics of playing it; ``("actions", path, texts,
     prefix)``: the legal actions after the steps of ``prefix`` (none when it does not run to there)."""
     from . import checking, completion
@@ -30,10 +30,10 @@ def main() -> None:
     watchdog.arm()
     while True:
         try:
-            request = pickle.loads(receive(requests))
+            request = json.loads(receive(requests))
         except EOFError:        # the server ended or retired this child
             return
-        send(answers, pickle.dumps(("done", answer(request))))
+        send(answers, json.dumps(answer_data(answer(request))).encode())
 
 
 if __name__ == "__main__":
