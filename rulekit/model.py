@@ -73,6 +73,12 @@ TEXT_PLACES = (
 )
 
 
+def text_place(path: tuple) -> tuple | None:
+    """(kind, the names it is given) of the text at content ``path``, from TEXT_PLACES (None: no text)."""
+    return next(((kind, params) for pattern, kind, params in TEXT_PLACES
+                 if len(pattern) == len(path) and all(p in ("*", k) for p, k in zip(pattern, path))), None)
+
+
 ESTIMATE = "$estimate"    # the estimate among the functions (engine/memo.py remembers it)
 
 
@@ -261,6 +267,8 @@ class _Builder:
         self.diagnostics: list[Diagnostic] = []
         self.read: set = set()        # every name some parsed text of the game reads (RK0345)
         self.texts: dict = {}         # content path -> its effect-language text's tree (Game.texts)
+        self.types: check.Types | None = None     # the variables' types (_checker)
+        self.checked: set = set()     # the trees the front end checked already (ids)
         self.items_left = MAX_ITEMS
         self.zones_left = MAX_ZONES
         self._bounds: dict[str, str] = {}     # family -> the parameter that sizes it (`range:`)
@@ -317,7 +325,7 @@ class _Builder:
                                estimate_of_own_seat=seat_params(vocab, ESTIMATE) is not None)
         board = attrs.evolve(board, dealt_from=self._dealt_from(compiler))
         narration = compile_narration(self, compiler)
-        self._check_operands(compiler)
+        self._check_other_texts(compiler)
         warnings = self._final_checks(compiler, procedures_spec)
         # every text is compiled by now: what `roll` draws from is known (or known to be unknown)
         program = attrs.evolve(program, roll_streams=None if compiler.out.roll_streams is None
@@ -547,28 +555,29 @@ class _Builder:
             module.load()           # else not run: the build stops with the diagnostics
         return program
 
+    def _checker(self, compiler: Compiler, params) -> check.Checker:
+        if self.types is None:      # the variables' types, found once a build
+            self.types = check.Types.of_content(self.data, typed.Vocab(compiler.v.sets, None))
+        return check.Checker(compiler.v, compiler.kinds, self.types, params, self.diagnostics)
+
     def _check_bodies(self, compiler: Compiler, parts: list) -> None:
         """The front end's checks of every body (dsl/check.py), before any is written."""
-        types = check.Types.of_content(self.data, typed.Vocab(compiler.v.sets, None))
-        for _key, params, body, _span, _name in parts:
-            check.Checker(compiler.v, compiler.kinds, types, params, self.diagnostics).check(body)
-        for params, options in compiler.v.option_groups.values():
-            check.Checker(compiler.v, compiler.kinds, types, params, self.diagnostics).check(options)
+        bodies = [(params, body) for _key, params, body, _span, _name in parts]
+        for params, body in [*bodies, *compiler.v.option_groups.values()]:
+            self._checker(compiler, params).check(body)
+            self.checked.add(id(body))
 
-    def _check_operands(self, compiler: Compiler) -> None:
-        """The operators of every text the game has (dsl/check.py's check_operands), each with the
-        names it is given (TEXT_PLACES)."""
-        types = check.Types.of_content(self.data, typed.Vocab(compiler.v.sets, None))
+    def _check_other_texts(self, compiler: Compiler) -> None:
+        """The same checks of the texts no body holds (functions, scoring, conditions...), once all
+        are parsed, each with the names it is given (TEXT_PLACES)."""
         for path, tree in self.texts.items():
-            place = next(((kind, params) for pattern, kind, params in TEXT_PLACES
-                          if len(pattern) == len(path) and all(p in ("*", k) for p, k in zip(pattern, path))), None)
-            if place is None:
+            place = text_place(path)
+            if place is None or id(tree) in self.checked:
                 continue
             kind, params = place
             if params == OWN_PARAMS:
                 params = tuple(str(p) for p in (_dig(self.data, path[:-1]) or {}).get("params") or ())
-            checker = check.Checker(compiler.v, compiler.kinds, types, params, self.diagnostics)
-            check.check_operands(tree, checker, kind != "expr")
+            self._checker(compiler, params).check(tree, kind != "expr")
 
     def _phases(self, module: Module, flow: dict, parts: list) -> list:
         """Declares each phase (its body goes to ``parts``, written with the rest);

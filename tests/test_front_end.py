@@ -21,7 +21,7 @@ from rulekit.dsl.texts import parse_text
 from rulekit.engine.api import new_game
 from rulekit.errors import ContentRuntimeError, DiagnosticReport, RulekitError
 from rulekit.games import load_game, variants_of
-from rulekit.model import TEXT_PLACES
+from rulekit.model import text_place
 
 REPO = Path(__file__).resolve().parents[1]
 SETTINGS = ["-all"] + [f"-{name}" for name in passes.NAMES]
@@ -199,15 +199,11 @@ def test_a_variant_that_shortens_a_table_the_rules_index_is_warned(tmp_path):
 
 
 # ------------------------------------------------------------------ one table of where texts are, one resolver
-def _matches(path: tuple, pattern: tuple) -> bool:
-    return len(path) == len(pattern) and all(p == "*" or p == k for k, p in zip(path, pattern))
-
-
 @pytest.mark.parametrize("game", ["goa", "batavia", *(g for g in CORPUS if "broken" not in g and "mistakes" not in g)])
 def test_every_text_the_builder_parses_is_in_the_one_table_of_text_places(game):
     texts = load_game(game if "/" not in game else str(REPO / game)).texts
     assert texts
-    strays = [path for path in texts if not any(_matches(path, pattern) for pattern, _kind, _params in TEXT_PLACES)]
+    strays = [path for path in texts if text_place(path) is None]
     assert strays == []
 
 

@@ -136,26 +136,17 @@ def _droppable(data, path: tuple) -> tuple:
     return keep
 
 
-def _dropped(data, path: tuple):
-    key = path[0]
-    if isinstance(data, list) and isinstance(key, int) and 0 <= key < len(data) and len(path) > 1:
-        return [_dropped(v, path[1:]) if i == key else v for i, v in enumerate(data)]
+def _dropped(data, path: tuple, above: tuple = ()):
+    key, rest = path[0], path[1:]
+    if isinstance(data, list) and isinstance(key, int) and 0 <= key < len(data) and rest:
+        return [_dropped(v, rest, (*above, key)) if i == key else v for i, v in enumerate(data)]
     if not isinstance(data, dict) or key not in data:
         return data         # an outer key of it went already
-    if len(path) == 1:
-        return {k: v for k, v in data.items() if k != key}
-    if len(path) == 2 and (key,) in _DECLARING or len(path) == 3 and (key, path[1]) in _DECLARING:
-        return {**data, key: _declared_as_none(data[key], path[1:])}
-    return {**data, key: _dropped(data[key], path[1:])}
-
-
-def _declared_as_none(section, path: tuple):
-    """``section`` with the declaration at ``path`` (its name, or a key then its name) kept as none."""
-    if not isinstance(section, dict):
-        return section
-    if len(path) == 1:
-        return {**section, path[0]: None}
-    return {**section, path[0]: _declared_as_none(section.get(path[0]), path[1:])}
+    if rest:
+        return {**data, key: _dropped(data[key], rest, (*above, key))}
+    if above in _DECLARING:
+        return {**data, key: None}      # the name stays declared
+    return {k: v for k, v in data.items() if k != key}
 
 
 def _checked_form(data, kind: str) -> tuple:

@@ -30,8 +30,8 @@ from . import ast, resolve
 from .kinds import wrong_argument
 from .visit import Statements, assigned_values
 
-# a variable's type (typed.py's words, head only) -> the evident kinds (kinds.py's words) it takes
-_TAKES = {"int": {"number"}, "bool": {"bool"}, "text": {"text"}, "list": {"list"}}
+# a variable's type (typed.py's words, head only) -> the evident kind (kinds.py's words) it holds
+_KIND_OF_TYPE = {"int": "number", "bool": "bool", "text": "text", "list": "list"}
 _NOUNS = {"number": "a number", "text": "a text", "bool": "a truth value", "list": "a list", "none": "none",
           "zone": "a zone", "family": "a family of zones"}
 _HOLDS = {"int": "whole numbers", "bool": "true or false", "text": "texts", "list": "lists"}
@@ -76,15 +76,19 @@ class Checker(Statements):
         self.given: set = set()        # names a body gives a value by anything but `+=`/`-=`
         self.own: set = set()          # the bare names (their nodes' ids) that are the body's own (resolve.py)
 
-    def check(self, body) -> None:
-        self.given = {name for name, values in assigned_values(body).items()
-                      if values is None or any(not _grown_from(name, v) for v in values)}
-        self.own = {id(node) for node, meaning in resolve.names(body, self.params, self.v.gvars)
+    def check(self, text, statements: bool = True) -> None:
+        """Check a text: a body of statements (what they give variables), or an expression; the
+        operators and built-in arguments of either (:func:`check_operands`)."""
+        self.own = {id(node) for node, meaning in resolve.names(text, self.params, self.v.gvars, statements)
                     if meaning == resolve.OWN}
-        self.visit(body)
+        if statements:
+            self.given = {name for name, values in assigned_values(text).items()
+                          if values is None or any(not _grown_from(name, v) for v in values)}
+            self.visit(text)
+        check_operands(text, self)
 
     def Assign(self, st):
-        self._gives(st.target, st.value, st.value, "=")
+        self._gives(st.target, st.value, "=")
 
     def AugAssign(self, st):
         target = st.target
@@ -94,7 +98,7 @@ class Checker(Statements):
                 help=suggestion_help(target.id, self._names())
                 or f"`{target.id} {st.op}= ...` needs a value to start from: set `{target.id} = ...` first"))
             return
-        self._gives(target, st.value, st.value, f"{st.op}=")
+        self._gives(target, st.value, f"{st.op}=")
 
     def _local(self, name: str) -> bool | None:
         """True: a local of the body; False: a variable of the game; None: neither (unknown)."""
@@ -108,7 +112,7 @@ class Checker(Statements):
         v = self.v
         return self.params | self.given | v.gvars | v.constants
 
-    def _gives(self, target, value, shown, op: str) -> None:
+    def _gives(self, target, value, op: str) -> None:
         """``target op value``: the value's evident kind must be one the target's type takes."""
         variable = self._variable(target)
         if variable is None:
@@ -116,12 +120,12 @@ class Checker(Statements):
         name, per_player = variable
         head = self.types.head(name, per_player)
         got = self._kind(value)
-        if head not in _TAKES or got is None or got in _TAKES[head] or (got == "none" and op == "="):
+        if head not in _KIND_OF_TYPE or got in (None, _KIND_OF_TYPE[head]) or (got == "none" and op == "="):
             return
         where = f"`{_shown(target)}`"
         self.out.append(Diagnostic(
             VALUE_OF_WRONG_TYPE_ASSIGNED, f"{where} holds {_HOLDS[head]}; `{op}` gives it {_NOUNS[got]}",
-            shown.span, help=_help(value, head) or _declare_help(self.types, variable, got),
+            value.span, help=_help(value, head) or _declare_help(self.types, variable, got),
             notes=(f"{_what(per_player)} `{name}` is {_declared(self.types, variable)}",)))
 
     def _variable(self, target):
@@ -138,17 +142,13 @@ class Checker(Statements):
     def _kind(self, node) -> str | None:
         """The evident kind of ``node``: the text's own (kinds.py), or a game variable's type; none
         where it reads a local of the body (kinds.py reads every name as the game's)."""
-        if any(id(n) in self.own for n in ast.walk(node) if isinstance(n, ast.Name)) and \
-                not isinstance(node, ast.Name | ast.Attr):
-            return None
-        if isinstance(node, ast.Name) and id(node) in self.own:
-            return None
+        if not isinstance(node, ast.Attr) and any(id(n) in self.own for n in ast.walk(node) if isinstance(n, ast.Name)):
+            return None     # (`p.coins` of a loop's `p` is still a player variable)
         kind = self.kinds.evident(node)
         if kind is not None:
             return kind
         variable = self._variable(node) if isinstance(node, (ast.Name, ast.Attr)) else None
-        head = self.types.head(*variable) if variable else None
-        return {"int": "number", "bool": "bool", "text": "text", "list": "list"}.get(head)
+        return _KIND_OF_TYPE.get(self.types.head(*variable)) if variable else None
 
 
 # what an operator takes, by the evident kinds of its two sides (a number, a truth value, a text, a
@@ -163,13 +163,11 @@ _TAKES_PAIR = {
 _KNOWN = frozenset(("number", "bool", "text", "list", "none"))
 
 
-def check_operands(tree, checker: Checker, statements: bool) -> None:
+def check_operands(tree, checker: Checker) -> None:
     """Every ``+``, ``-``, ``*`` of ``tree`` whose two sides are evidently of kinds it cannot take
     (``1 + "a"``, ``[1] + 1``, ``none - 1``) is refused where it is written (RK0324); an ``==``/``!=``
     of a number and a text, which is never equal, is a warning (RK0325). ``checker`` knows the
-    text's own names (a local's kind is not evident)."""
-    checker.own = {id(node) for node, meaning in resolve.names(tree, checker.params, checker.v.gvars, statements)
-                   if meaning == resolve.OWN}
+    text's own names (``Checker.own``: a local's kind is not evident)."""
     for node in ast.walk(tree):
         if isinstance(node, ast.BinOp) and node.op in _TAKES_PAIR:
             pair = (checker._kind(node.left), checker._kind(node.right))
