@@ -609,6 +609,27 @@ def test_one_step_computing_for_too_long_stops_on_its_line(write_game):
     assert watchdog.RUNS[0] % 2 == 0          # the run was left: nothing is watched now
 
 
+def test_the_command_line_run_in_process_gives_sigprof_back_as_it_found_it(capsys):
+    """`main()` inside another program (pytest, a profiler) arms the watchdog for the command only:
+    afterwards SIGPROF has its old handler and its old timer. It was left at SIG_DFL (a profiler's
+    tick would then kill the host), and while armed, other threads' system calls were interrupted."""
+    import signal
+    if not hasattr(signal, "setitimer"):
+        pytest.skip("no CPU-time timers on this platform")
+    ticks: list[int] = []
+    old = signal.signal(signal.SIGPROF, lambda *_: ticks.append(1))
+    signal.setitimer(signal.ITIMER_PROF, 50.0, 50.0)
+    try:
+        assert main(["validate", str(GAMES / "counter")]) == 0
+        handler, timer = signal.getsignal(signal.SIGPROF), signal.getitimer(signal.ITIMER_PROF)
+    finally:
+        signal.setitimer(signal.ITIMER_PROF, 0, 0)
+        signal.signal(signal.SIGPROF, old)
+    assert handler is not signal.SIG_DFL and handler.__name__ == "<lambda>"
+    assert abs(timer[0] - 50) < 1 and abs(timer[1] - 50) < 0.01
+    assert "ok" in capsys.readouterr().out
+
+
 def test_a_failure_at_an_instruction_of_no_line_goes_on_the_statement_before_it():
     """The watchdog's signal may land on an instruction that has no line of its own (a loop's
     jump back); its traceback entry then has none, and the failure still goes on the statement

@@ -118,6 +118,7 @@ def test_cli_table_and_usage_errors(capsys):
 
 
 @pytest.mark.slow
+@pytest.mark.forked        # a Ray driver may _exit its process: see tests/test_simulate_ray.py
 def test_ray_backend_matches_local_or_says_how_to_install(capsys):
     try:
         import ray  # noqa: F401

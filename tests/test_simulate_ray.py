@@ -3,6 +3,11 @@
 
 Ray is the `ray` extra, which `.ci/run` installs before its second step (they are marked slow); without Ray
 they are skipped. Each test keeps the batch small: starting Ray costs a few seconds, the games a little more.
+
+Each test runs in a fork of the test process (pytest-forked): a Ray driver can end its process with
+`_exit(1)` when it loses its cluster, and in the test process that ends the whole run with no report (most
+likely what stopped a CI run after 115 of 118 slow tests: exit 1, nothing more printed); in a fork it is that
+test's own failure, with its output.
 """
 from __future__ import annotations
 
@@ -10,7 +15,7 @@ import json
 
 import pytest
 
-pytestmark = pytest.mark.slow     # Ray start-ups: the slow step of .ci/run
+pytestmark = [pytest.mark.slow, pytest.mark.forked]     # Ray start-ups: the slow step of .ci/run
 ray = pytest.importorskip("ray")
 
 from rulekit.errors import ContentRuntimeError  # noqa: E402
@@ -29,11 +34,9 @@ def quiet_local_ray(monkeypatch):
     monkeypatch.setenv("RAY_USAGE_STATS_ENABLED", "0")
 
 
-# The tests that start and stop Ray themselves come first: the instance below is
-# started by the first test that asks for it and stays up until the end of the module.
-@pytest.fixture(scope="module")
+@pytest.fixture
 def ray_instance():
-    """One local instance for the batch tests; run_batch uses it and leaves it running."""
+    """A local instance the test starts (in its fork) and stops; run_batch uses it and leaves it running."""
     with pytest.MonkeyPatch.context() as patch:
         patch.delenv("RAY_ADDRESS", raising=False)
         patch.setenv("RAY_USAGE_STATS_ENABLED", "0")

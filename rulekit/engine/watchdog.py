@@ -24,6 +24,7 @@ from .limits import MAX_STEP_MEMORY, RUNS  # RUNS: odd while the VM runs content
 
 LIMIT_SECONDS = 60
 TICKS = 4             # ticks a CPU second: a step growing memory fast is seen within a quarter second
+_kept: list = []       # what SIGPROF had before each arm() not yet disarmed
 _watch = {"seen": -1, "since": 0, "limit": LIMIT_SECONDS, "base": 0, "last": 0, "sticky": False, "fired": None}
 
 
@@ -52,19 +53,48 @@ def fired() -> ContentRuntimeError | None:
 def arm(limit: int | None = None) -> bool:
     """Start watching this process (the main thread only); False where the platform cannot. The
     bound is ``limit`` seconds, else RULEKIT_STEP_SECONDS (a whole number of at least 1), else
-    LIMIT_SECONDS."""
+    LIMIT_SECONDS. What SIGPROF meant before is kept, and :func:`disarm` gives it back: rulekit run
+    inside another program (a test runner, a profiler) leaves its signals as it found them."""
     if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
         return False
+    _kept.append((signal.getsignal(signal.SIGPROF), signal.getitimer(signal.ITIMER_PROF)))
     _watch.update(seen=-1, since=0, limit=limit or _limit_from_environment(), last=resident(), fired=None)
     signal.signal(signal.SIGPROF, _tick)
+    # other threads (a Ray or gRPC client's) share the process's signals: their system calls are
+    # restarted rather than failed with EINTR, which some C++ clients take for a lost connection
+    signal.siginterrupt(signal.SIGPROF, False)
     signal.setitimer(signal.ITIMER_PROF, 1.0 / TICKS, 1.0 / TICKS)
     return True
 
 
 def disarm() -> None:
-    if hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread():
-        signal.setitimer(signal.ITIMER_PROF, 0, 0)
-        signal.signal(signal.SIGPROF, signal.SIG_DFL)
+    """Stop watching, and give SIGPROF back what it had before :func:`arm`."""
+    if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
+        return
+    handler, (delay, interval) = _kept.pop() if _kept else (signal.SIG_DFL, (0.0, 0.0))
+    signal.setitimer(signal.ITIMER_PROF, 0, 0)
+    signal.signal(signal.SIGPROF, handler if handler is not None else signal.SIG_DFL)
+    if delay or interval:
+        signal.setitimer(signal.ITIMER_PROF, delay, interval)
+
+
+@contextlib.contextmanager
+def paused():
+    """No ticks within: for a driver whose own threads (Ray's) do the waiting while no content
+    runs here, so that no signal reaches their system calls."""
+    armed = _armed()
+    if armed:
+        disarm()
+    try:
+        yield
+    finally:
+        if armed:
+            arm(_watch["limit"])
+
+
+def _armed() -> bool:
+    return (hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+            and signal.getsignal(signal.SIGPROF) is _tick)
 
 
 def resident() -> int:

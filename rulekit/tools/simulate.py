@@ -345,7 +345,7 @@ def _run_ray(game, head: tuple, indices: Iterable[int], count: int, emit, jobs: 
     from .game_bundle import GameBundle
     game_ref, variants, players, seed, bots, cap = head
     bundle = GameBundle.of(game_ref, variants, game)
-    with ray_driver.connected(jobs) as ray:
+    with watchdog.paused(), ray_driver.connected(jobs) as ray:     # content runs on the workers, not here
         cpus = ray_driver.cpus(ray)
         shipped = ray.put(bundle)
         tasks = ((shipped, players, seed, bots, cap, piece) for piece in _pieces(indices, _piece_size(count, cpus)))
