@@ -92,9 +92,10 @@ def test_a_whole_game_from_another_seat_with_notation(game, tmp_path):
     assert decisions(result.stdout) == answers
 
 
-@pytest.mark.parametrize("game", GAMES)
-def test_undo_goes_back_to_the_previous_decision(game):
-    result = play(game, "--seed", 2, lines=["1", "1", "undo", "1", "quit"])
+@pytest.mark.parametrize("game, second", [("batavia", "2"), ("goa", "1")])
+def test_undo_goes_back_to_the_previous_decision(game, second):
+    # Batavia's first option there is to draw ship cards, which undo may not take back (#52): play instead
+    result = play(game, "--seed", 2, lines=["1", second, "undo", second, "quit"])
     assert result.returncode == 0, result.stdout[-2000:]
     out = result.stdout
     assert "undone: " in out and "since your last decision" in out

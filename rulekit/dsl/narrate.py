@@ -15,6 +15,7 @@ from __future__ import annotations
 import attrs
 
 from ..codes import UNKNOWN_IN_NARRATION
+from ..engine.redact import Sight, hidden_items
 from ..engine.state import PLAYERS, SEAT_NAMES, Decision
 from ..errors import Diagnostic, DiagnosticReport
 from ..source import Span
@@ -249,23 +250,36 @@ def _holder(state, item):
 class Teller:
     """Tells a game as it is played: ``action`` before an action is applied (its `says`, or
     ``pK label``), ``since`` after it (what its events say, or with ``verbose`` the raw
-    events). ``seat``: tell only what that player may see."""
+    events). ``seat``: tell only what that player may see: ``acted`` after the action gives
+    its line as the seat may read it, and the lines of ``since`` are read so too (the items
+    hidden from the seat both before and after the action named by kind: engine/redact.py)."""
 
     def __init__(self, verbose: bool = False, seat=None):
         self.verbose = verbose
         self.seat = seat
         self.mark = 0
         self.actor = None
+        self.hidden = None          # with a seat: the items hidden from it before the action
+        self.said = None            # with a seat: (who, label, says) of the action being taken
 
     def action(self, state, who: int, index: int) -> str:
-        """The line of the action about to be taken (in the state before it)."""
+        """The line of the action about to be taken (in the state before it), as the log has it."""
         decision = state.pending
         self.actor = PLAYERS[who]
         self.mark = len(state.events)
-        if self.seat is not None and who != self.seat and decision.__class__ is not Decision:
-            return f"{SEAT_NAMES[who]} has chosen"      # a simultaneous pick: secret until everyone has chosen
         said = None if self.verbose else decision.says(index)
+        if self.seat is not None:
+            self.hidden = hidden_items(state, self.seat)
+            secret = who != self.seat and decision.__class__ is not Decision
+            self.said = (who, None if secret else decision.labels[index], said)
         return said if said else f"{SEAT_NAMES[who]} {decision.labels[index]}"
+
+    def acted(self, state) -> str:
+        """With a seat, after the action: its line as the seat may read it."""
+        who, label, said = self.said
+        if label is None:
+            return f"{SEAT_NAMES[who]} has chosen"      # a simultaneous pick: secret until everyone has chosen
+        return self._sight(state).action(who, label, said)
 
     def since(self, state) -> list[str]:
         """What happened since the last call (the setup, at first)."""
@@ -273,8 +287,17 @@ class Teller:
         self.mark = len(state.events)
         if self.verbose:
             from .notation import render_event
-            return [render_event(e).strip() for e in events if e[0] != "action" and self._seen(state, e)]
-        return lines(state, [e for e in events if e[0] != "action"], self.actor, self.seat)
+            told = [render_event(e).strip() for e in events if e[0] != "action" and self._seen(state, e)]
+        else:
+            told = lines(state, [e for e in events if e[0] != "action"], self.actor, self.seat)
+        if self.seat is None:
+            return told
+        sight = self._sight(state)
+        self.hidden = None
+        return [sight.text(line) for line in told]
+
+    def _sight(self, state) -> Sight:
+        return Sight.of(state, self.seat, before=self.hidden)
 
     def _seen(self, state, event) -> bool:
         if self.seat is None:

@@ -11,12 +11,18 @@ item shown only while its ``face_up`` state is true); variables ``public``,
 Item state (what components declare under ``state:``) follows its item: a view
 lists the state of exactly the items it shows by name, so a hidden or face-down
 item's state is as hidden as the item.
+
+Texts (action labels, ``says`` and ``log`` texts, prompts, captions) are written once, for
+the omniscient log; ``sight(state, player)`` is how every per-seat output reads them
+(engine/redact.py): the items hidden from the seat are named by their kind only. The
+legal actions a view lists are read so.
 """
 from __future__ import annotations
 
 import weakref
 
 from .mutate import fmt
+from .redact import Sight
 from .state import PLAYERS, Decision, Family, State, ZoneKey
 
 HIDDEN = "?"
@@ -88,6 +94,13 @@ def view(s: State, player: int | None = None, full: bool = False) -> dict:
     return out
 
 
+def sight(s: State, player: int | None = None, full: bool = False, before=None) -> Sight:
+    """How ``player`` (None: a spectator) may read the texts of ``s``: ``sight(s, p).text(line)``.
+    ``before``: the items hidden from the player before the action that led to ``s``
+    (``redact.hidden_items`` of the earlier state), for a text about that action."""
+    return Sight.of(s, player, full, before)
+
+
 def _to_move(s: State, out: dict, player: int | None, full: bool) -> None:
     """Who is to move, and the viewer's own legal actions. In a simultaneous decision every
     player still to choose is listed (``deciding``), a viewer among them is the one to move
@@ -99,8 +112,10 @@ def _to_move(s: State, out: dict, player: int | None, full: bool) -> None:
     out["to_move"] = str(PLAYERS[decision.player])
     if len(deciding) > 1 or decision.__class__ is not Decision:
         out["deciding"] = [str(PLAYERS[q]) for q in deciding]
-    if full or player == decision.player:
+    if full:
         out["legal"] = list(decision.labels)
+    elif player == decision.player:
+        out["legal"] = sight(s, player).labels(decision.labels)
     elif player is not None and decision.__class__ is not Decision:
         mine = decision.chosen(player)
         if mine is not None:

@@ -41,9 +41,10 @@ from rich.text import Text
 from ..agents import action_cap, bot_list, deal_bots, make_agent, stalled
 from ..dsl.narrate import Teller
 from ..engine import api
+from ..engine.redact import hidden_items, revealed
 from ..engine.simultaneous import split
 from ..engine.state import PLAYERS
-from ..engine.view import HIDDEN, view
+from ..engine.view import HIDDEN, sight, view
 from ..errors import EXIT_CONTENT, EXIT_OK, EXIT_USAGE, IllegalAction, RulekitError, UsageError
 from ..testing.script import make_log, pins_from, write_log
 from ..testing.transcripts import board_names, board_rows
@@ -122,6 +123,7 @@ class Session:
                            for i in range(self.n)]
             self.snapshots: dict[int, list] = {}
         self.actors: list[int] = []
+        self.barrier = None     # (index, label, why) of the last action that showed the seat something
         self.teller = None
         self.shown = None       # the picture this seat was last shown (entry -> text); None: show it whole
         for action in actions:
@@ -129,8 +131,18 @@ class Session:
             who = self.state.pending.player if named is None else named
             if who != self.seat and bots is None:
                 self.agents[who].choose(self.state)   # keep the bot's own stream in step
-            api.apply(self.state, action)
-            self.actors.append(who)
+            self.apply(who, lambda s, a=action: api.apply(s, a))
+
+    def apply(self, who: int, act) -> None:
+        """``act(state)`` by ``who``, remembering it as undo's barrier when it showed the seat
+        something it could not see before (engine/redact.py, ``revealed``)."""
+        s = self.state
+        hidden, mark, at = hidden_items(s, self.seat), len(s.events), len(s.actions)
+        act(s)
+        why = revealed(s, self.seat, s.events[mark:], hidden)
+        if why is not None:
+            self.barrier = (at, s.actions[at], why)
+        self.actors.append(who)
 
     # -- the loop ----------------------------------------------------------------
     def run(self) -> int:
@@ -148,9 +160,9 @@ class Session:
                     self.say(stalled(s, cap).render())
                     return EXIT_CONTENT
                 index = self.agents[who].choose(s)
-                self.say(f"  {self.teller.action(s, who, index)}")
-                api.apply_index(s, index)
-                self.actors.append(who)
+                self.teller.action(s, who, index)
+                self.apply(who, lambda state, i=index: api.apply_index(state, i))
+                self.say(f"  {self.teller.acted(s)}")
                 shown = True
                 continue
             if shown:
@@ -196,21 +208,27 @@ class Session:
         if forced:
             self.say(f"unknown command `{word}`; type `help`")
             return None
-        if line.isdigit() and line not in legal:
+        shown = sight(s, self.seat).labels(legal)     # the options as listed to the seat
+        if line.isdigit() and line not in shown:
             number = int(line)
             if not 1 <= number <= len(legal):
                 self.say(f"there is no action {number}: choose 1-{len(legal)} (or type help)")
                 return None
             line = legal[number - 1]
+        elif line in shown:
+            line = legal[shown.index(line)]
+        elif shown != list(legal):      # the refusal would list options as the log writes them
+            self.say(f"`{line}` is not one of your actions: type its number or its text as listed")
+            return None
         index = s.pending.index(line)
-        told = self.teller.action(s, self.seat, index) if index is not None else None
+        if index is not None:
+            self.teller.action(s, self.seat, index)
         try:
-            api.apply(s, line)
+            self.apply(self.seat, lambda state: api.apply(state, line))
         except IllegalAction as exc:
             self.say(exc.render())
             return None
-        self.actors.append(self.seat)
-        self.say(f"  {told or PLAYERS[self.seat]}")
+        self.say(f"  {self.teller.acted(s) if index is not None else PLAYERS[self.seat]}")
         return "moved"
 
     def say(self, text: str) -> None:
@@ -251,11 +269,16 @@ class Session:
             self.say("nothing to undo: you have not decided anything yet")
             return None
         back = mine[-1]
+        if self.barrier is not None and back <= self.barrier[0]:
+            at, label, why = self.barrier
+            self.say(f"cannot undo: step {at + 1} (`{sight(self.state, self.seat).text(label)}`) cannot be "
+                     f"taken back, {why}; what it showed stays shown")
+            return None
         undone = self.state.actions[back:]
         self.snapshots = {k: v for k, v in self.snapshots.items() if k <= back}
         self.replay(self.state.actions[:back], self.snapshots.get(back))
         self.say(f"undone: {len(undone)} action(s) since your last decision "
-                           f"(`{undone[0]}`); back at round {self.state.g.get('round')}")
+                 f"(`{sight(self.state, self.seat).text(undone[0])}`); back at round {self.state.g.get('round')}")
         return "moved"
 
     def cmd_save(self, rest) -> None:
@@ -335,7 +358,7 @@ class Session:
         if before is not None and not entries:
             self.say("(nothing on the table changed)")
         legal = picture.get("legal") or []
-        prompt = api.prompt(s) if self.seat in api.current_players(s) else None
+        prompt = sight(s, self.seat).text(api.prompt(s)) if self.seat in api.current_players(s) else None
         if prompt:
             self.say(prompt)
         out.print(f"Your legal actions ({len(legal)}):", style="bold")

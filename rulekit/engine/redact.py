@@ -1,0 +1,172 @@
+# SPDX-License-Identifier: MIT
+"""What one seat may read of a text: the items hidden from it named by their kind only.
+
+Labels, ``says`` and ``log`` texts, prompts and captions are written once, for the omniscient
+log (``keep tk-a-b-11 tk-c-d-9``). A seat reads them through :class:`Sight`: every word of the
+text that is the id of an item the seat may not see is replaced, a run of such ids at a time,
+by a count of their kinds (``keep 2 tickets``). Which items a seat may not see is read off the
+state as ``view`` reads it (the zones' declared visibility, ``face_up``), at run time and only
+when a per-seat text is asked for: random play and bots never pay for it.
+
+A text about an action (its label, its ``says``, what its events say) is read against the
+state before the action *and* after it: an item the seat saw in either (a card played from a
+hand to the table, a card taken from the open market into a hand) is named, an item hidden
+from it in both is not. The log itself is never changed: redaction is of what is shown.
+"""
+from __future__ import annotations
+
+import re
+import weakref
+
+from .state import PLAYERS
+
+_WORD = re.compile(r"[\w-]+")
+_JOINT = re.compile(r"\s*(?:,|\band\b|\s)\s*(?:and\s+)?")
+_PATTERNS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def hidden_items(s, seat: int | None) -> frozenset:
+    """The ids of the items ``seat`` (None: a spectator) may not see where they lie in ``s``."""
+    game = s.game
+    vis_of = game.board.zone_vis
+    face_up = None
+    hidden = []
+    for item, key in s.loc.items():
+        vis = vis_of.get(key.name, "public")
+        if vis == "public" or (vis == "owner" and seat is not None and key.owner == seat):
+            continue
+        if vis == "face_up":
+            if face_up is None:
+                face_up = s.iprops.get("face_up", {}), game.components.prop_defaults.get("face_up")
+            if face_up[0].get(item, face_up[1]):
+                continue
+        hidden.append(item)
+    return frozenset(hidden)
+
+
+def _pattern(game):
+    """The words a text is read in: the game's ids that are not plain words first, then words."""
+    pattern = _PATTERNS.get(game)
+    if pattern is None:
+        odd = sorted((i for i in game.components.items if not _WORD.fullmatch(i)), key=len, reverse=True)
+        alternatives = [rf"(?<![\w-]){re.escape(i)}(?![\w-])" for i in odd] + [_WORD.pattern]
+        pattern = _PATTERNS[game] = re.compile("|".join(alternatives))
+    return pattern
+
+
+def _counted(kinds: list[str]) -> str:
+    """``a ticket``, ``2 tickets``, ``a ticket and 2 cards``: what a run of hidden ids reads."""
+    counts: dict[str, int] = {}
+    for kind in kinds:
+        counts[kind] = counts.get(kind, 0) + 1
+    parts = []
+    for kind, n in counts.items():
+        if n == 1:
+            parts.append(("an " if kind[:1].lower() in "aeiou" else "a ") + kind)
+        else:
+            parts.append(f"{n} {kind}s")
+    return " and ".join(parts)
+
+
+def redact(game, text: str, hidden) -> str:
+    """``text`` with every run of ids in ``hidden`` replaced by a count of their kinds."""
+    if not text or not hidden:
+        return text
+    kinds = game.components.item_kind
+    out: list[str] = []
+    run: list[str] = []         # kinds of the hidden ids of the current run
+    end = 0                     # where the text not yet copied starts
+    for match in _pattern(game).finditer(text):
+        word = match.group()
+        if word not in hidden:
+            continue
+        if run and _JOINT.fullmatch(text, end, match.start()):
+            run.append(kinds.get(word, "item"))
+        else:
+            if run:
+                out.append(_counted(run))
+            out.append(text[end:match.start()])
+            run = [kinds.get(word, "item")]
+        end = match.end()
+    if not run:
+        return text
+    out.append(_counted(run))
+    out.append(text[end:])
+    return "".join(out)
+
+
+def named_hidden(game, text: str, hidden) -> list[str]:
+    """The ids in ``hidden`` that ``text`` names (what the leak checks look for)."""
+    return [m.group() for m in _pattern(game).finditer(text or "") if m.group() in hidden]
+
+
+class Sight:
+    """What one seat may read of one moment of a game (a state, or an action between two
+    states): ``hidden`` the items it saw in neither. ``seat`` None is a spectator; ``full``
+    reads everything (the omniscient log, ``--full``)."""
+
+    __slots__ = ("game", "seat", "hidden")
+
+    def __init__(self, game, seat: int | None, hidden=frozenset()):
+        self.game, self.seat, self.hidden = game, seat, hidden
+
+    @classmethod
+    def of(cls, s, seat: int | None, full: bool = False, before=None) -> Sight:
+        """The sight of ``seat`` on ``s``; ``before``: the items hidden from it before the action
+        that led to ``s`` (:func:`hidden_items` of the earlier state), so that only what it saw
+        in neither is hidden."""
+        if full:
+            return cls(s.game, seat)
+        hidden = hidden_items(s, seat)
+        if before is not None:
+            hidden = hidden & before
+        return cls(s.game, seat, hidden)
+
+    def text(self, text: str | None) -> str | None:
+        return None if text is None else redact(self.game, text, self.hidden)
+
+    def action(self, who: int, label: str, says: str | None = None) -> str:
+        """The line of an action: its ``says`` or ``pK label``, as this seat may read it."""
+        return self.text(says) if says else f"{PLAYERS[who]} {self.text(label)}"
+
+    def labels(self, labels) -> list[str]:
+        """The options as the deciding seat may read them, still told apart: options that read
+        the same once redacted (a blind pick among hidden items) are numbered in their order."""
+        shown = [self.text(label) for label in labels]
+        if len(set(shown)) == len(shown):
+            return shown
+        seen: dict[str, int] = {}
+        for text in shown:
+            seen[text] = seen.get(text, 0) + 1
+        count: dict[str, int] = {}
+        out = []
+        for text in shown:
+            if seen[text] > 1:
+                count[text] = count.get(text, 0) + 1
+                text = f"{text} (#{count[text]})"
+            out.append(text)
+        return out
+
+
+def revealed(s, seat: int, events, hidden_before) -> str | None:
+    """Why the events of one action, ending in state ``s``, showed a seat (``hidden_before``: the
+    items hidden from it before the action) something it could not know, in words, or None: a
+    shuffle, a roll, a draw from a hidden pile (a global zone), an item hidden from it before that
+    it sees now (drawn into its hand, turned face up). ``rulekit play``'s undo never goes back past
+    such an action, since doing it again would show the same thing again."""
+    now_hidden = None
+    for event in events:
+        kind = event[0]
+        if kind == "shuffle":
+            return f"it shuffled {event[1]}"
+        if kind == "roll":
+            return f"it rolled {event[1]}"
+        if kind not in ("move", "prop") or event[1] not in hidden_before:
+            continue
+        if kind == "move" and "." not in event[2].partition("[")[0]:
+            return f"it drew from {event[2]}, which you could not see"
+        if now_hidden is None:
+            now_hidden = hidden_items(s, seat)
+        if event[1] not in now_hidden:
+            return "it showed you an item you could not see before"
+    return None
