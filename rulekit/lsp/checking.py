@@ -28,12 +28,14 @@ _TOP_KEY = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)\s*:", re.M)
 
 @attrs.frozen
 class Stage:
-    """One step of a round: what was checked, the diagnostics found (real path -> tuple) and
-    the game it built, if any."""
+    """One step of a round: what was checked, the diagnostics found (real path -> tuple), the
+    game it built, if any, and the script it played, if it played one (its findings are that
+    script's: the server keeps them until the script's next play)."""
 
     name: str
     found: dict
     game: object = None
+    played: str | None = None
 
 
 def kind_of(text: str) -> str:
@@ -111,7 +113,7 @@ def script_stage(path: str, texts: dict, stale=None) -> Stage | None:
     state, found = answer
     if state == "late":
         found = {real(path): (bounded.late(path, texts.get(real(path)) or _read(path)),)}
-    return Stage(f"script {path}", found)
+    return Stage(f"script {path}", found, played=real(path))
 
 
 def play_script(path: str, texts: dict) -> dict:

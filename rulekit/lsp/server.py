@@ -2,7 +2,9 @@
 """The server: pygls wiring, the buffers, and the one checker thread.
 
 Every edit bumps its target's count (a game folder, or a file of no game) and wakes the
-checker; a round publishes each stage's diagnostics as it ends and is dropped between stages
+checker; a round publishes each file once, when its set is final: the game's files and its
+variants' once the rule checks end, each open script when its play ends (until then it keeps
+what it showed, so squiggles never flicker through an empty set), and is dropped between stages
 when an edit came meanwhile (cancellation: the next round starts from the new text). Requests
 never wait for a check: they read the index of the last round. A handler that fails is
 answered with an LSP error by pygls and logged; the server goes on.
@@ -40,6 +42,7 @@ class Session:
         self.dirty: list = []           # targets to check, in order
         self.published: dict = {}       # target -> paths given diagnostics
         self.indexes: dict = {}         # game folder -> names.Index of its last round
+        self.runs: dict = {}            # target -> script path -> what its latest play found, by path
         self.gave_way: set = set()      # targets whose script gave way to another target's round
         self.asked: dict = {}           # real path -> completions of its script's actions asked so far
         # a script's actions are worked out in bounded children waited on here, never in the pool
@@ -117,14 +120,32 @@ class Session:
                 self.gave_way.discard(target)
 
     def _checked(self, target, edits: int, texts: dict, versions: dict, found: dict, stale) -> None:
-        """One round's stages published as they end, then the index requests read."""
+        """One round's stages, each file published once, when its set is final (the round's rule
+        checks, its script's play), then the index requests read. A stage ends the round when an edit
+        came meanwhile (stale: the round for the newer text is queued), and what was published stays."""
+        runs = self.runs.setdefault(target, {})
+        scripts = {p for p in texts if target_of(p) == target and checking.kind_of(texts[p]) == "script"}
+        for gone in set(runs) - scripts:
+            del runs[gone]
+        checked = False
         for stage in self._stages(target, texts, stale):
             log.debug("stage %s done at %.3f", stage.name, time.perf_counter())
             if self.edits.get(target, 0) != edits:
-                return                      # stale: the round for the newer text is queued
-            for path, ds in stage.found.items():
-                found.setdefault(path, []).extend(d for d in ds if d not in found.get(path, ()))
-            self._publish(target, found, texts, versions)
+                return
+            if stage.played is None:
+                for path, ds in stage.found.items():
+                    found.setdefault(path, []).extend(d for d in ds if d not in found.get(path, ()))
+                continue
+            if not checked:
+                self._publish(target, found, runs, texts, versions, skip=scripts)
+                checked = True
+            before = self._shown(found, runs)
+            runs[stage.played] = {stage.played: (), **stage.found}
+            after = self._shown(found, runs)
+            changed = {p for p in set(before) | set(after) if before.get(p) != after.get(p)}
+            self._publish(target, found, runs, texts, versions, only=changed | {stage.played})
+        if not checked:
+            self._publish(target, found, runs, texts, versions, skip=scripts - {p for p in found})
         if isinstance(target, str) and self.edits.get(target, 0) == edits:
             index = names.build(target, texts)      # last: requests read the previous one meanwhile
             if index is not None:
@@ -145,14 +166,29 @@ class Session:
         scripts = tuple(p for p, t in texts.items() if target_of(p) == target and checking.kind_of(t) == "script")
         yield from checking.game_rounds(target, texts, scripts, stale=stale)
 
-    def _publish(self, target, found: dict, texts: dict, versions: dict) -> None:
+    @staticmethod
+    def _shown(found: dict, runs: dict) -> dict:
+        """Path -> what it shows: the round's rule checks, then what each script's latest play found
+        there (a script's failure may sit on a rule's line), each diagnostic once."""
+        out: dict = {path: list(ds) for path, ds in found.items()}
+        for run in runs.values():
+            for path, ds in run.items():
+                have = out.setdefault(path, [])
+                have.extend(d for d in ds if d not in have)
+        return out
+
+    def _publish(self, target, found: dict, runs: dict, texts: dict, versions: dict, skip=(), only=None) -> None:
+        """Publish the files of ``target`` (``only`` those, or all but ``skip``: scripts whose play is
+        still to come keep what they showed until it ends, never an empty set it would replace)."""
+        shown = self._shown(found, runs)
         opened = {p for p in texts if target_of(p) == target}
-        paths = set(found) | self.published.get(target, set()) | opened
-        self.published[target] = {p for p in paths if found.get(p)}
+        paths = set(shown) | self.published.get(target, set()) | opened
+        paths = (paths & only) if only is not None else paths - set(skip)
+        self.published[target] = {p for p in self.published.get(target, set()) | paths if shown.get(p)}
         line = lines_of(texts)
         for path in sorted(paths):
             params = types.PublishDiagnosticsParams(
-                uri=from_fs_path(path), diagnostics=[diagnostics.convert(d, line) for d in found.get(path, ())],
+                uri=from_fs_path(path), diagnostics=[diagnostics.convert(d, line) for d in shown.get(path, ())],
                 version=versions.get(path) if path in texts else None)
             self.loop.call_soon_threadsafe(self.server.text_document_publish_diagnostics, params)
 
