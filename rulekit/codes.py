@@ -63,6 +63,11 @@ VARIANT_ADDS_EXISTING = _code("RK0132", "a name under a variant's `add:` that th
 VARIANT_BAD_POSITION = _code("RK0133", "a `before:`/`after:` naming no entry of the list, both given, or moving an "
                                        "entry from under `add:`")
 VARIANT_REMOVE_UNDER_ADD = _code("RK0134", "`remove:` or `replace:` under a variant's `add:`")
+# RK014x: maps (a zone family declared `graph:`; rulekit/engine/graphs.py)
+GRAPH_BAD_EDGE = _code("RK0140", "a map's edge naming no node, or a node the map does not have, or a name that is "
+                                 "both a node and an edge")
+GRAPH_NO_POSITION = _code("RK0141", "a map some of whose nodes have a position (`x:`, `y:`) and some not, or none "
+                                    "where `rulekit render` draws it")
 # RK02xx: effect-language syntax (RK0210-RK0218: the catalogue in dsl/syntax_errors.py)
 UNEXPECTED_CHARACTER = _code("RK0200", "an unexpected character")
 UNEXPECTED_TOKEN = _code("RK0201", "an unexpected token, or an unexpected end of script")
@@ -201,6 +206,7 @@ UNSUPPORTED_OPERATION = _code("RK4022", "an operation on a value of a kind it do
 VALUE_OUT_OF_DOMAIN = _code("RK4023", "a value outside what an operation takes (`max` of an empty list)")
 STEP_BUILT_TOO_MUCH = _code("RK4024", "one step of the rules built more than its bound of values (a list, slice or "
                                       "text copied in a loop) or grew the process's memory past its bound")
+SEARCH_TOO_LONG = _code("RK4030", "a search over a map (`longest_trail`) past its bound of steps")
 # RK50xx: scripts and logs
 SCRIPT_STEP_FAILED = _code("RK5001", "a script step failed (the default of script errors)")
 CONTENT_CHANGED = _code("RK5002", "the game's content changed since the log was made")

@@ -43,6 +43,7 @@ from .dsl.compiler import Compiler, Vocabulary
 from .dsl.narrate import compile_narration
 from .dsl.reads import EVERYTHING, PLAYER_COUNT, function_reads, memo_table, seat_params
 from .dsl.texts import located, parse_text, scope
+from .engine import graphs
 from .engine.memo import StaticTable
 from .engine.state import PLAYERS, Family, ZoneKey, grid_cells
 from .errors import Diagnostic, DiagnosticReport
@@ -272,6 +273,8 @@ class _Builder:
         self.items_left = MAX_ITEMS
         self.zones_left = MAX_ZONES
         self._bounds: dict[str, str] = {}     # family -> the parameter that sizes it (`range:`)
+        self._graphs: dict = {}               # family -> its map (`graph:`, engine/graphs.Graph)
+        self._members: dict = {}              # set member -> its properties (what a map is made of)
 
     def error(self, code, message, path, help=None, key=False):
         diagnostic = Diagnostic(code, message, self.smap.span(path, key=key), help=help)
@@ -418,6 +421,7 @@ class _Builder:
         zone_vis = {"box": "hidden"}
         families: dict[str, Family] = {}
         capacity: dict[str, int] = {}
+        self._members = vocab.members
         for name, spec in (self.data.get("zones") or {}).items():
             spec = spec or {}
             zone_vis[name] = spec.get("visibility", "public")
@@ -427,7 +431,8 @@ class _Builder:
             if keys is None:
                 zones[name] = ZoneKey(name, capacity=capacity.get(name))
             else:
-                families[name] = Family(name, keys, capacity.get(name), grid=_grid(spec), bound=self._bounds.get(name))
+                families[name] = Family(name, keys, capacity.get(name), grid=_grid(spec), bound=self._bounds.get(name),
+                                        graph=self._graphs.get(name))
         pzones: dict[str, tuple] = {}
         for name, spec in ((self.data.get("player") or {}).get("zones") or {}).items():
             spec = spec or {}
@@ -438,7 +443,8 @@ class _Builder:
             if keys is None:
                 pzones[name] = tuple(ZoneKey(name, i, capacity=capacity.get(name)) for i in range(len(PLAYERS)))
             else:       # a family of each player's own: one per seat a game may have
-                pzones[name] = tuple(Family(name, keys, capacity.get(name), i, _grid(spec), self._bounds.get(name))
+                pzones[name] = tuple(Family(name, keys, capacity.get(name), i, _grid(spec), self._bounds.get(name),
+                                            self._graphs.get(name))
                                      for i in range(self._seats()))
         vocab.zones = zones
         vocab.families = families
@@ -794,6 +800,8 @@ class _Builder:
                                 f"`{name}` makes {len(keys) * copies} zones", MAX_ZONES, "zones in families"):
                 return []
             return list(keys)
+        if "graph" in spec:
+            return self._graph_keys(name, spec["graph"], sets, path, copies)
         if "grid" in spec:
             cols, rows = _grid(spec)
             if not self._budget("zones_left", cols * rows * copies, (*path, "grid"),
@@ -810,6 +818,28 @@ class _Builder:
                 return []
             return list(range(low, high + 1))
         return None
+
+    def _graph_keys(self, name: str, spec: dict, sets: dict, path: tuple, copies: int) -> list:
+        """A map's spaces, its nodes then its edges (the members of two sets); what is wrong with
+        it is reported on the member's line (graphs.build says what)."""
+        found = []
+        for part in ("nodes", "edges"):
+            if spec[part] not in sets:
+                self.error(UNKNOWN_SET, f"unknown set `{spec[part]}`", (*path, "graph", part),
+                           help=_suggest(spec[part], sets))
+                return []
+            found.append(sets[spec[part]])
+        nodes, edges = found
+        graph, problems = graphs.build(nodes, edges, self._members, spec.get("owner"))
+        for code, message, member, prop, hint in problems:
+            where = ("sets", spec["edges" if member in edges else "nodes"], member)
+            self.error(code, message, (*where, prop) if prop else where, help=hint, key=not prop)
+        size = len(graph.nodes) + len(graph.edges)
+        if not self._budget("zones_left", size * copies, (*path, "graph"), f"`{name}` makes {size * copies} zones",
+                            MAX_ZONES, "zones in families"):
+            return []
+        self._graphs[name] = graph
+        return list(graph.nodes) + list(graph.edges)
 
     def _family_bound(self, name: str, param: str, path: tuple) -> int:
         """The most keys a family sized by ``param`` may have: the parameter's value, or the

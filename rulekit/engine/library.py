@@ -19,7 +19,7 @@ import attrs
 
 from ..codes import RANGE_TOO_LONG, VALUE_TOO_LARGE, WRONG_KIND
 from ..errors import ContentRuntimeError, boundary
-from . import boards, mutate
+from . import boards, graphs, mutate
 from .limits import MAX_BITS, MAX_SIZE, built, too_long_message, too_many_digits
 from .state import PLAYERS, Family, Player, State, ZoneKey
 
@@ -317,9 +317,12 @@ def _cells(s, board):
 
 
 @function("neighbours", ("board", "cell"), (), "the cells of a board next to a cell across an edge, "
-          "in the board's order", "count(n for n in neighbours(p.wall, c) if count(p.wall[n]) > 0)",
+          "in the board's order; on a map, the nodes one edge away",
+          "count(n for n in neighbours(p.wall, c) if count(p.wall[n]) > 0)",
           returns="list", gives="list")
 def _neighbours(s, board, cell):
+    if board.__class__ is Family and board.graph is not None:
+        return graphs.neighbours(board, cell)
     return boards.neighbours(boards.grid_of(board, "neighbours"), cell)
 
 
@@ -341,6 +344,70 @@ def _col(s, cell):
           args={'by': 'text'}, returns="list", gives="list", reads="state", names="props", named="by")
 def _regions(s, board, by):
     return boards.regions(s, boards.grid_of(board, "regions"), by)
+
+
+# ------------------------------------------------------------------ maps (engine/graphs.py)
+@function("edges", ("board",), (("a", None), ("b", None)), "the edges of a map, in the order declared: all of them, "
+          "those at node a, or those joining a and b (parallel edges all)",
+          "[e for e in edges(map, here) if count(map[e]) == 0]",
+          args={'a': 'text', 'b': 'text'}, returns="list", gives="list")
+def _edges(s, board, a=None, b=None):
+    return graphs.edges(board, a, b)
+
+
+@function("ends", ("board", "edge"), (), "the two nodes an edge of a map joins (its `from`, then its `to`)",
+          "here in ends(map, e)",
+          args={'edge': 'text'}, returns="list", gives="list")
+def _ends(s, board, edge):
+    return graphs.ends(board, edge)
+
+
+@function("degree", ("board", "node"), (("via", None),), "how many edges (of via, when given) meet at a node; "
+          "on a board, how many of its cells (of via) are next to a cell",
+          "degree(map, here, via=mine) == 1",
+          args={'node': 'text', 'via': 'list'}, returns="number")
+def _degree(s, board, node, via=None):
+    return graphs.degree(board, node, via)
+
+
+@function("connected", ("board", "a", "b"), (("via", None),), "whether a path of edges (of via, when given) joins "
+          "nodes a and b; on a board, a path of cells (of via) side by side",
+          "connected(map, t.start, t.end, via=owned(p))",
+          args={'a': 'text', 'b': 'text', 'via': 'list'}, returns="bool")
+def _connected(s, board, a, b, via=None):
+    return graphs.connected(board, a, b, via)
+
+
+@function("connected_components", ("board",), (("via", None),), "the connected groups of nodes (of the graph the edges via "
+          "make, when given; on a board, of the cells via names), each in the map's order",
+          "max([count(c) for c in connected_components(map, via=owned(p))], default=0)",
+          args={'via': 'list'}, returns="list", gives="list")
+def _connected_components(s, board, via=None):
+    return graphs.components(board, via)
+
+
+@function("shortest_path", ("board", "a", "b"), (("via", None), ("weight", None)), "the nodes of a shortest path "
+          "from a to b, both included (each edge counting its weight property, or 1), or none",
+          "count(shortest_path(map, a, b, weight=\"length\"))",
+          args={'a': 'text', 'b': 'text', 'via': 'list', 'weight': 'text'}, returns="list")
+def _shortest_path(s, board, a, b, via=None, weight=None):
+    return graphs.shortest_path(s, board, a, b, via, weight)
+
+
+@function("longest_trail", ("board", "edges"), (("weight", None),), "the greatest total weight (or number) of the "
+          "edges of a trail over the given edges: no edge twice, nodes revisited",
+          "longest_trail(map, owned(p), weight=\"length\")",
+          args={'edges': 'list', 'weight': 'text'}, returns="number")
+def _longest_trail(s, board, edges, weight=None):
+    return graphs.longest_trail(s, board, seq(s, edges), weight)
+
+
+@function("owner", ("board", "space"), (), "the player whose piece lies on top of a map's node or edge (the map's "
+          "`owner:` property of that piece names them), or none",
+          "[e for e in edges(map) if owner(map, e) == p]",
+          args={'space': 'text'}, reads="state")
+def _owner(s, board, space):
+    return graphs.owner(s, board, space)
 
 
 def _whole(name: str, value, what: str) -> int:

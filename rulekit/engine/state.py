@@ -364,10 +364,10 @@ class Family:
     game; a game plays the keys up to that parameter's value, and only those are its spaces:
     walked, counted, indexed and shown (:meth:`in_play`)."""
 
-    __slots__ = ("name", "zones", "owner", "text", "grid", "bound", "_upto")
+    __slots__ = ("name", "zones", "owner", "text", "grid", "bound", "_upto", "graph")
 
     def __init__(self, name: str, keys, capacity: int | None = None, owner: int | None = None,
-                 grid: tuple | None = None, bound: str | None = None):
+                 grid: tuple | None = None, bound: str | None = None, graph=None):
         self.name = name
         self.owner = owner
         self.text = name if owner is None else f"{PLAYERS[owner]}.{name}"
@@ -375,6 +375,7 @@ class Family:
         self.grid = grid        # (columns, rows) of a board (`grid:`): its keys are cells, `a1`...
         self.bound = bound      # the parameter whose value is the highest key in play, or None
         self._upto: dict = {}   # that value -> the zones in play
+        self.graph = graph      # a map's nodes and edges (`graph:`, engine/graphs.Graph), or None
 
     def in_play(self, s) -> list:
         """The family's zones in game ``s``, in key order."""
