@@ -80,6 +80,9 @@ from ..engine.state import PLAYERS, Family, cell_name
 from ..engine.view import HIDDEN, view
 from ..errors import EXIT_OK, UsageError
 from ..files import write_text
+from .captions import caption as _caption
+from .captions import last_told
+from .captions import steps as told_steps
 from .report import show_value
 
 CHAR = 6.0          # width of one character of the 10px monospace font
@@ -848,22 +851,6 @@ def _viewer_seat(viewer, n: int) -> int | None:
     return int(raw) - 1
 
 
-def _caption(step: int, total: int, actions: list, actors: list) -> str:
-    if step == 0:
-        return f"step 0 of {total}: the start"
-    return f"step {step} of {total}: {actors[step - 1]} {actions[step - 1]}"
-
-
-def states(start, actions):
-    """Yield (step, state, actor) from the start through every action (the same object)."""
-    s = start
-    yield 0, s, None
-    for i, action in enumerate(actions, 1):
-        who = str(PLAYERS[s.pending.player])
-        api.apply(s, action, atomic=False)
-        yield i, s, who
-
-
 def render_svg(state, viewer: int | None = None, full: bool = False, caption: str = "") -> str:
     """An SVG picture of ``state`` as ``viewer`` (a seat, or None for a spectator) sees it."""
     r = Renderer(state.game, state.n, viewer)
@@ -877,11 +864,8 @@ def render_html(game, start, actions, viewer: int | None = None, full: bool = Fa
     deltas, captions = [], []
     previous: dict = {}
     first = None
-    actors: list = []
-    for step, s, who in states(start, actions):
-        if who is not None:
-            actors.append(who)
-        caption = _caption(step, total, actions, actors)
+    for step, s, _who, told in told_steps(start, actions, viewer, full):
+        caption = _caption(step, total, told)
         now = r.contents(view(s, viewer, full=full), caption)
         if first is None:
             first = now
@@ -976,11 +960,8 @@ def cmd_render(args) -> int:
     if not 0 <= at <= total:
         raise UsageError(f"--at {args.at} is outside the log's 0..{total} steps")
     if ext == ".svg":
-        actors: list = []
-        for _step, _s, who in states(start, actions[:at]):     # plays the actions on `start` itself
-            if who is not None:
-                actors.append(who)
-        text = render_svg(start, viewer, args.full, _caption(at, total, actions, actors))
+        told = last_told(start, actions[:at], viewer, args.full)       # plays the actions on `start` itself
+        text = render_svg(start, viewer, args.full, _caption(at, total, told))
     else:
         text = render_html(game, start, actions, viewer, args.full, at)
     write_text(out, text)
