@@ -2,15 +2,15 @@
 """What one seat may read of a text: the items hidden from it named by their kind only.
 
 Labels, ``says`` and ``log`` texts, prompts and captions are written once, for the omniscient
-log (``keep tk-a-b-11 tk-c-d-9``). A seat reads them through :class:`Sight`: every word of the
+log (``keep x-3 y-7``). A seat reads them through :class:`Sight`: every word of the
 text that is the id of an item the seat may not see is replaced, a run of such ids at a time,
-by a count of their kinds (``keep 2 tickets``). Which items a seat may not see is read off the
+by a count of their kinds (``keep 2 secrets``, ``secret`` a kind). Which items a seat may not see is read off the
 state as ``view`` reads it (the zones' declared visibility, ``face_up``), at run time and only
 when a per-seat text is asked for: random play and bots never pay for it.
 
 A text about an action (its label, its ``says``, what its events say) is read against the
-state before the action *and* after it: an item the seat saw in either (a card played from a
-hand to the table, a card taken from the open market into a hand) is named, an item hidden
+state before the action *and* after it: an item the seat saw in either (an item played from a
+hand to the table, or taken from an open market into a hand) is named, an item hidden
 from it in both is not. The log itself is never changed: redaction is of what is shown.
 """
 from __future__ import annotations
@@ -55,7 +55,8 @@ def _pattern(game):
 
 
 def _counted(kinds: list[str]) -> str:
-    """``a ticket``, ``2 tickets``, ``a ticket and 2 cards``: what a run of hidden ids reads."""
+    """``a secret``, ``2 secrets``, ``a secret and 2 items``: what a run of hidden ids of those
+    kinds reads."""
     counts: dict[str, int] = {}
     for kind in kinds:
         counts[kind] = counts.get(kind, 0) + 1
