@@ -66,6 +66,7 @@ TEXT_PLACES = (
     (("functions", "*", "expr"), "expr", OWN_PARAMS), (("estimate",), "expr", ("p",)),
     (("option_groups", "*", "options"), "options", OWN_PARAMS), (("params", "*", "expr"), "expr", ()),
     (("flow", "end_after_round_if"), "expr", ()), (("flow", "phases", "*", "when"), "expr", ()),
+    (("flow", "rounds"), "expr", ()),
     (("scoring", "categories", "*", "points"), "expr", ("p",)), (("scoring", "tiebreak", "*"), "expr", ("p",)),
     (("scoring", "tiebreak", "*", "expr"), "expr", ("p",)), (("scoring", "eligible"), "expr", ("p",)),
     (("invariants", "*", "expr"), "expr", ()), (("invariants", "*", "when"), "expr", ()),
@@ -212,6 +213,12 @@ class Game:
     # content path of every effect-language text -> its tree, as the checks read it: a tool that
     # asks what a text says asks this, never the YAML again (tools/action_domains.py)
     texts: dict = attrs.Factory(dict)
+
+    @property
+    def round_name(self) -> str:
+        """What the game calls a round (`flow.round_name`: "epoch"), for screens and reports."""
+        name = (self.data.get("flow") or {}).get("round_name")
+        return name if isinstance(name, str) and name else "round"
 
     def tables_read_at(self, span: Span) -> tuple:
         """(what, span) for each table the content at ``span`` (a statement's or an expression's
@@ -542,6 +549,8 @@ class _Builder:
             if until_ast is not None:
                 until = (located(compiler.expr(until_ast, scope()), until_ast.span, "`end_after_round_if`"),
                          until_ast.span)
+        if isinstance(rounds, str):         # `rounds: epochs`: a parameter or expression, read each round
+            until, rounds = self._rounds_of(compiler, until), None
         phases = self._phases(module, flow, parts)
         finish = module.declare("$finish", (), top, "finish")
         parts.append(("$finish", (), (self.parse(("flow", "finish")) or ()) if "finish" in flow else (), top,
@@ -560,6 +569,20 @@ class _Builder:
         if not any(d.severity == "error" for d in compiler.out.diagnostics):
             module.load()           # else not run: the build stops with the diagnostics
         return program
+
+    def _rounds_of(self, compiler: Compiler, until):
+        """`flow.rounds` written as an expression (a parameter's name, `2 * epochs`): the flow
+        stops after the round whose number reaches its value, or when `end_after_round_if` holds,
+        whichever comes first; one end check (``until``'s shape), evaluated where it is written."""
+        tree = self.parse(("flow", "rounds"), "expr")
+        if tree is None:
+            return until
+        count = located(compiler.expr(tree, scope()), tree.span, "`rounds`", number="number")
+        also = until[0] if until is not None else None
+
+        def last_round(s, e):
+            return s.g["round"] >= count(s, e) or (also is not None and also(s, e))
+        return last_round, tree.span
 
     def _checker(self, compiler: Compiler, params) -> check.Checker:
         if self.types is None:      # the variables' types, found once a build

@@ -326,7 +326,7 @@ class Session:
         entries = self._entries(picture, me)
         before = self.shown if changes_only else None
         self.shown = entries
-        head = f"round {picture.get('round')}"
+        head = f"{self.game.round_name} {picture.get('round')}"
         if picture.get("to_move"):
             head += f", {picture['to_move']} to act" + (" (you)" if picture["to_move"] == me else "")
         if before is not None:

@@ -22,7 +22,7 @@ def score_table(state, you: int | None = None):
     from rich.table import Table
     result = state.result
     cats = [c for c, _t, _f in state.game.scoring.categories]
-    title = f"{state.game.title}: final scoring after round {state.g.get('round')}"
+    title = f"{state.game.title}: final scoring after {state.game.round_name} {state.g.get('round')}"
     table = Table(title=title, min_width=len(title))   # a narrow table would wrap its title
     table.add_column("player")
     for c in cats:
