@@ -587,7 +587,7 @@ def cmd_autoplay(args) -> int:
         def each(state, who, index):
             told_then_checked(state)
             if printing:
-                print(f"round {state.g.get('round')}: {teller.action(state, who, index)}")
+                print(f"{game.round_name} {state.g.get('round')}: {teller.action(state, who, index)}")
             if update:
                 update(0, f"autoplay: round {state.g.get('round')}, {len(state.actions) + 1} actions")
         play_out(state, agents, each if printing or update or args.check else None,
