@@ -155,6 +155,9 @@ TABLE_VALUE_OF_WRONG_TYPE = _code("RK0358", "a variant's table value of another 
 TABLE_SHORTENED = _code("RK0359", "warning: a variant's list table shorter than the game's own (a rule may read an "
                                   "entry it no longer has)")
 PLAYERS_OUTSIDE_GAME = _code("RK0360", "a variant's player count outside the game's own range")
+# RK039x: hidden information (rulekit/dsl/secrecy.py)
+LABEL_NAMES_HIDDEN = _code("RK0390", "warning: an option's label (or `says`) names an item of a zone other players "
+                                     "may not see, and the option never shows it: they read only its kind")
 # RK096x: batch files of `rulekit simulate --out FILE.jsonl` (tools/batch_io.py)
 RESUME_OTHER_BATCH = _code("RK0960", "a `--resume` batch file of another batch: another game, content hash, seed, "
                                      "player count, bots or action cap (what differs is named)")

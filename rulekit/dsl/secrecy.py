@@ -1,0 +1,171 @@
+# SPDX-License-Identifier: MIT
+"""Which values of a game are hidden from whom, read off its texts: the warning RK0390.
+
+An option's label is the action's notation, written once for the omniscient log and read by
+every seat (engine/redact.py names each item a seat may not see by its kind). A label that names
+an item of a zone other players may not see (``"keep {join(ts, ' ')}" for ts in subsets(p.offered)``
+with ``offered`` an ``owner`` zone) is redacted for them every time, unless the option itself
+shows the item (moves it to a public zone, turns it face up), as ``"play {c}" for c in p.hand``
+does. Such a label can only ever leak; this analysis says so at its line, so that the author
+words the option for everyone with ``says``.
+
+It is a separate pass over the resolved trees the compiled game keeps (``Game.texts``): a
+``for`` variable of an option is *hidden* when its collection reads a zone whose visibility is
+``owner`` or ``hidden`` (or another hidden variable of the option); a label hole that reads a
+hidden variable names a hidden item, or a property printed on it, which redaction cannot hide. An
+option of a ``choose_all`` is left alone: another player's simultaneous pick is told as chosen.
+What it cannot see (a reveal done by a procedure the option calls) it does not warn about: the
+warning is for what is certainly read by others.
+"""
+from __future__ import annotations
+
+from ..codes import LABEL_NAMES_HIDDEN
+from ..errors import Diagnostic
+from . import ast
+from .resolve import OWN, names
+from .visit import fields
+
+SECRET = ("owner", "hidden")
+
+
+class Zones:
+    """The game's zones by visibility: ``secret`` name -> visibility (owner or hidden), and
+    ``public`` names, each split into global zones (read as a name) and player zones (``p.NAME``)."""
+
+    def __init__(self, data: dict):
+        glob = data.get("zones") or {}
+        mine = (data.get("player") or {}).get("zones") or {}
+        self.secret_global = {n: _vis(s) for n, s in glob.items() if _vis(s) in SECRET}
+        self.secret_player = {n: _vis(s) for n, s in mine.items() if _vis(s) in SECRET}
+        self.public_global = {n for n, s in glob.items() if _vis(s) == "public"}
+        self.public_player = {n for n, s in mine.items() if _vis(s) == "public"}
+
+
+def _vis(spec) -> str:
+    return spec.get("visibility", "public") if isinstance(spec, dict) else "public"
+
+
+def leaking_labels(data: dict, texts: dict) -> list[Diagnostic]:
+    """RK0390 for every option of ``texts`` (content path -> tree) whose label, or ``says``,
+    names an item hidden from other players that the option never shows."""
+    zones = Zones(data)
+    if not zones.secret_global and not zones.secret_player:
+        return []
+    out = []
+    for tree in texts.values():
+        own = {id(node) for node, scope in names(tree) if scope == OWN}
+        secret = {id(o) for node in ast.walk(tree) if isinstance(node, ast.ChooseAll) for o in node.options}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Option) and id(node) not in secret:     # a simultaneous pick is told as chosen
+                found = _Option(zones, own).leak(node, tree)
+                if found is not None:
+                    out.append(found)
+    return out
+
+
+def _walk(tree, skip):
+    """The nodes of ``tree``, parents first, but none of a node for which ``skip(node)`` holds."""
+    stack = [tree]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, tuple):
+            stack.extend(reversed(item))
+        elif isinstance(item, ast.Node) and not skip(item):
+            yield item
+            stack.extend(reversed([getattr(item, name) for name in fields(item.__class__)]))
+
+
+def _uncounted(expr):
+    """The nodes of ``expr`` but those inside a ``count(...)``."""
+    return _walk(expr, lambda node: isinstance(node, ast.Call) and node.func == "count")
+
+
+def _without_other_options(tree, option):
+    """The nodes of ``tree`` but those of its other options (whose variables may share a name)."""
+    return _walk(tree, lambda node: isinstance(node, ast.Option) and node is not option)
+
+
+class _Option:
+    """One option: its hidden variables (name -> the secret zone they come from) and whether its
+    body shows them."""
+
+    def __init__(self, zones: Zones, own: set):
+        self.zones, self.own = zones, own
+        self.hidden: dict[str, str] = {}
+
+    def secret_in(self, expr, counted: bool = True) -> str | None:
+        """The secret zone ``expr`` reads (directly or through a hidden variable), or None.
+        ``counted`` False: what is only counted (``count(xs)``, public as a zone's count is) is
+        not read."""
+        nodes = ast.walk(expr) if counted else _uncounted(expr)
+        for node in nodes:
+            if isinstance(node, ast.Attr) and node.name in self.zones.secret_player:
+                return node.name
+            if isinstance(node, ast.Name):
+                if node.id in self.hidden:
+                    return self.hidden[node.id]
+                if id(node) not in self.own and node.id in self.zones.secret_global:
+                    return node.id
+        return None
+
+    def leak(self, option, tree) -> Diagnostic | None:
+        """RK0390 for ``option`` of ``tree`` (the text holding it), or None. An option's variables keep
+        their values after the ``choose``, so the whole text is searched for what shows them, through
+        the names the option's body gives them (``card = c``)."""
+        for name, coll in option.fors:
+            zone = self.secret_in(coll.value if isinstance(coll, ast.Let) else coll)
+            if zone is not None:
+                self.hidden[name] = zone
+        if not self.hidden:
+            return None
+        for node in ast.walk(option.body):
+            if isinstance(node, ast.Assign) and isinstance(node.target, ast.Name):
+                zone = self.secret_in(node.value)
+                if zone is not None:
+                    self.hidden[node.target.id] = zone
+        if self.shown(tuple(_without_other_options(tree, option))):
+            return None
+        text = option.says if option.says is not None else option.label
+        zone = self._named(text)
+        if zone is None:
+            return None
+        what = "`says`" if option.says is not None else "label"
+        vis = self.zones.secret_player.get(zone) or self.zones.secret_global.get(zone)
+        return Diagnostic(
+            LABEL_NAMES_HIDDEN, f"this option's {what} names an item of `{zone}` ({vis}), or what is printed on it, "
+            "which other players may not see, and the option never shows it: other seats read only its kind", text.span,
+            help="word it for everyone with `says \"...\"` (a count, not the items), or show the item",
+            severity="warning")
+
+    def _named(self, text) -> str | None:
+        if not isinstance(text, ast.Template):
+            return None
+        for part in text.parts:
+            if not isinstance(part, str):
+                zone = self.secret_in(part, counted=False)
+                if zone is not None:
+                    return zone
+        return None
+
+    def shown(self, nodes: tuple) -> bool:
+        """Whether one of ``nodes`` moves a hidden variable's item to a public zone or turns it face up."""
+        for node in nodes:
+            if isinstance(node, ast.For) and self.secret_in(node.iter) is not None:
+                self.hidden[node.var] = self.secret_in(node.iter)
+        for node in nodes:
+            if isinstance(node, ast.Call) and node.func == "move" and node.args:
+                to = dict(node.kwargs).get("to", node.args[1] if len(node.args) > 1 else None)
+                if self.secret_in(node.args[0]) is not None and to is not None and self._public(to):
+                    return True
+            if isinstance(node, ast.Assign) and isinstance(node.target, ast.Attr) \
+                    and node.target.name == "face_up" and self.secret_in(node.target.obj) is not None:
+                return True
+        return False
+
+    def _public(self, expr) -> bool:
+        for node in ast.walk(expr):
+            if isinstance(node, ast.Attr) and node.name in self.zones.public_player:
+                return True
+            if isinstance(node, ast.Name) and node.id in self.zones.public_global:
+                return True
+        return False

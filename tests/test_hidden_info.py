@@ -1,0 +1,180 @@
+# SPDX-License-Identifier: MIT
+"""Hidden information never leaks (issue 52), through the real commands: `rulekit play` driven by a
+pipe (a bot's secret choice told by count, undo stopped by a face-down draw), `rulekit render --as`
+(captions), `rulekit validate` (RK0390 at the label's line), and labels that stay the log's."""
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+
+import yaml
+
+from rulekit import load_game
+from rulekit.engine import api
+from rulekit.engine.view import sight, view
+from rulekit.testing.script import run_script
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SECRETS = os.path.join(ROOT, "tests", "games", "secrets")
+
+
+def rulekit(*args, lines=(), cwd=None) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env.pop("RULEKIT_DEBUG", None)
+    return subprocess.run([sys.executable, "-m", "rulekit", *map(str, args)], input="".join(f"{x}\n" for x in lines),
+                          capture_output=True, text=True, cwd=cwd, env=env, timeout=300)
+
+
+def zone(state, name: str, seat: int | None = None) -> list:
+    game = state.game
+    key = game.board.zones[name] if seat is None else game.board.pzones[name][seat]
+    return list(state.zones[key])
+
+
+def test_a_bots_secret_choice_is_told_by_count_in_rulekit_play(tmp_path):
+    secret = zone(api.new_game(load_game(SECRETS), 2, 3), "offered", 1)      # p2's three tickets
+    saved = tmp_path / "game.yaml"
+    result = rulekit("play", SECRETS, "--seed", 3, lines=["1", f"save {saved}", "quit"])
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert re.search(r"^  p2 keep (a ticket|2 tickets)$", result.stdout, re.M), result.stdout
+    assert not [t for t in secret if t in result.stdout], result.stdout
+    # the log stays omniscient: its labels are the notation, and it replays
+    log = yaml.safe_load(saved.read_text(encoding="utf-8"))
+    assert log["actions"][1].split()[0] == "keep" and log["actions"][1].split()[1] in secret
+    assert rulekit("run", saved).returncode == 0
+
+
+def test_undo_after_a_face_down_draw_cannot_show_the_drawn_tile_again():
+    pool = zone(api.new_game(load_game(SECRETS), 2, 3), "pool")
+    drawn = pool[-1]                # the pool's top: what `draw` takes
+    result = rulekit("play", SECRETS, "--seed", 3, lines=["1", "draw", "undo", "undo", "quit"])
+    out = result.stdout
+    assert result.returncode == 0, out + result.stderr
+    after = out[out.index("> undo"):]
+    assert "cannot undo: step 3 (`draw`)" in after and "it drew from pool, which you could not see" in after
+    assert "undone" not in out
+    assert out.count(f"p1 draws {drawn}") == 1, out      # told once, never dealt again
+
+
+def test_undo_before_any_reveal_still_goes_back():
+    result = rulekit("play", SECRETS, "--seed", 3, lines=["1", "2", "undo", "quit"])
+    assert result.returncode == 0, result.stdout
+    assert "undone: 2 action(s) since your last decision (`take " in result.stdout
+
+
+def _script(tmp_path, actions) -> str:
+    path = tmp_path / "secrets.yaml"
+    path.write_text(yaml.safe_dump({"game": SECRETS, "players": 2, "seed": 3, "actions": actions}), encoding="utf-8")
+    return str(path)
+
+
+def _caption(svg: str) -> str:
+    return re.search(r'<text class="sub"[^>]*>(step [^<]*)</text>', svg).group(1)
+
+
+def test_render_as_another_seat_captions_no_secret_item(tmp_path):
+    s = api.new_game(load_game(SECRETS), 2, 3)
+    mine = api.legal_actions(s)[0]
+    api.apply(s, mine)
+    theirs = api.legal_actions(s)[3]            # p2 keeps two of its tickets
+    secret = theirs.split()[1:]
+    script = _script(tmp_path, [mine, theirs, "draw"])
+    seen = {}
+    for who in ("p1", "p2", None, "full"):
+        out = tmp_path / f"{who}.svg"
+        extra = ["--full"] if who == "full" else [] if who is None else ["--as", who]
+        result = rulekit("render", script, "--at", 2, "-o", out, *extra)
+        assert result.returncode == 0, result.stderr
+        seen[who] = _caption(out.read_text(encoding="utf-8"))
+    assert seen["p1"] == seen[None] == "step 2 of 3: p2 keep 2 tickets"
+    assert seen["p2"] == seen["full"] == f"step 2 of 3: p2 {theirs}"
+    page = tmp_path / "p1.html"
+    assert rulekit("render", script, "--as", "p1", "-o", page).returncode == 0
+    text = page.read_text(encoding="utf-8")
+    captions = json.loads(re.search(r'<script id="frames" type="application/json">(.*?)</script>', text, re.S)
+                          .group(1))["captions"]
+    assert captions[2] == "step 2 of 3: p2 keep 2 tickets"
+    assert not [t for t in secret if t in text]
+
+
+def test_a_label_that_can_only_leak_is_a_warning_at_its_line(tmp_path):
+    result = rulekit("validate", SECRETS)
+    assert result.returncode == 0
+    assert "warning[RK0390]: this option's label names an item of `offered` (owner)" in result.stdout
+    assert "--> tests/games/secrets/game.yaml:57:11" in result.stdout.replace(ROOT + os.sep, "")
+    text = open(os.path.join(SECRETS, "game.yaml"), encoding="utf-8").read()
+    worded = text.replace('subsets(p.offered, min=1, max=2):',
+                          'subsets(p.offered, min=1, max=2) says "{p} keeps {count(kept_now)} tickets":')
+    shown = text.replace("              for t in kept_now:\n                  move(t, to=p.kept)",
+                         "              for t in kept_now:\n                  move(t, to=p.route)")
+    for variant, name in ((worded, "worded"), (shown, "shown")):
+        assert variant != text
+        folder = tmp_path / name
+        folder.mkdir()
+        (folder / "game.yaml").write_text(variant, encoding="utf-8")
+        assert [d.code for d in load_game(str(folder)).warnings] == [], name
+
+
+def test_an_authors_says_is_the_public_wording(tmp_path):
+    text = open(os.path.join(SECRETS, "game.yaml"), encoding="utf-8").read()
+    worded = text.replace('subsets(p.offered, min=1, max=2):',
+                          'subsets(p.offered, min=1, max=2) says "{p} keeps {count(kept_now)} of 3":')
+    (tmp_path / "g").mkdir()
+    (tmp_path / "g" / "game.yaml").write_text(worded, encoding="utf-8")
+    s = api.new_game(load_game(str(tmp_path / "g")), 2, 3)
+    api.apply(s, api.legal_actions(s)[0])
+    label = api.legal_actions(s)[3]
+    script = tmp_path / "s.yaml"
+    script.write_text(yaml.safe_dump({"game": str(tmp_path / "g"), "players": 2, "seed": 3,
+                                      "actions": [s.actions[0], label]}), encoding="utf-8")
+    out = tmp_path / "p1.svg"
+    assert rulekit("render", script, "--as", "p1", "-o", out).returncode == 0
+    assert _caption(out.read_text(encoding="utf-8")) == "step 2 of 2: p2 keeps 2 of 3"
+
+
+BLIND = """\
+meta: {title: Blind}
+players: {min: 2, max: 2}
+sets:
+  colours: [red, blue]
+components:
+  tile: {generate: {colour: colours, n: {range: [1, 3]}}, id: "{colour}-{n}", start: pool}
+zones:
+  pool: {visibility: hidden}
+player:
+  zones:
+    hand: {visibility: owner}
+setup: |
+  shuffle(pool)
+flow:
+  rounds: 1
+  phases:
+    - id: pick
+      do: |
+        for p in players:
+            choose p:
+                "take {t}" for t in pool:
+                    move(t, to=p.hand)
+scoring:
+  categories:
+    - {id: none, points: "0"}
+"""
+
+
+def test_a_blind_picks_labels_are_told_apart_and_the_log_keeps_its_notation(write_game, tmp_path):
+    game = load_game(write_game(BLIND))
+    s = api.new_game(game, 2, 1)
+    labels = api.legal_actions(s)
+    shown = view(s, 0)["legal"]
+    assert shown == [f"take a tile (#{k})" for k in range(1, 7)]
+    assert sight(s, 0).labels(labels) == shown
+    script = tmp_path / "blind.yaml"
+    script.write_text(yaml.safe_dump({"game": write_game(BLIND), "players": 2, "seed": 1,
+                                      "actions": [labels[2], "take " + next(t for t in zone(s, "pool")
+                                                                            if t not in labels[2])]}),
+                      encoding="utf-8")
+    result = run_script(str(script))
+    assert result.state.actions[0] == labels[2]         # scripts and logs name the real items

@@ -1,0 +1,164 @@
+"""The leak fuzzer (issue 52): seeded random games of every shipped game, example and test game;
+at every step, for every seat and the spectator, each per-seat output is written and must name
+no item hidden from that viewer at that step.
+
+The outputs: the view (`rulekit play`'s picture, `show`, checkpoints, `sees:`, the listed legal
+actions), the narration as `rulekit play` tells it (the action's line and what its events say),
+the prompt, `rulekit render`'s captions (SVG and replay) and, every few steps, its SVG. "Hidden at
+that step" is read off the state independently of the code under test: for a picture, the items
+the viewer may not see in it (zones' visibility, `face_up`); for a text about an action, those it
+could see neither before nor after the action. Ids are matched as whole words in what is written.
+"""
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import time
+from pathlib import Path
+
+import pytest
+
+from rulekit.agents import make_agent
+from rulekit.dsl.narrate import Teller
+from rulekit.engine import api
+from rulekit.engine.state import PLAYERS
+from rulekit.engine.view import sight, view
+from rulekit.games import load_game
+from rulekit.tools.captions import steps as captioned
+from rulekit.tools.observe import Observer
+from rulekit.tools.render import render_svg
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = sorted(str(p.parent.relative_to(ROOT)) for pattern in ("games/*/game.yaml", "examples/*/game.yaml",
+                                                                 "tests/games/*/game.yaml")
+               for p in ROOT.glob(pattern))
+SVG_EVERY = 25          # an SVG is the view drawn: written every so many steps, and at the end
+
+
+def hidden_from(s, seat) -> frozenset:
+    """What ``seat`` (None: a spectator) may not see in ``s``, read off the zones as docs/language.md's
+    Visibility table says (written here again, not taken from the code under test)."""
+    out = set()
+    face_up = s.iprops.get("face_up", {})
+    default = s.game.components.prop_defaults.get("face_up")
+    for item, zone in s.loc.items():
+        vis = s.game.board.zone_vis[zone.name]
+        if vis == "public" or (vis == "owner" and seat is not None and zone.owner == seat):
+            continue
+        if vis == "face_up" and face_up.get(item, default):
+            continue
+        out.add(item)
+    return frozenset(out)
+
+
+def leaks(text: str, hidden) -> list[str]:
+    return sorted({w for w in re.findall(r"[\w-]+", text or "") if w in hidden})
+
+
+class Fuzz:
+    """One seeded random game, checked at every step; ``leaks`` what was found."""
+
+    def __init__(self, game, players: int, seed: int, max_steps: int):
+        self.game, self.n, self.seed, self.max_steps = game, players, seed, max_steps
+        self.found: list[str] = []
+        self.steps = 0
+        self.viewers = [None, *range(players)]
+
+    def check(self, where: str, viewer, text: str, hidden) -> None:
+        for ident in leaks(text, hidden):
+            who = "the spectator" if viewer is None else str(PLAYERS[viewer])
+            self.found.append(f"{self.game.title} seed {self.seed} step {self.steps}, {where} shows {who} "
+                              f"`{ident}`: {text[:160]!r}")
+
+    def pictures(self, s, svg: bool) -> None:
+        for viewer in self.viewers:
+            hidden = hidden_from(s, viewer)
+            self.check("the view", viewer, json.dumps(view(s, viewer)), hidden)
+            if viewer is not None:
+                self.observation(s, viewer, hidden)
+            if viewer is not None and viewer in api.current_players(s):
+                self.check("the prompt", viewer, sight(s, viewer).text(api.prompt(s)) or "", hidden)
+            if svg:
+                self.check("the SVG", viewer, render_svg(s, viewer), hidden)
+
+    def observation(self, s, seat: int, hidden) -> None:
+        """The RL observation: no slot of an item hidden from the seat (its place, its state) is set."""
+        vector = self.observer.raw(s, seat, None if s.pending is None else s.pending.player)
+        told = " ".join(label for label, value in zip(self.slot_labels, vector) if value and label.startswith("item."))
+        self.check("the RL observation", seat, told, hidden)
+
+    def run(self) -> None:
+        self.observer = Observer(self.game, self.n)
+        self.slot_labels = self.observer.labels()
+        s = api.new_game(self.game, self.n, self.seed)
+        bot = make_agent("random", self.seed)
+        tellers = {seat: Teller(seat=seat) for seat in range(self.n)}
+        for seat, teller in tellers.items():
+            self.check("the setup's narration", seat, "\n".join(teller.since(s)), hidden_from(s, seat))
+        self.pictures(s, svg=True)
+        hidden_at = []          # per step: viewer -> what it saw neither before nor after
+        while not s.over and self.steps < self.max_steps:
+            before = {viewer: hidden_from(s, viewer) for viewer in self.viewers}
+            index = bot.choose(s)
+            who = s.pending.player
+            for teller in tellers.values():
+                teller.action(s, who, index)
+            api.apply_index(s, index)
+            self.steps += 1
+            both = {viewer: before[viewer] & hidden_from(s, viewer) for viewer in self.viewers}
+            hidden_at.append(both)
+            for seat, teller in tellers.items():
+                told = [teller.acted(s), *teller.since(s)]
+                self.check("the narration", seat, "\n".join(told), both[seat])
+            self.pictures(s, svg=self.steps % SVG_EVERY == 0 or s.over)
+        self.captions(s.actions, hidden_at)
+
+    def captions(self, actions, hidden_at) -> None:
+        """`rulekit render`'s caption of every step, for every viewer, by replaying the log."""
+        for viewer in self.viewers:
+            start = api.new_game(self.game, self.n, self.seed)
+            for step, _s, _who, told in captioned(start, actions, viewer):
+                if step:
+                    self.check(f"the caption of step {step}", viewer, told, hidden_at[step - 1][viewer])
+
+
+def fuzz(path: str, seeds, max_steps: int) -> tuple[int, list[str]]:
+    game = load_game(str(ROOT / path))
+    steps, found = 0, []
+    for seed in seeds:
+        players = random.Random(seed).randint(game.min_players, game.max_players)
+        one = Fuzz(game, players, seed, max_steps)
+        one.run()
+        steps += one.steps
+        found += one.found
+    return steps, found
+
+
+@pytest.mark.parametrize("path", GAMES)
+def test_no_per_seat_output_names_a_hidden_item(path):
+    steps, found = fuzz(path, seeds=[1, 2], max_steps=400)
+    assert steps > 0
+    assert not found, "\n".join(found[:10])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", GAMES)
+def test_no_per_seat_output_names_a_hidden_item_over_many_games(path):
+    seeds = range(2, 2 + int(os.environ.get("RULEKIT_LEAK_SEEDS", "20")))
+    started = time.perf_counter()
+    steps, found = fuzz(path, seeds, max_steps=2000)
+    print(f"{path}: {len(seeds)} games, {steps} steps, {time.perf_counter() - started:.1f} s")
+    assert not found, "\n".join(found[:10])
+
+
+def test_the_fuzzer_finds_a_leak():
+    """The fuzzer can fail: a label read without redaction names the other seat's secret tickets."""
+    game = load_game(str(ROOT / "tests/games/secrets"))
+    s = api.new_game(game, 2, 3)
+    api.apply_index(s, 0)
+    hidden = hidden_from(s, 0)
+    raw = f"p2 {s.pending.labels[0]}"
+    assert leaks(raw, hidden)
+    assert not leaks(sight(s, 0).text(raw), hidden)
