@@ -37,7 +37,7 @@ from .codes import (
 )
 from .content import typed
 from .content.loader import SourceMap
-from .dsl import ast, check, parse_cache
+from .dsl import ast, check, parse_cache, secrecy
 from .dsl.codegen import Code, Module
 from .dsl.compiler import Compiler, Vocabulary
 from .dsl.narrate import compile_narration
@@ -730,6 +730,7 @@ class _Builder:
                                                                                             key=True),
                     help="call it from a phase or another procedure, or remove it", severity="warning"))
         self.diagnostics.extend(self._unread_params())
+        self.diagnostics.extend(secrecy.leaking_labels(self.data, self.texts))     # RK0390
         if any(d.severity == "error" for d in self.diagnostics):
             # errors first (what stops the build), then warnings; each group in source order
             raise DiagnosticReport(sorted(self.diagnostics, key=lambda d: d.severity != "error"))
