@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from editor_game import game_with_a_mistake, lay_out
 
 pytest.importorskip("pygls")
 
@@ -44,15 +45,6 @@ def nvim(request) -> str:
     return binary
 
 
-def _game_with_a_mistake() -> tuple[str, str]:
-    """The README's Pig with `p.banked` misspelt, and where the mistake is (line:column)."""
-    readme = (ROOT / "README.md").read_text()
-    [text] = re.findall(r"```yaml\n# file: pig/game.yaml\n(.*?)```", readme, re.S)
-    text = text.replace("p.banked += pot", "p.bankd += pot")
-    [(line, column)] = [(n, row.index("p.bankd") + 1) for n, row in enumerate(text.splitlines(), 1) if "p.bankd" in row]
-    return text, f"{line}:{column}"
-
-
 # waits for the first diagnostics of the buffer (RULEKIT_WAIT ms at most), writes them one a line
 # (or the error that stopped it), and quits whatever happened
 DRIVER = """\
@@ -78,12 +70,7 @@ def _snippet() -> str:
 
 
 def _diagnostics(nvim: str, tmp_path: Path, folder: str, init: str, wait_ms: int = 60_000) -> list[str]:
-    game = tmp_path / folder
-    game.mkdir()
-    (game / "game.yaml").write_text(_game_with_a_mistake()[0])
-    (tmp_path / "init.lua").write_text(init)
-    (tmp_path / "driver.lua").write_text(DRIVER)
-    result = tmp_path / "result.txt"
+    result = lay_out(tmp_path, folder, {"init.lua": init, "driver.lua": DRIVER})
     bin_dir = os.path.dirname(sys.executable)       # where this Python's `rulekit` command is
     env = dict(os.environ, PATH=bin_dir + os.pathsep + os.environ.get("PATH", ""), RULEKIT_RESULT=str(result),
                RULEKIT_WAIT=str(wait_ms), XDG_CONFIG_HOME=str(tmp_path / "config"),
@@ -97,7 +84,7 @@ def _diagnostics(nvim: str, tmp_path: Path, folder: str, init: str, wait_ms: int
 
 
 def test_the_documented_snippet_brings_rulekit_s_diagnostic(nvim, tmp_path):
-    where = _game_with_a_mistake()[1]
+    where = game_with_a_mistake()[1]
     assert _diagnostics(nvim, tmp_path, "pig", _snippet()) == [
         f"{where} RK0303 unknown attribute `bankd` / help: did you mean `banked`?"]
 
