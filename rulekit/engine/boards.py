@@ -53,7 +53,7 @@ def regions(s: State, board: Family, prop: str) -> list[list[str]]:
     for cell, zone in board.zones.items():
         held = zones[zone]
         if held:
-            value[cell] = prop_of(s, held[-1], prop)
+            value[cell] = _prop(s, held[-1], prop)
     seen: set = set()
     order = {cell: k for k, cell in enumerate(board.zones)}
     groups = []
@@ -90,7 +90,7 @@ def bounding_box(s: State, cells) -> dict | None:
     return box
 
 
-def prop_of(s: State, item: str, prop: str):
+def _prop(s: State, item: str, prop: str):
     table = s.iprops.get(prop)
     if table is not None and item in table:
         return table[item]
