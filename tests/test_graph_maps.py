@@ -3,6 +3,7 @@ parallel edges and a space per node and edge; the built-ins neighbours, edges, e
 connected, connected_components, shortest_path, longest_trail and owner, in declaration order;
 a grid board as the same notions; bad maps and bad questions as located errors; a trail search
 bounded."""
+import re
 import subprocess
 import sys
 
@@ -146,3 +147,15 @@ def test_a_trail_search_on_a_dense_map_stops_on_its_line(write_game):
     line = text.splitlines().index("  out = longest_trail(map, edges(map))") + 1
     assert caught.value.code == "RK4030" and caught.value.span.line == line
     assert "tried more than 1,000,000 trails over 66 edges" in str(caught.value)
+
+
+def test_render_refuses_a_map_with_no_positions_where_it_is_declared(write_game, tmp_path):
+    text = re.sub(r"(ash|bel|cor|dun): \{x: \d, y: \d\}", r"\1: {}", MAP.replace("QUESTION", "0"))
+    folder = write_game({"game.yaml": text, "s.yaml": "game: .\nplayers: 2\nactions: []\n"})
+    run = subprocess.run([sys.executable, "-m", "rulekit", "render", f"{folder}/s.yaml", "-o", str(tmp_path / "m.svg")],
+                         capture_output=True, text=True)
+    said = run.stdout + run.stderr
+    assert run.returncode == 1, said
+    assert "error[RK0141]: `rulekit render` draws the map `map` from its nodes' positions, and they have none" in said
+    line = text.splitlines().index("  map: {graph: {nodes: towns, edges: links, owner: seat}}") + 1
+    assert f"game.yaml:{line}:" in said and "Traceback" not in said, said

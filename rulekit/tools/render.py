@@ -254,6 +254,9 @@ class Renderer:
     def _family(self, sky: Skyline, name: str, inner: float) -> None:
         game = self.game
         fam = game.board.families[name]
+        if fam.graph is not None:           # a map: its nodes where the content places them
+            from .render_map import draw
+            return draw(self, sky, name, fam, inner)
         layout = self._layout(name)
         keys = list(fam.zones)
         spec = self._zone_spec(name, False)
@@ -657,7 +660,7 @@ class Renderer:
             pick = slot.pick
             if slot.kind == "header":
                 round_ = picture.get("round")
-                line = f"round {round_}" if round_ is not None else ""
+                line = f"{self.game.round_name} {round_}" if round_ is not None else ""
                 if picture.get("to_move"):
                     line += f" · {picture['to_move']} to act"
                 result = picture.get("result")
