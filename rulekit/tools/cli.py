@@ -306,6 +306,8 @@ def _add_mutate(sub) -> None:
     p.add_argument("--timeout", type=float, metavar="SECONDS",
                    help="stop a mutant's trial after this long, a change that makes play endless (default: four "
                         "times as long as the unmutated game's trial, at least 10 s)")
+    p.add_argument("--jobs", type=_count, default=1, metavar="J",
+                   help="judge mutants in J worker processes (at most one a core); the report is the same")
 
 
 SAID = {"interrupted": False}
