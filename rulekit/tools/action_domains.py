@@ -477,7 +477,7 @@ class Domains:
             return self.elements(args[0], ctx)
         if name == "items":
             return self._items()
-        if name in ("cells", "neighbours") and args:
+        if name in ("cells", "neighbours", "edges", "ends", "shortest_path") and args:     # a map's too
             return self._spaces(args[0])
         raise Unbounded(f"the elements of `{name}(...)` have no fixed set of values", node)
 
@@ -493,7 +493,8 @@ class Domains:
         return [*board.families.values(), *owned]
 
     def _spaces(self, node) -> Dom:
-        """The keys of the family ``node`` (a board's cells: ``cells``, ``neighbours``)."""
+        """The keys of the family ``node`` (a board's cells: ``cells``, ``neighbours``; a map's nodes and
+        edges: ``edges``, ``ends``, ``shortest_path``)."""
         keys = [key for fam in self._families(node) for key in fam.zones]
         return Dom(frozenset(fmt(k) for k in keys if k.__class__ is not int),
                    frozenset(k for k in keys if k.__class__ is int))
