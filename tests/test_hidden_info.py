@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 
@@ -178,3 +179,25 @@ def test_a_blind_picks_labels_are_told_apart_and_the_log_keeps_its_notation(writ
                       encoding="utf-8")
     result = run_script(str(script))
     assert result.state.actions[0] == labels[2]         # scripts and logs name the real items
+
+
+def test_completing_an_action_for_a_seat_lists_that_seats_own(tmp_path):
+    from rulekit.lsp import completion
+    folder = tmp_path / "auction"
+    shutil.copytree(os.path.join(ROOT, "tests", "games", "auction"), folder)
+    text = "game: ..\nplayers: 3\nseed: 7\npins:\n  rolls: {dice: [2, 3]}\nactions:\n  - p1: bid 1\n  - p2: \n"
+    path = str(folder / "scripts" / "next.yaml")
+
+    def offered(script):
+        prefix, _seat = completion.action_prefix(script, 7)
+        return completion.legal_actions_at(path, {}, prefix)
+    assert "bid 2" in offered(text) and "bid 1" not in offered(text)
+    assert offered(text.replace("- p2: ", "- p3: ")) == []          # p2 is to bid, not p3
+    assert offered(text.replace("- p2: ", "- ")) == offered(text)
+
+
+def test_rl_legal_actions_are_read_as_the_seat_may(write_game):
+    from rulekit.tools.rl_play import Play
+    play = Play(load_game(write_game(BLIND)), 2)
+    play.start(1)
+    assert play.legal_notations(0) == [f"take a tile (#{k})" for k in range(1, 7)]

@@ -70,27 +70,44 @@ def _item(s, rank: str) -> types.CompletionItem:
                                 documentation=doc.strip() if isinstance(doc, str) else None)
 
 
+_SEAT_MARK = "# completing for "     # the last line of a prefix whose action names its seat
+
+
 def action_prefix(text: str, line: int) -> tuple[str, str] | None:
     """(the script's text up to the action being written, the seat written) when 0-based
-    ``line`` is an action step (``- p2: bid ...``) of a script's ``actions:``; else None."""
+    ``line`` is an action step (``- p2: bid ...``) of a script's ``actions:``; else None. A seat
+    written is told to :func:`legal_actions_at` as a last comment line of the text, which the
+    script reads as nothing, so that the child process that plays it hears of it."""
     lines = text.splitlines()
     if not 0 <= line < len(lines):
         return None
     match = _ACTION_LINE.match(lines[line])
     if match is None or not any(re.match(r"^actions\s*:", ln) for ln in lines[:line]):
         return None
-    return "\n".join(lines[:line]) + "\n", match.group(1) or ""
+    seat = match.group(1) or ""
+    return "\n".join(lines[:line]) + "\n" + (f"{_SEAT_MARK}{seat}\n" if seat else ""), seat
 
 
 def legal_actions_at(path: str, texts: dict, prefix: str) -> list[str]:
     """The legal actions after the steps of ``prefix`` (the script's text so far), played as the
-    checker plays scripts, the buffer standing in for the file."""
-    from ..engine.api import legal_actions
+    checker plays scripts, the buffer standing in for the file. With a seat (``- p2: ``), that
+    seat's own: none when the game does not wait for it. They are the notation a script must write
+    (scripts are omniscient): the seat's view lists them with what is hidden from it redacted."""
+    from ..engine.api import current_players, legal_actions
+    from ..engine.state import PLAYERS
     from ..testing.script import run_script
     from .documents import reading, real
+    last = prefix.rstrip("\n").rpartition("\n")[2]
+    seat = last[len(_SEAT_MARK):].strip() if last.startswith(_SEAT_MARK) else None
     with reading({**texts, real(path): prefix}):
         result = run_script(path)
-    return [] if result.state.over else legal_actions(result.state)
+    state = result.state
+    if state.over:
+        return []
+    if seat is None:
+        return legal_actions(state)
+    waiting = [q for q in current_players(state) if str(PLAYERS[q]) == seat]
+    return legal_actions(state, waiting[0]) if waiting else []
 
 
 def bounded_actions(path: str, texts: dict, prefix: str, stale=None) -> list[str]:

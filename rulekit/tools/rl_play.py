@@ -18,6 +18,7 @@ import numpy as np
 
 from ..engine import api
 from ..engine.state import PLAYERS
+from ..engine.view import sight
 from ..games import load_game
 from .actions import vocabulary
 from .observe import Observer
@@ -135,7 +136,9 @@ class Play:
         return True
 
     def legal_notations(self, seat: int) -> list[str]:
-        return [self.vocabulary.notations[i] for i in sorted(self.legal(seat))]
+        """The notation of the seat's legal ids, in id order, as the seat may read it (view.sight:
+        an item hidden from it named by its kind); the ids themselves are the vocabulary's."""
+        return sight(self.state, seat).labels([self.vocabulary.notations[i] for i in sorted(self.legal(seat))])
 
     def final_rewards(self) -> dict:
         """Seat -> reward at the end: win +1 / others -1 (0 to all when all win), or score minus
