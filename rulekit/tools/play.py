@@ -252,6 +252,8 @@ class Session:
         picture = view(self.state, self.seat)
         name = rest.strip()
         content = _find_zone(picture, name)
+        if name in board_names(self.game) and _is_family(picture["zones"].get(name)):
+            content = picture["zones"][name]      # a shared board: its rows, as a player's own prints
         if content is None:
             self.say(f"no zone `{name}` (zones: {', '.join(_zone_names(picture))})")
             return

@@ -409,9 +409,11 @@ class Renderer:
     def _regions_slot(self, zone: str, pick: tuple, cells: list) -> None:
         """A slot over a board's cells, drawn after them, for the outlines of its regions.
         ``cells``: (cell, x, y, w, h) of each cell as drawn."""
+        name = zone.rpartition(".")[2]
+        if self._layout(name, pick[0] == "player").get("regions") is False:    # `layout: {regions: false}`
+            return
         x0, y0 = min(c[1] for c in cells), min(c[2] for c in cells)
         x1, y1 = max(c[1] + c[3] for c in cells), max(c[2] + c[4] for c in cells)
-        name = zone.rpartition(".")[2]
         self._slot("regions", x0, y0, x1 - x0, y1 - y0, ("regions", pick, zone, self.region_by.get(name),
                                                            tuple(cells)))
 
@@ -555,7 +557,10 @@ class Renderer:
         kind = self.game.components.item_kind.get(ident)
         owner = self.player_color_by.get(kind)
         if owner is not None:
-            seat = self.seat_of.get(fmt(self.game.components.items.get(ident, {}).get(owner)))
+            value = self.game.components.items.get(ident, {}).get(owner)
+            seat = self.seat_of.get(fmt(value))
+            if seat is None and value.__class__ is int and 1 <= value <= self.n:    # a seat number: 2 is p2
+                seat = value - 1
             if seat is not None:
                 return self.player_colors[seat]
         prop = self.color_by.get(kind)
