@@ -108,8 +108,8 @@ class Scratch:
     out, a pipe or a device is left behind (the game would refuse it anyway), and nothing written
     into the copy can reach the author's folder through a link."""
 
-    def __init__(self, folder: str):
-        self.root = tempfile.mkdtemp(prefix="rulekit-mutate-")
+    def __init__(self, folder: str, within: str | None = None):
+        self.root = tempfile.mkdtemp(prefix="rulekit-mutate-", dir=within)
         self.folder = os.path.join(self.root, os.path.basename(folder))
         self.cache = os.environ.get("RULEKIT_CACHE_DIR")
         os.environ["RULEKIT_CACHE_DIR"] = os.path.join(self.root, "cache")
@@ -175,12 +175,17 @@ class Baselines(dict):
         return seen
 
 
+def played_with(mutant: Mutant) -> tuple:
+    """The variants a mutant is played under: its own file's, when it mutates a variant."""
+    return (os.path.splitext(os.path.basename(mutant.file))[0],) if mutant.file.startswith("variants/") else ()
+
+
 def judge(folder: str, mutant: Mutant, bases: Baselines, timeout: float) -> tuple[str, str]:
     """(fate, why) of one mutant: written into the scratch copy, judged in a child, put back."""
     path = os.path.join(folder, mutant.file)
     with open(path, encoding="utf-8") as handle:
         text = handle.read()
-    variants = (os.path.splitext(os.path.basename(mutant.file))[0],) if mutant.file.startswith("variants/") else ()
+    variants = played_with(mutant)
     base = bases[variants]
     write_atomic(path, mutant.applied(text).encode("utf-8"), durable=False, follow=False)
     try:
@@ -217,10 +222,13 @@ def _counts(seen: dict) -> str:
 
 def _bounded(work, args: tuple, timeout: float):
     """``work(*args)`` in a forked child, its answer; None when it did not answer within
-    ``timeout`` seconds (it is killed: a mutant that hangs is never left running)."""
+    ``timeout`` seconds (it is killed: a mutant that hangs is never left running). The child is tied to
+    this process's life (simulate's ``_kill_with_parent``, imported here once, not in each child)."""
+    from .simulate import _kill_with_parent
     context = multiprocessing.get_context("fork")
     reader, writer = context.Pipe(duplex=False)
-    child = context.Process(target=_answer, args=(writer, work, args), daemon=True)
+    child = context.Process(target=_answer, args=(os.getpid(), _kill_with_parent, writer, work, args),
+                            daemon=True)
     child.start()
     writer.close()
     try:
@@ -234,7 +242,10 @@ def _bounded(work, args: tuple, timeout: float):
         reader.close()
 
 
-def _answer(writer, work, args) -> None:
+def _answer(parent: int, tie, writer, work, args) -> None:
+    tie()                       # a trial never outlives the process judging it (a worker killed at Ctrl-C)
+    if os.getppid() != parent:  # that process died before the kernel was told
+        os._exit(1)
     try:
         answer = work(*args)
     except BaseException as exc:  # noqa: BLE001 - whatever the mutant did, the parent is told
@@ -295,6 +306,74 @@ def _first_line(text: str) -> str:
     return (text.strip().splitlines() or [""])[0][:200]
 
 
+# ------------------------------------------------------------------ judging in workers
+def judge_all(scratch: Scratch, chosen: list, bases: Baselines, bound: float, jobs: int = 1) -> list:
+    """Each mutant's (fate, why), in ``chosen``'s order, whatever ``jobs`` is: one mutant at a time here,
+    or in worker processes, each judging in a scratch copy of its own. A mutant's fate depends only on
+    the mutant, the unmutated game's baselines (worked out here, once, before any worker starts) and
+    the time bound, never on which worker judged it or when: the report is the same for any --jobs."""
+    workers = max(1, min(jobs, len(chosen), os.cpu_count() or 1))
+    if workers == 1:
+        out = []
+        for mutant in chosen:
+            out.append(judge(scratch.folder, mutant, bases, bound))
+            _progress(len(out), len(chosen))
+        return out
+    for variants in sorted({played_with(m) for m in chosen}):
+        bases[variants]
+    return _in_workers(workers, (scratch, chosen, bases, bound))
+
+
+def _in_workers(workers: int, work: tuple) -> list:
+    """simulate.py's pool: forked workers that ignore Ctrl-C and die with this process (even by
+    SIGKILL); interrupted or failed, the workers are killed at once and the error raised here (Ctrl-C
+    is exit 2, tools/entry.py). At most one worker a core: a mutant's time bound was measured on one."""
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    from .simulate import _context, _end_workers, _signals_held
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=_context(), initializer=_start_worker,
+                               initargs=(os.getpid(), work))
+    out = []
+    try:
+        with _signals_held():       # the workers are forked at the first submission
+            futures = [pool.submit(_judge_in_worker, k) for k in range(len(work[1]))]
+        for future in futures:
+            out.append(future.result())
+            _progress(len(out), len(futures))
+    except BrokenProcessPool:
+        _end_workers(pool)
+        raise UsageError("a worker of rulekit mutate died (out of memory?): run it again, "
+                         "with fewer --jobs") from None
+    except BaseException:       # Ctrl-C, SIGTERM (tools/entry.py)
+        _end_workers(pool)
+        raise
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+    return out
+
+
+_worker: dict = {}      # in a worker: its scratch copy and what it judges by (forked, never pickled)
+
+
+def _start_worker(parent: int, work: tuple) -> None:
+    """simulate.py's worker start, then a copy of the unmutated scratch game of this worker's own,
+    inside the parent's scratch folder (so the parent deletes it, however the worker ended)."""
+    from .simulate import _worker_start
+    _worker_start(parent)
+    scratch, chosen, bases, bound = work
+    _worker.update(copy=Scratch(scratch.folder, within=scratch.root), chosen=chosen, bases=bases, bound=bound)
+
+
+def _judge_in_worker(k: int) -> tuple[str, str]:
+    return judge(_worker["copy"].folder, _worker["chosen"][k], _worker["bases"], _worker["bound"])
+
+
+def _progress(done: int, count: int) -> None:
+    if sys.stderr.isatty():
+        print(f"\r{done}/{count} mutants judged", end="", file=sys.stderr, flush=True)
+
+
 # ------------------------------------------------------------------ the report
 def report(game: str, judged: list, total: int, texts) -> str:
     """The counts, the score, then each survivor as a diff of the author's file at its line."""
@@ -318,19 +397,17 @@ def cmd_mutate(args) -> int:
     """``rulekit mutate GAME``: plant, judge, report; the author's folder is only read."""
     if args.sample is not None and args.sample < 1 or args.timeout is not None and args.timeout <= 0:
         raise UsageError("--sample must be at least 1 and --timeout more than 0")
+    jobs = getattr(args, "jobs", 1)
+    if jobs < 1:
+        raise UsageError("--jobs must be at least 1")
     folder, chosen, total = plan(args.game, tuple(dict.fromkeys(args.variant)), args.sample or 0, args.seed,
                                  args.survivors)
     texts = functools.cache(lambda name: read_text(folder, name))
     scratch = Scratch(folder)
-    judged = []
     try:
         bases = Baselines(scratch.folder, args.timeout)
-        bound = bases.bound(args.timeout)
-        for k, mutant in enumerate(chosen, 1):
-            fate, why = judge(scratch.folder, mutant, bases, bound)
-            judged.append(Judged(mutant, mutant.change(texts(mutant.file)), fate, why))
-            if sys.stderr.isatty():
-                print(f"\r{k}/{len(chosen)} mutants judged", end="", file=sys.stderr, flush=True)
+        fates = judge_all(scratch, chosen, bases, bases.bound(args.timeout), jobs)
+        judged = [Judged(m, m.change(texts(m.file)), fate, why) for m, (fate, why) in zip(chosen, fates)]
     finally:
         scratch.close()
         if sys.stderr.isatty():
