@@ -85,6 +85,9 @@ INCOMPLETE_EXPRESSION = _code("RK0218", "an incomplete expression in an expressi
 TOO_COMPLEX = _code("RK0219", "nested too deeply (more than 100 levels), or too complex to compile")
 INCONSISTENT_DEDENT = _code("RK0220", "an inconsistent dedent: a line's indentation matches no enclosing block")
 NUMBER_TOO_LONG = _code("RK0221", "a written number of more than 1,000 digits")
+FORMAT_SPEC = _code("RK0222", "a format spec after an expression (`{x:+}`, `{x:.2f}` in a template hole)")
+FOREIGN_OPERATOR_IN_EXPRESSION = _code("RK0223", "`&&` or `||` instead of `and`, `or` in an expression outside a "
+                                                  "rule block (`points:`, `when:`, a template's hole)")
 # RK030x-RK032x: names, calls and assignments in the effect language
 UNKNOWN_NAME = _code("RK0301", "unknown name")
 NAMED_NOT_CALLED = _code("RK0302", "a function, procedure or effect named without calling it")

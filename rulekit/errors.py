@@ -45,7 +45,15 @@ def did_you_mean(word: str, candidates: Iterable[str]) -> str | None:
     return matches[0] if matches else None
 
 
+# Words from other languages (Python's `len`, `None`, `True`) and the content language's word for
+# each: the language fills it (dsl/syntax_errors.py), so that a name it does not know says which.
+FOREIGN_WORDS: dict[str, str] = {}
+
+
 def suggestion_help(word: str, candidates: Iterable[str]) -> str | None:
+    ours = FOREIGN_WORDS.get(str(word))
+    if ours is not None:
+        return f"did you mean `{ours}`? (`{word}` is Python's; rulekit writes `{ours}`)"
     match = did_you_mean(word, candidates)
     return f"did you mean `{match}`?" if match else None
 

@@ -9,6 +9,8 @@ from ..codes import (
     ASSIGN_FOR_COMPARE,
     BARE_VALUE_STATEMENT,
     FOREIGN_OPERATOR,
+    FOREIGN_OPERATOR_IN_EXPRESSION,
+    FORMAT_SPEC,
     INCOMPLETE_EXPRESSION,
     INCOMPLETE_SCRIPT_EXPRESSION,
     MISSING_BLOCK,
@@ -16,6 +18,7 @@ from ..codes import (
     OPTION_NOT_A_LABEL,
     UNBALANCED_BRACKETS,
 )
+from ..errors import FOREIGN_WORDS
 
 CATALOGUE = [
     (MISSING_COLON, "missing `:` at the end of a block header",
@@ -45,4 +48,17 @@ CATALOGUE = [
     (INCOMPLETE_EXPRESSION, "an expression is incomplete",
      "an operator needs a value on its right",
      "expr_start", ["1 +\n", "a and\n", "not\n"]),
+    # the same mistake outside a rule block: an expression (`points:`, `when:`, a template's hole)
+    (FOREIGN_OPERATOR_IN_EXPRESSION, "use `and`, `or` and `not`, not symbols",
+     "write `a and b`, `a or b`, `not a`",
+     "expr_start", ["a && b\n", "a || b\n", "x == 1 && b\n", "x == 1 || b\n", "f(a && b)\n", "f(a || b)\n"]),
+    (FORMAT_SPEC, "a template hole takes an expression, with no format after `:`",
+     "write the sign or the digits in the text around the hole: `{'+' if x > 0 else ''}{x}`; "
+     "numbers print whole or as fractions (`7/2`)",
+     "expr_start", ["x:+\n", "x:d\n", "x:.2f\n", "x:2\n"]),
 ]
+
+# Words content writers bring from Python, and the language's own word for each: an unknown name
+# or function that is one of them says which (errors.suggestion_help reads FOREIGN_WORDS).
+PYTHON_WORDS = {"len": "count", "None": "none", "True": "true", "False": "false"}
+FOREIGN_WORDS.update(PYTHON_WORDS)
