@@ -8,7 +8,9 @@ numbered, and a line of input is one of:
 * a number from the list, or an action in notation (``bid 3``);
 * ``undo`` - back to your previous decision: the game is replayed from the start
   with the logged actions before it (the engine is deterministic, and the bots are
-  replayed too, so the same choice again brings the same answers);
+  replayed too, so the same choice again brings the same answers); never past an action
+  that showed you something you could not see before (a draw from a hidden pile, a shuffle,
+  a roll, an item turned face up), which would show it again;
 * ``save FILE`` / ``load FILE`` - the game's log, in the format of ``rulekit run``
   (``rulekit.testing.script.make_log``); ``load`` also takes any script;
 * ``show [ZONE]`` - the state again, or one zone in full (``show deck``, ``show p2.hand``;
@@ -56,8 +58,8 @@ SHORT = 8   # longer item lists of other players and the table are summarised by
 
 HELP = """\
 Type the number of an action, or the action itself in notation.
-  undo        back to your previous decision
-  save FILE   write the game's log (replay it with `rulekit run FILE`)
+  undo        back to your previous decision (never past a draw, shuffle or reveal)
+  save FILE   write the game's log (replay it with `rulekit run FILE`; it names hidden items too)
   load FILE   continue a game from a log or script
   state, s    the whole state again (after an action, only what changed is shown)
   show        the state again; `show ZONE` lists one zone in full (`show p2.hand`)
@@ -294,7 +296,8 @@ class Session:
             self.say(exc.render())
             return
         self.say(f"saved {len(self.state.actions)} actions to {rest} "
-                           f"(replay with `rulekit run {rest}`)")
+                 f"(replay with `rulekit run {rest}`; a log is the game's whole record, naming what is hidden "
+                 "from you too)")
 
     def cmd_load(self, rest) -> str | None:
         from ..testing.script import run_script
