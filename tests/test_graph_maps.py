@@ -59,6 +59,7 @@ def ask(write_game, question: str):
     ('edges(map)', ["ab", "ab2", "bc", "ac"]),
     ('edges(map, "ash", "bel")', ["ab", "ab2"]),           # parallel edges, both
     ('edges(map, "cor")', ["bc", "ac"]),
+    ('edges(map, b="cor")', ["bc", "ac"]),
     ('ends(map, "bc")', ["bel", "cor"]),
     ('degree(map, "ash")', 3),
     ('degree(map, "ash", via=mine)', 1),

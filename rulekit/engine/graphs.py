@@ -148,6 +148,8 @@ def edges(board: Family, a=None, b=None) -> list[str]:
     """Every edge of the map; those at ``a``; those joining ``a`` and ``b`` (parallel edges
     all), in declaration order."""
     graph = graph_of(board, "edges")
+    if a is None and b is not None:
+        a, b = b, None          # the edges at one node, whichever keyword named it
     if a is None:
         return list(graph.edges)
     _node(graph.nodes, a, board, "edges")
