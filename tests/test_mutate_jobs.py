@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from test_designer_loop import TAKES, TINY
 
-# test_designer_loop's tiny game, with a loop that a mutant makes endless (`k += 1` made `pass`)
-GAME = TINY.replace("params: {bonus: 3}", "params: {bonus: 3, rounds: 2}").replace("flow:", """\
+# test_designer_loop's tiny game, then with a loop that a mutant makes endless (`k += 1` made `pass`)
+ENDLESS = TINY.replace("params: {bonus: 3}", "params: {bonus: 3, rounds: 2}").replace("flow:", """\
   settle:
     params: []
     do: |
@@ -32,7 +32,7 @@ def tiny(tmp_path) -> Path:
     folder = tmp_path / "tiny"
     (folder / "scenarios").mkdir(parents=True)
     (folder / "variants").mkdir()
-    (folder / "game.yaml").write_text(GAME)
+    (folder / "game.yaml").write_text(TINY)
     (folder / "scenarios" / "take.yaml").write_text(TAKES)
     (folder / "variants" / "rich.yaml").write_text(RICH)
     return folder
@@ -72,6 +72,7 @@ def test_ctrl_c_ends_the_workers_and_their_trials_with_exit_2(tiny, tmp_path):
     """Ctrl-C reaches the whole foreground group, as a terminal sends it, while both workers judge
     (a mutant of `settle`'s loop never ends, the trials' bound is a minute): the command exits 2
     at once, nothing of its session is left running, and its scratch folder is gone."""
+    (tiny / "game.yaml").write_text(ENDLESS)
     scratch = tmp_path / "tmp"
     scratch.mkdir()
     command = [sys.executable, "-m", "rulekit", "mutate", "tiny", "--jobs", "2", "--timeout", "60"]
