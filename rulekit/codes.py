@@ -161,6 +161,8 @@ PLAYERS_OUTSIDE_GAME = _code("RK0360", "a variant's player count outside the gam
 # RK039x: hidden information (rulekit/dsl/secrecy.py)
 LABEL_NAMES_HIDDEN = _code("RK0390", "warning: an option's label (or `says`) names an item of a zone other players "
                                      "may not see, and the option never shows it: they read only its kind")
+TEXT_PRINTS_HIDDEN = _code("RK0391", "warning: an option's label or `says`, or a `log` text, prints a variable other "
+                                     "players may not see (`owner` or `hidden`): every seat reads it as written")
 # RK096x: batch files of `rulekit simulate --out FILE.jsonl` (tools/batch_io.py)
 RESUME_OTHER_BATCH = _code("RK0960", "a `--resume` batch file of another batch: another game, content hash, seed, "
                                      "player count, bots or action cap (what differs is named)")

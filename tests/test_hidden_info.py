@@ -201,3 +201,12 @@ def test_rl_legal_actions_are_read_as_the_seat_may(write_game):
     play = Play(load_game(write_game(BLIND)), 2)
     play.start(1)
     assert play.legal_notations(0) == [f"take a tile (#{k})" for k in range(1, 7)]
+
+
+def test_a_text_printing_a_hidden_variable_is_a_warning(write_game):
+    text = BLIND.replace("player:\n  zones:", "player:\n  vars:\n    coins: {initial: 3, visibility: owner}\n  zones:")
+    text = text.replace("move(t, to=p.hand)", 'move(t, to=p.hand)\n                    log("{p} has {p.coins} coins")')
+    found = [(d.code, d.span.line, d.span.column) for d in load_game(write_game(text)).warnings]
+    assert ("RK0391", 25, 35) in found and ("RK0390", 23, 17) in found, found     # p.coins; the label
+    quiet = text.replace("{p.coins} coins", "{count(p.hand)} tiles")
+    assert "RK0391" not in [d.code for d in load_game(write_game(quiet, "quiet")).warnings]

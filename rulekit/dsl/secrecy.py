@@ -19,7 +19,7 @@ warning is for what is certainly read by others.
 """
 from __future__ import annotations
 
-from ..codes import LABEL_NAMES_HIDDEN
+from ..codes import LABEL_NAMES_HIDDEN, TEXT_PRINTS_HIDDEN
 from ..errors import Diagnostic
 from . import ast
 from .resolve import OWN, names
@@ -47,11 +47,12 @@ def _vis(spec) -> str:
 
 def leaking_labels(data: dict, texts: dict) -> list[Diagnostic]:
     """RK0390 for every option of ``texts`` (content path -> tree) whose label, or ``says``,
-    names an item hidden from other players that the option never shows."""
+    names an item hidden from other players that the option never shows; RK0391 for every label,
+    ``says`` or ``log`` text that prints a hidden variable."""
+    out = _printed_variables(data, texts)
     zones = Zones(data)
     if not zones.secret_global and not zones.secret_player:
-        return []
-    out = []
+        return out
     for tree in texts.values():
         own = {id(node) for node, scope in names(tree) if scope == OWN}
         secret = {id(o) for node in ast.walk(tree) if isinstance(node, ast.ChooseAll) for o in node.options}
@@ -61,6 +62,38 @@ def leaking_labels(data: dict, texts: dict) -> list[Diagnostic]:
                 if found is not None:
                     out.append(found)
     return out
+
+
+def _printed_variables(data: dict, texts: dict) -> list[Diagnostic]:
+    """RK0391: a label, ``says`` or ``log`` text that prints an ``owner`` or ``hidden`` variable
+    (``p.coins``, or a global one by name), which every seat reads: a number is never redacted."""
+    mine = {n for n, s in ((data.get("player") or {}).get("vars") or {}).items() if _vis(s) in SECRET}
+    glob = {n for n, s in (data.get("vars") or {}).items() if _vis(s) in SECRET}
+    if not mine and not glob:
+        return []
+    out = []
+    for tree in texts.values():
+        own = {id(node) for node, scope in names(tree) if scope == OWN}
+        for text in _told_to_all(tree):
+            for part in ast.walk(text):
+                name = part.name if isinstance(part, ast.Attr) and part.name in mine else \
+                    part.id if isinstance(part, ast.Name) and part.id in glob and id(part) not in own else None
+                if name is not None:
+                    out.append(Diagnostic(
+                        TEXT_PRINTS_HIDDEN, f"this text prints `{name}`, a variable other players may not see: "
+                        "every seat reads it as written", part.span, severity="warning",
+                        help="tell it in the deciding player's prompt (`choose p, prompt \"...\"`), which only "
+                             "they read"))
+                    break
+    return out
+
+
+def _told_to_all(tree):
+    """The templates of ``tree`` every seat is told: options' labels and ``says``, ``log`` texts."""
+    for node in ast.walk(tree):
+        texts = (node.label, node.says) if isinstance(node, ast.Option) else \
+            node.args[:1] if isinstance(node, ast.Call) and node.func == "log" else ()
+        yield from (text for text in texts if isinstance(text, ast.Template))
 
 
 def _walk(tree, skip):
