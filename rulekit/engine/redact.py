@@ -96,11 +96,6 @@ def redact(game, text: str, hidden) -> str:
     return "".join(out)
 
 
-def named_hidden(game, text: str, hidden) -> list[str]:
-    """The ids in ``hidden`` that ``text`` names (what the leak checks look for)."""
-    return [m.group() for m in _pattern(game).finditer(text or "") if m.group() in hidden]
-
-
 class Sight:
     """What one seat may read of one moment of a game (a state, or an action between two
     states): ``hidden`` the items it saw in neither. ``seat`` None is a spectator; ``full``
