@@ -18,6 +18,7 @@ steps it stops with the content's error on its line rather than hang.
 from __future__ import annotations
 
 import heapq
+import itertools
 
 import attrs
 
@@ -95,20 +96,22 @@ def graph_of(board, asked: str) -> Graph:
 
 
 def _network(board, asked: str):
-    """A map or a grid board: (its nodes in order, a function giving a node's (edge, node)
-    pairs, whether it is a map). On a grid the cells are the nodes and an "edge" is the cell
-    stepped onto (so `via=` names cells)."""
+    """A map or a grid board: (its nodes, a mapping in order whose keys they are, a function
+    giving a node's (edge, node) pairs, whether it is a map). On a grid the cells are the nodes
+    and an "edge" is the cell stepped onto (so `via=` names cells)."""
     if board.__class__ is Family and board.graph is not None:
         graph = board.graph
-        return graph.nodes, graph.at.__getitem__, True
+        return graph.at, graph.at.__getitem__, True
     if board.__class__ is Family and board.grid is not None:
-        return tuple(board.zones), lambda cell: tuple((n, n) for n in grid_neighbours(board, cell)), False
+        return board.zones, lambda cell: tuple((n, n) for n in grid_neighbours(board, cell)), False
     raise ContentRuntimeError(f"`{asked}` asks a map (`graph:`) or a board (`grid:`), not {board}", None, WRONG_KIND)
 
 
 def _node(nodes, node, board, asked: str):
+    """``node``, which must be a key of ``nodes`` (a mapping: one lookup on a map of any size)."""
     if node.__class__ is not str or node not in nodes:
-        hint = suggestion_help(str(node), nodes) or f"its nodes are {', '.join(nodes[:6])}" + \
+        first = list(itertools.islice(nodes, 6))
+        hint = suggestion_help(str(node), nodes) or f"its nodes are {', '.join(first)}" + \
             ("..." if len(nodes) > 6 else "")
         raise ContentRuntimeError(f"`{asked}`: `{board}` has no node `{node}` ({hint})", None, VALUE_OUT_OF_DOMAIN)
     return node
@@ -139,7 +142,7 @@ def _steps(near, allowed, node):
 def neighbours(board: Family, node) -> list[str]:
     """The nodes one edge away from ``node``, each once, in the map's node order."""
     graph = board.graph
-    _node(graph.nodes, node, board, "neighbours")
+    _node(graph.at, node, board, "neighbours")
     near = {other for _edge, other in graph.at[node]}
     return [n for n in graph.nodes if n in near]
 
@@ -152,9 +155,9 @@ def edges(board: Family, a=None, b=None) -> list[str]:
         a, b = b, None          # the edges at one node, whichever keyword named it
     if a is None:
         return list(graph.edges)
-    _node(graph.nodes, a, board, "edges")
+    _node(graph.at, a, board, "edges")
     if b is not None:
-        _node(graph.nodes, b, board, "edges")
+        _node(graph.at, b, board, "edges")
     return [edge for edge, other in graph.at[a] if b is None or other == b]
 
 
