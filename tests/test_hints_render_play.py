@@ -8,6 +8,7 @@ import xml.etree.ElementTree as ET
 import rulekit
 from rulekit.tools.render import render_svg
 
+from conftest import ONE_DECISION
 from test_boards import GAME as BOARDS
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -23,19 +24,7 @@ zones:
 render:
   player_colors: ["#aa0000", "#0000aa"]
   player_color_by: {piece: seat}
-flow:
-  rounds: 1
-  phases:
-    - id: p
-      do: |
-        choose players[0]:
-            "go":
-                pass
-scoring:
-  categories:
-    - id: none
-      points: "0"
-"""
+""" + ONE_DECISION
 
 
 def _fill_of(root, label: str) -> str:
