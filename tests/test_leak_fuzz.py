@@ -25,6 +25,7 @@ from rulekit.dsl.narrate import Teller
 from rulekit.engine import api
 from rulekit.engine.state import PLAYERS
 from rulekit.engine.view import sight, view
+from rulekit.errors import ContentRuntimeError
 from rulekit.games import load_game
 from rulekit.tools.captions import steps as captioned
 from rulekit.tools.observe import Observer
@@ -105,7 +106,10 @@ class Fuzz:
             who = s.pending.player
             for teller in tellers.values():
                 teller.action(s, who, index)
-            api.apply_index(s, index)
+            try:
+                api.apply_index(s, index)
+            except ContentRuntimeError:         # a test game's rule that random play breaks on purpose
+                break
             self.steps += 1
             both = {viewer: before[viewer] & hidden_from(s, viewer) for viewer in self.viewers}
             hidden_at.append(both)
