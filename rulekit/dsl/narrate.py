@@ -17,6 +17,7 @@ import attrs
 from ..codes import UNKNOWN_IN_NARRATION
 from ..engine.redact import Sight, hidden_items
 from ..engine.state import PLAYERS, SEAT_NAMES, Decision
+from ..engine.view import sight
 from ..errors import Diagnostic, DiagnosticReport
 from ..source import Span
 from . import parse_cache
@@ -297,7 +298,7 @@ class Teller:
         return [sight.text(line) for line in told]
 
     def _sight(self, state) -> Sight:
-        return Sight.of(state, self.seat, before=self.hidden)
+        return sight(state, self.seat, before=self.hidden)
 
     def _seen(self, state, event) -> bool:
         if self.seat is None:
