@@ -378,8 +378,8 @@ def _connected(s, board, a, b, via=None):
     return graphs.connected(board, a, b, via)
 
 
-@function("connected_components", ("board",), (("via", None),), "the connected groups of nodes (of the graph the edges via "
-          "make, when given; on a board, of the cells via names), each in the map's order",
+@function("connected_components", ("board",), (("via", None),), "the connected groups of nodes (of the graph the "
+          "edges via make, when given; on a board, of the cells via names), each in the map's order",
           "max([count(c) for c in connected_components(map, via=owned(p))], default=0)",
           args={'via': 'list'}, returns="list", gives="list")
 def _connected_components(s, board, via=None):
