@@ -220,7 +220,7 @@ def test_completion_after_a_player_offers_variables_and_zones(editor, pig):
     uri = editor.open(pig / "game.yaml")
     editor.diagnostics(uri, 1)
     text = PIG.splitlines()
-    text[BANKD_LINE] = "                      p."
+    text[BANKD_LINE] = " " * 18 + "p."      # typed where `p.bankd += pot` stood, at its indentation
     editor.change(uri, "\n".join(text) + "\n")
     labels = {item.label for item in editor.completion(uri, BANKD_LINE, len(text[BANKD_LINE]))}
     assert {"banked", "trophies"} <= labels
