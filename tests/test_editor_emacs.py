@@ -28,7 +28,8 @@ pytestmark = pytest.mark.skipif(EMACS is None, reason="no emacs on PATH (.ci/run
 
 # Starts the client as the guide says (M-x eglot; M-x lsp, the game's folder taken as the project's
 # root, which lsp-mode asks for once), waits for the buffer's diagnostics (RULEKIT_WAIT s at most)
-# and writes them one a line, or why it could not, then quits whatever happened.
+# and writes them one a line (with RULEKIT_FIX, eglot then applies the first one's quick fix and the
+# line is written as it reads after), or why it could not, then quits whatever happened.
 DRIVER = """\
 (package-activate-all)
 (require 'flymake)
@@ -49,13 +50,19 @@ DRIVER = """\
           (accept-process-output nil 0.1)
           (when (and (bound-and-true-p flymake-mode) (null (flymake-running-backends)))
             (flymake-start))))
-      (rulekit-test-write
-       (mapcar (lambda (d)
-                 (save-excursion
-                   (goto-char (flymake-diagnostic-beg d))
-                   (format "%d:%d %s" (line-number-at-pos) (1+ (current-column))
-                           (replace-regexp-in-string "\\n" " / " (flymake-diagnostic-text d)))))
-               (flymake-diagnostics))))
+      (let ((shown (mapcar (lambda (d)
+                             (save-excursion
+                               (goto-char (flymake-diagnostic-beg d))
+                               (format "%d:%d %s" (line-number-at-pos) (1+ (current-column))
+                                       (replace-regexp-in-string "\\n" " / " (flymake-diagnostic-text d)))))
+                           (flymake-diagnostics))))
+        (when (and (eq client 'eglot) (getenv "RULEKIT_FIX") (flymake-diagnostics))
+          ;; the quick fix, as `M-x eglot-code-action-quickfix' on the diagnostic applies it
+          (let ((d (car (flymake-diagnostics))))
+            (eglot-code-actions (flymake-diagnostic-beg d) (flymake-diagnostic-end d) "quickfix" t)
+            (goto-char (flymake-diagnostic-beg d))
+            (setq shown (append shown (list (concat "fixed: " (string-trim (thing-at-point 'line t))))))))
+        (rulekit-test-write shown)))
   (error (rulekit-test-write (list (format "error: %S" failure)))))
 (kill-emacs 0)
 """
@@ -69,11 +76,12 @@ def _snippets() -> list[str]:
     return re.findall(r"```elisp\n(.*?)```", section, re.S)
 
 
-def _diagnostics(tmp_path: Path, client: str, init: str, path: str = "", wait: int = 60) -> list[str]:
+def _diagnostics(tmp_path: Path, client: str, init: str, path: str = "", wait: int = 60,
+                 fix: bool = False) -> list[str]:
     result = lay_out(tmp_path, "pig", {"init.el": init, "driver.el": DRIVER})
     bin_dir = os.path.dirname(sys.executable)       # where this Python's `rulekit` command is
     env = dict(os.environ, HOME=str(tmp_path / "home"), RULEKIT_RESULT=str(result), RULEKIT_CLIENT=client,
-               RULEKIT_FILE="pig/game.yaml", RULEKIT_WAIT=str(wait),
+               RULEKIT_FILE="pig/game.yaml", RULEKIT_WAIT=str(wait), **({"RULEKIT_FIX": "1"} if fix else {}),
                PATH=os.pathsep.join(p for p in (path, bin_dir, os.environ.get("PATH", "")) if p))
     done = subprocess.run([EMACS, "--batch", "-q", "-l", "init.el", "-l", "driver.el"], cwd=tmp_path, env=env,
                           capture_output=True, text=True, timeout=180, stdin=subprocess.DEVNULL)
@@ -84,12 +92,14 @@ def _diagnostics(tmp_path: Path, client: str, init: str, path: str = "", wait: i
     return lines
 
 
-def test_the_eglot_snippet_brings_rulekit_s_diagnostic(tmp_path):
+def test_the_eglot_snippet_brings_rulekit_s_diagnostic_and_its_quick_fix(tmp_path):
+    """The diagnostic, then its quick fix asked and applied by eglot itself: the line reads right."""
     eglot = _snippets()[0]
     assert "eglot-server-programs" in eglot
     where = game_with_a_mistake()[1]
-    assert _diagnostics(tmp_path, "eglot", eglot) == [
-        f"{where} rulekit [RK0303]: unknown attribute `bankd` / help: did you mean `banked`?"]
+    assert _diagnostics(tmp_path, "eglot", eglot, fix=True) == [
+        f"{where} rulekit [RK0303]: unknown attribute `bankd` / help: did you mean `banked`?",
+        "fixed: p.banked += pot"]
 
 
 @pytest.mark.slow
