@@ -44,6 +44,7 @@ setup: |
   move(item("p1-1"), to=map["ab"])
   move(item("p1-2"), to=map["bc"])
   move(item("p2-1"), to=map["ac"])
+  move(item("p2-2"), to=map["dun"])
   mine = [e for e in edges(map) if owner(map, e) == players[0]]
   out = QUESTION
 """ + ONE_DECISION
@@ -65,6 +66,7 @@ def ask(write_game, question: str):
     ('degree(map, "ash", via=mine)', 1),
     ('mine', ["ab", "bc"]),
     ('[owner(map, "ab"), owner(map, "ac"), owner(map, "ab2")]', [0, 1, None]),
+    ('[owner(map, "dun"), owner(map, "ash")]', [1, None]),             # nodes are owned as edges are
     ('connected(map, "ash", "cor", via=mine)', True),
     ('connected(map, "ash", "cor", via=["ac"])', True),
     ('connected(map, "ash", "dun")', False),
@@ -107,7 +109,7 @@ def test_a_bad_question_is_the_content_s_error_on_its_line(write_game, question,
     with pytest.raises(ContentRuntimeError) as caught:
         ask(write_game, question)
     assert message in str(caught.value)
-    assert caught.value.span is not None and caught.value.span.line == 31
+    assert caught.value.span is not None and caught.value.span.line == MAP.splitlines().index("  out = QUESTION") + 1
 
 
 @pytest.mark.parametrize("change, code, where, text", [
