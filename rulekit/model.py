@@ -38,6 +38,7 @@ from .codes import (
 from .content import typed
 from .content.loader import SourceMap
 from .dsl import ast, check, parse_cache, secrecy
+from .dsl.check_names import unsaid
 from .dsl.codegen import Code, Module
 from .dsl.compiler import Compiler, Vocabulary
 from .dsl.narrate import compile_narration
@@ -244,6 +245,8 @@ class Game:
         compiler = Compiler(program.vocab, self.memo.static, program.module.comp.inlining)
         compiler.out.functions_impl = program.functions
         compiler.ns = dict(program.module.comp.ns)
+        compiler.front_end = check.FrontEnd(compiler.v, compiler.kinds, check.Types.of_content(
+            self.data, typed.Vocab(self.components.sets, None)), compiler.out.diagnostics)
         return compiler
 
     def compile_script(self, text: str, origin=None) -> Code:
@@ -255,10 +258,8 @@ class Game:
         module = Module(compiler, f"{self.name} position")
         module.codes.update(self.program.procedures)
         code = module.declare("$position", (), None, "position")
-        types = check.Types.of_content(self.data, typed.Vocab(self.components.sets, None))
-        check.Checker(compiler.v, compiler.kinds, types, (), compiler.out.diagnostics).check(body)
         module.write("$position", (), body, None, "position")
-        errors = [d for d in compiler.out.diagnostics if d.severity == "error"]
+        errors = [d for d in compiler.diagnostics() if d.severity == "error"]
         if errors:
             raise DiagnosticReport(errors)
         module.load()
@@ -275,8 +276,6 @@ class _Builder:
         self.diagnostics: list[Diagnostic] = []
         self.read: set = set()        # every name some parsed text of the game reads (RK0345)
         self.texts: dict = {}         # content path -> its effect-language text's tree (Game.texts)
-        self.types: check.Types | None = None     # the variables' types (_checker)
-        self.checked: set = set()     # the trees the front end checked already (ids)
         self.items_left = MAX_ITEMS
         self.zones_left = MAX_ZONES
         self._bounds: dict[str, str] = {}     # family -> the parameter that sizes it (`range:`)
@@ -507,6 +506,8 @@ class _Builder:
         reads = function_reads(vocab)
         compiler = Compiler(vocab, {n: StaticTable(of_count=bool(r)) for n, r in reads.items()
                                     if r is not EVERYTHING and r <= {PLAYER_COUNT}})
+        compiler.front_end = check.FrontEnd(vocab, compiler.kinds, check.Types.of_content(
+            self.data, typed.Vocab(vocab.sets, None)), self.diagnostics)
         for name in functions_spec:
             compiler.compile_function(name)
         if ESTIMATE in vocab.functions:
@@ -566,7 +567,7 @@ class _Builder:
         module.codes["$main"] = main
         finish_pc = module.write_main(main, setup, [(c, code) for c, code in phases], rounds, until, finish)
         program = Program(param_values, module.codes, compiler.out.functions_impl, main, finish_pc, module, vocab)
-        if not any(d.severity == "error" for d in compiler.out.diagnostics):
+        if not compiler.out.writer_found and not any(d.severity == "error" for d in compiler.out.diagnostics):
             module.load()           # else not run: the build stops with the diagnostics
         return program
 
@@ -584,29 +585,24 @@ class _Builder:
             return s.g["round"] >= count(s, e) or (also is not None and also(s, e))
         return last_round, tree.span
 
-    def _checker(self, compiler: Compiler, params) -> check.Checker:
-        if self.types is None:      # the variables' types, found once a build
-            self.types = check.Types.of_content(self.data, typed.Vocab(compiler.v.sets, None))
-        return check.Checker(compiler.v, compiler.kinds, self.types, params, self.diagnostics)
-
     def _check_bodies(self, compiler: Compiler, parts: list) -> None:
         """The front end's checks of every body (dsl/check.py), before any is written."""
-        bodies = [(params, body) for _key, params, body, _span, _name in parts]
-        for params, body in [*bodies, *compiler.v.option_groups.values()]:
-            self._checker(compiler, params).check(body)
-            self.checked.add(id(body))
+        for _key, params, body, span, name in parts:
+            compiler.front_end(body, params, body_of=(name, span))
+        for params, body in compiler.v.option_groups.values():
+            compiler.front_end(body, params)
 
     def _check_other_texts(self, compiler: Compiler) -> None:
         """The same checks of the texts no body holds (functions, scoring, conditions...), once all
         are parsed, each with the names it is given (TEXT_PLACES)."""
         for path, tree in self.texts.items():
             place = text_place(path)
-            if place is None or id(tree) in self.checked:
+            if place is None:
                 continue
             kind, params = place
             if params == OWN_PARAMS:
                 params = tuple(str(p) for p in (_dig(self.data, path[:-1]) or {}).get("params") or ())
-            self._checker(compiler, params).check(tree, kind != "expr")
+            compiler.front_end(tree, params, kind != "expr")
 
     def _phases(self, module: Module, flow: dict, parts: list) -> list:
         """Declares each phase (its body goes to ``parts``, written with the rest);
@@ -723,6 +719,7 @@ class _Builder:
         """Compiler diagnostics come after the parse diagnostics; unused procedures can only
         be told once everything is compiled. Raises on any error; returns the warnings."""
         self.diagnostics.extend(compiler.out.diagnostics)
+        self.diagnostics.extend(unsaid(self.diagnostics, compiler.out.writer_found))
         for name in procedures_spec:
             if name not in compiler.out.used_procedures:
                 self.diagnostics.append(Diagnostic(

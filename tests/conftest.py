@@ -25,6 +25,11 @@ import pytest
 TESTS = Path(__file__).resolve().parent
 GAMES = TESTS / "games"
 
+# Every mistake the code writer meets must have been said by the front end first (dsl/check_names.py):
+# in the tests a miss is an internal error, so any game of the suite that slips past the front end
+# fails (subprocesses inherit it). Users get the writer's words instead.
+os.environ["RULEKIT_STRICT_FRONT_END"] = "1"
+
 
 @pytest.fixture(autouse=True, scope="session")
 def _parse_cache_in_a_scratch_folder(tmp_path_factory):

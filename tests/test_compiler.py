@@ -790,6 +790,7 @@ players: {min: 1, max: 1}
 vars:
   out: none
   picked: none
+  low: {initial: LOW, type: any}
 functions:
   upto: {params: [n], expr: "sum([i * 2 for i in range(n)])"}
   between: {params: [a, b], expr: "[i for i in range(a, b)]"}
@@ -808,10 +809,10 @@ flow:
   phases:
     - id: main
       do: |
-        w = walked(LOW, HIGH)
-        out = [w, upto(HIGH), between(LOW, HIGH)]
+        w = walked(low, HIGH)
+        out = [w, upto(HIGH), between(low, HIGH)]
         choose players[0]:
-            "take {n}" for n in range(LOW, HIGH + 1):
+            "take {n}" for n in range(low, HIGH + 1):
                 picked = n
             "none":
                 pass
@@ -822,12 +823,22 @@ flow:
 def test_a_loop_over_a_range_walks_it_as_the_list_would(write_game, low, high):
     """`for` statements, a function's loop and a choose's options walk Python's range itself; the
     values and the options are those of the list `range` gives (a truth value counts as 0 or 1
-    there, as in the built-in)."""
-    text = RANGED.replace("LOW", f"({str(low).lower()})").replace("HIGH", f"({high})")
+    there, as in the built-in, where only running tells: a written `true` is refused, RK0321)."""
+    text = RANGED.replace("LOW", str(low).lower()).replace("HIGH", f"({high})")
     state = rulekit.new_game(rulekit.load_game(write_game(text, name=f"r{low}{high}")), 1)
     assert state.g["out"] == [[*range(low, high), *[j * 10 for j in range(high)]], sum(i * 2 for i in range(high)),
                               list(range(low, high))]
     assert [choice[1:] for choice in state.pending.choices] == [(n,) for n in range(low, high + 1)] + [()]
+
+
+def test_a_written_truth_value_as_a_bound_of_range_is_refused_wherever_range_is(write_game):
+    """`range(true, 2)` as a value was RK0321 and as a loop's or an option's collection was not:
+    the writer checked the one and lowered the other. The front end checks every call."""
+    text = RANGED.replace("low: {initial: LOW, type: any}", "low: 0").replace("between(low", "range((true)")
+    with pytest.raises(DiagnosticReport) as info:
+        rulekit.load_game(write_game(text.replace("LOW", "0").replace("HIGH", "2").replace(
+            "range(low, 2 + 1)", "range(true, 2 + 1)")))
+    assert [(d.code, d.span.line) for d in info.value.diagnostics] == [("RK0321", 26), ("RK0321", 28)]
 
 
 _END = "\nchoose players[0]:\n    'end':\n        pass"

@@ -10,9 +10,10 @@ import rulekit
 from rulekit.dsl import compiler, writing
 
 DSL = Path(compiler.__file__).parent
-# what it is given (v, passes, static_memo), what the content says (inlining: frozen, dsl/analysis.py;
-# kinds: dsl/kinds.py), and the four parts writing changes (ns, names, at, out)
-PARTS = {"v", "passes", "static_memo", "inlining", "kinds", "ns", "names", "at", "out"}
+# what it is given (v, passes, static_memo; front_end: the checks every text passes before it is written,
+# dsl/check.py), what the content says (inlining: frozen, dsl/analysis.py; kinds: dsl/kinds.py), and the
+# four parts writing changes (ns, names, at, out)
+PARTS = {"v", "passes", "static_memo", "front_end", "inlining", "kinds", "ns", "names", "at", "out"}
 
 
 def _assigned_fields(path: Path, cls: str) -> set:
@@ -79,6 +80,8 @@ READS_CONTENT = {
     ("choices", "label.parts[0].split(' ', 1)"),
     ("choices", "within.index("),                   # the option groups being included
     ("compiler", "builtin.params.index("),          # a tuple of parameter names
+    ("check_names", "builtin.params.index("),       # the same, as the front end checks the call
+    ("check_statements", "within.index("),          # the option groups being expanded, as the front end checks
     ("passes", "part.strip()"), ("passes", "text.split(',')"), ("passes", "item[1:].strip()"),   # a user's setting
 }
 

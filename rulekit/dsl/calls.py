@@ -19,9 +19,8 @@ from __future__ import annotations
 
 import zlib
 
-from ..codes import IMPURE_FUNCTION, WRONG_ARGUMENT_COUNT
+from ..codes import WRONG_ARGUMENT_COUNT
 from ..engine import memo
-from ..engine.library import REGISTRY
 from . import ast, loops, passes, pysource
 from .analysis import cheap
 from .pysource import NONE, py_identifier
@@ -192,11 +191,8 @@ class Calls:
         """A user function becomes a Python function ``f_NAME(s, *args)`` of the game's
         generated module (``function_defs``; bound in ``functions_impl`` when it loads)."""
         params, body = self.v.functions[name]
-        impure = _find_impure(body, self.v)
-        if impure is not None:
-            self.error(IMPURE_FUNCTION, f"function `{name}` calls `{impure.func}`; functions must be pure", impure.span,
-                       "draw random numbers in a procedure and pass the result in"
-                       if REGISTRY[impure.func].pins else "call it in a procedure, an invariant or an expectation")
+        if self.front_end is not None:
+            self.front_end(body, params, False, function=name)
         names = {p: self.variable(p) for p in params}
         scope = Scope(set(params)).bind_py(names)
         body = self._written_out(body, frozenset(params) | bound_names(body))
@@ -233,9 +229,3 @@ class _WriteOut(Transformer):
             if body is not None:
                 return self.transform(body)
         return call
-
-
-def _find_impure(node, v):
-    """The first call of an impure built-in (``roll``) inside an expression tree, or None."""
-    return next((n for n in ast.walk(node) if isinstance(n, ast.Call) and n.func not in v.functions
-                 and n.func in REGISTRY and not REGISTRY[n.func].pure), None)

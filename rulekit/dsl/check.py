@@ -9,8 +9,8 @@ whatever passes are on: only running it could tell otherwise, and running it wou
 worse, carry on with a value of the wrong type. A name only ever given a value by ``+=`` or
 ``-=`` (never set before) is an unknown name, as a misspelt variable is.
 
-The compiler still checks names, calls and kinds as it writes (dsl/compiler.py); these checks
-need no code written and live here, apart from it.
+Names, attributes and calls are checked by check_names.py, from here. The writer
+(dsl/compiler.py) reports what it meets only where these checks said it already.
 """
 from __future__ import annotations
 
@@ -21,13 +21,12 @@ from ..codes import (
     OPERANDS_OF_WRONG_TYPES,
     UNKNOWN_NAME,
     VALUE_OF_WRONG_TYPE_ASSIGNED,
-    WRONG_ARGUMENT_KIND,
 )
 from ..content import typed
-from ..engine.library import REGISTRY
 from ..errors import Diagnostic, suggestion_help
 from . import ast, resolve
-from .kinds import wrong_argument
+from .check_names import Seen, check_names, check_pure
+from .check_statements import check_forms, check_locals, check_statements
 from .visit import Statements, assigned_values
 
 # a variable's type (typed.py's words, head only) -> the evident kind (kinds.py's words) it holds
@@ -63,6 +62,30 @@ class Types:
         return kind.partition(" of ")[0] if kind else None
 
 
+class FrontEnd:
+    """The checks of every text a build writes, each text once, before it is written: the writer
+    calls it with each tree it is about to write (``Compiler.front_end``) and the builder with the
+    texts it holds; the problems go to ``out``."""
+
+    def __init__(self, vocab, kinds, types: Types, out: list):
+        self.v, self.kinds, self.types, self.out = vocab, kinds, types, out
+        self.checked: set = set()       # the ids of every node of the texts checked
+
+    def __call__(self, text, params=(), statements: bool = True, function: str | None = None,
+                 body_of: tuple | None = None) -> None:
+        """Check ``text`` (its names ``params``; a body of ``statements`` or an expression; the
+        text of content function ``function``, which must be pure; the body of the procedure
+        ``body_of`` names, with where it is declared) unless it was checked."""
+        if id(text) not in self.checked:
+            checker = Checker(self.v, self.kinds, self.types, params, self.out)
+            self.checked.update(checker.check(text, statements))
+            self.checked.add(id(text))      # (a body is a tuple of statements)
+            if function is not None:
+                check_pure(text, checker, function)
+            if body_of is not None:
+                check_locals(text, checker, params, body_of)
+
+
 class Checker(Statements):
     """The checks of one body (a procedure's, a phase's, a script's position) with its
     parameters; each problem goes to ``out``."""
@@ -75,17 +98,47 @@ class Checker(Statements):
         self.params = set(params)
         self.given: set = set()        # names a body gives a value by anything but `+=`/`-=`
         self.own: set = set()          # the bare names (their nodes' ids) that are the body's own (resolve.py)
+        self.seen = None               # node -> the names seen there, as the writer's scope (_seen)
 
-    def check(self, text, statements: bool = True) -> None:
+    def check(self, text, statements: bool = True) -> dict:
         """Check a text: a body of statements (what they give variables), or an expression; the
-        operators and built-in arguments of either (:func:`check_operands`)."""
-        self.own = {id(node) for node, meaning in resolve.names(text, self.params, self.v.gvars, statements)
-                    if meaning == resolve.OWN}
+        operators, names and calls of either. Returns resolve.scopes of the text (id(node) -> the
+        text's own names seen there), whose keys are every node checked."""
+        scopes = resolve.scopes(text, self.params, self.v.gvars, statements)
+        self.own = {id(node) for node in ast.walk(text) if node.__class__ is ast.Name and node.id in scopes[id(node)]}
+        seen = self.seen = self._seen(text, scopes, statements)
         if statements:
             self.given = {name for name, values in assigned_values(text).items()
                           if values is None or any(not _grown_from(name, v) for v in values)}
             self.visit(text)
+            check_statements(text, self, seen)
         check_operands(text, self)
+        check_names(text, self, scopes, seen)
+        check_forms(text, self, seen)
+        return scopes
+
+    def _seen(self, text, scopes: dict, statements: bool):
+        """node -> the writer's view of the names there: the text's own, and what its locals
+        certainly hold (a body's, as the writer finds them: ``Kinds.of_locals``)."""
+        top = resolve.own_names(text, self.params, self.v.gvars, statements)
+        values: dict = {}
+        kinds: dict = {}
+        if statements:
+            local = set(top) - self.params
+            kinds = self.kinds.of_locals(text, local, Seen(top))
+            # (a comprehension's or an option's variable called like a local is not that local)
+            bound = {name for node in ast.walk(text) if node.__class__ in (ast.Comp, ast.Option)
+                     for name, _coll in node.fors}
+            values = self.kinds.evident_locals(text, local - bound, Seen(top, kinds))
+        made: dict = {}
+
+        def seen(node):
+            own = scopes[id(node)]
+            found = made.get(own)
+            if found is None:
+                found = made[own] = Seen(own, kinds, values)
+            return found
+        return seen
 
     def Assign(self, st):
         self._gives(st.target, st.value, "=")
@@ -140,13 +193,15 @@ class Checker(Statements):
         return None
 
     def _kind(self, node) -> str | None:
-        """The evident kind of ``node``: the text's own (kinds.py), or a game variable's type; none
-        where it reads a local of the body (kinds.py reads every name as the game's)."""
-        if not isinstance(node, ast.Attr) and any(id(n) in self.own for n in ast.walk(node) if isinstance(n, ast.Name)):
-            return None     # (`p.coins` of a loop's `p` is still a player variable)
-        kind = self.kinds.evident(node)
-        if kind is not None:
-            return kind
+        """The evident kind of ``node``: what its text says (kinds.py; a local's, where every value
+        the body gives it says the same), or a game variable's type."""
+        kind = self.kinds.evident(node, self.seen(node))      # (a local's where every value it is given agrees)
+        return kind if kind is not None else self.typed_kind(node)
+
+    def typed_kind(self, node) -> str | None:
+        """What a game variable's type says ``node`` holds, where ``node`` reads one (``p.coins``)."""
+        if node.__class__ is ast.Name and id(node) in self.own:
+            return None
         variable = self._variable(node) if isinstance(node, (ast.Name, ast.Attr)) else None
         return _KIND_OF_TYPE.get(self.types.head(*variable)) if variable else None
 
@@ -175,8 +230,6 @@ def check_operands(tree, checker: Checker) -> None:
                 checker.out.append(Diagnostic(
                     OPERANDS_OF_WRONG_TYPES, f"`{node.op}` cannot take {_NOUNS[pair[0]]} and {_NOUNS[pair[1]]}",
                     node.span, help=_operand_help(node.op, pair)))
-        elif isinstance(node, ast.Call):
-            _check_arguments(node, checker)
         elif isinstance(node, ast.Compare) and node.op in ("==", "!="):
             pair = {checker._kind(node.left), checker._kind(node.right)}
             if pair == {"number", "text"}:
@@ -184,23 +237,6 @@ def check_operands(tree, checker: Checker) -> None:
                     NEVER_EQUAL, f"`{node.op}` compares a number with a text: they are never equal", node.span,
                     help="write the number without quotes, or compare texts: `text(n) == \"3\"`",
                     severity="warning"))
-
-
-def _check_arguments(call, checker: Checker) -> None:
-    """A built-in's argument whose kind only a variable's type tells (``count(p.coins)``, coins a
-    number): RK0321 as the compiler says it of an argument whose text tells (kinds.wrong_argument)."""
-    builtin = REGISTRY.get(call.func)
-    v = checker.v
-    if builtin is None or not builtin.args or call.func in v.functions or call.func in v.procedures:
-        return
-    names = list(builtin.params) + [n for n, _ in builtin.optional]
-    for name, arg in list(zip(names, call.args)) + [(k, a) for k, a in call.kwargs if k in names]:
-        if checker.kinds.evident(arg) is not None:
-            continue            # the compiler says it, as it writes the call
-        said = wrong_argument(builtin, name, checker._kind(arg), _shown(arg))
-        if said is not None:
-            checker.out.append(Diagnostic(WRONG_ARGUMENT_KIND, said, arg.span,
-                                          help=f"the signature is `{builtin.signature}`"))
 
 
 def _operand_help(op: str, pair: tuple) -> str | None:

@@ -28,7 +28,6 @@ from ..codes import (
     TOO_COMPLEX,
     UNKNOWN_FUNCTION,
     UNKNOWN_KEYWORD,
-    UNUSED_LOCAL,
     VALUE_THROWN_AWAY,
     WRONG_ARGUMENT_COUNT,
 )
@@ -42,7 +41,7 @@ from .choices import Choices
 from .compiler import Compiler, located_code, too_complex
 from .pysource import CONTINUE, NAME, Comment, Exit, Jump, Py, literal, py_identifier
 from .scope import Scope
-from .visit import assigned_names, first_assignments, loop_depth, methods, read_names
+from .visit import assigned_names, loop_depth, methods
 
 _units = itertools.count(1)
 _SPLIT_BLOCKS = 24      # a resumable procedure of at least this many blocks is a function per block (performance.md)
@@ -169,17 +168,9 @@ class Module:
         self.written.append(code)
         name = name or key
         comp = self.comp
+        if comp.front_end is not None:
+            comp.front_end(body, params, body_of=(name, span))
         assigned = assigned_names(body) - comp.v.gvars
-        unused = assigned - set(params) - read_names(body)
-        firsts = first_assignments(body) if unused else {}
-        for local in sorted(unused):
-            hint = suggestion_help(local, comp.v.gvars)
-            comp.out.diagnostics.append(Diagnostic(
-                UNUSED_LOCAL, f"`{local}` is assigned in `{name}` but never used",
-                firsts.get(local) or span,
-                help=hint + " (a misspelt global becomes a new local)" if hint else
-                "remove it, or declare it under `vars:` if it should outlive the procedure",
-                severity="warning"))
         if code.stops:
             scope = Scope(set(params) | assigned)
             scope.kinds = comp.kinds.of_locals(body, assigned - set(params), scope)

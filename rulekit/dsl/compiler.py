@@ -43,10 +43,8 @@ from ..codes import (
     UNKNOWN_ATTRIBUTE,
     UNKNOWN_FUNCTION,
     UNKNOWN_KEYWORD,
-    UNKNOWN_KIND_ITEM_OR_PROPERTY,
     UNKNOWN_NAME,
     WRONG_ARGUMENT_COUNT,
-    WRONG_ARGUMENT_KIND,
 )
 from ..engine import expressions, mutate
 from ..engine.library import REGISTRY
@@ -57,8 +55,10 @@ from ..source import Span
 from . import ast, code_cache, passes, pysource, templates, verify
 from .analysis import Inlining, asked_again, inlining
 from .calls import Calls
+from .check_names import DECIDED, unsaid
+from .check_statements import DECIDED as STORES_DECIDED
 from .forms import Forms
-from .kinds import Kinds, wrong_argument
+from .kinds import Kinds, name_of
 from .loops import Loops
 from .pysource import NAME, NONE, SLOT, Py, literal, py_identifier
 from .scope import Scope
@@ -104,6 +104,7 @@ class Vocabulary:
 class Findings:
     """What compiling found and made, read afterwards (model.py, testing/coverage.py)."""
     diagnostics: list = attrs.Factory(list)
+    writer_found: list = attrs.Factory(list)    # what the front end decides, met again while writing (error)
     functions_impl: dict = attrs.Factory(dict)  # content function -> its Python function (when the module loads)
     function_defs: list = attrs.Factory(list)   # (name, python name, params, body lines, span, reused locals)
     used_procedures: set = attrs.Factory(set)
@@ -140,12 +141,23 @@ class Compiler(Calls, Forms, Tallies, Loops):
         self.kinds = Kinds(vocab, self.passes.on("kinds"))
         self.at = Writing()               # what the code being written knows so far
         self.ns: dict = expressions.namespace(vocab.items)
+        # the front end (check.FrontEnd): called with each text before it is written; None for a
+        # compiler of texts checked elsewhere
+        self.front_end = None
 
     # ------------------------------------------------------------ diagnostics
     def error(self, code: str, message: str, span: Span, help: str | None = None) -> None:
+        """A mistake met while writing; one the front end decides (check_names.DECIDED) is only
+        kept aside, to be matched with what the front end said (check_names.unsaid)."""
         diagnostic = Diagnostic(code, message, span, help=help)
-        if diagnostic not in self.out.diagnostics:  # `x.a += 1` checks its target twice (read and write)
-            self.out.diagnostics.append(diagnostic)
+        found = self.out.writer_found if code in DECIDED or code in STORES_DECIDED else self.out.diagnostics
+        if diagnostic not in found:  # `x.a += 1` checks its target twice (read and write)
+            found.append(diagnostic)
+
+    def diagnostics(self) -> list:
+        """What this compiler's texts hold: the front end's and the writer's findings, and what
+        the writer met that the front end did not say (none, unless rulekit has a bug)."""
+        return self.out.diagnostics + unsaid(self.out.diagnostics, self.out.writer_found)
 
     def _all_names(self, scope: Scope) -> set:
         v = self.v
@@ -161,6 +173,8 @@ class Compiler(Calls, Forms, Tallies, Loops):
     def expr(self, node, scope: Scope) -> Fn:
         """A ``(state, env) -> value`` function for a checked expression (a score, an estimate,
         a condition of a tool): like a function body, it asks a repeated question once."""
+        if self.front_end is not None:
+            self.front_end(node, frozenset(scope.locals) | frozenset(scope.py) | frozenset(scope.alias), False)
         with self.listing(None):        # a function of its own: no listing's locals
             return self._expr(node, scope)
 
@@ -556,7 +570,7 @@ class Compiler(Calls, Forms, Tallies, Loops):
             return f"({a} {op} {b})"
         if self.kinds.of(node.right, scope) == "family":
             self.error(IN_ON_FAMILY, f"`{op}` cannot look inside a family of zones; test one of its spaces: "
-                       f"`x {op} {_name_of(node.right)}[key]`", node.span)
+                       f"`x {op} {name_of(node.right)}[key]`", node.span)
         kind = self.kinds.certain(node.right, scope)
         if kind == "zone":
             test = f"(s.loc.get({a}) is {b})"
@@ -601,7 +615,7 @@ class Compiler(Calls, Forms, Tallies, Loops):
                        f"write it as a statement of its own: `{builtin.signature}`")
             return NONE
         if builtin.names is not None:
-            self._check_named(builtin, node)
+            self._note_named(builtin, node)
         if node.args and isinstance(node.args[0], ast.Comp) and node.args[0].by is not None:
             return self._branch(self._keyed, builtin, node, scope)
         fast = self._branch(self._form, builtin, node, scope) if builtin.form is not None else None
@@ -620,25 +634,19 @@ class Compiler(Calls, Forms, Tallies, Loops):
         return f"{impl}(s{''.join(', ' + a for a in args)}{''.join(f', {k}={f}' for k, f in kwargs.items())})"
 
 
-    def _check_named(self, builtin, node) -> None:
-        """A literal argument that must name a kind, an item or a property (``names=``) names
-        one the game has (RK0319, with "did you mean")."""
+    def _note_named(self, builtin, node) -> None:
+        """What a literal argument that names a property names (``props_named``, ``prop_asked``:
+        the facts the model and the bots read). Whether it is one the game has, the front end
+        says (check_names._named)."""
         v = self.v
         named = builtin.named or builtin.params[0]
         position = builtin.params.index(named)
         arg = node.args[position] if len(node.args) > position else dict(node.kwargs).get(named)
-        if not isinstance(arg, ast.Str):
-            return
-        if builtin.names == "props":
+        if builtin.names == "props" and isinstance(arg, ast.Str):
             v.prop_asked.add(arg.value)
             first = node.args[0] if node.args else None      # `p.land` names `land`; anything else, None
             on = first.id if isinstance(first, ast.Name) else first.name if isinstance(first, ast.Attr) else None
             self.out.props_named.setdefault(builtin.name, {}).setdefault(on, set()).add(arg.value)
-        known, what = {"kinds": (v.kinds, "component kind"), "items": (v.items, "item"),
-                       "props": (v.item_props | v.dynamic_props | v.member_props, "property")}[builtin.names]
-        if known and arg.value not in known:
-            self.error(UNKNOWN_KIND_ITEM_OR_PROPERTY, f"no {what} `{arg.value}`", arg.span, suggestion_help(arg.value,
-                                                                                                            known))
 
 
     def bind_args(self, builtin, node, scope, compile_arg=None, compile_kwarg=None):
@@ -666,7 +674,6 @@ class Compiler(Calls, Forms, Tallies, Loops):
                 continue
             given.add(key)
             kwargs[key] = compile_kwarg(value, scope)
-        self._check_kinds(builtin, node, names, scope)
         if builtin.pins is not None:
             self._note_stream(builtin, node, names)
         missing = [p for p in builtin.params if p not in given]
@@ -694,19 +701,6 @@ class Compiler(Calls, Forms, Tallies, Loops):
             self.out.roll_streams = None
         elif self.out.roll_streams is not None:
             self.out.roll_streams.add(stream)
-
-    def _check_kinds(self, builtin, node, names, scope):
-        """Static type check of arguments whose kind is evident (literals, zones, lists; never a
-        local's, whatever it is called)."""
-        wanted = builtin.args
-        if not wanted:
-            return
-        pairs = list(zip(names, node.args)) + [(k, v) for k, v in node.kwargs if k in names]
-        for pname, arg in pairs:
-            said = wrong_argument(builtin, pname, self.kinds.evident(arg, scope), _name_of(arg))
-            if said is not None:
-                self.error(WRONG_ARGUMENT_KIND, said, arg.span, f"the signature is `{builtin.signature}`")
-
 
     # ------------------------------------------------------------- statements
     # (procedures are written as Python by dsl/codegen.py; it checks calls and stores through these)
@@ -818,12 +812,6 @@ def located_code(fn, span, name: str | None = None):
         fn.__code__ = fn.__code__.replace(co_filename=str(span.path), co_firstlineno=max(int(span.line), 1),
                                           co_name=name or f"line{span.line}")
     return fn
-
-
-def _name_of(node) -> str:
-    if isinstance(node, ast.Attr) and isinstance(node.obj, ast.Name):
-        return f"{node.obj.id}.{node.name}"       # a player's family: `p.land`
-    return node.id if isinstance(node, ast.Name) else "zones"
 
 
 # Expressions whose parts all run, in the order they are written (except where the method says

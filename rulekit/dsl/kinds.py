@@ -39,31 +39,15 @@ class Kinds:
         only plain assignments give values (never a loop or option variable), all of one kind. Each starts as what its
         first value says and loses its kind when another value says otherwise, until none
         does (`xs = xs + [x]` keeps "list")."""
-        values = {name: given for name, given in assigned_values(body).items()
-                  if given is not None and name in names}
-        kinds = {key(name): self.of(given[0], scope) for name, given in values.items()}
-        known = scope.with_kinds({k: kind for k, kind in kinds.items() if kind is not None})
-        # A local losing its kind can only take it from those whose values name it: they alone
-        # are asked again (asking every local again after each loss was quadratic).
-        readers: dict = {}
-        for name, given in values.items():
-            for node in ast.walk(given):
-                if isinstance(node, ast.Name) and node.id in values:
-                    readers.setdefault(node.id, set()).add(name)
-        work = list(values)
-        waiting = set(work)
-        while work:
-            name = work.pop()
-            waiting.discard(name)
-            kind = kinds[key(name)]
-            if kind is not None and any(self.of(value, known) != kind for value in values[name]):
-                kinds[key(name)] = None
-                del known.kinds[key(name)]
-                for reader in readers.get(name, ()):
-                    if reader not in waiting:
-                        waiting.add(reader)
-                        work.append(reader)
+        kinds = _settled(body, names, key, self.of, scope, scope.with_kinds)
         return {k: kind for k, kind in kinds.items() if kind in ("list", "zone", "item")}
+
+    def evident_locals(self, body, names: set, scope) -> dict:
+        """The evident kind ("number", "text", "bool", "list", "none"...) of each local among
+        ``names`` that plain assignments alone give values, all of that kind (``n = 0`` then
+        ``n += 1``: a number), by name: what the front end's checks read (``Seen.values``)."""
+        kinds = _settled(body, names, lambda name: name, self.evident, scope, scope.with_values)
+        return {name: kind for name, kind in kinds.items() if kind is not None}
 
     def certain(self, node, scope) -> str | None:
         """What code may take for granted of ``node``'s kind: :meth:`of` while the ``kinds`` pass
@@ -165,7 +149,7 @@ class Kinds:
             return "bool"
         if isinstance(node, ast.Name):
             if scope is not None and (node.id in scope.locals or node.id in scope.py or node.id in scope.alias):
-                return None
+                return scope.values.get(node.id) if scope.values else None     # a local's, where all agree
             if node.id in v.fixed:
                 return _FIXED_KINDS[type(v.fixed[node.id])]
             if node.id in v.zones:
@@ -217,3 +201,40 @@ def wrong_argument(builtin, name: str, got: str | None, written: str) -> str | N
         return None
     said = f"a family of zones (pick one: `{written}[key]`)" if got == "family" else _GOT[got]
     return f"argument `{name}` of `{builtin.name}` must be {_WANTED[want]}, got {said}"
+
+
+def name_of(node) -> str:
+    """How a message names an argument whose kind is wrong (its name, or what it is)."""
+    if isinstance(node, ast.Attr) and isinstance(node.obj, ast.Name):
+        return f"{node.obj.id}.{node.name}"       # a player's family: `p.land`
+    return node.id if isinstance(node, ast.Name) else "zones"
+
+
+def _settled(body, names: set, key, kind_of, scope, knowing) -> dict:
+    """key(local) -> its kind by ``kind_of``, for the locals among ``names`` whose every value
+    (plain assignments only) has that one kind: first as ``scope`` reads it, then as the scope
+    ``knowing(known)`` gives. Each starts as what its first value says and loses its kind when
+    another value says otherwise, until none does; a local losing its kind is asked of again only
+    by those whose values name it (asking every local again after each loss was quadratic)."""
+    values = {name: given for name, given in assigned_values(body).items() if given is not None and name in names}
+    kinds = {key(name): kind_of(given[0], scope) for name, given in values.items()}
+    known = knowing({k: kind for k, kind in kinds.items() if kind is not None})
+    readers: dict = {}
+    for name, given in values.items():
+        for node in ast.walk(given):
+            if isinstance(node, ast.Name) and node.id in values:
+                readers.setdefault(node.id, set()).add(name)
+    work = list(values)
+    waiting = set(work)
+    while work:
+        name = work.pop()
+        waiting.discard(name)
+        kind = kinds[key(name)]
+        if kind is not None and any(kind_of(value, known) != kind for value in values[name]):
+            kinds[key(name)] = None
+            known.forget(key(name))
+            for reader in readers.get(name, ()):
+                if reader not in waiting:
+                    waiting.add(reader)
+                    work.append(reader)
+    return kinds

@@ -19,7 +19,7 @@ from __future__ import annotations
 import attrs
 
 from ..engine.library import REGISTRY
-from . import ast
+from . import ast, resolve
 
 EVERYTHING = None  # the read set of a function that may read any part of the state
 PLAYER_COUNT = ("players",)   # read by `players`, `num_players`, a parameter, `others`...: never changes in a game
@@ -34,10 +34,12 @@ def function_reads(vocab) -> dict:
     count, memo.StaticTable)."""
     direct: dict = {}
     calls: dict = {}
-    for name, (_params, body) in vocab.functions.items():
+    for name, (params, body) in vocab.functions.items():
         found: set = set()
         called: set = set()
-        direct[name] = found if _walk(body, vocab, found, called) else EVERYTHING
+        # a parameter called like a variable or a zone reads neither (resolve.py says which names are its own)
+        own = {id(node) for node, meaning in resolve.names(body, params, vocab.gvars, False) if meaning == resolve.OWN}
+        direct[name] = found if _walk(body, vocab, found, called, own) else EVERYTHING
         calls[name] = called
     result = {}
     for name in vocab.functions:
@@ -59,9 +61,12 @@ def function_reads(vocab) -> dict:
     return result
 
 
-def _walk(node, v, found: set, called: set) -> bool:
-    """Add what ``node`` reads to ``found``; False when it may read anything."""
+def _walk(node, v, found: set, called: set, own: set) -> bool:
+    """Add what ``node`` reads to ``found``; False when it may read anything. ``own``: the ids of
+    the bare names that are the text's own (a parameter, a comprehension's variable)."""
     if isinstance(node, ast.Name):
+        if id(node) in own:
+            return True
         if node.id in v.gvars:
             found.add(("g", node.id))
         elif node.id in v.zones or node.id in v.families:
@@ -89,11 +94,11 @@ def _walk(node, v, found: set, called: set) -> bool:
         found.add(("loc",))
     if isinstance(node, ast.Node):
         for field in attrs.fields(type(node)):
-            if not _walk(getattr(node, field.name), v, found, called):
+            if not _walk(getattr(node, field.name), v, found, called, own):
                 return False
     elif isinstance(node, tuple):
         for item in node:
-            if not _walk(item, v, found, called):
+            if not _walk(item, v, found, called, own):
                 return False
     return True
 

@@ -29,22 +29,33 @@ def names(tree, params=(), game_vars=frozenset(), statements: bool = True) -> It
     the text's parameters (``p`` of a scoring category too); ``game_vars``: the game's variables
     (a body's assignment sets them, never a local); ``statements``: a body of statements (its
     assignments bind locals), else an expression."""
+    for node, own in _walk(tree, own_names(tree, params, game_vars, statements)):
+        if isinstance(node, ast.Name):
+            yield node, OWN if node.id in own else GAME
+
+
+def scopes(tree, params=(), game_vars=frozenset(), statements: bool = True) -> dict:
+    """id(node) -> the text's own names seen there, for every node of ``tree`` (the front end's
+    checks ask what a name means at a call or an argument, as the writer's scope will say)."""
+    return {id(node): own for node, own in _walk(tree, own_names(tree, params, game_vars, statements))}
+
+
+def own_names(tree, params, game_vars, statements: bool) -> frozenset:
     own = set(params)
     if statements:
         own |= assigned_names(tree) - set(game_vars)
-    yield from _walk(tree, frozenset(own))
+    return frozenset(own)
 
 
 def _walk(node, own: frozenset) -> Iterator[tuple]:
+    """(node, the own names seen there) for every node, in the order written."""
     if isinstance(node, tuple):
         for part in node:
             yield from _walk(part, own)
         return
     if not isinstance(node, ast.Node):
         return
-    if isinstance(node, ast.Name):
-        yield node, OWN if node.id in own else GAME
-        return
+    yield node, own
     if isinstance(node, ast.Comp | ast.Option):
         yield from _binding(node, own)
         return

@@ -15,6 +15,8 @@ class Scope:
     """Local names of one procedure. ``alias`` renames the locals of an included
     option group (``group.name``) so they can never clash with the includer's."""
 
+    values: dict = {}    # what a local evidently holds: the front end's (check_names.Seen); the writer asks none
+
     def __init__(self, locals_: set, loops: list | None = None, alias: dict | None = None,
                  py: dict | None = None, items: frozenset = frozenset(), kinds: dict | None = None):
         self.locals = set(locals_)
@@ -62,3 +64,7 @@ class Scope:
     def with_kinds(self, kinds: dict) -> Scope:
         """The same names, knowing ``kinds`` of them (``Scope.kinds``)."""
         return Scope(self.locals, self.loops, self.alias, self.py, self.items, kinds)
+
+    def forget(self, key) -> None:
+        """What a local holds is no longer known (``Kinds.of_locals`` as it settles)."""
+        del self.kinds[key]

@@ -182,9 +182,8 @@ def _expr_fn(game, text: str, span: Span, names=()):
     node = parse_text(text, locate, "expr")
     compiler = game.compiler_for_scripts()
     fn = compiler.expr(node, _scope(names))
-    if compiler.out.diagnostics:
-        diags = list(compiler.out.diagnostics)
-        compiler.out.diagnostics.clear()
+    diags = compiler.diagnostics()
+    if diags:
         raise DiagnosticReport(diags)
     return fn
 
