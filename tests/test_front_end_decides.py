@@ -55,6 +55,8 @@ flow:
         choose players[0]:
             "end":
                 pass
+tables:
+  scores: [1, 2, 3]
 """
 SETUP_LINE = 29
 
@@ -167,13 +169,16 @@ LOCALS = [
     ('n = "3"\np = players[0]\nx += n', codes.VALUE_OF_WRONG_TYPE_ASSIGNED, 2),   # a text given to a number
     ('n = 0\nn += 1\nx = n + "a"', codes.OPERANDS_OF_WRONG_TYPES, 2),             # a number plus a text
     ('n = "a"\nx = count(n)', codes.WRONG_ARGUMENT_KIND, 1),                        # a text counted
+    ('x = scores[1] + "a"', codes.OPERANDS_OF_WRONG_TYPES, 0),                      # a table of numbers
+    ("x = count(item('token-1').weight)", codes.WRONG_ARGUMENT_KIND, 0),            # a printed number counted
 ]
 
 
 @pytest.mark.parametrize("body, code, line", LOCALS, ids=[c for _, c, _ in LOCALS])
 def test_a_local_every_value_of_which_is_one_kind_has_that_kind(write_game, body, code, line):
     """`n = "3"` then `x += n`: the local holds a text wherever it is read, as a variable declared
-    a text would (it validated, and failed in play)."""
+    a text would (it validated, and failed in play); so does an element of a table of numbers, and
+    an item's printed property every item prints as a number."""
     with pytest.raises(DiagnosticReport) as info:
         rulekit.load_game(_game(write_game, body))
     assert [(d.code, d.span.line - SETUP_LINE) for d in info.value.diagnostics if d.severity == "error"] == \

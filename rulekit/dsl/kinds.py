@@ -21,6 +21,12 @@ from .visit import assigned_values
 _FIXED_KINDS = {int: "number", bool: "bool", str: "text"}
 
 
+def _one_kind(values) -> str | None:
+    """The kind every value is ("number", "text", "bool", "list"), or None (mixed, none, empty)."""
+    kinds = {"list" if isinstance(value, (list, tuple)) else _FIXED_KINDS.get(type(value)) for value in values}
+    return kinds.pop() if len(kinds) == 1 else None
+
+
 class Kinds:
     """The kinds of one game's expressions (``vocab``: the game's names); ``on``: the ``kinds``
     pass is on, else no kind is certain to the code written (:meth:`certain`: every collection
@@ -32,6 +38,7 @@ class Kinds:
         self.on = on
         self._functions: dict = {}      # content function -> the kind its body certainly gives (function)
         self._evident: dict = {}        # content function -> the evident kind of its body (evident)
+        self._props: dict = {}          # item property -> the one kind of its every value (_held)
 
     def of_locals(self, body, names: set, scope: Scope, key=lambda name: ("local", name)) -> dict:
         """What each local of a procedure certainly holds ("list", "zone", "item"), for
@@ -165,7 +172,26 @@ class Kinds:
             return "zone"
         if isinstance(node, ast.Call) and node.func in REGISTRY:
             return REGISTRY[node.func].returns
+        if scope is not None:       # (only where a scope says a name is not a local's)
+            held = self._held(node, scope)
+            if held is not None:
+                return held
         return self._composed(node, scope)
+
+    def _held(self, node, scope):
+        """What an element of a table or an item's printed property evidently is, where every
+        value the content writes there is one kind (``colony_vp[i]``: a number; ``c.suit``: a text)."""
+        v = self.v
+        if isinstance(node, ast.Index) and isinstance(node.obj, ast.Name) and node.obj.id in v.tables and not (
+                node.obj.id in scope.locals or node.obj.id in scope.py or node.obj.id in scope.alias):
+            table = v.tables[node.obj.id]
+            return _one_kind(table.values() if isinstance(table, dict) else table if isinstance(table, list) else ())
+        if isinstance(node, ast.Attr) and node.name in v.item_props and node.name not in v.dynamic_props \
+                and node.name not in v.pvars and node.name not in v.member_props and node.name not in v.pzones:
+            if node.name not in self._props:
+                self._props[node.name] = _one_kind(props.get(node.name) for props in v.items.values())
+            return self._props[node.name]
+        return None
 
     def _composed(self, node, scope):
         """The evident kind of a user function's result, a sum of numbers or a conditional."""
