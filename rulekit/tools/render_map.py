@@ -68,7 +68,7 @@ def draw(renderer, sky, name: str, family, inner: float) -> None:
 
 def _lane(graph, edge: str) -> float:
     """Where ``edge`` runs among the edges joining the same two nodes: 0 alone, else spread about
-    the straight line (-0.5, 0.5 for a double route), in declaration order."""
+    the straight line (-0.5, 0.5 for a pair of parallel edges), in declaration order."""
     a, b = graph.ends[edge]
     twins = [e for e, other in graph.at[a] if other == b]
     return twins.index(edge) - (len(twins) - 1) / 2
