@@ -528,8 +528,26 @@ class _Writer(Choices):
             comp.error(BAD_ASSIGNMENT_TARGET, "only an element of a list or a table held by a variable can be set",
                        target.span, "a zone's items change by moving them: `move(x, to=zone)`" if zone else None)
             return
+        variable = self._variable(obj)
+        if variable is not None:        # a game variable's element: in place where nobody else can tell
+            name, player = variable
+            key = comp.src(target.index, self.scope)
+            out.append((ind, f"SET_ELEMENT(s, {comp.setter(name, player != 'None')}, {player}, {comp.constant(name)}, "
+                             f"{key}, {value}, {comp.constant(target.span)})", span))
+            return
         container, key = comp.src(obj, self.scope), comp.src(target.index, self.scope)
         self._store(obj, f"REPLACED({container}, {key}, {value})", ind, out, span)
+
+    def _variable(self, node) -> tuple | None:
+        """(name, the source of its player or 'None') where ``node`` is a game variable held by
+        its row of the state (not a local, a constant, an item's state); else None."""
+        v, scope = self.comp.v, self.scope
+        if isinstance(node, ast.Name) and node.id in v.gvars and node.id not in scope.locals \
+                and node.id not in scope.alias and node.id not in scope.py:
+            return node.id, "None"
+        if isinstance(node, ast.Attr) and node.name in v.pvars and node.name not in v.dynamic_props:
+            return node.name, self.comp.src(node.obj, self.scope)
+        return None
 
     def s_CallStmt(self, st, ind, out):
         comp = self.comp

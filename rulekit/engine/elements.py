@@ -17,6 +17,11 @@ copy is skipped when nobody could tell: the list is changed in place when
 
 Anything else copies, as before: the rule fails safe. What the bytecode says is worked out once
 per call site.
+
+A game variable's element (``v[i] = x``, ``p.v[i] = x``) is set by ``SET_ELEMENT``
+(expressions._set_element) in place on the same terms: the row of the state holds the list and
+nothing else does (:func:`held_once`; a clone of the state, another name, a memo or a loop walking
+it is one more), and the game keeps no record, whose event would keep the old value.
 """
 from __future__ import annotations
 
@@ -40,6 +45,23 @@ def _holders() -> int:
 
 
 EXPECTED = _holders()
+
+
+def _in_row(row: dict, name: str) -> int:
+    """The count a container held by one row (a dict of the state) shows when read into a local
+    and asked about through a call, as :func:`expressions._set_element` asks (:func:`held_once`)."""
+    container = row[name]
+    return _probe(container)
+
+
+ROW_EXPECTED = _in_row({"x": [0]}, "x")
+
+
+def held_once(container) -> bool:
+    """True when the row a game variable lives in is the only holder of ``container`` besides the
+    local of the caller that read it (no other name, no clone of the state, no memo, no loop
+    walking it): it may then be changed in place and nobody can tell."""
+    return _getrefcount(container) == ROW_EXPECTED
 
 
 def unshared(container) -> bool:

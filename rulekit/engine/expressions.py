@@ -13,7 +13,7 @@ from collections.abc import Callable
 from ..codes import INDEX_OUT_OF_RANGE, MISSING_KEY_IN_TABLE, UNSUPPORTED_OPERATION, WRONG_KIND
 from ..errors import ContentRuntimeError, boundary, suggestion_help
 from . import memo, mutate, vm
-from .elements import unshared
+from .elements import held_once, unshared
 from .library import seq
 from .limits import COUNTED_MAX_SIZE, built
 from .runtime import NAMES as RUNTIME_NAMES
@@ -95,7 +95,8 @@ def namespace(items: dict) -> dict:
             "CONTAINS": contains, "TALLY": tally, "PLAYER": Player, "SEATS": SEAT_NAMES,
             "SEAT_OR_TEXT": memo.SEAT_OR_TEXT,
             "ANY": any, "ALL": all, "NEXT": next,
-            "SET_PROP": mutate.set_prop, "FIRST_OF_EACH": _first_of_each, "REPLACED": _replaced, "MAP": _map,
+            "SET_PROP": mutate.set_prop, "FIRST_OF_EACH": _first_of_each, "REPLACED": _replaced,
+            "SET_ELEMENT": _set_element, "MAP": _map,
             "SLICE": slice_of, "MAX_SIZE": COUNTED_MAX_SIZE}
 
 
@@ -181,6 +182,26 @@ def _replaced(container, key, value):
                                   None, UNSUPPORTED_OPERATION)
     new[key] = value
     return new
+
+
+def _set_element(s, setter, player, name: str, key, value, span) -> None:
+    """``v[i] = x`` for game variable ``v`` (``player``'s, or a global one with None), through its
+    setter (what to forget, and the event of a recorded game, as any assignment). The list or
+    mapping is changed in place where nobody else holds it and no record keeps its old value
+    (elements.held_once), so a loop of n assignments costs n; anything else gets a new value."""
+    container = (s.g if player is None else s.p[player])[name]
+    if not s.record and (container.__class__ is list or container.__class__ is dict) and held_once(container):
+        if container.__class__ is list:
+            if key.__class__ is not int:
+                raise ContentRuntimeError(f"a list's index is a whole number, not {mutate.fmt(key)}", None, WRONG_KIND)
+            if not -len(container) <= key < len(container):
+                past_end(key, "the list", len(container))
+        else:
+            key = _key(key)
+        container[key] = value
+        setter(s, player, container, span, value)
+        return
+    setter(s, player, _replaced(container, key, value), span)
 
 
 def _first_of_each(pairs: list) -> list:

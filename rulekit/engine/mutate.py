@@ -54,7 +54,7 @@ def variable_setter(name: str, per_player: bool):
         forgets = new_game.memo.deps.get(("pvar" if per_player else "g", name), new_game.memo.always)
         game = new_game
 
-    def setter(s: State, player, value, span=None) -> None:
+    def setter(s: State, player, value, span=None, element=_WHOLE) -> None:
         if s.game is not game:
             learn(s.game)
         if bounds is not None and not (value.__class__ is int and low <= value <= high):
@@ -70,8 +70,11 @@ def variable_setter(name: str, per_player: bool):
         if s.memo and (forgets or s.coarse):
             memo.drop(s, forgets)
         if value.__class__ is list or value.__class__ in _ZONELIKE:
-            memo.stored(s, value)
+            memo.stored(s, value if element is _WHOLE else [element])     # (one element set in place: it alone is new)
     return setter
+
+
+_WHOLE = object()    # a setter's ``element`` when the whole value is new (not one element set in place)
 
 
 # A bound not given, as a whole number (comparing ints is quicker than with infinity): a value
