@@ -322,8 +322,8 @@ def test_bad_games_never_show_a_traceback(capsys, write_game, files):
 
 
 @pytest.mark.parametrize("do", [
-    "v = 1\nmove(v, to=z[1])",       # 1 is not an item (seen only when it runs: `v` could be anything)
-    "w = z\nmove(top(box), to=w)",   # a family is not a zone
+    "v = [1, 2][0]\nmove(v, to=z[1])",     # 1 is not an item (seen only when it runs: an element of a list)
+    "w = [z][0]\nmove(top(box), to=w)",   # a family is not a zone (an element of a list, seen when it runs)
     "x = [1][5]",
     "x = [none][0] + 1",             # (`none + 1` is refused before the game runs: RK0324)
     "x = [items(3)][0] + 1",

@@ -94,6 +94,7 @@ def test_arguments_of_an_evident_wrong_kind_are_load_time_errors(write_game):
         ("RK0321", 17, "argument `zone` of `shuffle` must be a zone, got text"),
         ("RK0321", 18, "argument `items` of `count` must be a list or a zone, got a number"),
         ("RK0321", 19, "argument `start` of `range` must be a whole number, got text"),
+        ("RK0324", 22, "`+` cannot take a number and a list"),     # x = count(...), y = range(...): locals' kinds
     ]
 
 

@@ -115,7 +115,7 @@ def test_the_labels_of_one_decision_are_bounded_together(write_game):
 def test_values_within_the_limits_still_print_and_join(write_game):
     folder = write_game(with_setup('l = [a for a in range(3) for b in [1, 2]]\n'
                                    's = "{l}-{join(l, \'+\')}-{text([l, true, none])}"\n'
-                                   'x = count(s) + count(sorted(a for a in l for b in l by -a))\n'))
+                                   'x = count([c for c in s]) + count(sorted(a for a in l for b in l by -a))\n'))
     state = api.new_game(rulekit.load_game(folder), 1, 1)
     text = "[0, 0, 1, 1, 2, 2]-0+0+1+1+2+2-[[0, 0, 1, 1, 2, 2], true, none]"
     assert state.g["x"] == len(text) + 36
