@@ -30,6 +30,18 @@ GAMES = TESTS / "games"
 # fails (subprocesses inherit it). Users get the writer's words instead.
 os.environ["RULEKIT_STRICT_FRONT_END"] = "1"
 
+RAY_CHILD = "RULEKIT_TEST_RAY_CHILD"     # set in the pytest that tests/test_ray_own_process.py starts
+
+
+def pytest_collection_modifyitems(config, items):
+    """A test that drives Ray from the test process runs only in a pytest of its own (a Ray driver
+    that loses its cluster ends its process: tests/test_ray_own_process.py)."""
+    if os.environ.get(RAY_CHILD):
+        return
+    for item in items:
+        if item.get_closest_marker("ray_driver") is not None:
+            item.add_marker(pytest.mark.skip(reason="drives Ray: run by tests/test_ray_own_process.py"))
+
 
 @pytest.fixture(autouse=True, scope="session")
 def _parse_cache_in_a_scratch_folder(tmp_path_factory):

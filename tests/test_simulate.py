@@ -118,7 +118,7 @@ def test_cli_table_and_usage_errors(capsys):
 
 
 @pytest.mark.slow
-@pytest.mark.forked        # a Ray driver may _exit its process: see tests/test_simulate_ray.py
+@pytest.mark.ray_driver    # run in a pytest of its own: tests/test_ray_own_process.py
 def test_ray_backend_matches_local_or_says_how_to_install(capsys):
     try:
         import ray  # noqa: F401

@@ -4,10 +4,10 @@
 Ray is the `ray` extra, which `.ci/run` installs before its second step (they are marked slow); without Ray
 they are skipped. Each test keeps the batch small: starting Ray costs a few seconds, the games a little more.
 
-Each test runs in a fork of the test process (pytest-forked): a Ray driver can end its process with
-`_exit(1)` when it loses its cluster, and in the test process that ends the whole run with no report (most
-likely what stopped a CI run after 115 of 118 slow tests: exit 1, nothing more printed); in a fork it is that
-test's own failure, with its output.
+They run in a pytest of their own (tests/test_ray_own_process.py runs every `ray_driver` test there): a
+Ray driver can end its process with `_exit(1)` when it loses its cluster, and in the test process that ends
+the whole run with no report (most likely what stopped a CI run after 115 of 118 slow tests: exit 1, nothing
+more printed); in a child it is that test's failure, with the child's output.
 """
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import json
 
 import pytest
 
-pytestmark = [pytest.mark.slow, pytest.mark.forked]     # Ray start-ups: the slow step of .ci/run
+pytestmark = [pytest.mark.slow, pytest.mark.ray_driver]     # Ray start-ups: the slow step of .ci/run
 ray = pytest.importorskip("ray")
 
 from rulekit.errors import ContentRuntimeError  # noqa: E402

@@ -275,7 +275,7 @@ def test_a_workers_error_names_the_drivers_files(write_game, tmp_path, monkeypat
 
 
 @pytest.mark.slow
-@pytest.mark.forked        # a Ray driver may _exit its process: see tests/test_simulate_ray.py
+@pytest.mark.ray_driver    # run in a pytest of its own: tests/test_ray_own_process.py
 def test_ray_streams_the_same_file_as_a_local_run(tmp_path, monkeypatch):
     pytest.importorskip("ray")
     monkeypatch.delenv("RAY_ADDRESS", raising=False)
