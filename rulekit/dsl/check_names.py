@@ -94,7 +94,7 @@ def check_names(tree, checker, scopes: dict, seen) -> None:
                 _attribute(node, checker)
         elif node.__class__ is ast.Call:
             if id(node) in statement_calls:
-                _statement_call(node, checker, seen, statement_calls[id(node)])
+                _statement_call(node, checker, seen)
             else:
                 _value_call(node, checker, seen)
 
@@ -110,15 +110,15 @@ def check_pure(tree, checker, function: str) -> None:
              if REGISTRY[impure.func].pins else "call it in a procedure, an invariant or an expectation")
 
 
-def _statement_calls(tree, v) -> dict:
-    """id(call) -> "statement" for a call written as a statement, "stored" for a procedure's call
-    whose result ``x = ...`` keeps: the calls that are not values of an expression."""
-    out = {}
+def _statement_calls(tree, v) -> set:
+    """The ids of the calls that are not values of an expression: a call written as a statement,
+    and a procedure's call whose result ``x = ...`` keeps."""
+    out = set()
     for node in ast.walk(tree):
         if node.__class__ is ast.CallStmt:
-            out[id(node.call)] = "statement"
+            out.add(id(node.call))
         elif node.__class__ is ast.Assign and node.value.__class__ is ast.Call and node.value.func in v.procedures:
-            out[id(node.value)] = "stored"
+            out.add(id(node.value))
     return out
 
 
@@ -179,7 +179,7 @@ def _value_call(node, checker, seen) -> None:
     _builtin_arguments(builtin, node, checker, seen)
 
 
-def _statement_call(node, checker, seen, how: str) -> None:
+def _statement_call(node, checker, seen) -> None:
     """A call written as a statement, or a procedure's call whose result is kept."""
     v, name = checker.v, node.func
     if name in v.procedures:

@@ -52,11 +52,10 @@ from ..engine.limits import MAX_SIZE
 from ..engine.state import Family
 from ..errors import Diagnostic, suggestion_help
 from ..source import Span
-from . import ast, code_cache, passes, pysource, templates, verify
+from . import ast, check_names, check_statements, code_cache, passes, pysource, templates, verify
 from .analysis import Inlining, asked_again, inlining
 from .calls import Calls
-from .check_names import DECIDED, unsaid
-from .check_statements import DECIDED as STORES_DECIDED
+from .check_names import unsaid
 from .forms import Forms
 from .kinds import Kinds, name_of
 from .loops import Loops
@@ -150,7 +149,7 @@ class Compiler(Calls, Forms, Tallies, Loops):
         """A mistake met while writing; one the front end decides (check_names.DECIDED) is only
         kept aside, to be matched with what the front end said (check_names.unsaid)."""
         diagnostic = Diagnostic(code, message, span, help=help)
-        found = self.out.writer_found if code in DECIDED or code in STORES_DECIDED else self.out.diagnostics
+        found = self.out.writer_found if code in _FRONT_END_DECIDES else self.out.diagnostics
         if diagnostic not in found:  # `x.a += 1` checks its target twice (read and write)
             found.append(diagnostic)
 
@@ -789,6 +788,7 @@ class Compiler(Calls, Forms, Tallies, Loops):
         return "pass"
 
 
+_FRONT_END_DECIDES = check_names.DECIDED | check_statements.DECIDED     # (Compiler.error)
 _CHECKED_OPS = {"**": "POW", "/": "DIV"}
 
 

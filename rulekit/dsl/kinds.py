@@ -21,6 +21,11 @@ from .visit import assigned_values
 _FIXED_KINDS = {int: "number", bool: "bool", str: "text"}
 
 
+def _own(name: str, scope) -> bool:
+    """Whether ``name`` is one of the text's own in ``scope`` (a local, a Python variable, an alias)."""
+    return name in scope.locals or name in scope.py or name in scope.alias
+
+
 def _one_kind(values) -> str | None:
     """The kind every value is ("number", "text", "bool", "list"), or None (mixed, none, empty)."""
     kinds = {"list" if isinstance(value, (list, tuple)) else _FIXED_KINDS.get(type(value)) for value in values}
@@ -155,7 +160,7 @@ class Kinds:
         if isinstance(node, (ast.Compare, ast.Not)):
             return "bool"
         if isinstance(node, ast.Name):
-            if scope is not None and (node.id in scope.locals or node.id in scope.py or node.id in scope.alias):
+            if scope is not None and _own(node.id, scope):
                 return scope.values.get(node.id) if scope.values else None     # a local's, where all agree
             if node.id in v.fixed:
                 return _FIXED_KINDS[type(v.fixed[node.id])]
@@ -182,8 +187,8 @@ class Kinds:
         """What an element of a table or an item's printed property evidently is, where every
         value the content writes there is one kind (``colony_vp[i]``: a number; ``c.suit``: a text)."""
         v = self.v
-        if isinstance(node, ast.Index) and isinstance(node.obj, ast.Name) and node.obj.id in v.tables and not (
-                node.obj.id in scope.locals or node.obj.id in scope.py or node.obj.id in scope.alias):
+        if isinstance(node, ast.Index) and isinstance(node.obj, ast.Name) and node.obj.id in v.tables \
+                and not _own(node.obj.id, scope):
             table = v.tables[node.obj.id]
             return _one_kind(table.values() if isinstance(table, dict) else table if isinstance(table, list) else ())
         if isinstance(node, ast.Attr) and node.name in v.item_props and node.name not in v.dynamic_props \

@@ -155,31 +155,32 @@ def _key(key):
     return key
 
 
-def _replaced(container, key, value):
-    """``xs[i] = v``, ``d[k] = v``: the list or mapping with the element set. A value is never
-    changed where another name could see it (``ys = xs``), so the variable gets the new value
-    through its own door (its setter, its event) like any assignment; when nobody else holds it,
-    it is set in place (engine/elements.py), and a loop of assignments costs each one once."""
+def _element_key(container, key):
+    """``key`` as an element of ``container`` takes it (a list's index within it, a mapping's key),
+    or the content's error: what ``xs[i] = v`` and ``d[k] = v`` check before setting anything."""
     if container.__class__ is list:
         if key.__class__ is not int:
             raise ContentRuntimeError(f"a list's index is a whole number, not {mutate.fmt(key)}", None, WRONG_KIND)
         if not -len(container) <= key < len(container):
             past_end(key, "the list", len(container))
-        if unshared(container):
-            container[key] = value
-            return container
-        built(len(container))
-        new = list(container)
-    elif container.__class__ is dict:
-        key = _key(key)
-        if unshared(container):
-            container[key] = value
-            return container
-        built(len(container))
-        new = dict(container)
-    else:
-        raise ContentRuntimeError(f"only an element of a list or a table can be set, not of {mutate.fmt(container)}",
-                                  None, UNSUPPORTED_OPERATION)
+        return key
+    if container.__class__ is dict:
+        return _key(key)
+    raise ContentRuntimeError(f"only an element of a list or a table can be set, not of {mutate.fmt(container)}",
+                              None, UNSUPPORTED_OPERATION)
+
+
+def _replaced(container, key, value):
+    """``xs[i] = v``, ``d[k] = v``: the list or mapping with the element set. A value is never
+    changed where another name could see it (``ys = xs``), so the variable gets the new value
+    through its own door (its setter, its event) like any assignment; when nobody else holds it,
+    it is set in place (engine/elements.py), and a loop of assignments costs each one once."""
+    key = _element_key(container, key)
+    if unshared(container):
+        container[key] = value
+        return container
+    built(len(container))
+    new = list(container) if container.__class__ is list else dict(container)
     new[key] = value
     return new
 
@@ -191,14 +192,7 @@ def _set_element(s, setter, player, name: str, key, value, span) -> None:
     (elements.held_once), so a loop of n assignments costs n; anything else gets a new value."""
     container = (s.g if player is None else s.p[player])[name]
     if not s.record and (container.__class__ is list or container.__class__ is dict) and held_once(container):
-        if container.__class__ is list:
-            if key.__class__ is not int:
-                raise ContentRuntimeError(f"a list's index is a whole number, not {mutate.fmt(key)}", None, WRONG_KIND)
-            if not -len(container) <= key < len(container):
-                past_end(key, "the list", len(container))
-        else:
-            key = _key(key)
-        container[key] = value
+        container[_element_key(container, key)] = value
         setter(s, player, container, span, value)
         return
     setter(s, player, _replaced(container, key, value), span)
