@@ -37,7 +37,7 @@ from .codes import (
 )
 from .content import typed
 from .content.loader import SourceMap
-from .dsl import ast, check, parse_cache, secrecy
+from .dsl import ast, calls, check, parse_cache, secrecy
 from .dsl.check_names import unsaid
 from .dsl.codegen import Code, Module
 from .dsl.compiler import Compiler, Vocabulary
@@ -509,9 +509,9 @@ class _Builder:
         compiler.front_end = check.FrontEnd(vocab, compiler.kinds, check.Types.of_content(
             self.data, typed.Vocab(vocab.sets, None)), self.diagnostics)
         for name in functions_spec:
-            compiler.compile_function(name)
+            calls.compile_function(compiler, name)
         if ESTIMATE in vocab.functions:
-            compiler.compile_function(ESTIMATE)
+            calls.compile_function(compiler, ESTIMATE)
         return compiler, reads
 
     def _params(self, compiler: Compiler, params_spec: dict) -> dict:
@@ -695,7 +695,7 @@ class _Builder:
         and a copy whose moves did not touch what the estimate reads asks the memo, not the rules."""
         if ESTIMATE not in compiler.v.functions:
             return None
-        caller = compiler.call_function(ESTIMATE)
+        caller = calls.call_function(compiler, ESTIMATE)
         return located(lambda s, env: caller(s, env["p"]), compiler.v.functions[ESTIMATE][1].span, "the estimate",
                         "estimate")
 

@@ -20,7 +20,7 @@ from ..codes import BY_NOT_TAKEN, ELSE_NEVER_RUNS, GROUP_INCLUDES_ITSELF, UNKNOW
 from ..engine.runtime import ChooseSpec
 from ..engine.simultaneous import SimSpec
 from ..errors import suggestion_help
-from . import ast, passes
+from . import ast, calls, forms, passes, tallies
 from .pysource import CONTINUE, NAME, SLOT, Exit, Jump, Py, py_identifier
 from .scope import Scope
 from .visit import assigned_names, bound_names, free_names
@@ -135,7 +135,7 @@ class Choices:
             if opt.says is not None:
                 parts["says"][target] = self._label_fn(opt, inner, names, opt.says)
             listed_inner = listing.bind_py(names, walkers) if scope is self.scope else inner
-            with comp.listing(parts["tables"]):
+            with tallies.listing(comp, parts["tables"]):
                 self._list_option(opt, listed_inner, target, names, clauses, lines, span)
             bodies.append((target, opt.body, scope))
         return parts, bodies
@@ -235,7 +235,7 @@ class Choices:
             return {}, comp.src(opt.cond, inner)
         bound = frozenset(inner.locals) | frozenset(inner.py) | frozenset(inner.alias)
         written = {name: list(spans) for name, spans in comp.out.inlined_at.items()}
-        parts = comp.conjuncts_written_out(opt.cond, bound | bound_names(opt.cond))
+        parts = calls.conjuncts_written_out(comp, opt.cond, bound | bound_names(opt.cond))
         level_of = {name: k for k, (name, _coll) in enumerate(opt.fors)}
         placed: dict = {}
         at, hoisted = steady - 1, 0
@@ -254,7 +254,7 @@ class Choices:
 
     def _walks_set(self, coll, scope: Scope) -> bool:
         """``coll`` names a set of the game that has members."""
-        return self.comp.names_set(coll, scope) and bool(self.comp.v.sets[coll.id])
+        return tallies.names_set(self.comp, coll, scope) and bool(self.comp.v.sets[coll.id])
 
     def r_ChooseAll(self, st):
         """``choose_all q in players:`` (engine/simultaneous.py): the options are listed as a
@@ -349,28 +349,28 @@ class Choices:
         ``keys``. ``walk``: the clauses become ``for`` statements (the option is not grouped),
         which may walk a range as it is (``walk_src``). ``plain``: they become ``for``
         statements in any case. Either way, a clause over a function that picks items of a
-        collection walks that collection (``calls.Calls.walked_body``)."""
+        collection walks that collection (``calls.walked_body``)."""
         comp = self.comp
         for name, coll in fors:
             var = comp.variable(name)
             visible = scope.bind_py(names, walkers)
             if walk:
-                src = comp.walk_src(coll, visible)
+                src = forms.walk_src(comp, coll, visible)
             else:
                 src = comp.iterable_src(coll, visible)      # a comprehension's when options are grouped (_grouped)
-            picked = comp.walked_body(coll, visible) if plain or walk else None
+            picked = calls.walked_body(comp, coll, visible) if plain or walk else None
             same = (coll, visible.whereabouts(coll)) if isinstance(coll, ast.Call) else None
             if picked is None:
                 clauses.append(_Clause(var, src, shared=src, same=same))
             else:
                 guard, coll, own, test = picked
                 mine = visible.bind_py({own: var}, [var] if comp.kinds.certain(coll, visible) == "zone" else [])
-                clauses.append(_Clause(var, comp.walk_src(coll, visible), guard and comp.src(guard, visible),
+                clauses.append(_Clause(var, forms.walk_src(comp, coll, visible), guard and comp.src(guard, visible),
                                        test and comp.src(test, mine), src, same))
             names[name] = var
             if comp.kinds.certain(coll, visible) == "zone":
                 walkers.append(var)
-            comp.note_member(var, coll, visible)
+            tallies.note_member(comp, var, coll, visible)
             keys.append(key(name))
 
     def _include(self, inc, lines, span, scope=None, within=()):

@@ -35,7 +35,7 @@ from ..engine.library import REGISTRY
 from ..engine.runtime import Code, LinesOwner, keep_lines
 from ..errors import Diagnostic, DiagnosticReport, suggestion_help
 from ..source import source_line
-from . import ast, blocks, code_cache, layout, lowering, templates, verify
+from . import ast, blocks, code_cache, forms, layout, loops, lowering, templates, verify
 from .analysis import called, in_circles
 from .choices import Choices
 from .compiler import Compiler, located_code, too_complex
@@ -490,11 +490,11 @@ class _Writer(Choices):
     @contextlib.contextmanager
     def _loops_before(self, parts, ind: int, out: list, span):
         """Write the reductions among a statement's ``parts`` as loops just before it (loops.py)."""
-        out.extend((i, text, span) for i, text in self.comp.statement_lines(list(parts), self.scope, ind))
+        out.extend((i, text, span) for i, text in loops.statement_lines(self.comp, list(parts), self.scope, ind))
         try:
             yield
         finally:
-            self.comp.statement_done()
+            loops.statement_done(self.comp)
 
     def s_AugAssign(self, st, ind, out):
         src = self.comp.src
@@ -625,7 +625,7 @@ class _Writer(Choices):
         given = dict(zip(names, args)) | kwargs
         for name, default in builtin.optional:
             given.setdefault(name, comp.constant(default))
-        comp.bind_template_names(written)
+        forms.bind_template_names(comp, written)
         return written.direct.format(span=span, **given)
 
     def s_Return(self, st, ind, out):
@@ -676,7 +676,7 @@ class _Writer(Choices):
         """What a `for` walks: a snapshot of the list or zone (moving items while looping is safe),
         or a range as it is, unless the loop is ``kept`` in the frame (a tuple, which clones and saves)."""
         if self.comp.kinds.certain(node, self.scope) in ("list", "zone"):
-            walked = None if kept else self.comp.walked_src(node, self.scope)
+            walked = None if kept else forms.walked_src(self.comp, node, self.scope)
             return walked if walked is not None else f"(*{self.comp.seq_src(node, self.scope)},)"
         return f"ITER(s, {self.comp.src(node, self.scope)})"
 

@@ -52,16 +52,12 @@ from ..engine.limits import MAX_SIZE
 from ..engine.state import Family
 from ..errors import Diagnostic, suggestion_help
 from ..source import Span
-from . import ast, check_names, check_statements, code_cache, passes, pysource, templates, verify
+from . import ast, calls, check_names, check_statements, code_cache, forms, passes, pysource, tallies, templates, verify
 from .analysis import Inlining, asked_again, inlining
-from .calls import Calls
 from .check_names import unsaid
-from .forms import Forms
 from .kinds import Kinds, name_of
-from .loops import Loops
 from .pysource import NAME, NONE, SLOT, Py, literal, py_identifier
 from .scope import Scope
-from .tallies import Tallies
 from .visit import bound_names, free_names, methods
 from .writing import MaybeRuns, Reuse, Writing
 
@@ -125,7 +121,7 @@ class ModuleNames:
     by_seat: dict = attrs.Factory(dict)     # function -> the name of its table by seat (_looked_up_by_seat)
 
 
-class Compiler(Calls, Forms, Tallies, Loops):
+class Compiler:
     def __init__(self, vocab: Vocabulary, static_memo: dict | None = None, inlined: Inlining | None = None):
         self.v = vocab
         self.passes = passes.current()      # the optimisations switched on (dsl/passes.py)
@@ -174,13 +170,13 @@ class Compiler(Calls, Forms, Tallies, Loops):
         a condition of a tool): like a function body, it asks a repeated question once."""
         if self.front_end is not None:
             self.front_end(node, frozenset(scope.locals) | frozenset(scope.py) | frozenset(scope.alias), False)
-        with self.listing(None):        # a function of its own: no listing's locals
+        with tallies.listing(self, None):        # a function of its own: no listing's locals
             return self._expr(node, scope)
 
     def _expr(self, node, scope: Scope) -> Fn:
         if self.at.reuse is not None:     # inside another compilation: no plan of its own
             return self._function(("s", "e"), self.src(node, scope), node.span)
-        node = self._written_out(node, frozenset(scope.locals) | frozenset(scope.py) | frozenset(scope.alias)
+        node = calls._written_out(self, node, frozenset(scope.locals) | frozenset(scope.py) | frozenset(scope.alias)
                                  | bound_names(node))
         source, reused = self._with_reuse(node, scope, set())
         if not reused:
@@ -213,6 +209,20 @@ class Compiler(Calls, Forms, Tallies, Loops):
         """``method(*args)`` written as a part that may not run (``maybe_runs``)."""
         with self.maybe_runs():
             return method(*args)
+
+    def seq_src(self, node, scope) -> str:
+        """Source of the items of a list or zone (``SEQ`` only where the kind is not certain)."""
+        kind = self.kinds.certain(node, scope)
+        if kind == "list":
+            return self.src(node, scope)
+        if kind == "zone":
+            return f"s.zones[{self.src(node, scope)}]"
+        source = self.src(node, scope)
+        twice = self._twice(source)
+        if twice is None:
+            return f"SEQ(s, {source})"
+        first, again = twice                # look before calling
+        return f"({again} if {first}.__class__ is LIST else SEQ(s, {again}))"
 
     def iterable_src(self, node, scope) -> str:
         """``seq_src`` of what a comprehension walks: Python allows no ``:=`` in a comprehension's
@@ -521,7 +531,7 @@ class Compiler(Calls, Forms, Tallies, Loops):
             var = self.variable(name)
             clauses.append(f"for {var} in {self.iterable_src(coll, visible)}")
             walkers = [w for w in walkers if w != var] + ([var] if self.kinds.certain(coll, visible) == "zone" else [])
-            self.note_member(var, coll, visible)
+            tallies.note_member(self, var, coll, visible)
             names = dict(names)
             names[name] = var
         inner = scope.bind_py(names, walkers)
@@ -598,7 +608,7 @@ class Compiler(Calls, Forms, Tallies, Loops):
         name = node.func
         v = self.v
         if name in v.functions:
-            return self._user_function_call(node, scope)
+            return calls._user_function_call(self, node, scope)
         if name in v.procedures:
             self.error(PROCEDURE_IN_EXPRESSION,
                        f"procedure `{name}` can only be called as a statement or as `x = {name}(...)`",
@@ -616,8 +626,8 @@ class Compiler(Calls, Forms, Tallies, Loops):
         if builtin.names is not None:
             self._note_named(builtin, node)
         if node.args and isinstance(node.args[0], ast.Comp) and node.args[0].by is not None:
-            return self._branch(self._keyed, builtin, node, scope)
-        fast = self._branch(self._form, builtin, node, scope) if builtin.form is not None else None
+            return self._branch(forms._keyed, self, builtin, node, scope)
+        fast = self._branch(forms._form, self, builtin, node, scope) if builtin.form is not None else None
         if fast is not None:
             return fast
         # positional arguments run in order; keyword ones may be moved among them (bind_args)
@@ -628,7 +638,7 @@ class Compiler(Calls, Forms, Tallies, Loops):
             and self.passes.on("forms") else None
         if twice is not None:
             first, again = twice
-            self.bind_template_names(written)
+            forms.bind_template_names(self, written)
             return written.inline.format(again, first=first, call=f"{impl}(s, {again})")
         return f"{impl}(s{''.join(', ' + a for a in args)}{''.join(f', {k}={f}' for k, f in kwargs.items())})"
 

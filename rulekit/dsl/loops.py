@@ -22,256 +22,251 @@ slot, ``Compiler._reuse_plan``, and stays an expression).
 from __future__ import annotations
 
 from ..engine.library import REGISTRY
-from . import ast, passes, pysource
+from . import ast, forms, passes, pysource, tallies
 from .aggregates import AGGREGATES
 from .pysource import CONST, NAME
 
 _CONSTANT = (ast.Num, ast.Str, ast.Const, ast.Neg)
 
 
-class Loops:
-    """The loop writer of :class:`~rulekit.dsl.compiler.Compiler` (a mixin: it writes with the
-    compiler's own expression writer, scopes and reuse plan)."""
+def function_lines(compiler, body, scope) -> list:
+    """The lines ``(indent, text)`` of a function whose value is ``body``, ending in ``return``
+    (compiled under the body's reuse plan, ``_with_reuse``)."""
+    lines: list = []
+    try:
+        _return(compiler, body, scope, 0, lines)
+    finally:
+        compiler.at.lowered = {}
+    return lines
 
-    def function_lines(self, body, scope) -> list:
-        """The lines ``(indent, text)`` of a function whose value is ``body``, ending in ``return``
-        (compiled under the body's reuse plan, ``_with_reuse``)."""
-        lines: list = []
-        try:
-            self._return(body, scope, 0, lines)
-        finally:
-            self.at.lowered = {}
+def statement_lines(compiler, parts: list, scope, indent: int) -> list:
+    """Lines ``(indent, text)`` that go before a statement whose ``parts`` (its positional
+    arguments, or the value it stores) it works out in the order given: the reductions among
+    them as loops, a part before one of them into a local first. ``src`` reads those locals
+    until :meth:`statement_done`."""
+    last = max((k for k, part in enumerate(parts) if _reducer(compiler, part, scope) is not None), default=None)
+    lines: list = []
+    if last is None:
         return lines
-
-    def statement_lines(self, parts: list, scope, indent: int) -> list:
-        """Lines ``(indent, text)`` that go before a statement whose ``parts`` (its positional
-        arguments, or the value it stores) it works out in the order given: the reductions among
-        them as loops, a part before one of them into a local first. ``src`` reads those locals
-        until :meth:`statement_done`."""
-        last = max((k for k, part in enumerate(parts) if self._reducer(part, scope) is not None), default=None)
-        lines: list = []
-        if last is None:
-            return lines
-        for part in parts[:last + 1]:
-            form = self._reducer(part, scope)
-            if form is not None:
-                self.at.lowered[id(part)] = self._reduce(part, form, scope, indent, lines, returned=False)
-            elif not isinstance(part, (*_CONSTANT, ast.Name)):
-                local = self._temp("_q")
-                lines.append((indent, f"{local} = {self.src(part, scope)}"))
-                self.at.lowered[id(part)] = local
-        return lines
-
-    def statement_done(self) -> None:
-        self.at.lowered = {}
-
-    def _return(self, node, scope, indent: int, lines: list) -> None:
-        if isinstance(node, ast.IfExp) and (self._loopable(node.then, scope) or self._loopable(node.orelse, scope)
-                                            or self._test_loopable(node.cond, scope)):
-            body = self._condition(node.cond, scope, indent, lines)
-            with self.maybe_runs():
-                self._return(node.then, scope, body, lines)     # it returns: falling out means "else"
-                self._return(node.orelse, scope, indent, lines)
-            return
-        if isinstance(node, ast.BoolOp) and node.op == "and" and self._test_loopable(node, scope):
-            self._return_all(conjuncts(node), scope, indent, lines)
-            return
-        form = self._reducer(node, scope, returned=True)
+    for part in parts[:last + 1]:
+        form = _reducer(compiler, part, scope)
         if form is not None:
-            self._reduce(node, form, scope, indent, lines, returned=True)
-            return
-        if self._loop_operands(node, scope):
-            self._operands(node, scope, indent, lines)
-        lines.append((indent, f"return {self.src(node, scope)}"))
+            compiler.at.lowered[id(part)] = _reduce(compiler, part, form, scope, indent, lines, returned=False)
+        elif not isinstance(part, (*_CONSTANT, ast.Name)):
+            local = compiler._temp("_q")
+            lines.append((indent, f"{local} = {compiler.src(part, scope)}"))
+            compiler.at.lowered[id(part)] = local
+    return lines
 
-    def _return_all(self, parts: list, scope, indent: int, lines: list) -> None:
-        """``return a and b and c``: the first false part is the value, as Python's ``and`` gives."""
-        for number, part in enumerate(parts[:-1]):
-            with self.maybe_runs(number > 0):      # a later part runs only when the earlier ones hold
-                value = self._tested(part, scope, indent, lines)
-            if pysource.kind(value) not in (NAME, CONST):      # a value in a variable already
-                local = self._temp("_q")
-                lines.append((indent, f"{local} = {value}"))
-                value = local
-            lines.append((indent, f"if not {value}:"))
-            lines.append((indent + 1, f"return {value}"))
-        with self.maybe_runs():
-            self._return(parts[-1], scope, indent, lines)
+def statement_done(compiler) -> None:
+    compiler.at.lowered = {}
 
-    def _condition(self, cond, scope, indent: int, lines: list) -> int:
-        """Write the test of ``cond`` as ``if`` lines, one for each part of an ``and`` when a reduction
-        among them is written as a loop (before its test); returns the indent of what runs when
-        ``cond`` holds."""
-        if not self._test_loopable(cond, scope):
-            lines.append((indent, f"if {self.src(cond, scope)}:"))
-            return indent + 1
-        if isinstance(cond, ast.BoolOp) and cond.op == "or":
-            lines.append((indent, f"if {self._either(disjuncts(cond), scope, indent, lines)}:"))
-            return indent + 1
-        for number, part in enumerate(conjuncts(cond)):
-            with self.maybe_runs(number > 0):      # a later part runs only when the earlier ones hold
-                test = self._tested(part, scope, indent, lines)
-            lines.append((indent, f"if {test}:"))
-            indent += 1
-        return indent
+def _return(compiler, node, scope, indent: int, lines: list) -> None:
+    if isinstance(node, ast.IfExp) and (_loopable(compiler, node.then, scope) or _loopable(compiler, node.orelse, scope)
+                                        or _test_loopable(compiler, node.cond, scope)):
+        body = _condition(compiler, node.cond, scope, indent, lines)
+        with compiler.maybe_runs():
+            _return(compiler, node.then, scope, body, lines)     # it returns: falling out means "else"
+            _return(compiler, node.orelse, scope, indent, lines)
+        return
+    if isinstance(node, ast.BoolOp) and node.op == "and" and _test_loopable(compiler, node, scope):
+        _return_all(compiler, conjuncts(node), scope, indent, lines)
+        return
+    form = _reducer(compiler, node, scope, returned=True)
+    if form is not None:
+        _reduce(compiler, node, form, scope, indent, lines, returned=True)
+        return
+    if _loop_operands(compiler, node, scope):
+        _operands(compiler, node, scope, indent, lines)
+    lines.append((indent, f"return {compiler.src(node, scope)}"))
 
-    def _either(self, parts: list, scope, indent: int, lines: list) -> str:
-        """``a or b or c`` worked out into a local, a later part only while the earlier ones are
-        false (as Python's ``or`` does); returns the local."""
-        local = self._temp("_q")
-        for number, part in enumerate(parts):
-            with self.maybe_runs(number > 0):      # a later part runs only when the earlier ones fail
-                lines.append((indent + number, f"{local} = {self._tested(part, scope, indent + number, lines)}"))
-            if number < len(parts) - 1:
-                lines.append((indent + number, f"if not {local}:"))
-        return local
+def _return_all(compiler, parts: list, scope, indent: int, lines: list) -> None:
+    """``return a and b and c``: the first false part is the value, as Python's ``and`` gives."""
+    for number, part in enumerate(parts[:-1]):
+        with compiler.maybe_runs(number > 0):      # a later part runs only when the earlier ones hold
+            value = _tested(compiler, part, scope, indent, lines)
+        if pysource.kind(value) not in (NAME, CONST):      # a value in a variable already
+            local = compiler._temp("_q")
+            lines.append((indent, f"{local} = {value}"))
+            value = local
+        lines.append((indent, f"if not {value}:"))
+        lines.append((indent + 1, f"return {value}"))
+    with compiler.maybe_runs():
+        _return(compiler, parts[-1], scope, indent, lines)
 
-    def _tested(self, part, scope, indent: int, lines: list) -> str:
-        """The source of one part of a test, its reductions worked out by loops first."""
-        form = self._reducer(part, scope)
+def _condition(compiler, cond, scope, indent: int, lines: list) -> int:
+    """Write the test of ``cond`` as ``if`` lines, one for each part of an ``and`` when a reduction
+    among them is written as a loop (before its test); returns the indent of what runs when
+    ``cond`` holds."""
+    if not _test_loopable(compiler, cond, scope):
+        lines.append((indent, f"if {compiler.src(cond, scope)}:"))
+        return indent + 1
+    if isinstance(cond, ast.BoolOp) and cond.op == "or":
+        lines.append((indent, f"if {_either(compiler, disjuncts(cond), scope, indent, lines)}:"))
+        return indent + 1
+    for number, part in enumerate(conjuncts(cond)):
+        with compiler.maybe_runs(number > 0):      # a later part runs only when the earlier ones hold
+            test = _tested(compiler, part, scope, indent, lines)
+        lines.append((indent, f"if {test}:"))
+        indent += 1
+    return indent
+
+def _either(compiler, parts: list, scope, indent: int, lines: list) -> str:
+    """``a or b or c`` worked out into a local, a later part only while the earlier ones are
+    false (as Python's ``or`` does); returns the local."""
+    local = compiler._temp("_q")
+    for number, part in enumerate(parts):
+        with compiler.maybe_runs(number > 0):      # a later part runs only when the earlier ones fail
+            lines.append((indent + number, f"{local} = {_tested(compiler, part, scope, indent + number, lines)}"))
+        if number < len(parts) - 1:
+            lines.append((indent + number, f"if not {local}:"))
+    return local
+
+def _tested(compiler, part, scope, indent: int, lines: list) -> str:
+    """The source of one part of a test, its reductions worked out by loops first."""
+    form = _reducer(compiler, part, scope)
+    if form is not None:
+        return _reduce(compiler, part, form, scope, indent, lines, returned=False)
+    if _loop_operands(compiler, part, scope):
+        _operands(compiler, part, scope, indent, lines)
+    return compiler.src(part, scope)
+
+def _test_loopable(compiler, node, scope) -> bool:
+    """Whether a part of the ``and`` that ``node`` is (or of ``node`` itself) is, or has among its
+    operands, a reduction written as a loop."""
+    parts = disjuncts(node) if isinstance(node, ast.BoolOp) and node.op == "or" else conjuncts(node)
+    return any(_reducer(compiler, part, scope) is not None or _loop_operands(compiler, part, scope) for part in parts)
+
+def _loopable(compiler, node, scope) -> bool:
+    """Whether returning ``node`` would write a loop."""
+    if _reducer(compiler, node, scope, returned=True) is not None:
+        return True
+    if isinstance(node, ast.IfExp):
+        return _loopable(compiler, node.then, scope) or _loopable(compiler, node.orelse, scope) or \
+            _test_loopable(compiler, node.cond, scope)
+    if isinstance(node, ast.BoolOp) and node.op == "and":
+        return _test_loopable(compiler, node, scope)
+    return _loop_operands(compiler, node, scope)
+
+def _loop_operands(compiler, node, scope) -> bool:
+    """Whether ``node`` is an operator with a reduction written as a loop among its operands
+    (or theirs)."""
+    return isinstance(node, (ast.BinOp, ast.Compare)) and any(
+        _reducer(compiler, part, scope) is not None or _loop_operands(compiler, part, scope)
+        for part in (node.left, node.right))
+
+def _operands(compiler, node, scope, indent: int, lines: list) -> None:
+    """The operands of an operator, worked out in order into locals, those that are
+    reductions by loops (``src`` then reads the locals: ``_lowered``)."""
+    for part in (node.left, node.right):
+        form = _reducer(compiler, part, scope)
         if form is not None:
-            return self._reduce(part, form, scope, indent, lines, returned=False)
-        if self._loop_operands(part, scope):
-            self._operands(part, scope, indent, lines)
-        return self.src(part, scope)
+            compiler.at.lowered[id(part)] = _reduce(compiler, part, form, scope, indent, lines, returned=False)
+        elif _loop_operands(compiler, part, scope):
+            _operands(compiler, part, scope, indent, lines)
+        elif not isinstance(part, (*_CONSTANT, ast.Name)):
+            local = compiler._temp("_q")
+            lines.append((indent, f"{local} = {compiler.src(part, scope)}"))
+            compiler.at.lowered[id(part)] = local
 
-    def _test_loopable(self, node, scope) -> bool:
-        """Whether a part of the ``and`` that ``node`` is (or of ``node`` itself) is, or has among its
-        operands, a reduction written as a loop."""
-        parts = disjuncts(node) if isinstance(node, ast.BoolOp) and node.op == "or" else conjuncts(node)
-        return any(self._reducer(part, scope) is not None or self._loop_operands(part, scope) for part in parts)
+@passes.step("loops")
+def _reducer(compiler, node, scope, returned: bool = False) -> str | None:
+    """The form of ``node`` when it is a reduction written as a loop ("list" for a list
+    comprehension), else None. One that stops early (``any``, ``all``, ``first``) over
+    several ``for``s only where it returns: a ``break`` leaves one loop."""
+    if "loops" in compiler.passes.off or (compiler.at.reuse is not None and node in compiler.at.reuse.plan):
+        return None                  # asked for twice: its local slot (an expression) serves both
+    if isinstance(node, ast.Comp):
+        return "list" if node.by is None else None
+    if not (isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Comp)
+            and node.args[0].by is None):
+        return None
+    v = compiler.v
+    builtin = REGISTRY.get(node.func)
+    if builtin is None or node.func in v.functions or node.func in v.procedures or builtin.form not in AGGREGATES:
+        return None
+    return _call_form(compiler, node, builtin.form, scope, returned)
 
-    def _loopable(self, node, scope) -> bool:
-        """Whether returning ``node`` would write a loop."""
-        if self._reducer(node, scope, returned=True) is not None:
-            return True
-        if isinstance(node, ast.IfExp):
-            return self._loopable(node.then, scope) or self._loopable(node.orelse, scope) or \
-                self._test_loopable(node.cond, scope)
-        if isinstance(node, ast.BoolOp) and node.op == "and":
-            return self._test_loopable(node, scope)
-        return self._loop_operands(node, scope)
+def _call_form(compiler, node, form: str, scope, returned: bool) -> str | None:
+    """``form`` when the built-in's call is written as a loop (its arguments allow it)."""
+    comp = node.args[0]
+    defaults = _defaults(node)
+    aggregate = AGGREGATES[form]
+    if any(key != "default" for key, _v in node.kwargs) or len(defaults) > aggregate.default:
+        return None
+    if aggregate.stops and len(comp.fors) > 1 and not returned:
+        return None
+    if form == "first" and defaults and not isinstance(defaults[0], _CONSTANT):
+        return None                   # the built-in asks for its default before the items
+    if form == "count" and tallies.counted_without_loop(compiler, comp):
+        return None                   # a tally or list.count answers it
+    if form in ("any", "all") and forms.unrollable(compiler, comp, scope):
+        return None                   # written out member by member: no loop at all
+    if form == "any" and tallies.any_by_tally(compiler, node, scope):
+        return None                   # a tally answers it
+    return form
 
-    def _loop_operands(self, node, scope) -> bool:
-        """Whether ``node`` is an operator with a reduction written as a loop among its operands
-        (or theirs)."""
-        return isinstance(node, (ast.BinOp, ast.Compare)) and any(
-            self._reducer(part, scope) is not None or self._loop_operands(part, scope)
-            for part in (node.left, node.right))
-
-    def _operands(self, node, scope, indent: int, lines: list) -> None:
-        """The operands of an operator, worked out in order into locals, those that are
-        reductions by loops (``src`` then reads the locals: ``_lowered``)."""
-        for part in (node.left, node.right):
-            form = self._reducer(part, scope)
-            if form is not None:
-                self.at.lowered[id(part)] = self._reduce(part, form, scope, indent, lines, returned=False)
-            elif self._loop_operands(part, scope):
-                self._operands(part, scope, indent, lines)
-            elif not isinstance(part, (*_CONSTANT, ast.Name)):
-                local = self._temp("_q")
-                lines.append((indent, f"{local} = {self.src(part, scope)}"))
-                self.at.lowered[id(part)] = local
-
-    @passes.step("loops")
-    def _reducer(self, node, scope, returned: bool = False) -> str | None:
-        """The form of ``node`` when it is a reduction written as a loop ("list" for a list
-        comprehension), else None. One that stops early (``any``, ``all``, ``first``) over
-        several ``for``s only where it returns: a ``break`` leaves one loop."""
-        if "loops" in self.passes.off or (self.at.reuse is not None and node in self.at.reuse.plan):
-            return None                  # asked for twice: its local slot (an expression) serves both
-        if isinstance(node, ast.Comp):
-            return "list" if node.by is None else None
-        if not (isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Comp)
-                and node.args[0].by is None):
-            return None
-        v = self.v
-        builtin = REGISTRY.get(node.func)
-        if builtin is None or node.func in v.functions or node.func in v.procedures or builtin.form not in AGGREGATES:
-            return None
-        return self._call_form(node, builtin.form, scope, returned)
-
-    def _call_form(self, node, form: str, scope, returned: bool) -> str | None:
-        """``form`` when the built-in's call is written as a loop (its arguments allow it)."""
-        comp = node.args[0]
+def _reduce(compiler, node, form: str, scope, indent: int, lines: list, returned: bool) -> str | None:
+    """Write the loop of a reduction; its value is in the local returned (None when
+    ``returned``: the lines return it)."""
+    comp = node if form == "list" else node.args[0]
+    if form != "list":
+        compiler.bind_args(REGISTRY[node.func], node, scope, lambda n, sc: "None")   # checks only
+    aggregate = AGGREGATES[form]
+    acc = compiler._temp("_q")
+    start = aggregate.start
+    if start is None:       # `first`: its default (asked for before the items, as the built-in does)
+        start = compiler.src(_defaults(node)[0], scope) if _defaults(node) else "None"
+    if not (returned and aggregate.stops):
+        lines.append((indent, f"{acc} = {start}"))
+    inner, depth = _fors(compiler, comp, scope, indent, lines)
+    with compiler.maybe_runs():
+        if comp.cond is not None:
+            depth = _condition(compiler, comp.cond, inner, depth, lines)
+        elt = None if form == "count" and isinstance(comp.elt, (*_CONSTANT, ast.Name)) \
+            else compiler.src(comp.elt, inner)
+    if form in ("max", "min") and not isinstance(comp.elt, (*_CONSTANT, ast.Name)):
+        item = compiler._temp("_q")     # compared, then kept: worked out once
+        lines.append((depth, f"{item} = {elt}"))
+        elt = item
+    lines.extend((depth + extra, line) for extra, line in aggregate.step(acc, elt, returned))
+    if form == "list" and len(comp.fors) > 1:
+        # one `for` over a value within the limits adds no more than MAX_SIZE items; the list
+        # is checked each time the innermost loop ends (compiler.x_Comp: BOUNDED)
+        lines.append((indent + len(comp.fors) - 1, f"if len({acc}) > MAX_SIZE: TOO_LONG({acc})"))
+    if form in ("max", "min"):
         defaults = _defaults(node)
-        aggregate = AGGREGATES[form]
-        if any(key != "default" for key, _v in node.kwargs) or len(defaults) > aggregate.default:
-            return None
-        if aggregate.stops and len(comp.fors) > 1 and not returned:
-            return None
-        if form == "first" and defaults and not isinstance(defaults[0], _CONSTANT):
-            return None                   # the built-in asks for its default before the items
-        if form == "count" and self.counted_without_loop(comp):
-            return None                   # a tally or list.count answers it
-        if form in ("any", "all") and self.unrollable(comp, scope):
-            return None                   # written out member by member: no loop at all
-        if form == "any" and self.any_by_tally(node, scope):
-            return None                   # a tally answers it
-        return form
+        fallback = compiler.src(defaults[0], scope) if defaults else "None"
+        if defaults and not isinstance(defaults[0], _CONSTANT):
+            local = compiler._temp("_q")
+            lines.append((indent, f"{local} = {fallback}"))     # asked for, as the built-in does
+            fallback = local
+        value = f"({fallback} if {acc} is UNSET else {acc})"
+        if not returned:
+            lines.append((indent, f"{acc} = {value}"))
+    else:
+        value = acc if not aggregate.stops else aggregate.found or start
+    if returned:
+        lines.append((indent, f"return {value}"))
+        return None
+    return acc
 
-    def _reduce(self, node, form: str, scope, indent: int, lines: list, returned: bool) -> str | None:
-        """Write the loop of a reduction; its value is in the local returned (None when
-        ``returned``: the lines return it)."""
-        comp = node if form == "list" else node.args[0]
-        if form != "list":
-            self.bind_args(REGISTRY[node.func], node, scope, lambda n, sc: "None")   # checks only
-        aggregate = AGGREGATES[form]
-        acc = self._temp("_q")
-        start = aggregate.start
-        if start is None:       # `first`: its default (asked for before the items, as the built-in does)
-            start = self.src(_defaults(node)[0], scope) if _defaults(node) else "None"
-        if not (returned and aggregate.stops):
-            lines.append((indent, f"{acc} = {start}"))
-        inner, depth = self._fors(comp, scope, indent, lines)
-        with self.maybe_runs():
-            if comp.cond is not None:
-                depth = self._condition(comp.cond, inner, depth, lines)
-            elt = None if form == "count" and isinstance(comp.elt, (*_CONSTANT, ast.Name)) \
-                else self.src(comp.elt, inner)
-        if form in ("max", "min") and not isinstance(comp.elt, (*_CONSTANT, ast.Name)):
-            item = self._temp("_q")     # compared, then kept: worked out once
-            lines.append((depth, f"{item} = {elt}"))
-            elt = item
-        lines.extend((depth + extra, line) for extra, line in aggregate.step(acc, elt, returned))
-        if form == "list" and len(comp.fors) > 1:
-            # one `for` over a value within the limits adds no more than MAX_SIZE items; the list
-            # is checked each time the innermost loop ends (compiler.x_Comp: BOUNDED)
-            lines.append((indent + len(comp.fors) - 1, f"if len({acc}) > MAX_SIZE: TOO_LONG({acc})"))
-        if form in ("max", "min"):
-            defaults = _defaults(node)
-            fallback = self.src(defaults[0], scope) if defaults else "None"
-            if defaults and not isinstance(defaults[0], _CONSTANT):
-                local = self._temp("_q")
-                lines.append((indent, f"{local} = {fallback}"))     # asked for, as the built-in does
-                fallback = local
-            value = f"({fallback} if {acc} is UNSET else {acc})"
-            if not returned:
-                lines.append((indent, f"{acc} = {value}"))
-        else:
-            value = acc if not aggregate.stops else aggregate.found or start
-        if returned:
-            lines.append((indent, f"return {value}"))
-            return None
-        return acc
-
-    def _fors(self, comp, scope, indent: int, lines: list) -> tuple:
-        """The ``for`` lines of a comprehension (as ``_generator`` binds its variables); returns
-        (the scope of its body, the indent of the body)."""
-        names: dict = {}
-        walkers: list = []
-        for number, (name, coll) in enumerate(comp.fors):
-            visible = scope.bind_py(names, walkers)
-            var = self.variable(name)
-            with self.maybe_runs(number > 0):     # a later `for` runs only for items of the earlier ones
-                lines.append((indent, f"for {var} in {self.walk_src(coll, visible)}:"))
-            walkers = [w for w in walkers if w != var] + ([var] if self.kinds.certain(coll, visible) == "zone" else [])
-            self.note_member(var, coll, visible)
-            names = dict(names)
-            names[name] = var
-            indent += 1
-        return scope.bind_py(names, walkers), indent
-
+def _fors(compiler, comp, scope, indent: int, lines: list) -> tuple:
+    """The ``for`` lines of a comprehension (as ``_generator`` binds its variables); returns
+    (the scope of its body, the indent of the body)."""
+    names: dict = {}
+    walkers: list = []
+    for number, (name, coll) in enumerate(comp.fors):
+        visible = scope.bind_py(names, walkers)
+        var = compiler.variable(name)
+        with compiler.maybe_runs(number > 0):     # a later `for` runs only for items of the earlier ones
+            lines.append((indent, f"for {var} in {forms.walk_src(compiler, coll, visible)}:"))
+        walkers = [w for w in walkers if w != var] + ([var] if compiler.kinds.certain(coll, visible) == "zone" else [])
+        tallies.note_member(compiler, var, coll, visible)
+        names = dict(names)
+        names[name] = var
+        indent += 1
+    return scope.bind_py(names, walkers), indent
 
 def conjuncts(node) -> list:
     """The parts of ``a and b and c`` in order (``[node]`` for anything else)."""

@@ -8,7 +8,7 @@ x.PROP == VALUE for x in ZONE)`` read it instead of walking the zone (which comp
 found in the tree, dsl/analysis.py), and ``count(x for x in XS if x == V)`` is ``list.count``. While
 a choice's options are listed, a table no loop changes is looked up once (``listing``).
 
-``Tallies`` is a part of :class:`~rulekit.dsl.compiler.Compiler` (as ``Loops`` is).
+A plain module, as calls.py is: each function takes the compiler it writes for first.
 """
 from __future__ import annotations
 
@@ -19,128 +19,125 @@ from .analysis import any_parts, equal_parts, tally_parts
 from .pysource import SLOT, STEADY, Py, py_identifier
 
 
-class Tallies:
-    """Writing counts from kept tallies (a part of the compiler)."""
+def counted_without_loop(compiler, comp) -> bool:
+    """Whether ``count`` of ``comp`` is answered by a tally or ``list.count`` (``_tally_count``)."""
+    return compiler.passes.on("tallies") and (
+        tally_parts(comp, compiler.v) is not None or equal_parts(comp) is not None)
 
-    def counted_without_loop(self, comp) -> bool:
-        """Whether ``count`` of ``comp`` is answered by a tally or ``list.count`` (``_tally_count``)."""
-        return self.passes.on("tallies") and (
-            tally_parts(comp, self.v) is not None or equal_parts(comp) is not None)
+def any_by_tally(compiler, node, scope) -> bool:
+    """Whether ``any(...)`` is answered by a tally (``tallied_any``)."""
+    return _any_tally_parts(compiler, node, scope) is not None
 
-    def any_by_tally(self, node, scope) -> bool:
-        """Whether ``any(...)`` is answered by a tally (``tallied_any``)."""
-        return self._any_tally_parts(node, scope) is not None
+def _any_tally_parts(compiler, node, scope):
+    """``any_parts`` of ``any(...)``'s one argument, its zone one for certain, else None."""
+    if "tallies" in compiler.passes.off:
+        return None
+    parts = any_parts(node.args[0], compiler.v) if len(node.args) == 1 and not node.kwargs else None
+    return parts if parts is not None and compiler.kinds.certain(parts[0], scope) == "zone" else None
 
-    def _any_tally_parts(self, node, scope):
-        """``any_parts`` of ``any(...)``'s one argument, its zone one for certain, else None."""
-        if "tallies" in self.passes.off:
-            return None
-        parts = any_parts(node.args[0], self.v) if len(node.args) == 1 and not node.kwargs else None
-        return parts if parts is not None and self.kinds.certain(parts[0], scope) == "zone" else None
+@passes.step("tallies")
+def tallied_any(compiler, node, scope) -> str | None:
+    """``any(x.PROP == VALUE for x in ZONE)`` of a zone for certain, PROP a fixed item
+    property and VALUE a name or a constant: whether the zone's tally (engine/tally.py, as
+    ``count`` asks it) holds VALUE, with no scan; the scan where VALUE is a value a table
+    cannot hold (a list). Else None."""
+    parts = _any_tally_parts(compiler, node, scope)
+    if parts is None:
+        return None
+    zone_node, prop, right = parts
+    value = compiler.src(right, scope)
+    key = _tally_key(compiler, zone_node, prop, scope)
+    found = f"{_tally_table(compiler, key, scanning_any=True)}.get({value}, 0) > 0"
+    if isinstance(right, (ast.Num, ast.Str, ast.Const)) or _is_member(compiler, right, scope) \
+            or pysource.is_literal(value):
+        return f"({found})"
+    return f"({found} if {value}.__class__ in PLAIN_VALUE else ANY({compiler._generator(node.args[0], scope)}))"
 
-    @passes.step("tallies")
-    def tallied_any(self, node, scope) -> str | None:
-        """``any(x.PROP == VALUE for x in ZONE)`` of a zone for certain, PROP a fixed item
-        property and VALUE a name or a constant: whether the zone's tally (engine/tally.py, as
-        ``count`` asks it) holds VALUE, with no scan; the scan where VALUE is a value a table
-        cannot hold (a list). Else None."""
-        parts = self._any_tally_parts(node, scope)
-        if parts is None:
-            return None
-        zone_node, prop, right = parts
-        value = self.src(right, scope)
-        key = self._tally_key(zone_node, prop, scope)
-        found = f"{self._tally_table(key, scanning_any=True)}.get({value}, 0) > 0"
-        if isinstance(right, (ast.Num, ast.Str, ast.Const)) or self._is_member(right, scope) \
-                or pysource.is_literal(value):
-            return f"({found})"
-        return f"({found} if {value}.__class__ in PLAIN_VALUE else ANY({self._generator(node.args[0], scope)}))"
+def names_set(compiler, coll, scope) -> bool:
+    """``coll`` names a set of the game (not a name bound in ``scope``)."""
+    return isinstance(coll, ast.Name) and coll.id in compiler.v.sets and coll.id not in scope.py \
+        and coll.id not in scope.alias and coll.id not in scope.locals
 
-    def names_set(self, coll, scope) -> bool:
-        """``coll`` names a set of the game (not a name bound in ``scope``)."""
-        return isinstance(coll, ast.Name) and coll.id in self.v.sets and coll.id not in scope.py \
-            and coll.id not in scope.alias and coll.id not in scope.locals
+def note_member(compiler, var: str, coll, scope) -> None:
+    """Python variable ``var`` walks ``coll``: when that is a set, it holds one of the set's
+    members (a text), which a tally answers for with no check of its class."""
+    if names_set(compiler, coll, scope):
+        scope.kinds[("py", var)] = "member"
 
-    def note_member(self, var: str, coll, scope) -> None:
-        """Python variable ``var`` walks ``coll``: when that is a set, it holds one of the set's
-        members (a text), which a tally answers for with no check of its class."""
-        if self.names_set(coll, scope):
-            scope.kinds[("py", var)] = "member"
+def _is_member(compiler, node, scope) -> bool:
+    return isinstance(node, ast.Name) and node.id in scope.py and \
+        scope.kinds.get(("py", scope.py[node.id])) == "member"
 
-    def _is_member(self, node, scope) -> bool:
-        return isinstance(node, ast.Name) and node.id in scope.py and \
-            scope.kinds.get(("py", scope.py[node.id])) == "member"
+@passes.step("tallies")
+def _tally_count(compiler, arg, scope):
+    """``count(x for x in ZONE if x.PROP == VALUE)`` with PROP a fixed item property is
+    answered from an incrementally kept tally (engine/tally.py) instead of a scan: the
+    commonest question rules ask ("how many cards of this company does p have")."""
+    if "tallies" in compiler.passes.off:
+        return None
+    parts = tally_parts(arg, compiler.v)
+    if parts is None:
+        return _equal_count(compiler, arg, scope)
+    zone_node, prop, right = parts
+    if compiler.kinds.certain(zone_node, scope) == "zone":
+        key = _tally_key(compiler, zone_node, prop, scope)
+        return f"{_tally_table(compiler, key)}.get({compiler.src(right, scope)}, 0)"
+    return f"TALLY(s, {compiler.src(zone_node, scope)}, {compiler.constant(prop)}, {compiler.src(right, scope)})"
 
-    @passes.step("tallies")
-    def _tally_count(self, arg, scope):
-        """``count(x for x in ZONE if x.PROP == VALUE)`` with PROP a fixed item property is
-        answered from an incrementally kept tally (engine/tally.py) instead of a scan: the
-        commonest question rules ask ("how many cards of this company does p have")."""
-        if "tallies" in self.passes.off:
-            return None
-        parts = tally_parts(arg, self.v)
-        if parts is None:
-            return self._equal_count(arg, scope)
-        zone_node, prop, right = parts
-        if self.kinds.certain(zone_node, scope) == "zone":
-            key = self._tally_key(zone_node, prop, scope)
-            return f"{self._tally_table(key)}.get({self.src(right, scope)}, 0)"
-        return f"TALLY(s, {self.src(zone_node, scope)}, {self.constant(prop)}, {self.src(right, scope)})"
+@passes.step("listing")
+def _tally_table(compiler, key: str, scanning_any: bool = False) -> str:
+    """A tally's table (engine/tally.py: built on the first question; for an ``any``, one
+    built where an item lacks the property answers as the scan would). While options are
+    listed (:meth:`listing`), a table whose key no loop changes is looked up once, where it
+    is first asked, and read from a local after that: the listing moves no item."""
+    build = f"TALLY_TABLE(s, {key}, True)" if scanning_any else f"TALLY_TABLE(s, {key})"
+    table = f"(s.tallies.get({key}) or {build})"
+    at = compiler.at
+    if at.listing is None or "listing" in compiler.passes.off or at.in_iterable or pysource.kind(key) != STEADY:
+        return table
+    same = (key.denotes, scanning_any)
+    local = at.listing.get(same)
+    if local is None:
+        local = at.listing[same] = compiler._temp("_tc")
+    return f"({local} or ({local} := {table}))"     # a table is never empty (tally_table)
 
-    @passes.step("listing")
-    def _tally_table(self, key: str, scanning_any: bool = False) -> str:
-        """A tally's table (engine/tally.py: built on the first question; for an ``any``, one
-        built where an item lacks the property answers as the scan would). While options are
-        listed (:meth:`listing`), a table whose key no loop changes is looked up once, where it
-        is first asked, and read from a local after that: the listing moves no item."""
-        build = f"TALLY_TABLE(s, {key}, True)" if scanning_any else f"TALLY_TABLE(s, {key})"
-        table = f"(s.tallies.get({key}) or {build})"
-        at = self.at
-        if at.listing is None or "listing" in self.passes.off or at.in_iterable or pysource.kind(key) != STEADY:
-            return table
-        same = (key.denotes, scanning_any)
-        local = at.listing.get(same)
-        if local is None:
-            local = at.listing[same] = self._temp("_tc")
-        return f"({local} or ({local} := {table}))"     # a table is never empty (tally_table)
+@contextlib.contextmanager
+def listing(compiler, tables: dict):
+    """Compile the tests of a choice's options, which share ``tables`` (what a table's key denotes ->
+    the local that keeps it; each local must start as None before the options are listed)."""
+    saved, compiler.at.listing = compiler.at.listing, tables
+    try:
+        yield
+    finally:
+        compiler.at.listing = saved
 
-    @contextlib.contextmanager
-    def listing(self, tables: dict):
-        """Compile the tests of a choice's options, which share ``tables`` (what a table's key denotes ->
-        the local that keeps it; each local must start as None before the options are listed)."""
-        saved, self.at.listing = self.at.listing, tables
-        try:
-            yield
-        finally:
-            self.at.listing = saved
+def _tally_key(compiler, zone_node, prop: str, scope) -> str:
+    """The source of a tally's key ``(zone, prop)`` for a zone known to be one: made once
+    for a named zone or a player's zone (one key per seat), else built where it is asked."""
+    v = compiler.v
+    if isinstance(zone_node, ast.Name):
+        return Py(compiler.constant((v.zones[zone_node.id], prop), f"TK_{py_identifier(zone_node.id)}"), STEADY,
+                  ("tally", zone_node.id, prop))
+    if isinstance(zone_node, ast.Attr) and zone_node.name in v.pzones:
+        keys = tuple((key, prop) for key in v.pzones[zone_node.name])
+        seat = compiler.src(zone_node.obj, scope)
+        key = f"{compiler.constant(keys, f'TK_{py_identifier(zone_node.name)}')}[{seat}]"
+        if pysource.kind(seat) != SLOT:
+            return key
+        return Py(key, STEADY, ("tally", zone_node.name, prop, seat.denotes))
+    return f"({compiler.src(zone_node, scope)}, {compiler.constant(prop)})"
 
-    def _tally_key(self, zone_node, prop: str, scope) -> str:
-        """The source of a tally's key ``(zone, prop)`` for a zone known to be one: made once
-        for a named zone or a player's zone (one key per seat), else built where it is asked."""
-        v = self.v
-        if isinstance(zone_node, ast.Name):
-            return Py(self.constant((v.zones[zone_node.id], prop), f"TK_{py_identifier(zone_node.id)}"), STEADY,
-                      ("tally", zone_node.id, prop))
-        if isinstance(zone_node, ast.Attr) and zone_node.name in v.pzones:
-            keys = tuple((key, prop) for key in v.pzones[zone_node.name])
-            seat = self.src(zone_node.obj, scope)
-            key = f"{self.constant(keys, f'TK_{py_identifier(zone_node.name)}')}[{seat}]"
-            if pysource.kind(seat) != SLOT:
-                return key
-            return Py(key, STEADY, ("tally", zone_node.name, prop, seat.denotes))
-        return f"({self.src(zone_node, scope)}, {self.constant(prop)})"
-
-    def _equal_count(self, arg, scope):
-        """``count(x for x in XS if x == V)``: Python's ``list.count`` (the same ``==``)."""
-        parts = equal_parts(arg)
-        if parts is None:
-            return None
-        coll, right = parts
-        if self.kinds.certain(coll, scope) in ("list", "zone"):
-            return f"{self.seq_src(coll, scope)}.count({self.src(right, scope)})"
-        items, value = self.src(coll, scope), self.src(right, scope)
-        twice = self._twice(items)
-        if twice is None:
-            return f"COUNT_EQUAL(s, {items}, {value})"
-        first, again = twice                # a list is counted without a call
-        return f"({again}.count({value}) if {first}.__class__ is LIST else COUNT_EQUAL(s, {again}, {value}))"
+def _equal_count(compiler, arg, scope):
+    """``count(x for x in XS if x == V)``: Python's ``list.count`` (the same ``==``)."""
+    parts = equal_parts(arg)
+    if parts is None:
+        return None
+    coll, right = parts
+    if compiler.kinds.certain(coll, scope) in ("list", "zone"):
+        return f"{compiler.seq_src(coll, scope)}.count({compiler.src(right, scope)})"
+    items, value = compiler.src(coll, scope), compiler.src(right, scope)
+    twice = compiler._twice(items)
+    if twice is None:
+        return f"COUNT_EQUAL(s, {items}, {value})"
+    first, again = twice                # a list is counted without a call
+    return f"({again}.count({value}) if {first}.__class__ is LIST else COUNT_EQUAL(s, {again}, {value}))"
