@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("pygls")
-from lsp_client import Editor  # noqa: E402
+from lsp_client import TIMEOUT, Editor  # noqa: E402
 from lsprotocol import types  # noqa: E402
 from pygls.uris import to_fs_path  # noqa: E402
 
@@ -49,7 +49,7 @@ def auction(tmp_path):
     return folder
 
 
-def _found(editor, uri: str, timeout: float = 40) -> list:
+def _found(editor, uri: str, timeout: float = TIMEOUT) -> list:
     """The first diagnostics published for ``uri`` that are not empty (a round publishes the game's
     stage, clean for the script, before the script's own)."""
     deadline = time.monotonic() + timeout
@@ -95,7 +95,7 @@ def test_completions_that_never_end_are_dropped_and_other_requests_answer(editor
     found = editor.definition(rules, line, column)
     assert found and found[0].uri.endswith("rules.yaml")
     for future in asked:            # each ends: the first seven dropped for the eighth, that one at its bound
-        answer = future.result(timeout=40)
+        answer = future.result(timeout=TIMEOUT)
         assert list(answer.items if isinstance(answer, types.CompletionList) else answer) == []
 
 

@@ -5,8 +5,11 @@ A script runs the game's rules: its ``position:`` or its steps may compute witho
 values without end, and the language server must go on answering. So a script is played in a
 child process (``python -m rulekit.lsp.child``), never in one of the server's threads: its
 memory is capped (``RLIMIT_AS``), its steps are bounded by the engine's watchdog (a step stopped
-on its line, RK4016 or RK4024, as the command line does), and past :data:`SECONDS` of wall-clock
-time, or as soon as ``stale()`` says an edit came, it is killed.
+on its line, RK4016 or RK4024, as the command line does), and past :data:`SECONDS` of the child's
+CPU time (read in ``/proc``, as the watchdog counts it: a machine loaded by other work slows a
+script without making it late), or as soon as ``stale()`` says an edit came, it is killed. A child
+that waits without computing is killed at the backstop, :data:`BACKSTOP` times that bound of
+wall-clock time; where ``/proc`` cannot be read, the bound itself is wall-clock time.
 
 A child that answered is kept for the next request (warm: rulekit imported, the game's texts
 parsed), so a script's diagnostics cost its play, not a process's start; one that was killed is
@@ -31,11 +34,13 @@ from ..errors import Diagnostic
 from ..source import Span
 from .documents import real
 
-SECONDS = 10            # a script's whole run, wall-clock (RULEKIT_LSP_SCRIPT_SECONDS sets another)
+SECONDS = 10            # a script's whole run, CPU time of its child (RULEKIT_LSP_SCRIPT_SECONDS sets another)
+BACKSTOP = 30           # times SECONDS of wall-clock time, for a child that waits without computing
 MEMORY = 2 << 30        # a child's address space: a runaway value stops near it (RK4024 at 1 GB of growth)
 POLL = 0.05             # how often a waiting run looks whether an edit made it stale
 REQUESTS = 50           # requests a child serves before it is retired
 _HEADER = struct.Struct("<Q")
+_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100     # /proc counts in these
 _idle: list = []        # children that answered, waiting for the next request
 _lock = threading.Lock()
 
@@ -89,15 +94,30 @@ def _give_back(child: subprocess.Popen, answer) -> None:
 
 
 def _wait(child: subprocess.Popen, stale):
-    """The child's answer, None when stale first, ("late", None) past the bound or at its end."""
-    deadline = time.monotonic() + seconds() + 2     # the watchdog stops a step first, on its line
+    """The child's answer, None when stale first, ("late", None) past the bound (its CPU time
+    for this request, else wall-clock time), past the backstop or at its end."""
+    bound = seconds() + 2       # the watchdog stops a step first, on its line
+    spent = cpu_seconds(child.pid)
+    backstop = time.monotonic() + (bound if spent is None else BACKSTOP * seconds())
     fd = child.stdout.fileno()
     while not select.select([fd], [], [], POLL)[0]:
         if stale is not None and stale():
             return None
-        if time.monotonic() > deadline or child.poll() is not None:
+        now = cpu_seconds(child.pid) if spent is not None else None
+        if child.poll() is not None or time.monotonic() > backstop or (now is not None and now - spent > bound):
             return ("late", None)
     return "done", answer_of(json.loads(receive(child.stdout)))
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """The CPU time (user and system) a process has used, from ``/proc/PID/stat``; None where
+    there is no such file (not Linux, or the process is gone)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            fields = stat.read().rsplit(b")", 1)[1].split()     # the name, in parentheses, may hold spaces
+        return (int(fields[11]) + int(fields[12])) / _TICKS
+    except (OSError, IndexError, ValueError):
+        return None
 
 
 def answer_data(value) -> dict:
