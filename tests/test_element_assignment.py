@@ -69,9 +69,9 @@ def _game(write_game, text=GAME, name="g"):
 def test_an_element_is_set_and_other_names_keep_the_old_value(write_game):
     state = rulekit.new_game(_game(write_game), 1, record=True)
     assert state.g["out"][:6] == [[0, 5, 2], [[0, 0], [7, 0]], [9, 2, 3], [1, 2, 3], [1, 2, 30], ["plain", 2]]
-    changes = [e for e in state.events if e[0] == "set" and e[1] in ("board", "p1.marks")]
-    assert changes == [("set", "board", [0, 0, 0], [0, 5, 0]), ("set", "board", [0, 5, 0], [0, 5, 2]),
-                       ("set", "p1.marks", [1, 2, 3], [1, 2, 30])]
+    changes = [e for e in state.events if e[0] in ("set", "set_element") and e[1] in ("board", "p1.marks")]
+    assert changes == [("set_element", "board", 1, 0, 5), ("set_element", "board", 2, 0, 2),    # board[-1]: [2]
+                       ("set_element", "p1.marks", 2, 3, 30)]
     rulekit.apply(state, "right")      # in a procedure that stops for a decision (its locals in the frame)
     assert state.p[0]["marks"] == [[0, 1], 2, 30]
 

@@ -137,8 +137,8 @@ def test_no_other_name_ever_sees_an_element_set_in_place(write_game):
     assert d == {"a": 0, "b": 2} and e == {"a": 1}
     assert grid == [[4, 5], [7, 0]] and rows == [[0, 0], [0, 0]] and row == [0, 0]
     assert self_ == [[0]]
-    changes = [e for e in state.events if e[0] == "set" and e[1] == "board"]
-    assert changes == [("set", "board", [0, 0], [1, 0]), ("set", "board", [1, 0], [1, 2])]
+    changes = [e for e in state.events if e[0] in ("set", "set_element") and e[1] == "board"]
+    assert changes == [("set_element", "board", 0, 0, 1), ("set_element", "board", 1, 0, 2)]
 
 
 def test_an_element_set_in_a_frame_that_stops_keeps_the_clone_apart(write_game):

@@ -15,6 +15,7 @@ from __future__ import annotations
 import attrs
 
 from ..codes import UNKNOWN_IN_NARRATION
+from ..engine.elements import value_before
 from ..engine.redact import Sight, hidden_items
 from ..engine.state import PLAYERS, SEAT_NAMES, Decision
 from ..engine.view import sight
@@ -115,7 +116,7 @@ def lines(state, events, actor=None, seat=None) -> list[str]:
     where they cannot see it, are left out)."""
     narration = state.game.narration or Narration()
     out: list = []            # (position of the first event, text)
-    changes = _net_changes(events)
+    changes = _net_changes(state, events, narration.set.keys() | narration.transfer.keys())
     if seat is not None:
         changes = {key: row for key, row in changes.items() if _var_seen(state.game, key, seat)}
     _transfers(state, narration, changes, actor, out)
@@ -182,17 +183,32 @@ def _move(state, narration, at, event, actor, out) -> None:
             return
 
 
-def _net_changes(events) -> dict:
-    """(variable, player or None) -> (first event's position, first old, last new)."""
+def _net_changes(state, events, wanted) -> dict:
+    """(variable, player or None) -> (first event's position, first old, last new), for the
+    variables named in ``wanted``. A variable an element of which was set (``set_element``, which
+    keeps that element alone) says its whole value before and after as a ``set`` would, worked
+    back from its value in ``state``, the state the events end in."""
     changes: dict = {}
+    elements: dict = {}         # a variable an element of which was set -> its name in the events
     for at, event in enumerate(events):
-        if event[0] != "set":
+        kind = event[0]
+        if kind != "set" and kind != "set_element":
             continue
         who, _, name = event[1].rpartition(".")
-        player = _seat(who) if who else None
-        key = (name, player)
+        if name not in wanted:
+            continue
+        key = (name, _seat(who) if who else None)
         first = changes.get(key)
-        changes[key] = (at, event[2], event[3]) if first is None else (first[0], first[1], event[3])
+        if kind == "set":
+            changes[key] = (at, event[2], event[3]) if first is None else (first[0], first[1], event[3])
+        else:
+            changes[key] = (at, None, None) if first is None else first
+            elements[key] = event[1]
+    for key, what in elements.items():
+        own = [e for e in events if (e[0] == "set" or e[0] == "set_element") and e[1] == what]
+        name, who = key
+        new = own[-1][3] if own[-1][0] == "set" else (state.g if who is None else state.p[who]).get(name)
+        changes[key] = (changes[key][0], value_before(new, own), new)
     return changes
 
 
@@ -303,7 +319,7 @@ class Teller:
     def _seen(self, state, event) -> bool:
         if self.seat is None:
             return True
-        if event[0] == "set":
+        if event[0] == "set" or event[0] == "set_element":
             who, _, name = event[1].rpartition(".")
             return _var_seen(state.game, (name, _seat(who) if who else None), self.seat)
         return _event_seen(state, event, self.seat)

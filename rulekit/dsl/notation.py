@@ -123,6 +123,10 @@ def render_event(event: tuple) -> str:
         return f"  move {event[1]}: {event[2]} -> {event[3]}"
     if kind == "set":
         return f"  {event[1]}: {fmt(event[2])} -> {fmt(event[3])}"
+    if kind == "set_element":       # one element of a list or mapping: `board[1]: 0 -> 5`, a new key `d[b] = 2`
+        if len(event) == 4:
+            return f"  {event[1]}[{fmt(event[2])}] = {fmt(event[3])}"
+        return f"  {event[1]}[{fmt(event[2])}]: {fmt(event[3])} -> {fmt(event[4])}"
     if kind == "prop":
         return f"  {event[1]}.{event[2]} = {fmt(event[3])}"
     if kind == "shuffle":

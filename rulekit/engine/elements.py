@@ -20,8 +20,10 @@ per call site.
 
 A game variable's element (``v[i] = x``, ``p.v[i] = x``) is set by ``SET_ELEMENT``
 (expressions._set_element) in place on the same terms: the row of the state holds the list and
-nothing else does (:func:`held_once`; a clone of the state, another name, a memo or a loop walking
-it is one more), and the game keeps no record, whose event would keep the old value.
+nothing else does (:func:`held_once`; a clone of the state, another name, a memo, a loop walking
+it or an event keeping the whole value is one more). A recorded game logs the element's change
+alone (``set_element``: engine/mutate.py), so it too sets in place; :func:`value_before` reads
+such events back.
 """
 from __future__ import annotations
 
@@ -94,3 +96,22 @@ def _stored_back(code, offset: int) -> bool:
             and wrote[2][0] == "STORE_SUBSCR":
         return read == wrote[:2] + [("BINARY_SUBSCR", None)]
     return False
+
+
+def value_before(after, events):
+    """A variable's value before ``events`` (its own ``set`` and ``set_element`` events, in the
+    order they happened), worked back from its value ``after`` them: each element's change undone
+    on one copy, a whole ``set`` giving its old value. Nothing the events or ``after`` hold is
+    changed."""
+    value, own = after, False
+    for event in reversed(events):
+        if event[0] == "set":
+            value, own = event[2], False
+            continue
+        if not own:
+            value, own = (list(value) if value.__class__ is list else dict(value)), True
+        if len(event) == 5:
+            value[event[2]] = event[3]
+        else:               # the key was new
+            del value[event[2]]
+    return value

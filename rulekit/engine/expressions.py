@@ -187,15 +187,24 @@ def _replaced(container, key, value):
 
 def _set_element(s, setter, player, name: str, key, value, span) -> None:
     """``v[i] = x`` for game variable ``v`` (``player``'s, or a global one with None), through its
-    setter (what to forget, and the event of a recorded game, as any assignment). The list or
-    mapping is changed in place where nobody else holds it and no record keeps its old value
-    (elements.held_once), so a loop of n assignments costs n; anything else gets a new value."""
+    setter (what to forget, and a recorded game's event, which keeps the element's change alone:
+    ``set_element``, engine/mutate.py). The list or mapping is changed in place where the row of
+    the state is its only holder (elements.held_once: a clone of the state, another name, a memo,
+    an event keeping the whole value are each one more), so a loop of n assignments costs n,
+    recorded or not; otherwise the variable gets a copy of its own first."""
     container = (s.g if player is None else s.p[player])[name]
-    if not s.record and (container.__class__ is list or container.__class__ is dict) and held_once(container):
-        container[_element_key(container, key)] = value
-        setter(s, player, container, span, value)
-        return
-    setter(s, player, _replaced(container, key, value), span)
+    key = _element_key(container, key)
+    if not held_once(container):
+        built(len(container))
+        container = list(container) if container.__class__ is list else dict(container)
+    if container.__class__ is list:
+        if key < 0:
+            key += len(container)       # the event names the element as it stands
+        was = container[key]
+    else:
+        was = container.get(key, mutate.ABSENT)
+    container[key] = value
+    setter(s, player, container, span, value, key, was)
 
 
 def _first_of_each(pairs: list) -> list:

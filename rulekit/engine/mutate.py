@@ -41,7 +41,12 @@ def variable_setter(name: str, per_player: bool):
     """The one door a variable changes through: ``set(s, player, value, span)`` for player
     variable ``name`` (``per_player``), or global variable ``name`` with ``player`` None. Its
     bounds and what it forgets are looked up once per game; generated code holds one setter
-    per variable it assigns."""
+    per variable it assigns. ``set(s, player, value, span, element, key, was)`` says that
+    ``value`` is the variable's list or mapping with one element, ``key``, set to ``element``
+    (it was ``was``, or ABSENT for a new key): a recorded game logs that element's change,
+    ``("set_element", "p1.v", key, was, element)`` (``("set_element", "p1.v", key, element)``
+    for a new key), not the whole value, which expressions._set_element may have changed in
+    place."""
     game = bounds = forgets = None
     low, high = -_UNBOUNDED, _UNBOUNDED
 
@@ -54,18 +59,23 @@ def variable_setter(name: str, per_player: bool):
         forgets = new_game.memo.deps.get(("pvar" if per_player else "g", name), new_game.memo.always)
         game = new_game
 
-    def setter(s: State, player, value, span=None, element=_WHOLE) -> None:
+    def setter(s: State, player, value, span=None, element=_WHOLE, key=None, was=None) -> None:
         if s.game is not game:
             learn(s.game)
         if bounds is not None and not (value.__class__ is int and low <= value <= high):
             _check_bounds(_what(name, player), value, bounds, span)
         row = s.p[player] if per_player else s.g
         if s.record:        # a recorded game prints what it keeps: no number too long to print
-            if value.__class__ is int and value.bit_length() > MAX_BITS:
-                too_many_digits(value.bit_length(), f"`{_what(name, player)}` grew without end?", span)
-            old = row.get(name)
-            if old != value or old.__class__ is not value.__class__:     # 1 -> true is a change too
-                s.events.append(("set", _what(name, player), old, value))
+            if element is not _WHOLE:       # one element of ``value`` set (to ``element``; it was ``was``)
+                if was != element or was.__class__ is not element.__class__:
+                    s.events.append(("set_element", _what(name, player), key, element) if was is ABSENT
+                                    else ("set_element", _what(name, player), key, was, element))
+            else:
+                if value.__class__ is int and value.bit_length() > MAX_BITS:
+                    too_many_digits(value.bit_length(), f"`{_what(name, player)}` grew without end?", span)
+                old = row.get(name)
+                if old != value or old.__class__ is not value.__class__:     # 1 -> true is a change too
+                    s.events.append(("set", _what(name, player), old, value))
         row[name] = value
         if s.memo and (forgets or s.coarse):
             memo.drop(s, forgets)
@@ -74,7 +84,8 @@ def variable_setter(name: str, per_player: bool):
     return setter
 
 
-_WHOLE = object()    # a setter's ``element`` when the whole value is new (not one element set in place)
+_WHOLE = object()    # a setter's ``element`` when the whole value is new (not one element set)
+ABSENT = object()    # a setter's ``was`` when the element's key is new to the mapping
 
 
 # A bound not given, as a whole number (comparing ints is quicker than with infinity): a value
