@@ -14,7 +14,11 @@ operator swapped inside effect-language text (``<``/``<=``, ``>``/``>=``, ``==``
 ``+``/``-``, ``+=``/``-=``, ``and``/``or``, ``true``/``false``, ``min``/``max``, a ``not`` dropped),
 a number in code ±1, a statement line replaced by ``pass``, an ``if``/``elif``/``while`` condition
 negated, a ``choose`` option's condition dropped (adds options) or negated, an item of a list
-removed. These are the *text* family (``--family text``).
+removed. These are the *text* family (``--family text``): the mutants the designer's command
+``rulekit mutate`` plants, from its generator (``rulekit.batch.mutants``: the same rule files and
+sections, the player counts left alone, each change read the same way), with this harness's
+own operators among them (another value of a table, a visibility, a ``not`` dropped, a list's
+item removed); the mutants are generated in one place, never copied here.
 
 The *names* family (``--family names``) plants what another tester would: the right shape, the
 wrong name, in the same code texts. A set's member written as a text (``'spy'``) becomes each other
@@ -87,20 +91,23 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 # ------------------------------------------------------------------ what is mutated
 
-NOT_RULES = {"meta", "render", "narrate", "bots", "search", "estimate", "include", "variant"}   # top-level sections
-PROSE = {"text", "ruling", "provenance", "title", "designer", "publisher", "source", "year", "id", "type",
-         "layout", "label", "color_by", "player_color_by"}
 TABLES = {("sets",), ("tables",)}     # where a row's number may take another row's value
-CODE = {"do", "expr", "points", "when", "setup", "finish", "end_after_round_if", "eligible", "options",
-        "tiebreak", "rounds"}
 VISIBILITIES = ("public", "owner", "hidden", "face_up")
 CHECK_STEPS = {"expect", "legal", "refuse", "score", "over", "sees"}
-SWAPS = {"<=": "<", "<": "<=", ">=": ">", ">": ">=", "==": "!=", "!=": "==", "+=": "-=", "-=": "+=",
-         "+": "-", "-": "+", "and": "or", "or": "and", "true": "false", "false": "true", "min": "max",
-         "max": "min"}
-TOKEN = re.compile(r"(?<![<>=!+\-*/])(<=|>=|==|!=|\+=|-=|<|>)(?!=)|(?<=\s)([+-])(?=\s)"
-                   r"|\b(and|or|true|false|min|max)\b|\bnot\s+|(?<![\w.])(\d+)(?![\w.])")
-HEADER = re.compile(r"^(\s*)(if|elif|while)\s+(.*):\s*$")
+NOT = re.compile(r"\bnot\s+")
+
+
+@functools.cache
+def designer():
+    """The designer's generator, the one ``rulekit mutate`` plants (``rulekit.batch.mutants``, before
+    issue 56 ``rulekit.tools.mutants``): the rule files, the sections that are rules, the mutants of
+    numbers, flags, operators, statements and conditions, and how a mutant reads. This harness adds
+    its own operators to it and the names family, never a second copy of it."""
+    try:
+        from rulekit.batch import mutants
+    except ImportError:
+        from rulekit.tools import mutants
+    return mutants
 
 
 @attrs.frozen
@@ -114,40 +121,23 @@ class Mutant:
     new: str
     op: str
 
+    def designed(self):
+        """The same change as the designer's generator holds it."""
+        return designer().Mutant(self.file, self.line, (self.start, self.end), self.new, self.op)
+
     def apply(self, text: str) -> str:
-        return text[:self.start] + self.new + text[self.end:]
+        return self.designed().applied(text)
 
     def describe(self, text: str) -> str:
         """``file:line: op: the line before -> the line after`` (the first changed line)."""
-        begin = text.rfind("\n", 0, self.start) + 1
-        stop = text.find("\n", self.end)
-        stop = len(text) if stop < 0 else stop
-        before = text[begin:stop]
-        after = (text[begin:self.start] + self.new + text[self.end:stop])
-        return f"{self.file}:{self.line}: {self.op}: `{_short(before)}` -> `{_short(after)}`"
-
-
-def _short(line: str, width: int = 110) -> str:
-    line = " ".join(line.split())
-    return line if len(line) <= width else line[:width - 3] + "..."
+        return self.designed().change(text)
 
 
 def content_files(folder: str, only: str | None = None) -> list[str]:
-    """The game's rule files, sorted: every YAML file of the folder holding some section that
-    is not bots, narration, rendering or the bots' search, then every variant (``variants/*.yaml``:
-    a variant's rules are rules like the game's)."""
-    names = []
-    variants = os.path.join(folder, "variants")
-    listed = [name for name in sorted(os.listdir(folder))] + \
-        ([f"variants/{name}" for name in sorted(os.listdir(variants))] if os.path.isdir(variants) else [])
-    for name in listed:
-        if not name.endswith((".yaml", ".yml")) or (only and only not in (name, os.path.basename(name))):
-            continue
-        with open(os.path.join(folder, name), encoding="utf-8") as f:
-            data = yaml.safe_load(f)
-        if isinstance(data, dict) and set(data) - NOT_RULES - {"players"}:
-            names.append(name)
-    return names
+    """The game's rule files, as ``rulekit mutate`` finds them (every YAML file of the folder holding
+    a section that is a rule, then every variant's: a variant's rules are rules like the game's),
+    or only ``only`` (``rules.yaml``, ``variants/pro.yaml``)."""
+    return [name for name in designer().rule_files(folder) if not only or only in (name, os.path.basename(name))]
 
 
 def variant_of(file: str) -> tuple:
@@ -161,8 +151,13 @@ FAMILIES = ("text", "names")
 
 def mutants_of(folder: str, only: str | None = None, family: str = "all") -> list[Mutant]:
     """Every mutant of the game in ``folder`` of ``family`` (``text``, ``names`` or ``all``):
-    family by family (text first), then in file and text order."""
+    family by family (text first), then in file and text order. The text family is the designer's
+    mutants with this harness's own operators (:func:`_walk`) among them."""
     out: list[Mutant] = []
+    designed: dict = {}
+    if family in ("all", "text"):
+        for m in designer().mutants_of(folder):
+            designed.setdefault(m.file, []).append((*m.span, m.new, m.op))
     for fam in FAMILIES:
         if family not in ("all", fam):
             continue
@@ -170,7 +165,7 @@ def mutants_of(folder: str, only: str | None = None, family: str = "all") -> lis
             with open(os.path.join(folder, name), encoding="utf-8") as f:
                 text = f.read()
             root = yaml.compose(text, Loader=yaml.SafeLoader)
-            found = (_walk(root, (), text) if fam == "text"
+            found = (designed.get(name, []) + list(_walk(root, (), text)) if fam == "text"
                      else _named_walk(root, (), text, names_of(folder, variant_of(name))))
             out += _in_order(name, text, found)
     return out
@@ -187,13 +182,15 @@ def _in_order(name: str, text: str, found) -> list[Mutant]:
 
 
 def _walk(node, path: tuple, text: str):
-    """(start, end, new text, op) for every mutant of ``node`` at ``path`` (keys and indexes)."""
-    if path and path[0] in NOT_RULES:
+    """(start, end, new text, op) for each mutant of ``node`` at ``path`` (keys and indexes) that
+    the designer's generator does not plant: a table's number as another row's, a visibility
+    changed, a list's item removed, a ``not`` dropped from code."""
+    if path and path[0] in designer().NOT_RULES:
         return
     key = next((k for k in reversed(path) if isinstance(k, str)), None)
     if isinstance(node, yaml.MappingNode):
         for k, v in node.value:
-            if isinstance(k, yaml.ScalarNode) and k.value not in PROSE:
+            if isinstance(k, yaml.ScalarNode) and k.value not in designer().PROSE:
                 yield from _walk(v, path + (k.value,), text)
         if path[:1] in TABLES:
             yield from _table_values(node, path)
@@ -205,26 +202,15 @@ def _walk(node, path: tuple, text: str):
         if path[:1] in TABLES:
             yield from _sequence_values(node)
     elif isinstance(node, yaml.ScalarNode):
-        yield from _scalar(node, path, key, text)
-
-
-def _scalar(node, path: tuple, key, text: str):
-    start, end = node.start_mark.index, node.end_mark.index
-    tag = node.tag
-    if node.style is None and tag.endswith(":int"):
-        if path[:1] == ("params",) and key in ("min", "max"):
-            return     # a variant's bounds, checked at load: never play
-        value = int(node.value, 0)
-        yield start, end, str(value + 1), "number +1"
-        yield start, end, str(value - 1), "number -1"
-    elif node.style is None and tag.endswith(":bool"):
-        yield start, end, "false" if node.value.lower() == "true" else "true", "flip"
-    elif key == "visibility" and node.value in VISIBILITIES:
-        for other in VISIBILITIES:
-            if other != node.value:
-                yield start, end, other, "visibility"
-    elif key in CODE and isinstance(node.value, str):
-        yield from _code(text, start, end, node.style)
+        start, end = node.start_mark.index, node.end_mark.index
+        if key == "visibility" and node.value in VISIBILITIES:
+            for other in VISIBILITIES:
+                if other != node.value:
+                    yield start, end, other, "visibility"
+        elif key in designer().CODE and isinstance(node.value, str):
+            code = designer()._code_only(text[start:end], node.style)     # strings and comments blanked
+            for m in NOT.finditer(code):
+                yield start + m.start(), start + m.end(), "", "drop not"
 
 
 def _table_values(node, path: tuple):
@@ -281,30 +267,7 @@ def _line_end(text: str, index: int) -> int:
     return len(text) if stop < 0 else stop + 1
 
 
-# ------------------------------------------------------------------ effect-language text
-
-def _code(text: str, start: int, end: int, style) -> list:
-    """The mutants of the code at [start, end) of ``text``: tokens outside strings and comments,
-    then, in a block of statements, lines."""
-    raw = text[start:end]
-    mask = _code_mask(raw, style)
-    out = []
-    for m in TOKEN.finditer(raw):
-        if not all(mask[m.start():m.end()]):
-            continue
-        word = m.group(0)
-        at = start + m.start()
-        if m.group(4):
-            out += [(at, at + len(word), str(int(word) + 1), "number +1"),
-                    (at, at + len(word), str(int(word) - 1), "number -1")]
-        elif word.startswith("not"):
-            out.append((at, at + len(word), "", "drop not"))
-        else:
-            out.append((at, at + len(word), SWAPS[word], "swap"))
-    if style == "|":
-        out += _lines(text, start, raw, mask)
-    return out
-
+# ------------------------------------------------------------------ the names family
 
 def _code_mask(raw: str, style, strings: list | None = None) -> list:
     """True where ``raw`` is code: not a string literal, a comment, quotes or a block header.
@@ -343,79 +306,6 @@ def _code_mask(raw: str, style, strings: list | None = None) -> list:
         i = stop
     return mask
 
-
-def _lines(text: str, start: int, raw: str, mask: list) -> list:
-    """Line mutants of a block of statements: a statement becomes ``pass``, a condition is
-    negated, an option's condition is dropped or negated."""
-    out = []
-    offset = raw.find("\n") + 1
-    for line in raw[offset:].split("\n"):
-        at = start + offset
-        offset += len(line) + 1
-        body = _strip_comment(line, mask[offset - len(line) - 1:offset - 1])
-        code = body.strip()
-        if not code or code == "pass":
-            continue
-        indent = body[:len(body) - len(body.lstrip())]
-        header = HEADER.match(body)
-        if header:
-            cond = header.group(3)
-            new = f"{header.group(1)}{header.group(2)} not ({cond}):"
-            out.append((at, at + len(body), new, "negate condition"))
-        elif code[0] in "\"'" and code.endswith(":"):
-            out += [(at, at + len(body), new, op) for new, op in _option(body)]
-        elif not code.endswith(":") and not code.startswith("log("):    # a log line is no rule
-            out.append((at, at + len(body), indent + "pass", "statement -> pass"))
-    return out
-
-
-def _strip_comment(line: str, mask: list) -> str:
-    """The line without a trailing comment (a ``#`` outside strings: masked, after code)."""
-    for k, c in enumerate(line):
-        if c == "#" and not mask[k] and not _in_string(line, k):
-            return line[:k].rstrip()
-    return line
-
-
-def _in_string(line: str, k: int) -> bool:
-    quote = None
-    for c in line[:k]:
-        if quote is None and c in "\"'":
-            quote = c
-        elif c == quote:
-            quote = None
-    return quote is not None
-
-
-def _option(line: str) -> list:
-    """A ``choose`` option line ``"label" [for ...] if COND [says "..."]:``: COND dropped, negated."""
-    cuts = _outside_strings(line)
-    says = next((m.start() for m in re.finditer(r"\ssays\s", line) if cuts[m.start()]), len(line) - 1)
-    ifs = [m for m in re.finditer(r"\sif\s", line[:says]) if cuts[m.start()]]
-    if not ifs:
-        return []
-    cond_at = ifs[-1]
-    cond = line[cond_at.end():says].strip()
-    tail = line[says:]
-    return [(line[:cond_at.start()] + tail, "drop option condition"),
-            (line[:cond_at.end()] + f"not ({cond})" + tail, "negate option condition")]
-
-
-def _outside_strings(line: str) -> list:
-    flags, quote = [], None
-    for c in line:
-        if quote is None and c in "\"'":
-            quote = c
-            flags.append(False)
-        elif c == quote:
-            quote = None
-            flags.append(False)
-        else:
-            flags.append(quote is None)
-    return flags
-
-
-# ------------------------------------------------------------------ the names family
 
 ITEM_PROSE = {"id", "text", "provenance", "ruling", "copies"}     # an item's or set row's keys that are no attribute
 # Replacements of one occurrence: (how many, among the nearest N in declaration order); the
@@ -502,18 +392,18 @@ def _pick(groups: tuple, name: str, op: str, seen: dict) -> list:
 def _named_walk(node, path: tuple, text: str, names: Names, seen: dict | None = None):
     """The names family's mutants of the code scalars of ``node``: the places ``_walk`` mutates code."""
     seen = {} if seen is None else seen
-    if path and path[0] in NOT_RULES:
+    if path and path[0] in designer().NOT_RULES:
         return
     if isinstance(node, yaml.MappingNode):
         for k, v in node.value:
-            if isinstance(k, yaml.ScalarNode) and k.value not in PROSE:
+            if isinstance(k, yaml.ScalarNode) and k.value not in designer().PROSE:
                 yield from _named_walk(v, path + (k.value,), text, names, seen)
     elif isinstance(node, yaml.SequenceNode):
         for i, item in enumerate(node.value):
             yield from _named_walk(item, path + (i,), text, names, seen)
     elif isinstance(node, yaml.ScalarNode) and node.tag.endswith(":str"):
         key = next((k for k in reversed(path) if isinstance(k, str)), None)
-        if key in CODE:
+        if key in designer().CODE:
             yield from _names(text, node.start_mark.index, node.end_mark.index, node.style, names, seen)
 
 
