@@ -10,7 +10,7 @@ game is played from seed 0 onwards until ``--steps`` steps have been taken; the 
 steps per CPU second of this process. Beside it, the raw engine's steps/s on the same games
 (``api.apply_index`` with no observation) shows what the environment adds.
 
-``--base REV`` also measures ``rulekit/tools/pettingzoo.py`` as it was at revision REV (its
+``--base REV`` also measures ``rulekit/rl/pettingzoo.py`` as it was at revision REV (its
 AEC env, read with ``git show`` into a temporary module), so one run prints before and after.
 ``--profile GAME`` prints where the current AEC env's time goes (cProfile, top 15).
 """
@@ -95,14 +95,16 @@ def raw_steps(game, steps: int) -> float:
 
 
 def base_module(rev: str):
-    """``rulekit/tools/pettingzoo.py`` at ``rev``, imported as ``rulekit.tools._base_pettingzoo``."""
-    text = subprocess.run(["git", "-C", REPO, "show", f"{rev}:rulekit/tools/pettingzoo.py"], check=True,
-                          capture_output=True, text=True).stdout
+    """``rulekit/rl/pettingzoo.py`` at ``rev`` (``rulekit/tools/pettingzoo.py`` before issue 56 moved
+    it), imported as ``rulekit.rl._base_pettingzoo``."""
+    shown = [subprocess.run(["git", "-C", REPO, "show", f"{rev}:{path}"], capture_output=True, text=True)
+             for path in ("rulekit/rl/pettingzoo.py", "rulekit/tools/pettingzoo.py")]
+    text = next(proc.stdout for proc in shown if proc.returncode == 0)
     folder = tempfile.mkdtemp(prefix="env_steps_")
     path = os.path.join(folder, "_base_pettingzoo.py")
     with open(path, "w") as out:
         out.write(text)
-    spec = importlib.util.spec_from_file_location("rulekit.tools._base_pettingzoo", path)
+    spec = importlib.util.spec_from_file_location("rulekit.rl._base_pettingzoo", path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module
     spec.loader.exec_module(module)
@@ -116,7 +118,7 @@ def main() -> int:
     parser.add_argument("--base", help="a revision whose AEC env is measured too")
     parser.add_argument("--profile", help="profile the current AEC env on this game")
     args = parser.parse_args()
-    from rulekit.tools import pettingzoo as current
+    from rulekit.rl import pettingzoo as current
     base = base_module(args.base) if args.base else None
     if args.profile:
         game = load_game(args.profile)

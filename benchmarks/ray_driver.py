@@ -19,7 +19,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from rulekit.tools import ray_driver  # noqa: E402
+from rulekit.batch import ray_driver  # noqa: E402
 
 
 def tiny(index: int) -> list[int]:

@@ -96,7 +96,7 @@ def _measure_tree(job: dict) -> dict:
     out = {"where": where, "digest": _digest(job["tree"]), **_timed(play, job["games"])}
     if job.get("simulate"):
         try:
-            from rulekit.tools.simulate import play_one
+            from rulekit.batch.simulate import play_one
         except ImportError:              # rulekit/simulate.py before the tools moved
             from rulekit.simulate import play_one
         play_one(job["game"], (), players, 0, ["random"], 0)     # its action cap, worked out once

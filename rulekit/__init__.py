@@ -10,7 +10,7 @@ _loading = [False]
 
 def __getattr__(name: str):
     """The public names (and the subpackages they bring), imported on first use: importing ``rulekit``
-    itself loads nothing, so the command line handles Ctrl-C from its first instruction (tools/entry.py)."""
+    itself loads nothing, so the command line handles Ctrl-C from its first instruction (cli/entry.py)."""
     if name.startswith("__") or _loading[0]:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     _loading[0] = True

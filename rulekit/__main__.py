@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 import sys
 
-from .tools.entry import main
+from .cli.entry import main
 
 sys.exit(main())

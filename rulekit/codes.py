@@ -163,7 +163,7 @@ LABEL_NAMES_HIDDEN = _code("RK0390", "warning: an option's label (or `says`) nam
                                      "may not see, and the option never shows it: they read only its kind")
 TEXT_PRINTS_HIDDEN = _code("RK0391", "warning: an option's label or `says`, or a `log` text, prints a variable other "
                                      "players may not see (`owner` or `hidden`): every seat reads it as written")
-# RK096x: batch files of `rulekit simulate --out FILE.jsonl` (tools/batch_io.py)
+# RK096x: batch files of `rulekit simulate --out FILE.jsonl` (batch/batch_io.py)
 RESUME_OTHER_BATCH = _code("RK0960", "a `--resume` batch file of another batch: another game, content hash, seed, "
                                      "player count, bots or action cap (what differs is named)")
 BAD_BATCH_LINE = _code("RK0961", "a line of a resumed batch file that is no record of its batch (not JSON, cut short, "
@@ -171,7 +171,7 @@ BAD_BATCH_LINE = _code("RK0961", "a line of a resumed batch file that is no reco
                                  "again")
 BATCH_LOCKED = _code("RK0962", "a batch file another `rulekit simulate` is writing at the same time (its lock file "
                                "`FILE.lock` is held): the second writer refuses to start")
-# RK097x: fixed action ids for reinforcement learning (tools/actions.py)
+# RK097x: fixed action ids for reinforcement learning (rl/actions.py)
 ACTIONS_UNBOUNDED = _code("RK0970", "an option whose label prints values the analysis cannot bound (a built text, "
                                     "a list): the game has no fixed action ids")
 ACTIONS_TOO_MANY = _code("RK0971", "a game whose options can print more actions than fixed action ids allow")

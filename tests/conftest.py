@@ -162,7 +162,7 @@ def where(diagnostic) -> tuple:
 
 def run_cli(capsys, *argv):
     """(exit code, stdout, stderr) of `rulekit argv...`; argparse exits are caught too."""
-    from rulekit.tools.cli import main
+    from rulekit.cli.app import main
     try:
         code = main(list(argv))
     except SystemExit as exc:

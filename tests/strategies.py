@@ -16,7 +16,7 @@ import yaml
 from hypothesis import HealthCheck, Phase, settings
 from hypothesis import strategies as st
 
-from rulekit.tools.cli import main
+from rulekit.cli.app import main
 
 EXAMPLES = int(os.environ.get("RULEKIT_FUZZ_EXAMPLES", "12"))
 FUZZ = settings(derandomize=True, max_examples=EXAMPLES, deadline=None, database=None,

@@ -13,10 +13,10 @@ from collections import Counter
 
 import pytest
 
-from rulekit.tools import balance
-from rulekit.tools import simulate as sim
-from rulekit.tools.cli import main
-from rulekit.tools.extras import install_command
+from rulekit.batch import balance
+from rulekit.batch import simulate as sim
+from rulekit.cli.app import main
+from rulekit.extras import install_command
 
 stats = pytest.importorskip("scipy.stats")
 

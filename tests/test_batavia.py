@@ -27,12 +27,12 @@ import yaml
 
 import rulekit
 from rulekit.agents import make_agent, play_out
+from rulekit.cli.app import main
 from rulekit.engine import api
 from rulekit.engine.state import PLAYERS
 from rulekit.testing import broken_invariants, events_digest
 from rulekit.testing import play_random as _play_random
 from rulekit.testing.pytest_plugin import snapshot_text, stored_snapshot_differs
-from rulekit.tools.cli import main
 
 GAME = Path(__file__).resolve().parent.parent / "games" / "batavia"
 SCENARIOS = GAME / "scenarios"

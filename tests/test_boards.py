@@ -6,9 +6,9 @@ import re
 import pytest
 
 import rulekit
+from rulekit.cli.app import main
 from rulekit.errors import ContentRuntimeError, DiagnosticReport
 from rulekit.testing.random_play import play_random
-from rulekit.tools.cli import main
 
 from conftest import codes
 

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""The `rulekit` command, called in-process through `rulekit.tools.cli.main`."""
+"""The `rulekit` command, called in-process through `rulekit.cli.app.main`."""
 from __future__ import annotations
 
 import io
@@ -389,7 +389,7 @@ def test_a_misspelt_choice_gets_a_suggestion(capsys):
 
 
 def test_every_option_has_help_and_says_its_default():
-    from rulekit.tools.cli import _SUBPARSERS, build_parser
+    from rulekit.cli.app import _SUBPARSERS, build_parser
     build_parser()
     assert "list" in _SUBPARSERS
     for name, parser in _SUBPARSERS.items():

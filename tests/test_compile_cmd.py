@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""`rulekit compile`: the generated module of a game, listed for reading (rulekit/tools/listing.py)."""
+"""`rulekit compile`: the generated module of a game, listed for reading (rulekit/view/listing.py)."""
 from __future__ import annotations
 
 import io
@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 import rulekit
+from rulekit.cli.app import main
 from rulekit.dsl import passes
-from rulekit.tools.cli import main
-from rulekit.tools.listing import describe, listing
+from rulekit.view.listing import describe, listing
 
 from conftest import regenerating_command, run_cli
 

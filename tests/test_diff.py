@@ -2,7 +2,7 @@
 """`rulekit diff`: what a variant changes, with where the variant says it."""
 from __future__ import annotations
 
-from rulekit.tools.diff import diff_game, render
+from rulekit.view.diff import diff_game, render
 
 
 def test_open_route_changes_one_number():
@@ -42,7 +42,7 @@ def test_overlay_that_removes_an_item_and_a_key(write_game):
 
 
 def test_cli_diff(capsys):
-    from rulekit.tools.cli import main
+    from rulekit.cli.app import main
     assert main(["diff", "batavia", "--variant", "open-route"]) == 0
     assert "~ params.face_up_at_start.value: 10 -> 35" in capsys.readouterr().out
     assert main(["diff", "batavia", "--variant", "open-rout"]) == 2

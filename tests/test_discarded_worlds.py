@@ -10,10 +10,10 @@ import pytest
 
 import rulekit
 from rulekit.agents import _impossible, make_agent, play_out
+from rulekit.batch import simulate as sim
 from rulekit.engine import api
 from rulekit.engine.determinize import determinize
 from rulekit.errors import ContentRuntimeError, DiagnosticReport
-from rulekit.tools import simulate as sim
 
 from conftest import GAMES, load_test_game, run_cli
 

@@ -10,7 +10,7 @@ and checks them against the code:
 - every statement rule of ``rulekit/dsl/grammar.lark`` (the alternatives of
   ``simple_stmt``, ``compound_stmt`` and ``choice``) is named in a heading;
 - every fenced block tagged ``console`` in README.md and docs/*.md runs: each
-  ``$ rulekit ...`` line goes through ``rulekit.tools.cli.main`` in a scratch folder and
+  ``$ rulekit ...`` line goes through ``rulekit.cli.app.main`` in a scratch folder and
   must exit 0, or N when the fence says ``console exit=N``. Fenced blocks whose
   first line is ``# file: PATH`` are written into that folder first, so a
   documented script or game is also the one the commands run;
@@ -40,10 +40,10 @@ from pathlib import Path
 
 import pytest
 
+from rulekit.cli.app import main
 from rulekit.dsl.parser import parse_script
 from rulekit.engine import mutate
 from rulekit.engine.library import REGISTRY
-from rulekit.tools.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 LANGUAGE = ROOT / "docs" / "language.md"

@@ -6,7 +6,7 @@ import json
 import os
 import re
 
-from rulekit.tools.cli import main
+from rulekit.cli.app import main
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MODELINE = re.compile(r"^# yaml-language-server: \$schema=(\S+)$")

@@ -118,7 +118,7 @@ def test_phase_ids_are_unique_and_dead_phases_are_said(write_game):
 
 
 def test_evident_kinds_are_caught_before_the_game_runs(capsys, write_game):
-    from rulekit.tools.cli import main
+    from rulekit.cli.app import main
     folder = write_game("meta: {title: x}\nplayers: {min: 1, max: 2}\nzones: {z: {range: [1, 2]}}\n"
                         "flow:\n  rounds: 1\n  phases:\n    - id: m\n      do: |\n        move(1, to=z)\n")
     assert main(["validate", folder, "--format", "concise"]) == 1

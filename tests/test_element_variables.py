@@ -198,3 +198,22 @@ def test_narration_tells_a_variable_whose_elements_were_set_by_its_whole_value(w
     first = [e for e in state.events[:mark] if e[0] != "start"]
     fresh = api.new_game(state.game, 1, seed=1, record=True)
     assert narrate.lines(fresh, first) == ["xs [0, 0, 0] -> [1, 8, 7]", "p1 [0, 0] -> [0, 3]"]
+
+
+def test_an_observation_follows_element_events_without_reading_afresh(write_game):
+    """rl/observe_log.py keeps a seat's values from the log: an element's change is a variable's
+    change there (a mapping's new key changes its length, an observed value), not an event it
+    does not know, which would have it read everything afresh."""
+    np = pytest.importorskip("numpy")
+    from rulekit.rl.observe import Observer
+
+    state = _state(write_game, "table[count(table)] = 1\nxs[0] = xs[0] + 1", record=True)
+    followed = Observer(state.game, 1)
+    seen = followed.follow.look(state, 0, 0)
+    before = seen.raw_np.copy()
+    mark = len(state.events)
+    api.apply(state, "again")
+    assert {e[0] for e in state.events[mark:]} == {"action", "set_element"}
+    assert followed.follow.look(state, 0, 0) is seen            # caught up from the log
+    afresh = Observer(state.game, 1).follow.look(state, 0, 0)
+    assert np.array_equal(seen.raw_np, afresh.raw_np) and not np.array_equal(seen.raw_np, before)

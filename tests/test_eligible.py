@@ -7,7 +7,7 @@ import pytest
 
 import rulekit
 from rulekit.engine import api
-from rulekit.tools.report import score_table
+from rulekit.view.report import score_table
 
 from conftest import failure
 

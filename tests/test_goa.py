@@ -33,6 +33,7 @@ import yaml
 
 import rulekit
 from rulekit.agents import make_agent, play_out
+from rulekit.cli.app import main
 from rulekit.engine import api
 from rulekit.engine.state import PLAYERS
 from rulekit.testing import broken_invariants as declared_invariants
@@ -40,7 +41,6 @@ from rulekit.testing import events_digest, transcript_of
 from rulekit.testing import play_random as _play_random
 from rulekit.testing.pytest_plugin import snapshot_text, stored_snapshot_differs
 from rulekit.testing.script import run_script
-from rulekit.tools.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME = ROOT / "games" / "goa"

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import rulekit
-from rulekit.tools.observe import Observer
+from rulekit.rl.observe import Observer
 
 GAME = Path(__file__).resolve().parent.parent / "examples" / "lantern-roads"
 
@@ -30,7 +30,7 @@ def test_an_edge_claimed_shows_in_its_slot_of_the_observation():
 
 def test_options_over_a_map_s_edges_have_fixed_action_ids():
     pytest.importorskip("gymnasium")
-    from rulekit.tools.gym_env import GameEnv
+    from rulekit.rl.gym_env import GameEnv
     env = GameEnv(rulekit.load_game(str(GAME)), players=2)
     env.reset(seed=1)
     spaces = 12 + 27        # the towns and the roads: `edges(valley)`'s elements are the map's spaces

@@ -197,7 +197,7 @@ def test_completing_an_action_for_a_seat_lists_that_seats_own(tmp_path):
 
 
 def test_rl_legal_actions_are_read_as_the_seat_may(write_game):
-    from rulekit.tools.rl_play import Play
+    from rulekit.rl.rl_play import Play
     play = Play(load_game(write_game(BLIND)), 2)
     play.start(1)
     assert play.legal_notations(0) == [f"take a tile (#{k})" for k in range(1, 7)]

@@ -6,7 +6,7 @@ import sys
 import xml.etree.ElementTree as ET
 
 import rulekit
-from rulekit.tools.render import render_svg
+from rulekit.view.render import render_svg
 
 from conftest import ONE_DECISION
 from test_boards import GAME as BOARDS

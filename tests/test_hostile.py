@@ -161,14 +161,14 @@ def test_a_new_cache_folder_is_private(tmp_path, monkeypatch):
 # ------------------------------------------------------------------ writes and logs
 def _log_of(tmp_path, name="game.log.yaml", seed=7) -> Path:
     """A finished Batavia log written by `rulekit autoplay --log`."""
-    from rulekit.tools.cli import main
+    from rulekit.cli.app import main
     path = tmp_path / name
     assert main(["autoplay", "batavia", "--players", "3", "--seed", str(seed), "--quiet", "--log", str(path)]) == 0
     return path
 
 
 def _run(capsys, *argv):
-    from rulekit.tools.cli import main
+    from rulekit.cli.app import main
     code = main([str(a) for a in argv])
     out, err = capsys.readouterr()
     return code, out + err
@@ -244,7 +244,7 @@ def test_schema_out_to_a_file_is_a_usage_error(tmp_path, capsys):
 
 
 def test_simulate_to_a_bad_path_fails_before_playing(tmp_path, capsys, monkeypatch):
-    from rulekit.tools import simulate
+    from rulekit.batch import simulate
 
     def never(*args, **kwargs):
         raise AssertionError("a game was played")
@@ -320,14 +320,14 @@ def test_the_cap_grows_with_the_game(load):
 
 @pytest.mark.parametrize("value", ["-1", "0", "many"])
 def test_max_actions_must_be_a_positive_count(capsys, value):
-    from rulekit.tools.cli import main
+    from rulekit.cli.app import main
     with pytest.raises(SystemExit) as info:
         main(["autoplay", "batavia", "--max-actions", value])
     assert info.value.code == 2 and "--max-actions" in capsys.readouterr().err
 
 
 def test_jobs_are_capped_at_something_sane():
-    from rulekit.tools.simulate import local_workers
+    from rulekit.batch.simulate import local_workers
     cores = os.cpu_count() or 1
     assert local_workers(1000, 10_000) == 2 * cores
     assert local_workers(8, 3) == 3 and local_workers(1, 100) == 1

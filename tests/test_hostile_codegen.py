@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 
 import rulekit
+from rulekit.cli.app import main
 from rulekit.dsl import code_cache, codegen, compiler, verify
 from rulekit.dsl.pysource import NAME, Py, literal, py_identifier
 from rulekit.dsl.templates import TEMPLATES
 from rulekit.errors import RulekitError
-from rulekit.tools.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 PROBE = "PROBE"

@@ -28,11 +28,11 @@ from pathlib import Path
 import pytest
 
 import rulekit
+from rulekit.cli.app import main
 from rulekit.dsl.texts import parse_text
 from rulekit.engine import api
 from rulekit.engine.runtime import MAX_BITS, MAX_SIZE
 from rulekit.errors import ContentRuntimeError, DiagnosticReport
-from rulekit.tools.cli import main
 
 HEAD = "meta: {title: Limits}\nplayers: {min: 1, max: 2}\nvars:\n  x: 0\n"
 FLOW = "flow:\n  rounds: 1\n  phases:\n    - id: m\n      do: pass\n"

@@ -17,12 +17,12 @@ import yaml
 from referencing import Registry, Resource
 
 from rulekit.agents import RandomAgent
+from rulekit.cli.app import main
 from rulekit.content import loader, schema
 from rulekit.content.loader import load_yaml
 from rulekit.engine import api
 from rulekit.errors import DiagnosticReport
 from rulekit.testing.script import MAX_SEED, make_log, run_script, write_log
-from rulekit.tools.cli import main
 
 from conftest import GAMES as TEST_GAMES
 

@@ -20,8 +20,8 @@ import test_hostile
 from test_hostile import ROOT, rulekit_cli
 
 from rulekit import files
+from rulekit.cli.app import main
 from rulekit.dsl import parse_cache
-from rulekit.tools.cli import main
 
 private_cache = test_hostile.private_cache   # the fixture: a 0700 cache folder of the test's own
 LISTING_HEAD = "# rulekit's generated code for Batavia"
@@ -156,7 +156,7 @@ def test_a_socket_as_an_output_is_refused_and_left_alone(unix_socket, capsys):
 
 
 def test_simulate_refuses_a_socket_before_playing(unix_socket, capsys, monkeypatch):
-    from rulekit.tools import simulate
+    from rulekit.batch import simulate
 
     def never(*args, **kwargs):
         raise AssertionError("a game was played")

@@ -133,7 +133,7 @@ def test_workers_die_when_their_parent_is_killed(start):
 
 def test_workers_die_with_their_parent_without_the_kernels_help(start):
     """The portable way (a thread waiting on the parent's sentinel), as where prctl is missing."""
-    code = ("import sys; from rulekit.tools import simulate as sim; sim._kill_with_parent = lambda: False; "
+    code = ("import sys; from rulekit.batch import simulate as sim; sim._kill_with_parent = lambda: False; "
             "sim.run_batch('goa', games=100000, jobs=2)")
     run = start([sys.executable, "-c", code])
     workers = _workers(run)
@@ -185,7 +185,7 @@ def test_ctrl_c_where_python_cannot_raise_is_not_lost(start):
     """A KeyboardInterrupt raised in a ``__del__`` (or an at-fork hook) is printed as ignored and lost
     by Python: the command line signals itself again once out of there."""
     code = ("import os, signal, sys, time\n"
-            "from rulekit.tools import cli, entry\n"
+            "from rulekit.cli import app as cli, entry\n"
             "class Dropped:\n"
             "    def __del__(self):\n"
             "        os.kill(os.getpid(), signal.SIGINT)\n"

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from rulekit.tools import simulate as sim
+from rulekit.batch import simulate as sim
 
 from conftest import ONE_DECISION
 

@@ -90,10 +90,20 @@ LAYERS = {
     "agents": {"base", "engine"},                    # bots play through the engine's api alone
     "testing": {"base", "engine", "content", "dsl", "model", "games", "agents"},
     "lsp": {"base", "engine", "content", "dsl", "model", "games", "testing"},   # the language server
-    "tools": {"base", "engine", "content", "dsl", "model", "games", "agents", "testing", "lsp", "face"},
-    "face": {"base", "engine", "content", "dsl", "model", "games", "agents", "testing", "lsp", "tools"},
+    # what people run, by who runs it (issue 56): three packages side by side, none reading another,
+    # and the command line over them all; each may read the package's version (face)
+    "view": {"base", "engine", "content", "dsl", "model", "games", "agents", "testing", "lsp", "face"},
+    "batch": {"base", "engine", "content", "dsl", "model", "games", "agents", "testing", "lsp", "face"},
+    "rl": {"base", "engine", "content", "dsl", "model", "games", "agents", "testing", "lsp", "face"},
+    "cli": {"base", "engine", "content", "dsl", "model", "games", "agents", "testing", "lsp", "face", "view",
+            "batch", "rl"},
+    # the old paths for one release (rulekit/tools/__init__.py): it names its modules only as text
+    "tools": {"base", "engine", "content", "dsl", "model", "games", "agents", "testing", "lsp", "face", "view",
+              "batch", "rl", "cli"},
+    "face": {"base", "engine", "content", "dsl", "model", "games", "agents", "testing", "lsp", "view", "batch",
+             "rl", "cli", "tools"},
 }
-BASE = {"rulekit.source", "rulekit.errors", "rulekit.codes", "rulekit.files"}
+BASE = {"rulekit.source", "rulekit.errors", "rulekit.codes", "rulekit.files", "rulekit.extras", "rulekit.limits"}
 FACE = {"rulekit", "rulekit.__main__"}   # the package's public names (and __version__), `python -m rulekit`
 
 

@@ -3,7 +3,7 @@
 
 rulekit's distribution is not called ``rulekit`` on the package index (another project is), so
 ``pip install 'rulekit[lsp]'`` would install someone else's package. The hints are made in one
-place (``rulekit/tools/extras.py``): an editable install of the checkout in a checkout, the
+place (``rulekit/extras.py``): an editable install of the checkout in a checkout, the
 distribution's own name where it is installed, the packages by name anywhere else. Each missing
 extra is tried through the command that reports it, as a user meets it: exit 2, the command, and
 no traceback; the brackets of ``[stats]`` survive the terminal table's markup."""
@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from rulekit.tools import extras
+from rulekit import extras
 
 ROOT = Path(__file__).resolve().parent.parent
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
@@ -59,7 +59,7 @@ def _wrong(requirement: str) -> str | None:
 
 def test_the_distribution_is_the_one_pyproject_names_and_the_extras_agree():
     assert PYPROJECT["project"]["name"] == extras.DISTRIBUTION
-    assert PYPROJECT["project"]["scripts"] == {"rulekit": "rulekit.tools.entry:main"}
+    assert PYPROJECT["project"]["scripts"] == {"rulekit": "rulekit.cli.entry:main"}
     for extra, requirements in extras.EXTRAS.items():
         assert tuple(OPTIONAL[extra]) == requirements, extra
 
@@ -82,7 +82,7 @@ def test_no_doc_or_source_line_installs_another_project_or_an_unknown_extra():
     checked = 0
     for path in [*DOCS, *sorted((ROOT / "rulekit").rglob("*.py"))]:
         name = path.relative_to(ROOT).as_posix()
-        if name == "rulekit/tools/extras.py":
+        if name == "rulekit/extras.py":
             continue                        # the one that makes hints: tried below
         text = path.read_text()
         if name in PENDING:
@@ -111,7 +111,7 @@ def _run(code: str, cwd: Path, env: dict | None = None, *options: str) -> subpro
 def _without(modules: str, argv: list[str]) -> str:
     """Python that runs the console script with ``modules`` missing (``import`` of each fails)."""
     return ("import sys\n" + "".join(f"sys.modules[{m!r}] = None\n" for m in modules.split())
-            + f"from rulekit.tools.entry import main\nsys.exit(main({argv!r}))\n")
+            + f"from rulekit.cli.entry import main\nsys.exit(main({argv!r}))\n")
 
 
 @pytest.mark.parametrize("missing, argv, extra", [
@@ -137,7 +137,7 @@ def test_the_seat_verdict_without_scipy_prints_its_hint_whole_through_the_table(
 
 
 def test_the_lsp_help_names_the_install():
-    done = _run("from rulekit.tools.entry import main; main(['lsp', '--help'])", ROOT)
+    done = _run("from rulekit.cli.entry import main; main(['lsp', '--help'])", ROOT)
     assert "It needs the `lsp` extra: pip install -e '.[lsp]'." in " ".join(done.stdout.split())
 
 
@@ -148,7 +148,7 @@ def _copy_of_the_package(tmp_path: Path) -> Path:
 
 
 def _hint_from(site: Path, extra: str) -> str:
-    code = ("import rulekit.tools.extras as e, sys\n"
+    code = ("import rulekit.extras as e, sys\n"
             f"assert e.__file__.startswith({str(site)!r}), e.__file__\n"
             f"print(e.install_command({extra!r}))")
     # -S: no site-packages, where an installed rulekit-games (this checkout's, say) would be found

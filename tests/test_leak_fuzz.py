@@ -27,9 +27,9 @@ from rulekit.engine.state import PLAYERS
 from rulekit.engine.view import sight, view
 from rulekit.errors import ContentRuntimeError
 from rulekit.games import load_game
-from rulekit.tools.captions import steps as captioned
-from rulekit.tools.observe import Observer
-from rulekit.tools.render import render_svg
+from rulekit.rl.observe import Observer
+from rulekit.view.captions import steps as captioned
+from rulekit.view.render import render_svg
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = sorted(str(p.parent.relative_to(ROOT)) for pattern in ("games/*/game.yaml", "examples/*/game.yaml",

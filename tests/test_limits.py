@@ -29,12 +29,12 @@ import pytest
 import yaml
 
 import rulekit
+from rulekit.cli.app import main
 from rulekit.content.loader import MAX_DEPTH, MAX_FILE_BYTES, MAX_NODES
 from rulekit.dsl.texts import MAX_NESTING
 from rulekit.engine import api
 from rulekit.errors import ContentRuntimeError, DiagnosticReport
 from rulekit.testing.script import ScriptError, run_script
-from rulekit.tools.cli import main
 
 from conftest import GAMES
 

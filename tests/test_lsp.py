@@ -17,7 +17,7 @@ import pytest
 pytest.importorskip("pygls")
 from lsp_client import Editor  # noqa: E402
 
-from rulekit.tools.extras import install_command  # noqa: E402
+from rulekit.extras import install_command  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 GOA, BATAVIA = ROOT / "games" / "goa", ROOT / "games" / "batavia"
@@ -268,10 +268,16 @@ def test_a_variants_diagnostics_follow_the_base_games_edits(editor, tmp_path):
     variant = editor.open(folder / "variants" / "rich.yaml")
     assert list(editor.diagnostics(variant, 1, settle=0.5)) == []
     # rename `money` in three unsaved buffers of the base game: the base is clean, the variant names what it lacks
+    edited = {}
     for name in ("game.yaml", "rules.yaml", "scoring.yaml"):
         uri = editor.open(folder / name)
-        editor.change(uri, (folder / name).read_text().replace("money:", "cash:").replace(".money", ".cash"))
-    found = editor.diagnostics(variant, 1, settle=1.5)
+        text = (folder / name).read_text().replace("money:", "cash:").replace(".money", ".cash")
+        edited[uri] = editor.change(uri, text)
+    # the variant keeps its version 1: its set is the one published after the round that saw every edit
+    # published the base's last versions (a round publishes its files in path order, variants/ last),
+    # never whichever came before a pause (settle=1.5 took the old, empty set when a loaded server was slower)
+    seen = max(editor.first_publication(uri, version) for uri, version in edited.items())
+    found = editor.diagnostics(variant, 1, since=seen)
     assert [d.code for d in found] == ["RK0130"]
     assert "money" in found[0].message and "with variant `rich`" in found[0].message
     assert found[0].range.start.line == 5
@@ -306,7 +312,7 @@ def test_completion_in_a_script_offers_the_legal_actions(tmp_path):
 
 def test_without_pygls_the_command_says_how_to_install_it():
     code = ("import sys; sys.modules['pygls'] = None; sys.modules['pygls.lsp'] = None\n"
-            "from rulekit.tools.cli import main; sys.exit(main(['lsp']))")
+            "from rulekit.cli.app import main; sys.exit(main(['lsp']))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 2
     assert install_command("lsp") in done.stdout

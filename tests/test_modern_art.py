@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 
 import rulekit
+from rulekit.cli.app import main
 from rulekit.engine import api
 from rulekit.testing import broken_invariants, play_random
 from rulekit.testing.script import run_script
-from rulekit.tools.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME = ROOT / "examples" / "modern-art"

@@ -3,8 +3,8 @@ name (not `tie-break 1`), an error in it names it, and unnamed ones keep their n
 import pytest
 
 import rulekit
+from rulekit.cli.app import main
 from rulekit.errors import ContentRuntimeError
-from rulekit.tools.cli import main
 
 from conftest import ONE_DECISION
 

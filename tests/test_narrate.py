@@ -14,13 +14,13 @@ import pytest
 
 import rulekit
 from rulekit.agents import make_agent, play_out
+from rulekit.batch.simulate import run_batch
+from rulekit.cli.app import main
 from rulekit.dsl import narrate
 from rulekit.engine import api
 from rulekit.engine.state import PLAYERS
 from rulekit.errors import ContentRuntimeError, DiagnosticReport
 from rulekit.games import load_game
-from rulekit.tools.cli import main
-from rulekit.tools.simulate import run_batch
 
 GAMES = Path(__file__).parent / "games"
 
@@ -149,7 +149,7 @@ def test_goa_autoplay_reads_like_a_game_report(capsys):
 
 
 def test_play_shows_the_prompt_and_tells_only_what_the_seat_sees(capsys, monkeypatch):
-    from rulekit.tools import play
+    from rulekit.view import play
     answers = iter(["1"] * 40 + ["quit"])
     monkeypatch.setattr(play, "_stdin_reader", lambda console, interactive: lambda prompt: next(answers))
     code = play.play("goa", 3, "1", "random", (), 2, stdin_is_tty=False)
@@ -187,7 +187,7 @@ def test_the_prompt_is_text_on_demand_for_the_one_deciding():
 
 
 def test_play_verbose_shows_the_raw_events_the_seat_may_see(capsys, monkeypatch):
-    from rulekit.tools import play
+    from rulekit.view import play
     answers = iter(["1"] * 60 + ["quit"])
     monkeypatch.setattr(play, "_stdin_reader", lambda console, interactive: lambda prompt: next(answers))
     assert play.play("goa", 3, "1", "random", (), 2, stdin_is_tty=False, verbose=True) == 0

@@ -10,7 +10,7 @@ import pytest
 
 import rulekit
 from rulekit.errors import DiagnosticReport
-from rulekit.tools.diff import diff_game, render
+from rulekit.view.diff import diff_game, render
 from tests.conftest import codes, run_cli, where
 
 

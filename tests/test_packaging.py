@@ -52,7 +52,7 @@ def test_installed_wheel_names_its_own_distribution_in_install_hints(wheel, tmp_
     target = tmp_path / "site"
     subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(target), wheel],
                    check=True, capture_output=True)
-    code = ("from rulekit.tools import extras; from importlib import metadata;"
+    code = ("from rulekit import extras; from importlib import metadata;"
             "print(extras.checkout(), metadata.version(extras.DISTRIBUTION), extras.install_command('lsp'))")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path,
                           env=dict(os.environ, PYTHONPATH=str(target)))

@@ -12,12 +12,12 @@ import json
 import pytest
 
 from rulekit.agents import RandomAgent
+from rulekit.cli.app import main
 from rulekit.dsl import passes
 from rulekit.engine import api, serialize
 from rulekit.engine.tally import tally_table
 from rulekit.errors import UsageError
 from rulekit.games import load_game
-from rulekit.tools.cli import main
 
 from conftest import regenerating_command
 from probes import Calls, helpers, names_of, reads, tree

@@ -16,8 +16,8 @@ from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 from rulekit.engine.view import state_props, view  # noqa: E402
 from rulekit.games import load_game  # noqa: E402
-from rulekit.tools.observe import Observer  # noqa: E402
-from rulekit.tools.pettingzoo import env, raw_env  # noqa: E402
+from rulekit.rl.observe import Observer  # noqa: E402
+from rulekit.rl.pettingzoo import env, raw_env  # noqa: E402
 
 GAMES = ["batavia", "goa"]
 

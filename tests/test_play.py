@@ -200,7 +200,7 @@ def test_internal_variables_are_left_out_of_the_picture():
 
 
 def test_internal_variables_are_left_out_of_a_picture_of_the_table(tmp_path):
-    from rulekit.tools.cli import main
+    from rulekit.cli.app import main
     log, picture = tmp_path / "goa.log", tmp_path / "goa.svg"
     assert main(["autoplay", "goa", "--log", str(log), "--quiet"]) == 0
     assert main(["render", str(log), "-o", str(picture)]) == 0

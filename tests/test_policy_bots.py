@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 
 from rulekit.agents import make_agent, play_out, policy
+from rulekit.batch import simulate as sim
+from rulekit.cli.app import main
 from rulekit.engine import api
 from rulekit.errors import ContentRuntimeError
-from rulekit.tools import simulate as sim
-from rulekit.tools.cli import main
 
 BOTS = """\
     import json
@@ -164,7 +164,7 @@ def test_the_console_script_finds_a_policy_in_the_current_folder(bots, tmp_path)
 
 
 def test_the_gym_env_plays_the_other_seats_with_a_policy(bots):
-    gym_env = pytest.importorskip("rulekit.tools.gym_env")
+    gym_env = pytest.importorskip("rulekit.rl.gym_env")
     env = gym_env.GameEnv("batavia", players=3, seat="p1", bots=f"{bots}:first", seed=0)
     env.reset(seed=0)
     assert all(type(bot) is policy.PolicyAgent for bot in env.bots.values())

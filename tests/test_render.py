@@ -16,12 +16,12 @@ import pytest
 import yaml
 
 from rulekit.agents import RandomAgent
+from rulekit.cli.app import main
 from rulekit.engine import api, boards
 from rulekit.engine.view import view
 from rulekit.games import load_game
 from rulekit.testing.script import make_log
-from rulekit.tools.cli import main
-from rulekit.tools.render import Renderer, internal_zones, region_props, render_svg
+from rulekit.view.render import Renderer, internal_zones, region_props, render_svg
 
 from test_boards import GAME as BOARDS_GAME
 

@@ -12,8 +12,8 @@ import pytest
 from rulekit.engine import api
 from rulekit.errors import RulekitError
 from rulekit.games import load_game
-from rulekit.tools import actions
-from rulekit.tools.actions import DEFAULT_MAX_NUMBER, HEADROOM, content_max_number, vocabulary
+from rulekit.rl import actions
+from rulekit.rl.actions import DEFAULT_MAX_NUMBER, HEADROOM, content_max_number, vocabulary
 
 SHIPPED = ["batavia", "goa", "examples/for-sale", "examples/modern-art"]
 
@@ -67,7 +67,7 @@ def test_every_legal_action_of_the_shipped_games_has_an_id_by_default(name):
 
 def test_the_environment_maps_every_goa_bid_without_a_warning():
     pytest.importorskip("pettingzoo")
-    from rulekit.tools.pettingzoo import raw_env
+    from rulekit.rl.pettingzoo import raw_env
     e = raw_env("goa", players=4, seed=5)
     rng = random.Random(5)
     with warnings.catch_warnings():

@@ -11,7 +11,7 @@ import pytest
 from rulekit.engine import api
 from rulekit.errors import DiagnosticReport
 from rulekit.games import load_game
-from rulekit.tools.actions import DEFAULT_MAX_NUMBER, content_max_number, vocabulary
+from rulekit.rl.actions import DEFAULT_MAX_NUMBER, content_max_number, vocabulary
 
 from conftest import codes
 
@@ -50,7 +50,7 @@ def test_every_legal_option_has_an_id_and_an_id_one_notation(game):
 
 
 def test_ids_are_the_same_in_every_build(game):
-    from rulekit.tools import actions
+    from rulekit.rl import actions
     first = vocabulary(game)
     actions._CACHE.clear()
     again = vocabulary(load_game(game.path))

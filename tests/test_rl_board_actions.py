@@ -10,8 +10,8 @@ import pytest
 pytest.importorskip("pettingzoo")
 
 from rulekit.games import load_game  # noqa: E402
-from rulekit.tools.actions import vocabulary  # noqa: E402
-from rulekit.tools.pettingzoo import raw_env  # noqa: E402
+from rulekit.rl.actions import vocabulary  # noqa: E402
+from rulekit.rl.pettingzoo import raw_env  # noqa: E402
 
 BOARDS = """
 meta: {title: Boards}

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""Boards as planes (tools/board_planes.py): Azul's walls, seat by seat from the observer, hold
+"""Boards as planes (rl/board_planes.py): Azul's walls, seat by seat from the observer, hold
 each cell's count, kinds and colours as the state has them mid-game; the observation space says
 their shape; PettingZoo's API tests pass with them; a game without boards is unchanged."""
 from __future__ import annotations
@@ -16,8 +16,8 @@ from pettingzoo.test import api_test, parallel_api_test  # noqa: E402
 
 from rulekit.engine.boards import place  # noqa: E402
 from rulekit.games import load_game  # noqa: E402
-from rulekit.tools.observe import COUNT_SCALE  # noqa: E402
-from rulekit.tools.pettingzoo import env, parallel_env, raw_env  # noqa: E402
+from rulekit.rl.observe import COUNT_SCALE  # noqa: E402
+from rulekit.rl.pettingzoo import env, parallel_env, raw_env  # noqa: E402
 
 COLOURS = ("blue", "yellow", "red", "black", "white")
 

@@ -16,8 +16,8 @@ pytest.importorskip("gymnasium")
 from pettingzoo.test import parallel_api_test, parallel_seed_test  # noqa: E402
 
 from rulekit.games import load_game  # noqa: E402
-from rulekit.tools.gym_env import GameEnv  # noqa: E402
-from rulekit.tools.pettingzoo import parallel_env  # noqa: E402
+from rulekit.rl.gym_env import GameEnv  # noqa: E402
+from rulekit.rl.pettingzoo import parallel_env  # noqa: E402
 
 GAMES = ["batavia", "goa", "examples/for-sale", "examples/modern-art"]
 

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""An observation kept up to date from the state's log (tools/observe_log.py) is, bit for bit,
+"""An observation kept up to date from the state's log (rl/observe_log.py) is, bit for bit,
 the one read afresh from the state, normalised or not, for every seat at any moment: through
 random games of the shipped games and the examples, after changes made by hand and ``touch()``,
 after a restore, and in a game played without a log."""
@@ -17,9 +17,9 @@ from test_pettingzoo import _from_view  # noqa: E402
 from rulekit.engine import api  # noqa: E402
 from rulekit.engine.view import view  # noqa: E402
 from rulekit.games import load_game  # noqa: E402
-from rulekit.tools.observe import Observer  # noqa: E402
-from rulekit.tools.pettingzoo import raw_env  # noqa: E402
-from rulekit.tools.rl_play import Play  # noqa: E402
+from rulekit.rl.observe import Observer  # noqa: E402
+from rulekit.rl.pettingzoo import raw_env  # noqa: E402
+from rulekit.rl.rl_play import Play  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore:the legal action")     # a bid past max_number has no id
 

@@ -63,7 +63,7 @@ def test_the_game_part_schema_is_the_game_schema_without_required_sections():
 
 
 def test_a_variant_with_an_unknown_section_is_flagged(tmp_path, capsys):
-    from rulekit.tools.cli import main
+    from rulekit.cli.app import main
     overlay = tmp_path / "typo.yaml"
     overlay.write_text("variant: {name: typo}\nprocedurez:\n  turn: {do: pass}\n", encoding="utf-8")
     assert main(["validate", "batavia", "--variant", str(overlay), "--format", "concise"]) == 1

@@ -8,9 +8,9 @@ import os
 import pytest
 import yaml
 
+from rulekit.cli.app import main
 from rulekit.errors import DiagnosticReport
 from rulekit.testing.script import ScriptError, run_script
-from rulekit.tools.cli import main
 
 from conftest import GAMES
 

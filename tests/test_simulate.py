@@ -8,9 +8,9 @@ import json
 
 import pytest
 
-from rulekit.tools import simulate as sim
-from rulekit.tools.cli import main
-from rulekit.tools.extras import install_command
+from rulekit.batch import simulate as sim
+from rulekit.cli.app import main
+from rulekit.extras import install_command
 
 from conftest import STALLS
 

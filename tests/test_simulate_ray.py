@@ -18,10 +18,10 @@ import pytest
 pytestmark = [pytest.mark.slow, pytest.mark.ray_driver]     # Ray start-ups: the slow step of .ci/run
 ray = pytest.importorskip("ray")
 
+from rulekit.batch import simulate as sim  # noqa: E402
+from rulekit.cli.app import main  # noqa: E402
 from rulekit.errors import ContentRuntimeError  # noqa: E402
-from rulekit.tools import simulate as sim  # noqa: E402
-from rulekit.tools.cli import main  # noqa: E402
-from rulekit.tools.extras import install_command  # noqa: E402
+from rulekit.extras import install_command  # noqa: E402
 
 BATAVIA = dict(players=3, games=4, seed=7, bots=["random", "greedy"])
 GOA = dict(players=2, games=2, seed=3, bots=["greedy", "random"])

@@ -21,9 +21,9 @@ from pathlib import Path
 
 import pytest
 
-from rulekit.tools import simulate as sim
-from rulekit.tools.cli import main
-from rulekit.tools.game_bundle import GameBundle
+from rulekit.batch import simulate as sim
+from rulekit.batch.game_bundle import GameBundle
+from rulekit.cli.app import main
 
 REPO = Path(__file__).resolve().parents[1]
 SCRIPT = Path(sysconfig.get_path("scripts")) / "rulekit"

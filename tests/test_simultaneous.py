@@ -184,7 +184,7 @@ def test_scripts_give_picks_in_any_order_and_refuse_a_second_one(game, tmp_path)
 
 
 def test_the_pettingzoo_env_lists_everyone_to_act(game):
-    pz = pytest.importorskip("rulekit.tools.pettingzoo")
+    pz = pytest.importorskip("rulekit.rl.pettingzoo")
     env = pz.env(game.path, players=3, seed=0)
     env.reset()
     assert env.acting == ["p1", "p2", "p3"] and env.infos["p2"]["to_act"] == ["p1", "p2", "p3"]

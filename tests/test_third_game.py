@@ -23,13 +23,13 @@ import pytest
 import yaml
 
 import rulekit
+from rulekit.cli.app import main
 from rulekit.engine import api
 from rulekit.engine.state import PLAYERS
 from rulekit.engine.view import view
 from rulekit.testing import broken_invariants, transcript
 from rulekit.testing import play_random as _play_random
 from rulekit.testing.script import run_script
-from rulekit.tools.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME = ROOT / "examples" / "for-sale"

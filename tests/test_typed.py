@@ -8,8 +8,8 @@ import shutil
 import pytest
 
 import rulekit
+from rulekit.cli.app import main
 from rulekit.errors import DiagnosticReport
-from rulekit.tools.cli import main
 from tests.conftest import codes, where
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

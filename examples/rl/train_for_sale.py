@@ -6,7 +6,7 @@ with a random player's over the same seeded games.
     python examples/rl/train_for_sale.py [--timesteps 30000] [--games 200] [--seed 0] [--every 2048] [--verbose]
 
 Needs the ``rl-train`` extra (``pip install -e '.[rl-train]'``; without it the script says so and
-exits 2). The learner plays p1 of a 4-player game through ``rulekit.tools.gym_env.GameEnv``: fixed
+exits 2). The learner plays p1 of a 4-player game through ``rulekit.rl.gym_env.GameEnv``: fixed
 action ids (``bid 3`` is always the same id), normalised observations, ``action_masks()`` for
 MaskablePPO. While it trains it prints a line every ``--every`` steps: the steps done, the games
 finished and the win rate of the last 100 of them, and the time; ``--verbose`` adds SB3's own
@@ -26,7 +26,7 @@ GAME = os.path.join(os.path.dirname(__file__), "..", "for-sale")
 
 
 def make_env(seed: int):
-    from rulekit.tools.gym_env import GameEnv
+    from rulekit.rl.gym_env import GameEnv
     return GameEnv(GAME, players=4, seat="p1", bots="random", seed=seed)
 
 
@@ -102,7 +102,7 @@ def main(argv=None) -> int:
     try:
         import sb3_contrib  # noqa: F401
     except ImportError as exc:
-        from rulekit.tools.extras import needs
+        from rulekit.extras import needs
         print(f"error: {needs('this example', 'rl-train')} ({exc.name} is missing)", file=sys.stderr)
         return 2
     rng = random.Random(args.seed)

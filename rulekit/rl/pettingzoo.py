@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 """PettingZoo environments for any rulekit game: AEC (``env``) and parallel (``parallel_env``).
 
-    from rulekit.tools.pettingzoo import env, parallel_env
+    from rulekit.rl.pettingzoo import env, parallel_env
     e = env("mygame", players=3, seed=7)          # agents take turns as the rules ask
     p = parallel_env("mygame", players=3, seed=7) # every agent to act acts in one step
 
@@ -15,7 +15,7 @@ after the other (``env.acting``, ``infos[agent]["to_act"]``), the parallel env t
 actions in one step; nobody's observation shows another's pick before all have chosen.
 
 **Actions** are fixed ids: ``Discrete(num_distinct_actions)`` over the game's vocabulary
-(tools/actions.py), so id ``i`` always means the notation ``action_notations[i]``, in every
+(rl/actions.py), so id ``i`` always means the notation ``action_notations[i]``, in every
 state; the ``action_mask`` has a 1 for each legal id of the agent (all zeros for an agent not
 to act), and ``legal_actions()`` lists the same ids' notations. An **illegal action** (an id
 outside the mask) follows PettingZoo's convention for classic games with ``illegal="lose"``
@@ -24,11 +24,11 @@ outside the mask) follows PettingZoo's convention for classic games with ``illeg
 and changes nothing. In the parallel env the action of an agent not to act is ignored.
 
 **Observations** are ``{"observation": float32 vector in [-1, 1], "action_mask": int8
-vector}``: the vector has a fixed layout (``observation_labels``; tools/observe.py), is read
+vector}``: the vector has a fixed layout (``observation_labels``; rl/observe.py), is read
 from what the agent may see (the content's visibility, as ``rulekit.engine.view.view``), and
 is normalised (``normalize=False`` gives the raw values, bounded by +-2**24). A game with boards
 (zone families declared ``grid:``) adds ``"board.NAME"``: each board laid out as float32 planes
-``(seats * planes, rows, cols)`` (tools/board_planes.py; ``board_labels`` names each plane).
+``(seats * planes, rows, cols)`` (rl/board_planes.py; ``board_labels`` names each plane).
 
 **Rewards** come once, at the end: ``reward="win"`` gives +1 to each winner and -1 to the
 others (0 to all when all win); ``reward="score"`` each final total minus their mean.

@@ -4,7 +4,7 @@
 Reinforcement learning needs action ``i`` to mean the same thing in every state. rulekit's
 actions are notations (``bid 3``, ``take card``), so the vocabulary is the set of every
 notation some ``choose`` option of the game could print, found from the rules' text
-(tools/action_domains.py reads what each hole of a label can hold): ``"bid {n}" for n in
+(rl/action_domains.py reads what each hole of a label can hold): ``"bid {n}" for n in
 range(1, p.coins + 1)`` adds ``bid 0``...``bid M``, ``"take {t}" for t in row`` one entry per
 item of the game. Ids follow the options in the order of their files and lines, each
 option's entries in the order of its holes' values (numbers ascending, then texts sorted); a

@@ -25,10 +25,11 @@ from operator import is_not, itemgetter
 
 import numpy as np
 
+from ..limits import OBSERVATION_LIMIT as LIMIT
+
 ITEM_EVENTS = frozenset({"move", "prop"})
 QUIET_EVENTS = frozenset({"shuffle", "roll", "log", "action", "start"})    # nothing observed changes
 _NONE: dict = {}
-LIMIT = float(2 ** 24)      # as tools/observe.py
 
 
 class Seen:
@@ -51,7 +52,7 @@ class Seen:
 
 
 class Follower:
-    """The values of each seat of an :class:`~rulekit.tools.observe.Observer`, followed."""
+    """The values of each seat of an :class:`~rulekit.rl.observe.Observer`, followed."""
 
     def __init__(self, observer):
         self.obs = observer

@@ -36,7 +36,7 @@ EXTRAS = {
 def checkout() -> Path | None:
     """The root of the checkout this package runs from, or None when it was installed (a wheel)."""
     import tomllib
-    root = Path(__file__).resolve().parents[2]
+    root = Path(__file__).resolve().parents[1]
     try:
         with open(root / "pyproject.toml", "rb") as file:
             project = tomllib.load(file).get("project", {})

@@ -327,7 +327,7 @@ def judge_all(scratch: Scratch, chosen: list, bases: Baselines, bound: float, jo
 def _in_workers(workers: int, work: tuple) -> list:
     """simulate.py's pool: forked workers that ignore Ctrl-C and die with this process (even by
     SIGKILL); interrupted or failed, the workers are killed at once and the error raised here (Ctrl-C
-    is exit 2, tools/entry.py). At most one worker a core: a mutant's time bound was measured on one."""
+    is exit 2, cli/entry.py). At most one worker a core: a mutant's time bound was measured on one."""
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
@@ -345,7 +345,7 @@ def _in_workers(workers: int, work: tuple) -> list:
         _end_workers(pool)
         raise UsageError("a worker of rulekit mutate died (out of memory?): run it again, "
                          "with fewer --jobs") from None
-    except BaseException:       # Ctrl-C, SIGTERM (tools/entry.py)
+    except BaseException:       # Ctrl-C, SIGTERM (cli/entry.py)
         _end_workers(pool)
         raise
     finally:

@@ -2,12 +2,12 @@
 """One game played by learning agents: who is to act, their legal action ids and masks,
 their observations, an action id applied, the rewards at the end.
 
-The PettingZoo environments (tools/pettingzoo.py) and the Gymnasium one (tools/gym_env.py)
-are thin shells over this. Action ids are the game's fixed vocabulary (tools/actions.py):
+The PettingZoo environments (rl/pettingzoo.py) and the Gymnasium one (rl/gym_env.py)
+are thin shells over this. Action ids are the game's fixed vocabulary (rl/actions.py):
 id ``i`` is always the notation ``vocabulary.notations[i]``. Each decision's legal notations
 are looked up in it once; a legal option whose notation the vocabulary lacks (a number past
 ``max_number``) is left out of the mask with one warning (``unmapped`` counts them). What each
-seat sees follows the state's log (tools/observe_log.py): a change made to ``state`` by hand,
+seat sees follows the state's log (rl/observe_log.py): a change made to ``state`` by hand,
 not through the engine, needs :meth:`Play.touch`.
 """
 from __future__ import annotations
@@ -120,7 +120,7 @@ class Play:
         return (seen.norm_vec if normalize else seen.raw_vec).copy()
 
     def planes(self, seat: int, normalize: bool = True) -> dict:
-        """Board name -> its planes as ``seat`` sees them (tools/board_planes.py); empty without boards."""
+        """Board name -> its planes as ``seat`` sees them (rl/board_planes.py); empty without boards."""
         return self.observer.planes(self.state, seat, self.to_move(seat), normalize) if self.observer.boards else {}
 
     def apply(self, seat: int, action: int) -> bool:

@@ -21,7 +21,7 @@ SPARKS = "▁▂▃▄▅▆▇█"
 
 def needs_scipy() -> str:
     """What a verdict says when scipy is missing: the command that installs the ``stats`` extra."""
-    from .extras import install_command
+    from ..extras import install_command
     return f"needs scipy: {install_command('stats')}"
 
 
@@ -111,7 +111,7 @@ def sparkline(hist: dict) -> str:
 
 
 class Balance:
-    """The figures :class:`rulekit.tools.simulate.Tally` adds for a designer, gathered game by game:
+    """The figures :class:`rulekit.batch.simulate.Tally` adds for a designer, gathered game by game:
     each seat's score, ties, and the length of a game in rounds and decisions."""
 
     def __init__(self):

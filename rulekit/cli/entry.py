@@ -29,7 +29,7 @@ def main(argv: list[str] | None = None) -> int:
     atexit.unregister(_ignore_signals)
     atexit.register(_ignore_signals)    # registered first, run last: see _ignore_signals
     try:
-        from . import cli  # the slow part: a signal here ends the process at once
+        from . import app as cli  # the slow part: a signal here ends the process at once
         cli.SAID["interrupted"] = False
         _state.update(armed=True, said=cli.SAID)
         return cli.main(argv)

@@ -5,13 +5,13 @@ visibility ``view`` applies.
 The layout is fixed by the game's definitions, never by a state, with seats counted from the
 observer (``seat+0`` is the observer): see docs/rl.md for the table. ``raw`` gives the
 values as they are (counts, variables, 1 + indices); ``encode`` the same vector normalised
-into [-1, 1] (:meth:`Observer.normalise`); ``planes`` each board (tools/board_planes.py). The
+into [-1, 1] (:meth:`Observer.normalise`); ``planes`` each board (rl/board_planes.py). The
 values are read straight from the state, as ``rulekit.engine.view.view`` would show them to the
 observer (zones ``public``, ``owner``, ``hidden``: count only, ``face_up``: each item while its
 ``face_up`` state is true; variables ``public``, ``owner``, ``hidden``), so nothing the content
 hides reaches them, without building the view's dictionaries (tests/test_pettingzoo.py checks
 the two agree). Each seat's values are kept up to date from the state's log
-(tools/observe_log.py): an observation costs what changed since that seat last looked.
+(rl/observe_log.py): an observation costs what changed since that seat last looked.
 """
 from __future__ import annotations
 
@@ -20,10 +20,10 @@ import numpy as np
 from ..engine.mutate import fmt
 from ..engine.state import Family
 from ..engine.view import state_props
+from ..limits import OBSERVATION_LIMIT as LIMIT
 from .board_planes import boards, marks
 from .observe_log import Follower
 
-LIMIT = float(2 ** 24)
 SOFT_SCALE = 10.0       # an unbounded number x reads as x / (|x| + SOFT_SCALE)
 COUNT_SCALE = 4.0       # a count c reads as c / (c + COUNT_SCALE)
 

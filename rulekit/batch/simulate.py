@@ -328,7 +328,7 @@ def _run_local(head: tuple, pieces: Iterator[list[int]], workers: int, emit) -> 
         while pending:
             emit(pending.popleft().result())
             refill()
-    except BaseException:       # Ctrl-C, SIGTERM (tools/entry.py) or a game's error
+    except BaseException:       # Ctrl-C, SIGTERM (cli/entry.py) or a game's error
         try:
             for future in pending:
                 if future.done() and not future.cancelled() and future.exception() is None:
@@ -568,7 +568,7 @@ def _per_game(record: dict) -> dict:
 def paired_differences(base: list[dict], variant: list[dict]) -> list[dict]:
     """Variant - base for each figure, paired game by game (same seed, same seats): the mean
     difference, its 95% interval and p (paired t-test), Holm-adjusted over the figures
-    (:func:`rulekit.tools.balance.paired`)."""
+    (:func:`rulekit.batch.balance.paired`)."""
     pairs = [(_per_game(b), _per_game(v)) for b, v in zip(base, variant)
              if not b.get("stalled") and not v.get("stalled")]    # a stalled game has no figures to pair
     return balance.paired(list(pairs[0][0]) if pairs else [], pairs)

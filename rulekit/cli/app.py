@@ -18,8 +18,8 @@ import sys
 from .. import __version__
 from ..codes import INTERNAL, USAGE
 from ..errors import EXIT_CONTENT, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, DiagnosticReport, RulekitError, UsageError
+from ..extras import install_command
 from ..files import check_writable, write_text
-from .extras import install_command
 from .terminal import escaped_output
 
 
@@ -617,7 +617,7 @@ def _print_told(told: list) -> None:
 def _print_scores(state) -> None:
     from rich.console import Console
 
-    from .report import score_table, winners_line
+    from ..view.report import score_table, winners_line
     cats = len(state.game.scoring.categories)
     console = Console(width=max(80, 12 * (cats + 2)), force_terminal=False)
     console.print(score_table(state))
@@ -646,18 +646,18 @@ def cmd_schema(args) -> int:
 
 
 def cmd_play(args) -> int:
-    from .play import cmd_play as run
+    from ..view.play import cmd_play as run
     return run(args)
 
 
 def cmd_render(args) -> int:
-    from .render import cmd_render as run
+    from ..view.render import cmd_render as run
     return run(args)
 
 
 def cmd_simulate(args) -> int:
     from ..agents import bot_list
-    from . import simulate as sim
+    from ..batch import simulate as sim
     sim.check_arguments(args)       # numbers in range, an --out not overwritten unasked (exit 2)
     for path in (args.out, args.plot):
         if path:
@@ -690,7 +690,7 @@ def cmd_simulate(args) -> int:
         players = len(records[0]["bots"])
         title = f"{args.game}: {players} players, bots {','.join(bots)}, {summary['games']} games"
         if extra:
-            from .sweep import plot_compare
+            from ..batch.sweep import plot_compare
             plot_compare(summary, other, extra["compare"]["paired"], args.plot, title, args.compare)
         else:
             sim.plot(summary, args.plot, title)
@@ -730,9 +730,9 @@ def _simulate_sweep(args, bots) -> int:
     and one plot."""
     import tempfile
 
+    from ..batch import simulate as sim
+    from ..batch import sweep
     from ..games import load_game
-    from . import simulate as sim
-    from . import sweep
     plan = sweep.parse(args.sweep)
     with tempfile.TemporaryDirectory(prefix="rulekit-sweep-") as folder:
         points = sweep.points(load_game(args.game, tuple(args.variant)), plan, folder)
@@ -766,7 +766,7 @@ def _simulate_sweep(args, bots) -> int:
 def _sweep_table(title: str, points, summaries, what: str) -> str:
     from rich.console import Console
 
-    from .sweep import table
+    from ..batch.sweep import table
     console = Console(record=True, width=100, file=io.StringIO(), force_terminal=False)
     console.print(title)
     console.print(table(points, summaries, "each point on the same seeds", what))
@@ -777,7 +777,7 @@ def _sweep_table(title: str, points, summaries, what: str) -> str:
 
 def _simulate_streamed(args, bots) -> int:
     """``--out FILE.jsonl``: the games go to the file as they finish, the report to standard output."""
-    from . import simulate as sim
+    from ..batch import simulate as sim
     if not sim.streams(args.out):
         raise UsageError("--resume continues a batch file: give it with --out FILE.jsonl")
     if args.compare or args.format == "csv":
@@ -827,7 +827,7 @@ def _simulate_table(args, summary, extra) -> str:
     from rich.console import Console
     from rich.table import Table
 
-    from . import balance_report
+    from ..batch import balance_report
     # plain text, never markup: a verdict's install hint (`pip install -e '.[stats]'`) keeps its brackets
     console = Console(record=True, width=100, file=io.StringIO(), force_terminal=False, markup=False)
     head = f"{args.game}: {summary['games']} games, bots {args.bots}, seed {args.seed}"
@@ -882,7 +882,7 @@ def _stalled_line(summary: dict, where: str = "") -> str:
 def _compare_table(variant: str, rows: list[dict]):
     from rich.table import Table
     table = Table(title=f"{variant} - base, game by game on the same seeds")
-    from .balance import fmt_p
+    from ..batch.balance import fmt_p
     for col in ("figure", "base", variant, "difference", "95% interval", "p", "Holm p", ""):
         table.add_column(col, justify="left" if col == "figure" else "right")
     for row in rows:
@@ -899,7 +899,7 @@ def _figure(value: float) -> str:
 
 
 def cmd_diff(args) -> int:
-    from .diff import diff_game, render
+    from ..view.diff import diff_game, render
     changes = diff_game(args.game, args.variant)
     if args.format == "json":
         print(json.dumps(changes, indent=2, default=str))
@@ -911,7 +911,7 @@ def cmd_diff(args) -> int:
 def cmd_compile(args) -> int:
     from ..dsl import passes
     from ..games import load_game
-    from .listing import listing, printable
+    from ..view.listing import listing, printable
     if args.passes == "list":
         for step in passes.PASSES:
             print(f"{step.name:12}  {step.what}  ({step.where})")
@@ -930,7 +930,7 @@ def cmd_compile(args) -> int:
 
 
 def cmd_mutate(args) -> int:
-    from .mutate import cmd_mutate as run
+    from ..batch.mutate import cmd_mutate as run
     return run(args)
 
 

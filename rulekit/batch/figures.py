@@ -6,8 +6,8 @@ from __future__ import annotations
 import io
 
 from ..errors import UsageError
+from ..extras import needs
 from ..files import write_bytes
-from .extras import needs
 
 
 def pyplot():

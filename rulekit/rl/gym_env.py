@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 """A Gymnasium single-agent environment: one seat learns, rulekit bots play the others.
 
-    from rulekit.tools.gym_env import GameEnv
+    from rulekit.rl.gym_env import GameEnv
     e = GameEnv("examples/for-sale", players=4, seat="p1", bots="random", seed=0)
     obs, info = e.reset()
     obs, reward, terminated, truncated, info = e.step(e.action_masks().nonzero()[0][0])

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""The balance figures (:mod:`rulekit.tools.balance`) as ``rulekit simulate``'s table prints them."""
+"""The balance figures (:mod:`rulekit.batch.balance`) as ``rulekit simulate``'s table prints them."""
 from __future__ import annotations
 
 from . import balance

@@ -15,7 +15,7 @@ import warnings
 from collections.abc import Callable, Iterator
 
 from ..errors import UsageError
-from .extras import needs
+from ..extras import needs
 
 EACH_CPU = 8        # tasks in flight per CPU of the cluster (benchmarks/ray_driver.py)
 
