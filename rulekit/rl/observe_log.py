@@ -2,20 +2,20 @@
 """Each seat's observation values kept up to date from the state's log, so a look costs what
 changed since that seat last looked, not the whole vector (env steps per second, issue #39).
 
-Every change to a state is an event of its log (engine/mutate.py): an item moves (``move``),
-its state changes (``prop``), a variable is set (``set``). So a seat's values, once read, are
-brought up to date by reading again only the items the events since its last look name, and
-the variables (they are few) after a ``set``; the round, the end and the seat to act at every
-look. (A variable set to a value equal to the one it holds is no event: a seat for the same
-number, which typed content does not mix, would be read at the next ``set``.) A look reads
-everything afresh when the state is another,
-its log another or shorter (a reset, a restore), the game keeps no log (``record=False``), an
-event of a kind not known here is met, or after :meth:`Follower.forget` (a state changed by
-hand). Values are float32 (``array('f')``, numpy arrays over the same memory), written one slot
-at a time with their normalised value computed as ``Observer.normalise`` computes the whole
-vector in float32, bit for bit: an exact product ``x * a`` rounded once, or ``x / t`` of float32
-operands, which a float64 division rounded to float32 gives exactly (a count's from a table
-``normalise`` made). tests/test_rl_observe_log.py compares the two.
+Every change to a state is an event of its log (engine/mutate.py): an item moves (``move``), its
+state changes (``prop``), a variable is set (``set``, or ``set_element`` for one element of its
+list or mapping). So a seat's values, once read, are brought up to date by reading again only the
+items the events since its last look name, and the variables (they are few) after either; the
+round, the end and the seat to act at every look. (A variable set to a value equal to the one it
+holds is no event: a seat for the same number, which typed content does not mix, would be read at
+the next ``set``.) A look reads everything afresh when the state is another, its log another or
+shorter (a reset, a restore), the game keeps no log (``record=False``), an event of a kind not
+known here is met, or after :meth:`Follower.forget` (a state changed by hand). Values are float32
+(``array('f')``, numpy arrays over the same memory), written one slot at a time with their
+normalised value computed as ``Observer.normalise`` computes the whole vector in float32, bit for
+bit: an exact product ``x * a`` rounded once, or ``x / t`` of float32 operands, which a float64
+division rounded to float32 gives exactly (a count's from a table ``normalise`` made).
+tests/test_rl_observe_log.py compares the two.
 """
 from __future__ import annotations
 
@@ -28,6 +28,7 @@ import numpy as np
 from ..limits import OBSERVATION_LIMIT as LIMIT
 
 ITEM_EVENTS = frozenset({"move", "prop"})
+VARIABLE_EVENTS = frozenset({"set", "set_element"})
 QUIET_EVENTS = frozenset({"shuffle", "roll", "log", "action", "start"})    # nothing observed changes
 _NONE: dict = {}
 
@@ -117,7 +118,7 @@ class Follower:
             kind = event[0]
             if kind in ITEM_EVENTS:
                 named[event[1]] = None
-            elif kind == "set":
+            elif kind in VARIABLE_EVENTS:
                 seen.set = True
             elif kind not in QUIET_EVENTS:
                 return False
