@@ -217,3 +217,14 @@ def test_an_observation_follows_element_events_without_reading_afresh(write_game
     assert followed.follow.look(state, 0, 0) is seen            # caught up from the log
     afresh = Observer(state.game, 1).follow.look(state, 0, 0)
     assert np.array_equal(seen.raw_np, afresh.raw_np) and not np.array_equal(seen.raw_np, before)
+
+
+def test_a_hidden_variables_element_is_told_only_to_its_owner(write_game):
+    """`rulekit play --verbose` as a seat prints raw events that seat may see: an element's change
+    of a variable only its owner sees is left out for the others, as a `set` of it is."""
+    text = GAME.replace("own: {initial: [0, 0], type: any}", "own: {initial: [0, 0], type: any, visibility: owner}")
+    text = text.replace("BODY", "p.own[1] = 5\n      xs[0] = 2")
+    state = api.new_game(rulekit.load_game(write_game(text)), 2, seed=1, record=True)
+    told = {seat: narrate.Teller(verbose=True, seat=seat).since(state) for seat in (0, 1)}
+    assert "p1.own[1]: 0 -> 5" in told[0] and "xs[0]: 0 -> 2" in told[0]
+    assert "p1.own[1]: 0 -> 5" not in told[1] and "xs[0]: 0 -> 2" in told[1]
