@@ -89,13 +89,16 @@ class Editor:
             [types.TextDocumentContentChangePartial(range=where, text=new)]))
         return self.versions[uri]
 
-    def diagnostics(self, uri: str, version: int | None = None, settle: float = 0.0, timeout: float = TIMEOUT):
-        """The diagnostics last published for ``uri`` (for ``version`` or later when given), once
-        nothing more came for ``settle`` seconds (a round publishes stage by stage)."""
+    def diagnostics(self, uri: str, version: int | None = None, settle: float = 0.0, timeout: float = TIMEOUT,
+                    since: float | None = None):
+        """The diagnostics last published for ``uri`` (for ``version`` or later when given, and
+        received at ``since`` or later when given: a perf_counter time, as :meth:`first_publication`
+        returns), once nothing more came for ``settle`` seconds (a round publishes stage by stage)."""
         deadline = time.perf_counter() + timeout
         with self.changed:
             while True:
-                got = [p for p in self.published.get(uri, ()) if version is None or (p[0] or 0) >= version]
+                got = [p for p in self.published.get(uri, ()) if (version is None or (p[0] or 0) >= version)
+                       and (since is None or p[2] >= since)]
                 now = time.perf_counter()
                 if got and now - got[-1][2] >= settle:
                     return got[-1][1]

@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("pygls")
-from lsp_client import Editor  # noqa: E402
+from lsp_client import TIMEOUT, Editor  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 AUCTION = ROOT / "tests" / "games" / "auction"
 
 
-def _wait_for_more(editor: Editor, uri: str, seen: int, settle: float = 1.0, timeout: float = 120.0) -> None:
+def _wait_for_more(editor: Editor, uri: str, seen: int, settle: float = 1.0, timeout: float = TIMEOUT) -> None:
     """Until ``uri`` has more than ``seen`` publications and nothing more came for ``settle`` s."""
     deadline = time.perf_counter() + timeout
     while True:
