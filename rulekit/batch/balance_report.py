@@ -1,8 +1,68 @@
 # SPDX-License-Identifier: MIT
-"""The balance figures (:mod:`rulekit.batch.balance`) as ``rulekit simulate``'s table prints them."""
+"""``rulekit simulate``'s table: win rates, scores, the balance figures (:mod:`rulekit.batch.balance`),
+a ``--compare``'s paired differences, a ``--sweep``'s points."""
 from __future__ import annotations
 
+import io
+
 from . import balance
+
+
+def simulate_table(args, summary, extra) -> str:
+    from rich.console import Console
+    from rich.table import Table
+
+    # plain text, never markup: a verdict's install hint (`pip install -e '.[stats]'`) keeps its brackets
+    console = Console(record=True, width=100, file=io.StringIO(), force_terminal=False, markup=False)
+    head = f"{args.game}: {summary['games']} games, bots {args.bots}, seed {args.seed}"
+    console.print(head)
+    table = Table(title="win rate (95% interval)")
+    for col in ("who", "rate", "interval", "games"):
+        table.add_column(col)
+    for kind, rows in (("seat", summary["win_rate_by_seat"]), ("bot", summary["win_rate_by_bot"])):
+        for who, row in rows.items():
+            table.add_row(f"{kind} {who}", f"{row['rate']:.3f}", f"{row['ci95'][0]:.3f}-{row['ci95'][1]:.3f}",
+                          str(row["games"]))
+    console.print(table)
+    scores = Table(title="scores by bot")
+    for col in ("bot", "mean", "sd", "min", "max"):
+        scores.add_column(col)
+    for bot, row in summary["score_by_bot"].items():
+        scores.add_row(bot, str(row["mean"]), str(row["sd"]), str(row["min"]), str(row["max"]))
+    console.print(scores)
+    console.print(score_table(summary))
+    for line in length_lines(summary):
+        console.print(line)
+    console.print(ties_line(summary))
+    for line in seat_lines(summary):
+        console.print(line)
+    top = list(summary["action_share"].items())[:12]
+    console.print("actions: " + ", ".join(f"{v} {share:.1%}" for v, share in top))
+    if summary["stalled"]:
+        console.print(stalled_line(summary))
+    if summary["discarded_worlds"]:
+        console.print(discarded_line(summary))
+    if extra:
+        compared = extra["compare"]
+        console.print(compare_table(compared["variant"], compared["paired"]))
+        console.print(compare_note(compared["paired"]))
+        if compared["variant_summary"]["stalled"]:
+            console.print(stalled_line(compared["variant_summary"], f" with {compared['variant']}"))
+        if summary["stalled"] or compared["variant_summary"]["stalled"]:
+            console.print("a seed on which either game stalled is left out of the differences")
+    return console.export_text().rstrip()
+
+
+def sweep_table(title: str, points, summaries, what: str) -> str:
+    from rich.console import Console
+
+    from .sweep import table
+    console = Console(record=True, width=100, file=io.StringIO(), force_terminal=False)
+    console.print(title)
+    console.print(table(points, summaries, "each point on the same seeds", what))
+    console.print("win pK: seat pK's win rate; seats p: chi-square test that every seat wins as often\n"
+                  "(* p < 0.05); ties: games with a shared win; score: mean over the seats")
+    return console.export_text().rstrip()
 
 
 def score_table(summary: dict):
@@ -58,3 +118,31 @@ def compare_note(rows: list[dict]) -> str:
                 + balance.needs_scipy())
     return (f"* Holm-adjusted p < 0.05 over the {tested} figures (paired t-test, same seeds); an interval that\n"
             "  excludes 0 is not enough alone when many figures are compared")
+
+
+def discarded_line(summary: dict) -> str:
+    return (f"discarded worlds: {summary['discarded_worlds']} (hidden cards the search bots imagined that the "
+            "rules could not play)")
+
+
+def stalled_line(summary: dict, where: str = "") -> str:
+    return (f"stalled{where}: {summary['stalled']} of {summary['games']} games hit the action cap (--max-actions); "
+            "win rates, scores and lengths leave them out")
+
+
+def compare_table(variant: str, rows: list[dict]):
+    from rich.table import Table
+    table = Table(title=f"{variant} - base, game by game on the same seeds")
+    for col in ("figure", "base", variant, "difference", "95% interval", "p", "Holm p", ""):
+        table.add_column(col, justify="left" if col == "figure" else "right")
+    for row in rows:
+        low_high = row["ci95"]
+        interval = f"{low_high[0]:+.3f} .. {low_high[1]:+.3f}" if low_high else "-"
+        table.add_row(row["figure"], _figure(row["base"]), _figure(row["variant"]), f"{row['difference']:+.3f}",
+                      interval, balance.fmt_p(row.get("p")).lstrip("= "), balance.fmt_p(row.get("p_holm")).lstrip("= "),
+                      "*" if row.get("flagged", row["significant"]) else "")
+    return table
+
+
+def _figure(value: float) -> str:
+    return f"{value:.3f}" if abs(value) < 10 else f"{value:.1f}"
