@@ -30,7 +30,7 @@ def simulate_table(args, summary, extra) -> str:
     for bot, row in summary["score_by_bot"].items():
         scores.add_row(bot, str(row["mean"]), str(row["sd"]), str(row["min"]), str(row["max"]))
     console.print(scores)
-    console.print(score_table(summary))
+    console.print(scores_by_seat(summary))
     for line in length_lines(summary):
         console.print(line)
     console.print(ties_line(summary))
@@ -65,8 +65,9 @@ def sweep_table(title: str, points, summaries, what: str) -> str:
     return console.export_text().rstrip()
 
 
-def score_table(summary: dict):
-    """Scores by seat: mean, sd, quantiles and a histogram drawn as one line."""
+def scores_by_seat(summary: dict):
+    """The table of scores by seat over a batch: mean, sd, quantiles and a histogram drawn as one line.
+    (A game's own final scoring is ``view.report.score_table``.)"""
     from rich.table import Table
     table = Table(title="scores by seat")
     for col in ("seat", "mean", "sd", "p10", "p25", "median", "p75", "p90", "min", "max", "histogram"):
