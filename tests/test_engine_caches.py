@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 import rulekit
+from rulekit.dsl import calls
 from rulekit.dsl.reads import EVERYTHING, function_reads
 from rulekit.engine import api, memo, mutate, rng
 from rulekit.engine.memo import _by_contents
@@ -262,7 +263,7 @@ scoring:
 
 def _memo_call(game, name):
     """The memoising caller rule code uses (the bare function in game.program.functions is not)."""
-    return game.compiler_for_scripts().call_function(name)
+    return calls.call_function(game.compiler_for_scripts(), name)
 
 
 def test_a_zone_in_a_variable_or_an_argument_is_never_read_stale(tmp_path):
