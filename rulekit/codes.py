@@ -117,6 +117,8 @@ VALUE_OF_WRONG_TYPE_ASSIGNED = _code("RK0323", "a value of an evidently wrong ty
                                                "number)")
 OPERANDS_OF_WRONG_TYPES = _code("RK0324", "an operator given values of evidently wrong types (`1 + \"a\"`, `[1] + 1`)")
 NEVER_EQUAL = _code("RK0325", "warning: `==` or `!=` between a number and a text, which are never equal")
+ATTRIBUTE_OF_WRONG_KIND = _code("RK0326", "an attribute the value evidently has not (a player variable read of an "
+                                "item, an item property of a player)")
 # RK033x-RK034x: building the game (sets, items, zones, flow; warnings included)
 MEMBER_OF_TWO_SETS = _code("RK0330", "a member of two sets")
 DUPLICATE_ITEM_ID = _code("RK0331", "two items share an id")

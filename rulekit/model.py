@@ -276,6 +276,7 @@ class _Builder:
         self.diagnostics: list[Diagnostic] = []
         self.read: set = set()        # every name some parsed text of the game reads (RK0345)
         self.texts: dict = {}         # content path -> its effect-language text's tree (Game.texts)
+        self.seat_params: dict = {}   # id(a text's tree) -> the names it is given that are a player
         self.items_left = MAX_ITEMS
         self.zones_left = MAX_ZONES
         self._bounds: dict[str, str] = {}     # family -> the parameter that sizes it (`range:`)
@@ -310,6 +311,9 @@ class _Builder:
             return None
         self.read.update(node.id for node in ast.walk(tree) if isinstance(node, ast.Name))
         self.texts[path] = tree
+        place = text_place(path)
+        if place is not None and place[1] != OWN_PARAMS and place[1]:
+            self.seat_params[id(tree)] = frozenset(place[1])    # every name a place gives is a player (`p`)
         return tree
 
     # ------------------------------------------------------------ build
@@ -507,7 +511,7 @@ class _Builder:
         compiler = Compiler(vocab, {n: StaticTable(of_count=bool(r)) for n, r in reads.items()
                                     if r is not EVERYTHING and r <= {PLAYER_COUNT}})
         compiler.front_end = check.FrontEnd(vocab, compiler.kinds, check.Types.of_content(
-            self.data, typed.Vocab(vocab.sets, None)), self.diagnostics)
+            self.data, typed.Vocab(vocab.sets, None)), self.diagnostics, self.seat_params)
         for name in functions_spec:
             calls.compile_function(compiler, name)
         if ESTIMATE in vocab.functions:

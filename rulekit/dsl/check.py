@@ -27,7 +27,7 @@ from ..errors import Diagnostic, suggestion_help
 from . import ast, resolve
 from .check_names import Seen, check_names, check_pure
 from .check_statements import check_forms, check_locals, check_statements
-from .visit import Statements, assigned_values
+from .visit import Statements, assigned_values, bindings, walks
 
 # a variable's type (typed.py's words, head only) -> the evident kind (kinds.py's words) it holds
 _KIND_OF_TYPE = {"int": "number", "bool": "bool", "text": "text", "list": "list"}
@@ -67,9 +67,12 @@ class FrontEnd:
     calls it with each tree it is about to write (``Compiler.front_end``) and the builder with the
     texts it holds; the problems go to ``out``."""
 
-    def __init__(self, vocab, kinds, types: Types, out: list):
+    def __init__(self, vocab, kinds, types: Types, out: list, seats: dict | None = None):
         self.v, self.kinds, self.types, self.out = vocab, kinds, types, out
         self.checked: set = set()       # the ids of every node of the texts checked
+        # id(text) -> the names it is given that are a player (`p` of a scoring category): the
+        # builder fills it as it parses (model.TEXT_PLACES), before any text is checked
+        self.seats = seats if seats is not None else {}
 
     def __call__(self, text, params=(), statements: bool = True, function: str | None = None,
                  body_of: tuple | None = None) -> None:
@@ -77,7 +80,7 @@ class FrontEnd:
         text of content function ``function``, which must be pure; the body of the procedure
         ``body_of`` names, with where it is declared) unless it was checked."""
         if id(text) not in self.checked:
-            checker = Checker(self.v, self.kinds, self.types, params, self.out)
+            checker = Checker(self.v, self.kinds, self.types, params, self.out, self.seats.get(id(text), ()))
             self.checked.update(checker.check(text, statements))
             self.checked.add(id(text))      # (a body is a tuple of statements)
             if function is not None:
@@ -90,8 +93,9 @@ class Checker(Statements):
     """The checks of one body (a procedure's, a phase's, a script's position) with its
     parameters; each problem goes to ``out``."""
 
-    def __init__(self, vocab, kinds, types: Types, params, out: list):
+    def __init__(self, vocab, kinds, types: Types, params, out: list, seats=()):
         self.v = vocab
+        self.seats = frozenset(seats)  # the parameters that are a player
         self.kinds = kinds
         self.types = types
         self.out = out
@@ -131,14 +135,51 @@ class Checker(Statements):
                      for name, _coll in node.fors}
             values = self.kinds.evident_locals(text, local - bound, Seen(top, kinds))
         made: dict = {}
+        named: dict = {}
 
         def seen(node):
             own = scopes[id(node)]
             found = made.get(own)
             if found is None:
-                found = made[own] = Seen(own, kinds, values)
+                found = made[own] = Seen(own, kinds, values, named)
             return found
+        if statements:
+            values.update(self._walked_locals(text, top - self.params, seen))
+        self._bound(text, statements, seen, named)
         return seen
+
+    def _walked_locals(self, text, local: set, seen) -> dict:
+        """The locals only ``for`` loops and ``choose_all`` bind (never assigned), each by what
+        every collection it walks evidently holds: ``for q in players`` binds a seat, ``for c in
+        p.hand`` an item."""
+        plain = {name for name, value in bindings(text) if value is not None}
+        walked: dict = {}
+        for name, coll in walks(text):
+            walked.setdefault(name, []).append(coll)
+        out = {}
+        for name, colls in walked.items():
+            if name in local and name not in plain:
+                held = {self.kinds.element(coll, seen(coll), _inner(coll, seen)) for coll in colls}
+                if len(held) == 1 and None not in held:
+                    out[name] = held.pop()
+        return out
+
+    def _bound(self, text, statements: bool, seen, named: dict) -> None:
+        """``named``: id(Name) -> the evident kind of each use of a name a comprehension's or an
+        option's clause binds (what its collection holds; None when nothing tells), or of a
+        parameter that is a player. In the order written, so a clause's collection may read a
+        name an earlier clause binds."""
+        held: dict = {}
+        for key, (node, binder) in resolve.binders(text, self.params, self.v.gvars, statements).items():
+            if binder == resolve.PARAM:
+                if node.id in self.seats:
+                    named[key] = "seat"
+            elif binder != resolve.LOCAL:
+                clause, k = binder
+                if (id(clause), k) not in held:
+                    coll = clause.fors[k][1]
+                    held[id(clause), k] = self.kinds.element(coll, seen(coll), _inner(coll, seen))
+                named[key] = held[id(clause), k]
 
     def Assign(self, st):
         self._gives(st.target, st.value, "=")
@@ -173,6 +214,7 @@ class Checker(Statements):
         name, per_player = variable
         head = self.types.head(name, per_player)
         got = self._kind(value)
+        got = "text" if got in ("item", "member") else None if got == "seat" else got  # (a player: typed.py's `seat`)
         if head not in _KIND_OF_TYPE or got in (None, _KIND_OF_TYPE[head]) or (got == "none" and op == "="):
             return
         where = f"`{_shown(target)}`"
@@ -225,18 +267,32 @@ def check_operands(tree, checker: Checker) -> None:
     text's own names (``Checker.own``: a local's kind is not evident)."""
     for node in ast.walk(tree):
         if isinstance(node, ast.BinOp) and node.op in _TAKES_PAIR:
-            pair = (checker._kind(node.left), checker._kind(node.right))
+            pair = (_as_value(checker._kind(node.left)), _as_value(checker._kind(node.right)))
             if set(pair) <= _KNOWN and pair not in _TAKES_PAIR[node.op]:
                 checker.out.append(Diagnostic(
                     OPERANDS_OF_WRONG_TYPES, f"`{node.op}` cannot take {_NOUNS[pair[0]]} and {_NOUNS[pair[1]]}",
                     node.span, help=_operand_help(node.op, pair)))
         elif isinstance(node, ast.Compare) and node.op in ("==", "!="):
-            pair = {checker._kind(node.left), checker._kind(node.right)}
+            pair = {_as_value(checker._kind(node.left)), _as_value(checker._kind(node.right))}
             if pair == {"number", "text"}:
                 checker.out.append(Diagnostic(
                     NEVER_EQUAL, f"`{node.op}` compares a number with a text: they are never equal", node.span,
                     help="write the number without quotes, or compare texts: `text(n) == \"3\"`",
                     severity="warning"))
+
+
+def _inner(coll, seen):
+    """The names seen at a comprehension's element, where ``coll`` is one (Kinds.element)."""
+    return seen(coll.elt) if coll.__class__ is ast.Comp else None
+
+
+def _as_value(kind: str | None) -> str | None:
+    """What an operator sees of a value: a player is its seat number, an item or a set's member
+    its id, a text."""
+    return _VALUE_OF.get(kind, kind)
+
+
+_VALUE_OF = {"seat": "number", "item": "text", "member": "text"}
 
 
 def _operand_help(op: str, pair: tuple) -> str | None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 
 from ..codes import (
+    ATTRIBUTE_OF_WRONG_KIND,
     EFFECT_AS_VALUE,
     IMPURE_FUNCTION,
     KEYWORD_TWICE,
@@ -35,8 +36,8 @@ from . import ast
 from .kinds import name_of, wrong_argument
 
 # the codes this module decides; the writer reports one of them only where it was said here
-DECIDED = frozenset((EFFECT_AS_VALUE, IMPURE_FUNCTION, KEYWORD_TWICE, MISSING_ARGUMENT, NAMED_NOT_CALLED,
-                     PROCEDURE_IN_EXPRESSION, UNKNOWN_ATTRIBUTE, UNKNOWN_FUNCTION, UNKNOWN_KEYWORD,
+DECIDED = frozenset((ATTRIBUTE_OF_WRONG_KIND, EFFECT_AS_VALUE, IMPURE_FUNCTION, KEYWORD_TWICE, MISSING_ARGUMENT,
+                     NAMED_NOT_CALLED, PROCEDURE_IN_EXPRESSION, UNKNOWN_ATTRIBUTE, UNKNOWN_FUNCTION, UNKNOWN_KEYWORD,
                      UNKNOWN_KIND_ITEM_OR_PROPERTY, UNKNOWN_NAME, VALUE_THROWN_AWAY, WRONG_ARGUMENT_COUNT,
                      WRONG_ARGUMENT_KIND))
 
@@ -60,18 +61,22 @@ class Seen:
     ``Kinds.evident`` and ``Kinds.of`` ask: a name of the text's own tells no kind, unless what
     the body's locals hold says: ``kinds``, Kinds.of_locals; ``values``, Kinds.evident_locals)."""
 
-    __slots__ = ("locals", "py", "alias", "kinds", "values")
+    __slots__ = ("locals", "py", "alias", "kinds", "values", "named")
 
-    def __init__(self, own: frozenset, kinds: dict | None = None, values: dict | None = None):
+    def __init__(self, own: frozenset, kinds: dict | None = None, values: dict | None = None,
+                 named: dict | None = None):
         self.locals, self.py, self.alias = own, {}, {}
         self.kinds = kinds if kinds is not None else {}
         self.values = values if values is not None else {}      # a local -> its evident kind (Kinds.evident_locals)
+        # id(Name) -> the evident kind of a name a comprehension's or an option's `for`, or the
+        # text's own seat parameter, binds (None: bound, of no evident kind): check.Checker._seen
+        self.named = named if named is not None else {}
 
     def with_kinds(self, kinds: dict) -> Seen:
-        return Seen(self.locals, kinds, self.values)
+        return Seen(self.locals, kinds, self.values, self.named)
 
     def with_values(self, values: dict) -> Seen:
-        return Seen(self.locals, self.kinds, values)
+        return Seen(self.locals, self.kinds, values, self.named)
 
     def forget(self, key) -> None:
         self.kinds.pop(key, None)
@@ -91,7 +96,7 @@ def check_names(tree, checker, scopes: dict, seen) -> None:
                 _game_name(node, own, checker)
         elif node.__class__ is ast.Attr:
             if id(node) not in stored:      # (what a store takes: check_statements.py)
-                _attribute(node, checker)
+                _attribute(node, checker, seen)
         elif node.__class__ is ast.Call:
             if id(node) in statement_calls:
                 _statement_call(node, checker, seen)
@@ -148,11 +153,53 @@ def _what(v, name: str) -> str:
     return REGISTRY[name].kind
 
 
-def _attribute(node, checker) -> None:
+def _attribute(node, checker, seen) -> None:
     v, name = checker.v, node.name
     known = v.pvars | set(v.pzones) | v.item_props | v.dynamic_props | v.member_props
     if name not in known:
         _say(checker, UNKNOWN_ATTRIBUTE, f"unknown attribute `{name}`", node.span, suggestion_help(name, known))
+        return
+    kind = checker.kinds.evident(node.obj, seen(node.obj))
+    has = _attributes_of(v, kind)
+    if has is not None and name not in has:
+        said = f"`{node.obj.id}`" if node.obj.__class__ is ast.Name else "it"
+        _say(checker, ATTRIBUTE_OF_WRONG_KIND, f"{said} is {_A[kind]}, which has no `{name}` ({_whose(v, name)})",
+             node.span, suggestion_help(name, has) or f"{_A[kind]} has {_listed(has)}")
+
+
+_A = {"seat": "a player", "item": "an item", "member": "a member of a set"}
+
+
+def _attributes_of(v, kind: str | None) -> set | None:
+    """The attributes a value of evident ``kind`` has (None: any, as far as the text tells): a
+    player its variables and zones, an item its properties, a set's member the set's (an item
+    that is also a member has both)."""
+    if kind == "seat":
+        return v.pvars | set(v.pzones)
+    if kind == "item":
+        shared = v.member_props if any(m in v.items for m in v.members) else set()
+        return v.item_props | v.dynamic_props | shared
+    if kind == "member":
+        return set(v.member_props)
+    return None
+
+
+def _whose(v, name: str) -> str:
+    """What ``name`` is of, as a message says it."""
+    if name in v.pvars:
+        return f"`{name}` is a player variable"
+    if name in v.pzones:
+        return f"`{name}` is a player's zone"
+    if name in v.item_props or name in v.dynamic_props:
+        return f"`{name}` is an item property"
+    return f"`{name}` is a property of set members"
+
+
+def _listed(names: set) -> str:
+    shown = sorted(names)
+    if not shown:
+        return "no attributes"
+    return ", ".join(f"`{n}`" for n in shown[:8]) + (", ..." if len(shown) > 8 else "")
 
 
 # ------------------------------------------------------------------ calls

@@ -161,6 +161,9 @@ class Kinds:
             return "bool"
         if isinstance(node, ast.Name):
             if scope is not None and _own(node.id, scope):
+                named = scope.named
+                if named and id(node) in named:     # a seat, an item, a member: by what binds it
+                    return named[id(node)]
                 return scope.values.get(node.id) if scope.values else None     # a local's, where all agree
             if node.id in v.fixed:
                 return _FIXED_KINDS[type(v.fixed[node.id])]
@@ -182,6 +185,24 @@ class Kinds:
             if held is not None:
                 return held
         return self._composed(node, scope)
+
+    def element(self, coll, scope, inner=None) -> str | None:
+        """The evident kind of each value a ``for`` over ``coll`` binds: a seat of ``players``, an
+        item of a zone, a member of a set (none of whose members is an item), what a ``let``
+        gives, what a comprehension's element is (read in ``inner``, the names seen there); None
+        where only running would tell."""
+        v = self.v
+        if isinstance(coll, ast.Let):
+            return self.evident(coll.value, scope)
+        if isinstance(coll, ast.Name) and not _own(coll.id, scope):
+            if coll.id == "players" and coll.id not in v.sets:
+                return "seat"
+            if coll.id in v.sets and coll.id not in v.zones and not any(m in v.items for m in v.sets[coll.id]):
+                return "member"
+        if isinstance(coll, ast.Comp):
+            kind = self.evident(coll.elt, inner if inner is not None else scope)
+            return kind if kind in ("seat", "item", "member") else None
+        return "item" if self.evident(coll, scope) == "zone" else None
 
     def _held(self, node, scope):
         """What an element of a table or an item's printed property evidently is, where every
@@ -217,11 +238,12 @@ class Kinds:
 
 
 # what a built-in's argument of each kind (its `args`) takes besides that kind, and how each is said
-_TAKES_ALSO = {"zone": {"zone"}, "item": {"text"}, "number": set(), "text": {"number", "bool", "none"},
-               "list": {"zone", "family"}}
+# (a player is a seat number; an item and a set's member are texts, their ids)
+_TAKES_ALSO = {"zone": {"zone"}, "item": {"text", "member"}, "number": {"seat"},
+               "text": {"number", "bool", "none", "seat", "item", "member"}, "list": {"zone", "family"}}
 _WANTED = {"zone": "a zone", "item": "an item", "number": "a whole number", "text": "text", "list": "a list or a zone"}
 _GOT = {"number": "a number", "text": "text", "bool": "true/false", "none": "none", "zone": "a zone",
-        "list": "a list"}
+        "list": "a list", "seat": "a player", "item": "an item", "member": "a member of a set"}
 
 
 def wrong_argument(builtin, name: str, got: str | None, written: str) -> str | None:

@@ -22,6 +22,8 @@ from .visit import assigned_names, fields
 
 OWN = "own"       # a parameter, local or bound variable of the text
 GAME = "game"     # a name of the game (or no name at all: the checks say which)
+PARAM = "param"   # binders(): a parameter of the text, which its body never assigns
+LOCAL = "local"   # binders(): a local of the body (assigned, or a loop's variable)
 
 
 def names(tree, params=(), game_vars=frozenset(), statements: bool = True) -> Iterator[tuple]:
@@ -38,6 +40,44 @@ def scopes(tree, params=(), game_vars=frozenset(), statements: bool = True) -> d
     """id(node) -> the text's own names seen there, for every node of ``tree`` (the front end's
     checks ask what a name means at a call or an argument, as the writer's scope will say)."""
     return {id(node): own for node, own in _walk(tree, own_names(tree, params, game_vars, statements))}
+
+
+def binders(tree, params=(), game_vars=frozenset(), statements: bool = True) -> dict:
+    """id(Name node) -> (the node, what binds it), for every bare name of the text's own, in the
+    order written: PARAM, LOCAL, or ``(clause, k)``, the ``k``-th ``for`` clause of the
+    comprehension or option ``clause`` (the nearest, by the rules above). The front end types a
+    bound name by what binds it (check.Checker._seen)."""
+    locals_ = own_names(tree, (), game_vars, statements)
+    env = {name: PARAM for name in params if name not in locals_}
+    env.update((name, LOCAL) for name in locals_)
+    out: dict = {}
+    _bind(tree, env, out)
+    return out
+
+
+def _bind(node, env: dict, out: dict) -> None:
+    if isinstance(node, tuple):
+        for part in node:
+            _bind(part, env, out)
+        return
+    if not isinstance(node, ast.Node):
+        return
+    if isinstance(node, ast.Name):
+        binder = env.get(node.id)
+        if binder is not None:
+            out[id(node)] = node, binder
+        return
+    if isinstance(node, ast.Comp | ast.Option):
+        inner = env
+        for k, (name, coll) in enumerate(node.fors):
+            _bind(coll, inner, out)
+            inner = {**inner, name: (node, k)}
+        rest = ("elt", "cond", "by") if isinstance(node, ast.Comp) else ("label", "cond", "by", "says", "body")
+        for part in rest:
+            _bind(getattr(node, part), inner, out)
+        return
+    for name in fields(node.__class__):
+        _bind(getattr(node, name), env, out)
 
 
 def own_names(tree, params, game_vars, statements: bool) -> frozenset:

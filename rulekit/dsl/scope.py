@@ -16,6 +16,7 @@ class Scope:
     option group (``group.name``) so they can never clash with the includer's."""
 
     values: dict = {}    # what a local evidently holds: the front end's (check_names.Seen); the writer asks none
+    named: dict = {}     # id(Name) -> what a name bound by a `for` evidently holds (check_names.Seen)
 
     def __init__(self, locals_: set, loops: list | None = None, alias: dict | None = None,
                  py: dict | None = None, items: frozenset = frozenset(), kinds: dict | None = None):
