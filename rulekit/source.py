@@ -13,6 +13,9 @@ import stat
 
 import attrs
 
+from .limits import MAX_LINE_READ
+from .limits import READ_WHOLE as _READ_WHOLE
+
 
 @attrs.frozen
 class Span:
@@ -33,8 +36,6 @@ class Span:
 
 
 _TEXTS: dict[str, list[str]] = {}
-_READ_WHOLE = 1 << 20          # a file larger than this is read only up to the line quoted
-MAX_LINE_READ = 1 << 16        # characters of one line read to quote it
 
 
 def register_text(path: str, text: str) -> None:

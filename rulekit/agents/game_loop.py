@@ -6,12 +6,10 @@ from __future__ import annotations
 from ..codes import NO_END
 from ..engine import api
 from ..engine.runtime import Autoplay
+from ..limits import BOT_GAME_ACTIONS as MAX_ACTIONS
+from ..limits import CAP_FACTOR, CAP_MIN, CAP_PROBES
 from .random_agent import RandomAgent
 
-MAX_ACTIONS = 100_000  # the most any bot game may last, whatever the cap derived from the game
-CAP_PROBES = 3         # seeded random games that measure how long a game of this content lasts
-CAP_FACTOR = 10        # a bot game may last this many times the longest of them (at least CAP_MIN)
-CAP_MIN = 1_000
 _CAPS: dict = {}
 
 

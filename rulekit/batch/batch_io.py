@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterator
 from ..codes import BAD_BATCH_LINE, BATCH_LOCKED, RESUME_OTHER_BATCH
 from ..errors import UsageError
 from ..files import write_bytes
+from ..limits import BATCH_LINE_DEPTH as MAX_DEPTH
 
 FORMAT = "rulekit-simulate-batch"
 VERSION = 1
@@ -34,9 +35,6 @@ IDENTITY = (("game", "game"), ("content_hash", "content hash"), ("variants", "va
             ("game_seeds", "seed scheme"), ("players", "players"), ("bots", "bots"),
             ("max_actions", "action cap (--max-actions)"))
 SHOWN_PROBLEMS = 10     # lines reported one by one; the rest are counted
-MAX_DEPTH = 32          # how deeply a line's lists and mappings may nest before it is parsed (json.loads
-                        # recurses once a level: 200,000 deep ran out of stack); a record's are 2 deep, and
-                        # record_problem refuses any other shape
 _BRACKETS = re.compile(rb'"(?:[^"\\]|\\.)*"|[\[\]{}]')    # a JSON string (skipped) or a bracket
 
 

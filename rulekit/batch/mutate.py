@@ -35,11 +35,11 @@ import attrs
 from ..errors import RulekitError, UsageError
 from ..files import write_atomic, write_text
 from ..games import find_game
+from ..limits import MUTANT_SECONDS as MIN_BOUND
 from ..source import inside
 from .mutants import Mutant, mutants_of, read_text
 
 SEEDS = (1, 2)          # the random games each mutant plays, at every player count
-MIN_BOUND = 10.0        # seconds: the least a mutant's trial is given, when --timeout does not say
 FATES = ("refused", "equivalent", "killed", "survived", "timed out")
 
 

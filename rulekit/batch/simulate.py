@@ -28,17 +28,12 @@ from ..codes import NO_END
 from ..engine import api, rng, watchdog
 from ..engine.state import PLAYERS
 from ..errors import ContentRuntimeError, UsageError
+from ..limits import MAX_ACTIONS_CAP, MAX_GAMES, MAX_GAMES_HELD, MAX_JOBS, MAX_SEED
 from . import balance, figures
 from .balance import wilson
 
 _GAMES: dict = {}
 PIECE = 25              # games a worker plays at a time, at most
-# The command line's numbers, checked before anything is sized by them (a bitmap, a list, a pool):
-MAX_GAMES = 100_000_000         # a batch file: resuming it keeps a byte a game (100 MB)
-MAX_GAMES_HELD = 1_000_000      # a report without a batch file keeps every record, about 500 bytes each
-MAX_JOBS = 4096                 # local workers are capped at twice the cores anyway; Ray asks for this many CPUs
-MAX_ACTIONS_CAP = 10_000_000    # --max-actions: 100 times the derived cap's ceiling (agents.MAX_ACTIONS)
-MAX_SEED = 2 ** 64 - 1          # --seed, either sign: hashed into each game's seed (game_seed)
 AHEAD = 4               # pieces submitted per worker ahead of the one consumed (flat memory, quick refill)
 
 

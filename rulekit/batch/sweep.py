@@ -16,9 +16,10 @@ import attrs
 
 from ..errors import UsageError, suggestion_help
 from ..files import write_text
+from ..limits import SWEEP_DIGITS as MAX_DIGITS
+from ..limits import SWEEP_POINTS as MAX_POINTS
 from . import balance, figures
 
-MAX_POINTS = 50
 _RANGE = re.compile(r"^\s*([^=\s]+)\s*=\s*([-+]?[\d.]+)\s*\.\.\s*([-+]?[\d.]+)\s*(?::\s*([-+]?[\d.]+)\s*)?$")
 _LIST = re.compile(r"^\s*([^=\s]+)\s*=\s*(.+)$")
 USAGE = ("--sweep takes PARAM=LO..HI[:STEP] (`start_money=8..14`, `bonus=0..1:0.25`), PARAM=V1,V2,... "
@@ -56,9 +57,6 @@ def parse(text: str) -> Plan:
     if not names or any("=" in v for v in names):
         raise UsageError(f"bad --sweep `{text}`: {USAGE}")
     return Plan(None, _points(names))
-
-
-MAX_DIGITS = 100       # a sweep's value is written into a variant, where YAML numbers have at most 1,000
 
 
 def _number(text: str) -> Decimal:

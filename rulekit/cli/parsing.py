@@ -9,6 +9,7 @@ import sys
 
 from ..codes import USAGE
 from ..errors import EXIT_USAGE
+from ..limits import CAP_FACTOR, CAP_MIN, CAP_PROBES, MAX_SEED
 
 
 class Help(argparse.HelpFormatter):
@@ -56,8 +57,8 @@ BOTS_HELP = ("comma-separated bots (random, greedy, mcts, mcts:N, mcts-crn, bot:
 
 def add_max_actions(p) -> None:
     p.add_argument("--max-actions", type=count, metavar="N",
-                   help="stop a game that has not ended after N actions, as stalled (default: 10 times the longest "
-                        "of 3 random games of the same content, at least 1000)")
+                   help=f"stop a game that has not ended after N actions, as stalled (default: {CAP_FACTOR} times the "
+                        f"longest of {CAP_PROBES} random games of the same content, at least {CAP_MIN})")
 
 
 def whole(text: str) -> int:
@@ -77,7 +78,6 @@ def count(text: str) -> int:
 
 def seed(text: str) -> int:
     """A game's seed, as a log records it and a script may say it: 0..2**64-1 (else exit 2)."""
-    from ..testing.script import MAX_SEED
     value = whole(text)
     if not 0 <= value <= MAX_SEED:
         raise argparse.ArgumentTypeError(f"expected a seed from 0 to {MAX_SEED}, not {value}")

@@ -49,17 +49,12 @@ from ..codes import (
     YAML_TOO_DEEP,
 )
 from ..errors import Diagnostic, DiagnosticReport, suggestion_help
+from ..limits import MAX_DIGITS, MAX_FILE_BYTES, MAX_LOGGED_ACTIONS, MAX_NODES
+from ..limits import YAML_DEPTH as MAX_DEPTH
 from ..source import Refused, Span, open_regular, register_text, source_line, withhold
 
 # libyaml's composer when present (several times faster; same nodes and marks).
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-MAX_FILE_BYTES = 4 * 1024 * 1024
-MAX_NODES = 200_000
-# A log holds its actions beyond MAX_NODES, as many as its closing `action_count` declares and it
-# lists written out; one takes at least 4 bytes ("- x" and a newline), so never more than this.
-MAX_LOGGED_ACTIONS = MAX_FILE_BYTES // 4
-MAX_DEPTH = 64
-MAX_DIGITS = 1000     # digits of a number written in YAML (as in the effect language, RK0221)
 _STD_TAGS = {
     "tag:yaml.org,2002:str", "tag:yaml.org,2002:int", "tag:yaml.org,2002:float",
     "tag:yaml.org,2002:bool", "tag:yaml.org,2002:null", "tag:yaml.org,2002:map",

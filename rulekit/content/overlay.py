@@ -25,12 +25,12 @@ from ..codes import (
     VARIANT_REMOVES_UNKNOWN,
 )
 from ..errors import Diagnostic, DiagnosticReport, suggestion_help
+from ..limits import SCHEMA_REFS as _MAX_REFS
 from . import schema
 from .loader import ENTRY_FLAGS, LNode, keyed_pair, merge
 
 HEADER = "variant"
 ADD = "add"
-_MAX_REFS = 32      # $ref/allOf hops followed from one schema (the game schema needs a few)
 
 
 def apply(base: LNode, overlay: LNode) -> LNode:

@@ -30,13 +30,10 @@ import attrs
 from ..codes import ACTIONS_TOO_MANY, ACTIONS_UNBOUNDED
 from ..dsl import ast
 from ..errors import Diagnostic, DiagnosticReport, RulekitError
+from ..limits import ACTION_IDS as MAX_ACTIONS
+from ..limits import DEFAULT_MAX_NUMBER, HEADROOM, PLAYOUT_ACTIONS, PLAYOUTS
 from .action_domains import Ctx, Domains, Unbounded, _clause
 
-DEFAULT_MAX_NUMBER = 60     # the least bound of a number the rules leave open
-HEADROOM = 4                # times the largest number random play offered: stronger players hold more
-PLAYOUTS = 3                # seeded random games per player count that size it
-PLAYOUT_ACTIONS = 20_000    # a random game that has not ended by then is cut short (its numbers still count)
-MAX_ACTIONS = 100_000
 _CACHE: dict = {}
 _MEASURED: dict = {}
 _KEEP = 16

@@ -10,6 +10,8 @@ fails is the game's failure. What they say is dropped after each action, never k
 """
 from __future__ import annotations
 
+from ..limits import RANDOM_GAME_ACTIONS
+
 
 def broken_invariants(state) -> list[str]:
     """What is wrong with a state: ids of the content's ``invariants`` that do not hold, and
@@ -22,7 +24,6 @@ def broken_invariants(state) -> list[str]:
     return bad
 
 
-RANDOM_GAME_ACTIONS = 20_000   # a random game that has not ended after this many actions fails (`rulekit test`)
 
 
 def seat_agents(specs, seed: int, players: int) -> list:

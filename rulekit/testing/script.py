@@ -73,12 +73,12 @@ from ..errors import (
 )
 from ..files import write_text
 from ..games import load_game
+from ..limits import MAX_SEED
 from ..source import Span, source_line
 from . import steps
 from .steps import ALL, STEP_KINDS, ScriptError, Step, act, invariant_failures, raise_all
 
 LOG_VERSION = 2    # 2: a log ends with `action_count`, so a log cut short is refused
-MAX_SEED = 2 ** 64 - 1      # seeds are 0..MAX_SEED (schemas/script.schema.json says the same)
 
 
 @attrs.define
