@@ -215,6 +215,13 @@ class Game:
     # asks what a text says asks this, never the YAML again (tools/action_domains.py)
     texts: dict = attrs.Factory(dict)
 
+    def name_kinds(self) -> dict:
+        """(content file, line, column) of each use of a text's own name (a local, a parameter, a
+        name a ``for`` binds) -> what the front end found it evidently holds ("seat", "item",
+        "number"...; dsl/check.py): the language server's hover says it."""
+        front_end = self.program.module.comp.front_end
+        return front_end.typed if front_end is not None else {}
+
     @property
     def round_name(self) -> str:
         """What the game calls a round (`flow.round_name`: "epoch"), for screens and reports."""

@@ -31,8 +31,9 @@ from .visit import Statements, assigned_values, bindings, walks
 
 # a variable's type (typed.py's words, head only) -> the evident kind (kinds.py's words) it holds
 _KIND_OF_TYPE = {"int": "number", "bool": "bool", "text": "text", "list": "list"}
-_NOUNS = {"number": "a number", "text": "a text", "bool": "a truth value", "list": "a list", "none": "none",
-          "zone": "a zone", "family": "a family of zones"}
+NOUNS = {"number": "a number", "text": "a text", "bool": "a truth value", "list": "a list", "none": "none",
+         "zone": "a zone", "family": "a family of zones", "seat": "a player", "item": "an item",
+         "member": "a member of a set"}
 _HOLDS = {"int": "whole numbers", "bool": "true or false", "text": "texts", "list": "lists"}
 
 
@@ -70,6 +71,9 @@ class FrontEnd:
     def __init__(self, vocab, kinds, types: Types, out: list, seats: dict | None = None):
         self.v, self.kinds, self.types, self.out = vocab, kinds, types, out
         self.checked: set = set()       # the ids of every node of the texts checked
+        # (file, line, column) of a use of a text's own name -> what it evidently holds (a player, an
+        # item, a number...): what the language server's hover says of a local (Game.kind_at)
+        self.typed: dict = {}
         # id(text) -> the names it is given that are a player (`p` of a scoring category): the
         # builder fills it as it parses (model.TEXT_PLACES), before any text is checked
         self.seats = seats if seats is not None else {}
@@ -80,7 +84,8 @@ class FrontEnd:
         text of content function ``function``, which must be pure; the body of the procedure
         ``body_of`` names, with where it is declared) unless it was checked."""
         if id(text) not in self.checked:
-            checker = Checker(self.v, self.kinds, self.types, params, self.out, self.seats.get(id(text), ()))
+            checker = Checker(self.v, self.kinds, self.types, params, self.out, self.seats.get(id(text), ()),
+                              self.typed)
             self.checked.update(checker.check(text, statements))
             self.checked.add(id(text))      # (a body is a tuple of statements)
             if function is not None:
@@ -93,9 +98,10 @@ class Checker(Statements):
     """The checks of one body (a procedure's, a phase's, a script's position) with its
     parameters; each problem goes to ``out``."""
 
-    def __init__(self, vocab, kinds, types: Types, params, out: list, seats=()):
+    def __init__(self, vocab, kinds, types: Types, params, out: list, seats=(), typed: dict | None = None):
         self.v = vocab
         self.seats = frozenset(seats)  # the parameters that are a player
+        self.typed = typed             # where to say what each use of a name of the text's own holds
         self.kinds = kinds
         self.types = types
         self.out = out
@@ -145,7 +151,13 @@ class Checker(Statements):
             return found
         if statements:
             values.update(self._walked_locals(text, top - self.params, seen))
-        self._bound(text, statements, seen, named)
+        binders = resolve.binders(text, self.params, self.v.gvars, statements)
+        self._bound(binders, seen, named)
+        if self.typed is not None:
+            for key, (node, binder) in binders.items():
+                kind = values.get(node.id) if binder == resolve.LOCAL else named.get(key)
+                if kind is not None and node.span is not None:
+                    self.typed[node.span.path, node.span.line, node.span.column] = kind
         return seen
 
     def _walked_locals(self, text, local: set, seen) -> dict:
@@ -164,13 +176,13 @@ class Checker(Statements):
                     out[name] = held.pop()
         return out
 
-    def _bound(self, text, statements: bool, seen, named: dict) -> None:
+    def _bound(self, binders: dict, seen, named: dict) -> None:
         """``named``: id(Name) -> the evident kind of each use of a name a comprehension's or an
         option's clause binds (what its collection holds; None when nothing tells), or of a
         parameter that is a player. In the order written, so a clause's collection may read a
         name an earlier clause binds."""
         held: dict = {}
-        for key, (node, binder) in resolve.binders(text, self.params, self.v.gvars, statements).items():
+        for key, (node, binder) in binders.items():
             if binder == resolve.PARAM:
                 if node.id in self.seats:
                     named[key] = "seat"
@@ -219,7 +231,7 @@ class Checker(Statements):
             return
         where = f"`{_shown(target)}`"
         self.out.append(Diagnostic(
-            VALUE_OF_WRONG_TYPE_ASSIGNED, f"{where} holds {_HOLDS[head]}; `{op}` gives it {_NOUNS[got]}",
+            VALUE_OF_WRONG_TYPE_ASSIGNED, f"{where} holds {_HOLDS[head]}; `{op}` gives it {NOUNS[got]}",
             value.span, help=_help(value, head) or _declare_help(self.types, variable, got),
             notes=(f"{_what(per_player)} `{name}` is {_declared(self.types, variable)}",)))
 
@@ -270,7 +282,7 @@ def check_operands(tree, checker: Checker) -> None:
             pair = (_as_value(checker._kind(node.left)), _as_value(checker._kind(node.right)))
             if set(pair) <= _KNOWN and pair not in _TAKES_PAIR[node.op]:
                 checker.out.append(Diagnostic(
-                    OPERANDS_OF_WRONG_TYPES, f"`{node.op}` cannot take {_NOUNS[pair[0]]} and {_NOUNS[pair[1]]}",
+                    OPERANDS_OF_WRONG_TYPES, f"`{node.op}` cannot take {NOUNS[pair[0]]} and {NOUNS[pair[1]]}",
                     node.span, help=_operand_help(node.op, pair)))
         elif isinstance(node, ast.Compare) and node.op in ("==", "!="):
             pair = {_as_value(checker._kind(node.left)), _as_value(checker._kind(node.right))}
@@ -329,7 +341,7 @@ def _declare_help(types: Types, variable: tuple, got: str) -> str | None:
     if variable not in types.declared:
         name, per_player = variable
         section = "player.vars" if per_player else "vars"
-        return f"its type is inferred from its initial value; if it holds {_NOUNS[got]} too, declare " \
+        return f"its type is inferred from its initial value; if it holds {NOUNS[got]} too, declare " \
                f"`{name}: {{initial: ..., type: any}}` under `{section}`"
     return None
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 
+from ..dsl.check import NOUNS
 from ..engine.library import Builtin
 from .lookup import Target
 from .names import Symbol
@@ -14,14 +15,19 @@ from .names import Symbol
 _SHOWN = 12      # members or properties listed before "..."
 
 
-def hover_text(target: Target) -> str | None:
+def hover_text(target: Target, holds: str | None = None) -> str | None:
+    """``holds``: what the front end found a local name evidently holds here (dsl/check.py's
+    words for a kind: "seat", "item", "number"...), if anything."""
     parts = [_symbol(s) for s in target.symbols]
     if target.builtin is not None:
         parts.append(builtin_text(target.builtin))
     if target.properties:
         parts.append(_property(target.word.text, target.properties))
     if target.local and not target.symbols:
-        parts.append(f"`{target.word.text}`: a local name of this text (assigned, looped over or a parameter)")
+        said = f"`{target.word.text}`: a local name of this text (assigned, looped over or a parameter)"
+        if holds in NOUNS:
+            said += f"; it holds {NOUNS[holds]}"
+        parts.append(said)
     return "\n\n---\n\n".join(p for p in parts if p) or None
 
 

@@ -42,6 +42,9 @@ class Session:
         self.dirty: list = []           # targets to check, in order
         self.published: dict = {}       # target -> paths given diagnostics
         self.indexes: dict = {}         # game folder -> names.Index of its last round
+        # game folder -> (real path, line, column) -> what the front end found a local name there holds,
+        # from the last round whose game loaded (Game.name_kinds): the hover of a local says it
+        self.kinds: dict = {}
         self.runs: dict = {}            # target -> script path -> what its latest play found, by path
         self.gave_way: set = set()      # targets whose script gave way to another target's round
         self.asked: dict = {}           # real path -> completions of its script's actions asked so far
@@ -132,6 +135,9 @@ class Session:
             log.debug("stage %s done at %.3f", stage.name, time.perf_counter())
             if self.edits.get(target, 0) != edits:
                 return
+            if stage.name == "game" and isinstance(target, str):
+                self.kinds[target] = {} if stage.game is None else \
+                    {(real(path), line, column): kind for (path, line, column), kind in stage.game.name_kinds().items()}
             if stage.played is None:
                 for path, ds in stage.found.items():
                     found.setdefault(path, []).extend(d for d in ds if d not in found.get(path, ()))
@@ -193,6 +199,13 @@ class Session:
             self.loop.call_soon_threadsafe(self.server.text_document_publish_diagnostics, params)
 
     # -- requests ------------------------------------------------------------------------
+    def holds(self, uri: str, line: int, target) -> str | None:
+        """What the front end found the local name ``target`` at 0-based ``line`` holds, if it is one."""
+        if not target.local:
+            return None
+        path = real(to_fs_path(uri))
+        return self.kinds.get(target_of(path), {}).get((path, line + 1, target.word.column))
+
     async def index_of(self, path: str):
         folder = target_of(path)
         if not isinstance(folder, str):
@@ -272,7 +285,8 @@ def _navigate(server: LanguageServer, session: Session) -> None:
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     async def on_hover(ls, params: types.HoverParams):
         _index, target, line = await _target(session, params)
-        shown = hover.hover_text(target) if target is not None else None
+        shown = hover.hover_text(target, session.holds(params.text_document.uri, line, target)) \
+            if target is not None else None
         if shown is None:
             return None
         return types.Hover(types.MarkupContent(types.MarkupKind.Markdown, shown), _word_range(line, target.word))
