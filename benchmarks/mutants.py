@@ -99,14 +99,11 @@ NOT = re.compile(r"\bnot\s+")
 
 @functools.cache
 def designer():
-    """The designer's generator, the one ``rulekit mutate`` plants (``rulekit.batch.mutants``, before
-    issue 56 ``rulekit.tools.mutants``): the rule files, the sections that are rules, the mutants of
-    numbers, flags, operators, statements and conditions, and how a mutant reads. This harness adds
-    its own operators to it and the names family, never a second copy of it."""
-    try:
-        from rulekit.batch import mutants
-    except ImportError:
-        from rulekit.tools import mutants
+    """The designer's generator, the one ``rulekit mutate`` plants (``rulekit.batch.mutants``): the
+    rule files, the sections that are rules, the mutants of numbers, flags, operators, statements
+    and conditions, and how a mutant reads. This harness adds its own operators to it and the names
+    family, never a second copy of it."""
+    from rulekit.batch import mutants
     return mutants
 
 
