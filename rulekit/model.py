@@ -340,7 +340,7 @@ class _Builder:
         program = self._program(compiler, procedures_spec, vocab, self._params(compiler, params_spec))
         scoring = self._scoring(compiler)
         bots = self._bots(compiler)
-        # compiled in this order as ever (the names the generated module binds are numbered in turn)
+        # compiled in this order as ever (a constant no name describes, `K1`, is numbered in turn)
         scoring = attrs.evolve(scoring, estimate=self._estimate(compiler),
                                estimate_of_own_seat=seat_params(vocab, ESTIMATE) is not None)
         board = attrs.evolve(board, dealt_from=self._dealt_from(compiler))

@@ -124,11 +124,11 @@ def test_the_table_lists_the_bound_names_the_source_uses(listings):
     # ...and every name the module reads from the namespace is in the table
     assert {n for n in used - defined if n in ns and n != "__builtins__"} <= set(table)
     # constants, helpers and functions, described briefly
-    assert any(re.fullmatch(r"B_draw_\d+", n) and d == "<built-in draw>" for n, d in table.items())
-    assert any(re.fullmatch(r"fn_may_play_\d+", n) and d == "<function may_play>" for n, d in table.items())
-    assert any(re.fullmatch(r"Z_deck_\d+", n) and d == "deck" for n, d in table.items())
-    assert any(re.fullmatch(r"PZ_hand_\d+", n) and d.startswith("(p1.hand, p2.hand, ") for n, d in table.items())
-    assert any(re.fullmatch(r"CHOOSE\d+_\d+", n) and d.startswith("<choose at games/batavia/rules.yaml:")
+    assert any(n == "B_draw" and d == "<built-in draw>" for n, d in table.items())
+    assert any(n == "fn_may_play" and d == "<function may_play>" for n, d in table.items())
+    assert any(n == "Z_deck" and d == "deck" for n, d in table.items())
+    assert any(n == "PZ_hand" and d.startswith("(p1.hand, p2.hand, ") for n, d in table.items())
+    assert any(re.fullmatch(r"CHOOSE\d+(_\d+)?", n) and d.startswith("<choose at games/batavia/rules.yaml:")
                for n, d in table.items())
     assert any(d == "'nobody bids: the lot of '" for d in table.values())
     assert table["MOVE"] == "<function move>" and table["DECIDE"] == "<function decide>"

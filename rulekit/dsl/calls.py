@@ -174,7 +174,7 @@ def _memoised(compiler, name: str, arity: int) -> str:
     if wrapper is not None:
         return wrapper
     impls = compiler.out.functions_impl
-    wrapper = compiler.names.callers[name] = f"fn_{py_identifier(name)}_{next(compiler.names.count)}"
+    wrapper = compiler.names.callers[name] = compiler.names.fresh(f"fn_{py_identifier(name)}", compiler.ns)
     if name in compiler.static_memo:
         compiler.ns[wrapper] = memo.static_caller(name, impls, compiler.static_memo[name], arity)
     else:
@@ -192,6 +192,7 @@ def compile_function(compiler, name: str) -> None:
     params, body = compiler.v.functions[name]
     if compiler.front_end is not None:
         compiler.front_end(body, params, False, function=name)
+    compiler.names.new_function()
     names = {p: compiler.variable(p) for p in params}
     scope = Scope(set(params)).bind_py(names)
     body = _written_out(compiler, body, frozenset(params) | bound_names(body))

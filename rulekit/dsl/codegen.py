@@ -47,6 +47,17 @@ _units = itertools.count(1)
 _SPLIT_BLOCKS = 24      # a resumable procedure of at least this many blocks is a function per block (performance.md)
 
 
+class _Prefixed:
+    """Whether a procedure's Python name would clash: its ``call_``, ``run_`` or ``PROC_`` name
+    is one the namespace has."""
+
+    def __init__(self, ns: dict):
+        self.ns = ns
+
+    def __contains__(self, name: str) -> bool:
+        return any(f"{prefix}{name}" in self.ns for prefix in ("call_", "run_", "PROC_"))
+
+
 class Module:
     """The source of one game's generated module, built procedure by procedure."""
 
@@ -58,7 +69,6 @@ class Module:
         self.codes: dict[str, Code] = {}      # procedure name -> Code
         self.flat: set = set()
         self.written: list[Code] = []
-        self._defs = itertools.count()
         self._home = None           # the content file of the function being written (_note)
         self._noted = None          # the content line its last note named
         self.tables: list = []      # (name, function names) of each split procedure's blocks (_emit_split)
@@ -137,7 +147,7 @@ class Module:
         """A procedure to be written: ``key`` is how calls name it (content procedures by their
         own name; the flow's parts by keys content cannot write, `$setup`, `phase:deal`)."""
         title = title or key
-        pyname = f"{py_identifier(title)}_{next(self._defs)}"
+        pyname = self.comp.names.fresh(py_identifier(title), _Prefixed(self.comp.ns))
         code = self.codes[key] = Code(title, params, span, pyname)
         return code
 
@@ -170,6 +180,7 @@ class Module:
         comp = self.comp
         if comp.front_end is not None:
             comp.front_end(body, params, body_of=(name, span))
+        comp.names.new_function()
         assigned = assigned_names(body) - comp.v.gvars
         if code.stops:
             scope = Scope(set(params) | assigned)

@@ -111,7 +111,12 @@ class Findings:
 @attrs.define
 class ModuleNames:
     """The names of the generated module's namespace the compiler made, each made once."""
-    count: Iterator = attrs.Factory(itertools.count)     # numbers names apart: `K3`, `v12_p`, `fn_price_7`
+    # how many names each stem has given (`v_p`, then `v_p_2`), and every name made: a name says
+    # what it is for, and is numbered only among its own stem's, so a rule added to one section
+    # renames nothing in the others
+    stems: dict = attrs.Factory(dict)
+    made: set = attrs.Factory(set)
+    local_stems: set = attrs.Factory(set)   # the stems of the Python locals of the function being written
     temps: Iterator = attrs.Factory(lambda: itertools.count(1))  # `_t1`...: a value stored by its first read
     constants: dict = attrs.Factory(dict)   # (class, value) -> the name a constant is bound under (constant)
     functions: dict = attrs.Factory(dict)   # source -> a small function compiled from it (define)
@@ -119,6 +124,32 @@ class ModuleNames:
     setters: dict = attrs.Factory(dict)     # (variable, per player) -> the name of its setter
     sets: dict = attrs.Factory(dict)        # set -> the name of its list
     by_seat: dict = attrs.Factory(dict)     # function -> the name of its table by seat (_looked_up_by_seat)
+
+    def fresh(self, stem: str, taken=()) -> str:
+        """A new name from ``stem``: the stem itself, then ``stem_2``, ``stem_3``... (``K1``,
+        ``K2``... for plain constants), never one made before nor one of ``taken``."""
+        n = self.stems.get(stem, 0)
+        while True:
+            n += 1
+            name = f"K{n}" if stem == "K" else stem if n == 1 else f"{stem}_{n}"
+            if name not in self.made and name not in taken:
+                break
+        self.stems[stem] = n
+        self.made.add(name)
+        return name
+
+    def local(self, stem: str) -> str:
+        """A new Python local of the function being written (``v_p``, ``v_p_2``)."""
+        self.local_stems.add(stem)
+        return self.fresh(stem)
+
+    def new_function(self) -> None:
+        """A content function or a procedure is written from here: its locals are its own, so
+        they are numbered from the start (``v_p`` in each), and no other's changes them."""
+        for stem in self.local_stems:
+            n = self.stems.pop(stem)
+            self.made.difference_update(stem if k == 1 else f"{stem}_{k}" for k in range(1, n + 1))
+        self.local_stems.clear()
 
 
 class Compiler:
@@ -307,7 +338,7 @@ class Compiler:
             key = ("object", id(value))
             name = self.names.constants.get(key)
         if name is None:
-            name = f"{hint}_{next(self.names.count)}" if hint != "K" else f"K{next(self.names.count)}"
+            name = self.names.fresh(hint if hint != "K" else _hint_of(value), self.ns)
             self.ns[name] = value
             self.names.constants[key] = name
         return Py(name, NAME)
@@ -317,9 +348,9 @@ class Compiler:
         return Py(f"{prefix}{next(self.names.temps)}", NAME)
 
     def variable(self, stem: str) -> str:
-        """A fresh Python identifier for a comprehension or parameter variable."""
-        number = next(self.names.count)
-        return Py(f"v{number}_{stem}" if stem.isidentifier() and stem.isascii() else f"v{number}", NAME)
+        """A fresh Python identifier for a comprehension or parameter variable (``v_`` and its
+        content name)."""
+        return Py(self.names.local(f"v_{stem}" if stem.isidentifier() and stem.isascii() else "v"), NAME)
 
     def _function(self, params: tuple, source: str, span) -> Fn:
         """A generated function returning the expression ``source``."""
@@ -401,7 +432,7 @@ class Compiler:
         if name in v.members:
             return self.constant(name)
         if name in v.tables:
-            return self.constant(v.tables[name])
+            return self.constant(v.tables[name], f"T_{py_identifier(name)}")
         if name in v.procedures or name in v.functions or name in REGISTRY:
             self.error(NAMED_NOT_CALLED, f"`{name}` is a {self._what(name)}; call it with `{name}(...)`", node.span)
         else:
@@ -461,12 +492,12 @@ class Compiler:
         dispatch = expressions.attribute_reader(name, frozenset(paths), v.items, v.members, v.pzones.get(name))
         twice = self._twice(obj) if "dprop" in paths or "sprop" in paths else None
         if twice is None:
-            return f"{self.constant(dispatch)}(s, {obj})"
+            return f"{self.constant(dispatch, f'A_{py_identifier(name)}')}(s, {obj})"
         first, again = twice    # what `dispatch` does for an item, and for a seat, written out
         read = item_read(again)
         seat = f"s.p[{again}][{key}] if {again}.__class__ is PLAYER else " if "pvar" in paths else ""
         return (f"({read} if {first}.__class__ is STR and {again} in ITEMS else {seat}"
-                f"{self.constant(dispatch)}(s, {again}))")
+                f"{self.constant(dispatch, f'A_{py_identifier(name)}')}(s, {again}))")
 
     def x_Index(self, node, scope):
         kind = self.kinds.certain(node.obj, scope)
@@ -839,6 +870,18 @@ def too_complex(exc: Exception) -> bool:
         return True
     text = str(exc)
     return isinstance(exc, SyntaxError) and ("too many" in text or "too deeply" in text or "nested" in text)
+
+
+def _hint_of(value) -> str:
+    """What a constant's name starts with, from what it is: a place in content by its line and
+    column (``AT_305_7``), a text by its first words (``S_assertion_failed``); else ``K``."""
+    if value.__class__ is Span and value.line is not None:
+        return f"AT_{value.line}_{value.column or 0}"
+    if value.__class__ is str:
+        words = "".join(c if c.isascii() and c.isalnum() else " " for c in value[:64]).split()
+        if words:
+            return "S_" + "_".join(words)[:24]
+    return "K"
 
 
 _WRITERS = methods(Compiler, "x_", ast.Expr)      # expression class -> the method writing it
