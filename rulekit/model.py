@@ -412,6 +412,9 @@ class _Builder:
             vocab.dynamic_props.update(declared)
         vocab.items = items
         vocab.kinds = set(kinds)
+        vocab.item_kind = item_kind
+        vocab.kind_props = {kind: frozenset(p for ident in ids for p in items[ident]) | frozenset(kind_state[kind])
+                            for kind, ids in kinds.items()}
         vocab.prop_defaults = prop_defaults
         return Components(
             sets=sets, members=members, items=items, kinds=kinds, item_kind=item_kind, item_start=item_start,

@@ -1,8 +1,9 @@
 """Players, items and set members are types the front end knows (issue #50): a name a ``for``
-binds has what its collection holds (``players``: a player; a zone: an item; a set: a member), as
-has ``p`` of a scoring category; a use that only running would have refused (a player variable
-read of an item, an item given where a zone belongs, an item added to a number) is refused where
-it is written, whatever passes are on, and every use that is right still validates."""
+binds has what its collection holds (``players``: a player; a zone: an item; ``items("card")``: an
+item of that kind; a set: a member), as has ``p`` of a scoring category; a use that only running
+would have refused (a player variable read of an item, an item given where a zone belongs, an item
+added to a number) is refused where it is written, whatever passes are on, and every use that is
+right still validates."""
 from __future__ import annotations
 
 import textwrap
@@ -34,6 +35,10 @@ components:
     items:
       - {id: c1, value: 2}
       - {id: c2, value: 5}
+    start: deck
+  token:
+    items:
+      - {id: t1, weight: 1}
     start: deck
 setup: |
   BODY
@@ -75,6 +80,10 @@ WRONG = [
     (codes.ATTRIBUTE_OF_WRONG_KIND, "x = sum(d.coins for d in [c for c in deck])", "`d` is an item"),
     # a `let` binds what its value is
     (codes.ATTRIBUTE_OF_WRONG_KIND, "x = sum(r.value for q in players let r = q)", "`r` is a player"),
+    # an item of a kind the text names has that kind's properties only
+    (codes.ATTRIBUTE_OF_WRONG_KIND, 'x = sum(t.value for t in items("token"))',
+     "`t` is an item of kind `token`, which has no `value` (`value` is a property of `card`)"),
+    (codes.ATTRIBUTE_OF_WRONG_KIND, 'x = item("c1").weight', "it is an item of kind `card`, which has no `weight`"),
     # a player given where an item belongs
     (codes.WRONG_ARGUMENT_KIND, "for q in players:\n    move(q, deck)", "must be an item, got a player"),
     # an item given where a zone belongs
@@ -107,11 +116,15 @@ def test_p_of_a_scoring_category_is_a_player(write_game):
         rulekit.load_game(_game(write_game, points="p.value"))
     assert [(d.code, d.span.line) for d in info.value.diagnostics] == \
         [(codes.ATTRIBUTE_OF_WRONG_KIND, POINTS_LINE)]
-    assert "`p` is a player, which has no `value` (`value` is an item property)" in info.value.diagnostics[0].message
+    said = info.value.diagnostics[0].message
+    assert "`p` is a player, which has no `value` (`value` is a property of `card`)" in said
 
 
 RIGHT = [
     "x = sum(c.value for c in deck)",
+    'x = sum(t.weight for t in items("token")) + item("c1").value',
+    # a zone may hold items of any kind: each property some item has is taken
+    "x = sum(c.weight for c in deck)",
     "x = sum(q.coins for q in players)",
     "x = count([g for g in goods if g.price > 2])",
     "for c in players[0].hand:\n    x += c.value",

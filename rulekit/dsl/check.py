@@ -27,6 +27,7 @@ from ..errors import Diagnostic, suggestion_help
 from . import ast, resolve
 from .check_names import Seen, check_names, check_pure
 from .check_statements import check_forms, check_locals, check_statements
+from .kinds import is_item
 from .visit import Statements, assigned_values, bindings, walks
 
 # a variable's type (typed.py's words, head only) -> the evident kind (kinds.py's words) it holds
@@ -226,7 +227,7 @@ class Checker(Statements):
         name, per_player = variable
         head = self.types.head(name, per_player)
         got = self._kind(value)
-        got = "text" if got in ("item", "member") else None if got == "seat" else got  # (a player: typed.py's `seat`)
+        got = "text" if got == "member" or is_item(got) else None if got == "seat" else got  # (a player: `seat`)
         if head not in _KIND_OF_TYPE or got in (None, _KIND_OF_TYPE[head]) or (got == "none" and op == "="):
             return
         where = f"`{_shown(target)}`"
@@ -301,7 +302,14 @@ def _inner(coll, seen):
 def _as_value(kind: str | None) -> str | None:
     """What an operator sees of a value: a player is its seat number, an item or a set's member
     its id, a text."""
-    return _VALUE_OF.get(kind, kind)
+    return "text" if is_item(kind) else _VALUE_OF.get(kind, kind)
+
+
+def noun(kind: str | None) -> str | None:
+    """How a message says a kind: "a player", "an item of kind `card`", "a number"."""
+    if kind is not None and kind.startswith("item:"):
+        return f"an item of kind `{kind[5:]}`"
+    return NOUNS.get(kind)
 
 
 _VALUE_OF = {"seat": "number", "item": "text", "member": "text"}

@@ -163,11 +163,15 @@ def _attribute(node, checker, seen) -> None:
     has = _attributes_of(v, kind)
     if has is not None and name not in has:
         said = f"`{node.obj.id}`" if node.obj.__class__ is ast.Name else "it"
-        _say(checker, ATTRIBUTE_OF_WRONG_KIND, f"{said} is {_A[kind]}, which has no `{name}` ({_whose(v, name)})",
-             node.span, suggestion_help(name, has) or f"{_A[kind]} has {_listed(has)}")
+        what = _a(kind)
+        _say(checker, ATTRIBUTE_OF_WRONG_KIND, f"{said} is {what}, which has no `{name}` ({_whose(v, name)})",
+             node.span, suggestion_help(name, has) or f"{what} has {_listed(has)}")
 
 
-_A = {"seat": "a player", "item": "an item", "member": "a member of a set"}
+def _a(kind: str) -> str:
+    if kind.startswith("item:"):
+        return f"an item of kind `{kind[5:]}`"
+    return {"seat": "a player", "item": "an item", "member": "a member of a set"}[kind]
 
 
 def _attributes_of(v, kind: str | None) -> set | None:
@@ -176,9 +180,10 @@ def _attributes_of(v, kind: str | None) -> set | None:
     that is also a member has both)."""
     if kind == "seat":
         return v.pvars | set(v.pzones)
-    if kind == "item":
+    if kind is not None and (kind == "item" or kind.startswith("item:")):
         shared = v.member_props if any(m in v.items for m in v.members) else set()
-        return v.item_props | v.dynamic_props | shared
+        own = v.kind_props.get(kind[5:]) if kind.startswith("item:") else None
+        return set(own if own is not None else v.item_props | v.dynamic_props) | shared
     if kind == "member":
         return set(v.member_props)
     return None
@@ -191,7 +196,9 @@ def _whose(v, name: str) -> str:
     if name in v.pzones:
         return f"`{name}` is a player's zone"
     if name in v.item_props or name in v.dynamic_props:
-        return f"`{name}` is an item property"
+        kinds = sorted(k for k, props in v.kind_props.items() if name in props)
+        return f"`{name}` is a property of {', '.join(f'`{k}`' for k in kinds[:4])}" if kinds and len(kinds) < len(
+            v.kind_props) else f"`{name}` is an item property"
     return f"`{name}` is a property of set members"
 
 

@@ -86,6 +86,8 @@ class Vocabulary:
     prop_defaults: dict = attrs.Factory(dict)    # changeable prop -> its value until set
     items: dict = attrs.Factory(dict)            # id -> props
     kinds: set = attrs.Factory(set)              # component kind names
+    item_kind: dict = attrs.Factory(dict)        # item id -> its component kind
+    kind_props: dict = attrs.Factory(dict)       # component kind -> the properties its items have (printed, state)
     tables: dict = attrs.Factory(dict)           # name -> plain data
     functions: dict = attrs.Factory(dict)        # name -> (params, ast expr)
     procedures: dict = attrs.Factory(dict)       # name -> params

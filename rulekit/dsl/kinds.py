@@ -178,6 +178,9 @@ class Kinds:
             return self.player_zone(node.name)
         if isinstance(node, ast.Index) and self.evident(node.obj, scope) == "family":
             return "zone"
+        if isinstance(node, ast.Call) and node.func == "item" and "item" not in v.functions:
+            named = _literal(node)
+            return f"item:{v.item_kind[named]}" if named in v.item_kind else "item"
         if isinstance(node, ast.Call) and node.func in REGISTRY:
             return REGISTRY[node.func].returns
         if scope is not None:       # (only where a scope says a name is not a local's)
@@ -199,9 +202,12 @@ class Kinds:
                 return "seat"
             if coll.id in v.sets and coll.id not in v.zones and not any(m in v.items for m in v.sets[coll.id]):
                 return "member"
+        if isinstance(coll, ast.Call) and coll.func == "items" and "items" not in v.functions:
+            named = _literal(coll)
+            return f"item:{named}" if named in v.kind_props else "item"
         if isinstance(coll, ast.Comp):
             kind = self.evident(coll.elt, inner if inner is not None else scope)
-            return kind if kind in ("seat", "item", "member") else None
+            return kind if kind in ("seat", "item", "member") or is_item(kind) else None
         return "item" if self.evident(coll, scope) == "zone" else None
 
     def _held(self, node, scope):
@@ -246,9 +252,21 @@ _GOT = {"number": "a number", "text": "text", "bool": "true/false", "none": "non
         "list": "a list", "seat": "a player", "item": "an item", "member": "a member of a set"}
 
 
+def is_item(kind: str | None) -> bool:
+    """An item, of a known component kind (``item:card``) or not (``item``)."""
+    return kind is not None and (kind == "item" or kind.startswith("item:"))
+
+
+def _literal(call) -> str | None:
+    """The text a call's first argument is written as, if a literal (``items("card")``)."""
+    first = call.args[0] if call.args else None
+    return first.value if first.__class__ is ast.Str else None
+
+
 def wrong_argument(builtin, name: str, got: str | None, written: str) -> str | None:
     """What RK0321 says when an argument ``name`` of ``builtin`` whose kind is evidently ``got`` is
     not what it takes (``written``: how the argument reads, to name a family's space), else None."""
+    got = "item" if is_item(got) else got
     want = (builtin.args or {}).get(name)
     if want is None or got is None or got == want or got in _TAKES_ALSO[want]:
         return None

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import os
 
-from ..dsl.check import NOUNS
+from ..dsl.check import noun
 from ..engine.library import Builtin
 from .lookup import Target
 from .names import Symbol
@@ -25,8 +25,8 @@ def hover_text(target: Target, holds: str | None = None) -> str | None:
         parts.append(_property(target.word.text, target.properties))
     if target.local and not target.symbols:
         said = f"`{target.word.text}`: a local name of this text (assigned, looped over or a parameter)"
-        if holds in NOUNS:
-            said += f"; it holds {NOUNS[holds]}"
+        if noun(holds) is not None:
+            said += f"; it holds {noun(holds)}"
         parts.append(said)
     return "\n\n---\n\n".join(p for p in parts if p) or None
 
