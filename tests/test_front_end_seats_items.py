@@ -40,6 +40,9 @@ components:
     items:
       - {id: t1, weight: 1}
     start: deck
+functions:
+  mine: {params: [p], expr: "[c for c in p.hand if c.value > 1] if p.coins > 0 else []"}
+  everyone: {params: [], expr: "[q for q in players]"}
 setup: |
   BODY
 flow:
@@ -84,6 +87,9 @@ WRONG = [
     (codes.ATTRIBUTE_OF_WRONG_KIND, 'x = sum(t.value for t in items("token"))',
      "`t` is an item of kind `token`, which has no `value` (`value` is a property of `card`)"),
     (codes.ATTRIBUTE_OF_WRONG_KIND, 'x = item("c1").weight', "it is an item of kind `card`, which has no `weight`"),
+    # a content function's list has what its comprehension picks
+    (codes.ATTRIBUTE_OF_WRONG_KIND, "for c in mine(players[0]):\n    x += c.coins", "`c` is an item"),
+    (codes.ATTRIBUTE_OF_WRONG_KIND, "x = sum(q.value for q in everyone())", "`q` is a player"),
     # a player given where an item belongs
     (codes.WRONG_ARGUMENT_KIND, "for q in players:\n    move(q, deck)", "must be an item, got a player"),
     # an item given where a zone belongs
@@ -122,6 +128,8 @@ def test_p_of_a_scoring_category_is_a_player(write_game):
 
 RIGHT = [
     "x = sum(c.value for c in deck)",
+    "for c in mine(players[0]):\n    x += c.value",
+    "x = sum(q.coins for q in everyone())",
     'x = sum(t.weight for t in items("token")) + item("c1").value',
     # a zone may hold items of any kind: each property some item has is taken
     "x = sum(c.weight for c in deck)",

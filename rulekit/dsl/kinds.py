@@ -44,6 +44,7 @@ class Kinds:
         self._functions: dict = {}      # content function -> the kind its body certainly gives (function)
         self._evident: dict = {}        # content function -> the evident kind of its body (evident)
         self._props: dict = {}          # item property -> the one kind of its every value (_held)
+        self._elements: dict = {}       # content function -> what each element of the list it gives is
 
     def of_locals(self, body, names: set, scope: Scope, key=lambda name: ("local", name)) -> dict:
         """What each local of a procedure certainly holds ("list", "zone", "item"), for
@@ -202,6 +203,8 @@ class Kinds:
                 return "seat"
             if coll.id in v.sets and coll.id not in v.zones and not any(m in v.items for m in v.sets[coll.id]):
                 return "member"
+        if isinstance(coll, ast.Call) and coll.func in v.functions:
+            return self.function_elements(coll.func)
         if isinstance(coll, ast.Call) and coll.func == "items" and "items" not in v.functions:
             named = _literal(coll)
             return f"item:{named}" if named in v.kind_props else "item"
@@ -209,6 +212,32 @@ class Kinds:
             kind = self.evident(coll.elt, inner if inner is not None else scope)
             return kind if kind in ("seat", "item", "member") or is_item(kind) else None
         return "item" if self.evident(coll, scope) == "zone" else None
+
+    def function_elements(self, name: str) -> str | None:
+        """What each element of the list content function ``name`` gives evidently is (a function
+        picking items of a player's zone: an item), found once, from its body alone."""
+        if name not in self._elements:
+            self._elements[name] = None      # a function asking about itself learns nothing
+            params, body = self.v.functions[name]
+            self._elements[name] = self._elements_of(body, set(params))
+        return self._elements[name]
+
+    def _elements_of(self, body, own: set) -> str | None:
+        """What each element of the list ``body`` gives is, ``own`` the names of its text."""
+        if isinstance(body, ast.IfExp):
+            sides = [self._elements_of(side, own) for side in (body.then, body.orelse)
+                     if not (isinstance(side, ast.ListLit) and not side.items)]
+            return sides[0] if sides and all(side == sides[0] for side in sides) else None
+        if isinstance(body, ast.Comp):
+            if not isinstance(body.elt, ast.Name):
+                return None
+            binding = [k for k, (name, _coll) in enumerate(body.fors) if name == body.elt.id]
+            if not binding:
+                return None
+            k = binding[-1]
+            before = {name for name, _coll in body.fors[:k]}
+            return self.element(body.fors[k][1], Scope(own | before))
+        return self.element(body, Scope(own))
 
     def _held(self, node, scope):
         """What an element of a table or an item's printed property evidently is, where every
