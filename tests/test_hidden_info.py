@@ -136,33 +136,8 @@ def test_an_authors_says_is_the_public_wording(tmp_path):
     assert _caption(out.read_text(encoding="utf-8")) == "step 2 of 2: p2 keeps 2 of 3"
 
 
-BLIND = """\
-meta: {title: Blind}
-players: {min: 2, max: 2}
-sets:
-  colours: [red, blue]
-components:
-  tile: {generate: {colour: colours, n: {range: [1, 3]}}, id: "{colour}-{n}", start: pool}
-zones:
-  pool: {visibility: hidden}
-player:
-  zones:
-    hand: {visibility: owner}
-setup: |
-  shuffle(pool)
-flow:
-  rounds: 1
-  phases:
-    - id: pick
-      do: |
-        for p in players:
-            choose p:
-                "take {t}" for t in pool:
-                    move(t, to=p.hand)
-scoring:
-  categories:
-    - {id: none, points: "0"}
-"""
+BLIND_GAME = os.path.join(ROOT, "tests", "games", "blind")
+BLIND = open(os.path.join(BLIND_GAME, "game.yaml"), encoding="utf-8").read()
 
 
 def test_a_blind_picks_labels_are_told_apart_and_the_log_keeps_its_notation(write_game, tmp_path):
@@ -210,3 +185,30 @@ def test_a_text_printing_a_hidden_variable_is_a_warning(write_game):
     assert ("RK0391", 25, 35) in found and ("RK0390", 23, 17) in found, found     # p.coins; the label
     quiet = text.replace("{p.coins} coins", "{count(p.hand)} tiles")
     assert "RK0391" not in [d.code for d in load_game(write_game(quiet, "quiet")).warnings]
+
+
+def test_an_rl_mask_tells_no_hidden_item_of_a_blind_pick(write_game):
+    """The action mask of a blind pick is the blind slots by position, the same whichever hidden
+    items are there (the ids of their notations would tell them); the log keeps the notation."""
+    from rulekit.rl.actions import vocabulary
+    from rulekit.rl.gym_env import GameEnv
+    from rulekit.rl.rl_play import Play
+    game = load_game(write_game(BLIND))
+    vocab = vocabulary(game)
+    slots = {vocab.blind_id(k) for k in range(6)}
+    assert None not in slots and {vocab.notations[i] for i in slots} == {f"(blind #{k})" for k in range(1, 7)}
+    masks = set()
+    for seed in (1, 2, 3):
+        play = Play(game, 2)
+        play.start(seed)
+        assert set(play.legal(0)) == slots
+        first = sorted(play.legal(0))[2]
+        assert play.apply(0, first)
+        assert play.state.actions[0] == api.legal_actions(api.new_game(game, 2, seed))[2]     # the real notation
+        masks.add(play.mask(1).tobytes())           # p2's mask, whichever tile p1 took
+        assert play.legal_notations(1) == [f"take a tile (#{k})" for k in range(1, 6)]
+    assert len(masks) == 1
+    env = GameEnv(game, players=2, seat="p1", seed=4)
+    env.reset()
+    assert set(env.action_masks().nonzero()[0]) == slots
+

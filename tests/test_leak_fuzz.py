@@ -4,7 +4,8 @@ no item hidden from that viewer at that step.
 
 The outputs: the view (`rulekit play`'s picture, `show`, checkpoints, `sees:`, the listed legal
 actions), the narration as `rulekit play` tells it (the action's line and what its events say),
-the prompt, `rulekit render`'s captions (SVG and replay) and, every few steps, its SVG. "Hidden at
+the prompt, `rulekit render`'s captions (SVG and replay) and, every few steps, its SVG, the RL
+observation, action mask and legal actions. "Hidden at
 that step" is read off the state independently of the code under test: for a picture, the items
 the viewer may not see in it (zones' visibility, `face_up`); for a text about an action, those it
 could see neither before nor after the action. Ids are matched as whole words in what is written.
@@ -25,9 +26,10 @@ from rulekit.dsl.narrate import Teller
 from rulekit.engine import api
 from rulekit.engine.state import PLAYERS
 from rulekit.engine.view import sight, view
-from rulekit.errors import ContentRuntimeError
+from rulekit.errors import ContentRuntimeError, DiagnosticReport
 from rulekit.games import load_game
 from rulekit.rl.observe import Observer
+from rulekit.rl.rl_play import Play
 from rulekit.view.captions import steps as captioned
 from rulekit.view.render import render_svg
 
@@ -81,6 +83,7 @@ class Fuzz:
                 self.observation(s, viewer, hidden)
             if viewer is not None and viewer in api.current_players(s):
                 self.check("the prompt", viewer, sight(s, viewer).text(api.prompt(s)) or "", hidden)
+                self.actions(s, viewer, hidden)
             if svg:
                 self.check("the SVG", viewer, render_svg(s, viewer), hidden)
 
@@ -90,8 +93,24 @@ class Fuzz:
         told = " ".join(label for label, value in zip(self.slot_labels, vector) if value and label.startswith("item."))
         self.check("the RL observation", seat, told, hidden)
 
+    def actions(self, s, seat: int, hidden) -> None:
+        """The RL action mask (the notations of the ids it sets) and `legal_actions()`: a blind
+        pick's ids are slots, never the hidden items'. A game whose labels have no fixed ids
+        (RK0970) has no RL environment."""
+        if self.play is None:
+            return
+        self.play.state = s
+        self.play.acted()
+        notations = self.play.vocabulary.notations
+        self.check("the RL action mask", seat, " ".join(notations[i] for i in self.play.legal(seat)), hidden)
+        self.check("the RL legal actions", seat, " ".join(self.play.legal_notations(seat)), hidden)
+
     def run(self) -> None:
         self.observer = Observer(self.game, self.n)
+        try:
+            self.play = Play(self.game, self.n)
+        except DiagnosticReport:
+            self.play = None
         self.slot_labels = self.observer.labels()
         s = api.new_game(self.game, self.n, self.seed)
         bot = make_agent("random", self.seed)

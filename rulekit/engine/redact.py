@@ -54,6 +54,12 @@ def _pattern(game):
     return pattern
 
 
+def names_an_item(game, text: str) -> bool:
+    """Whether ``text`` names an item of the game, read in the words :func:`redact` reads."""
+    items = game.components.items
+    return any(match.group() in items for match in _pattern(game).finditer(text))
+
+
 def _counted(kinds: list[str]) -> str:
     """``a secret``, ``2 secrets``, ``a secret and 2 items``: what a run of hidden ids of those
     kinds reads."""
@@ -124,6 +130,10 @@ class Sight:
     def action(self, who: int, label: str, says: str | None = None) -> str:
         """The line of an action: its ``says`` or ``pK label``, as this seat may read it."""
         return self.text(says) if says else f"{PLAYERS[who]} {self.text(label)}"
+
+    def blind(self, label: str) -> bool:
+        """Whether ``label`` names an item hidden from this seat (an option of a blind pick)."""
+        return bool(self.hidden) and redact(self.game, label, self.hidden) != label
 
     def labels(self, labels) -> list[str]:
         """The options as the deciding seat may read them, still told apart: options that read

@@ -11,6 +11,14 @@ option's entries in the order of its holes' values (numbers ascending, then text
 notation two options print has one id. ``num_distinct_actions`` is the vocabulary's size;
 ``table()`` prints it; the same content and ``max_number`` give the same ids.
 
+An option that names an item hidden from the seat choosing it (a *blind pick*: ``"take {t}" for
+t in pool`` with ``pool`` face down) does not take its notation's id, which would tell the learner
+through the mask which hidden items are there: the blind options of a decision take the *blind
+slots* ``(blind #1)``, ``(blind #2)``... in the order the decision lists them, which say how many
+there are (public, as a zone's count is) and nothing else. A game has ``blind`` slots, sized as
+numbers are: ``HEADROOM`` times the most blind options one decision offered in the sizing
+playouts (none for a game that never offers one); they follow the notations' ids.
+
 A number the rules give no bound for (``p.coins`` is any whole number) is bounded by
 ``max_number``, sized from the content by default (:func:`content_max_number`): ``HEADROOM``
 times the largest number any option offered in ``PLAYOUTS`` seeded random games per player
@@ -29,10 +37,13 @@ import attrs
 
 from ..codes import ACTIONS_TOO_MANY, ACTIONS_UNBOUNDED
 from ..dsl import ast
+from ..engine.redact import names_an_item
 from ..errors import Diagnostic, DiagnosticReport, RulekitError
 from ..limits import ACTION_IDS as MAX_ACTIONS
 from ..limits import DEFAULT_MAX_NUMBER, HEADROOM, PLAYOUT_ACTIONS, PLAYOUTS
 from .action_domains import Ctx, Domains, Unbounded, _clause
+
+BLIND = "(blind #{})"       # the notation of a blind slot: a decision's k-th option naming an item hidden from its seat
 
 _CACHE: dict = {}
 _MEASURED: dict = {}
@@ -47,6 +58,12 @@ class ActionVocabulary:
     ids: dict
     options: tuple          # id -> "file:line" of the first option printing it
     max_number: int
+    naming: frozenset = frozenset()     # the ids whose notation names an item (which may be hidden)
+    blind: int = 0                      # blind slots, the last ids: ``blind_id(k)`` for a decision's k-th blind option
+
+    def blind_id(self, k: int) -> int | None:
+        """The id of a decision's ``k``-th blind option (0 the first), None past the slots."""
+        return len(self.notations) - self.blind + k if k < self.blind else None
 
     @property
     def num_distinct_actions(self) -> int:
@@ -82,25 +99,40 @@ def content_max_number(game) -> int:
     the largest whole number any option offered (a value its ``for`` clauses chose from, as
     ``n`` in ``"bid {n}" for n in range(...)``) in ``PLAYOUTS`` random games per player count,
     seeded, so the same content always gives the same ids; at least ``DEFAULT_MAX_NUMBER``."""
+    return max(DEFAULT_MAX_NUMBER, HEADROOM * _measured(game)[0])
+
+
+def blind_slots(game) -> int:
+    """The blind slots of ``game``: ``HEADROOM`` times the most options of one decision that
+    chose an item hidden from the seat deciding, in the same playouts; 0 when none did."""
+    return HEADROOM * _measured(game)[1]
+
+
+def _measured(game) -> tuple:
+    """(the largest number offered, the most blind options of one decision) over the playouts."""
     found = _MEASURED.get(game.content_hash)
     if found is None:
-        found = _MEASURED[game.content_hash] = max(DEFAULT_MAX_NUMBER, HEADROOM * _largest_offered(game))
+        found = (0, 0)
+        for players in range(game.min_players, game.max_players + 1):
+            for seed in range(PLAYOUTS):
+                one = _measure_one_game(game, players, seed)
+                found = (max(found[0], one[0]), max(found[1], one[1]))
+        _MEASURED[game.content_hash] = found
     return found
 
 
-def _largest_offered(game) -> int:
-    return max(_largest_in_one_game(game, players, seed)
-               for players in range(game.min_players, game.max_players + 1) for seed in range(PLAYOUTS))
-
-
-def _largest_in_one_game(game, players: int, seed: int) -> int:
-    """The largest whole number an option offered in one seeded random game. A content error on
-    the way ends the game there, its numbers so far counted: sizing the ids never fails a game
-    that a learner may still play (the error is the game's, met where play meets it)."""
+def _measure_one_game(game, players: int, seed: int) -> tuple:
+    """The largest whole number an option offered in one seeded random game, and the most options
+    of one decision that chose an item hidden from the seat deciding. A content error on the way
+    ends the game there, what it offered so far counted: sizing the ids never fails a game that a
+    learner may still play (the error is the game's, met where play meets it)."""
     import random
 
     from ..engine import api
-    largest = 0
+    from ..engine.redact import hidden_items
+    items = game.components.items
+    secret = has_secrets(game)
+    largest = most_blind = 0
     try:
         state = api.new_game(game, players, seed, record=False)
         rng = random.Random(seed)
@@ -110,14 +142,29 @@ def _largest_in_one_game(game, players: int, seed: int) -> int:
             pending = state.pending
             for seat in pending.players:
                 decision = pending if seat == pending.player else pending.focus(seat)
+                hidden = None
+                blind = 0
                 for choice in decision.choices:
+                    named = False
                     for value in choice[1:]:
-                        if value.__class__ is int and value > largest:
-                            largest = value
+                        if value.__class__ is int:
+                            if value > largest:
+                                largest = value
+                        elif secret and value.__class__ is str and value in items:
+                            if hidden is None:
+                                hidden = hidden_items(state, seat)
+                            named = named or value in hidden
+                    blind += named
+                most_blind = max(most_blind, blind)
             api.apply_index(state, rng.randrange(len(pending.choices)))
     except RulekitError:
         pass
-    return largest
+    return largest, most_blind
+
+
+def has_secrets(game) -> bool:
+    """Whether an item can lie where some seat may not see it (a zone not public, the box aside)."""
+    return any(vis != "public" for name, vis in game.board.zone_vis.items() if name != "box")
 
 
 def _build(game, max_number: int) -> ActionVocabulary:
@@ -148,7 +195,13 @@ def _build(game, max_number: int) -> ActionVocabulary:
             break
     if problems:
         raise DiagnosticReport(problems)
-    return ActionVocabulary(tuple(ids), ids, tuple(where), max_number)
+    naming = frozenset(i for text, i in ids.items() if names_an_item(game, text))
+    blind = blind_slots(game) if naming and has_secrets(game) else 0
+    for k in range(blind):
+        ids[BLIND.format(k + 1)] = len(ids)
+        where.append("a blind pick")
+    notations = tuple(ids)
+    return ActionVocabulary(notations, ids, tuple(where), max_number, naming, blind)
 
 
 def _notations(option, body, domains: Domains) -> list:

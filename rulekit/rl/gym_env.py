@@ -7,14 +7,15 @@
     obs, reward, terminated, truncated, info = e.step(e.action_masks().nonzero()[0][0])
 
 The action space is the game's fixed vocabulary (``Discrete(num_distinct_actions)``, the same
-ids as the PettingZoo environments); ``action_masks()`` gives the legal ids as booleans, the
-way sb3-contrib's MaskablePPO asks for them. The observation is the learner's normalised
-vector (``Box(-1, 1)``). The other seats are played by named rulekit bots (``bots="random"``,
-or one name per other seat: ``["greedy", "random", "random"]``), each seeded from the episode's
-seed, until it is the learner's turn again (in a ``choose_all`` the bots pick too). An illegal
-action ends the episode with reward -1 and ``info["illegal_action"]`` (PettingZoo's convention
-for classic games; SB3's ``check_env`` steps random actions), or raises ValueError with
-``illegal="raise"``. The reward comes at the end, as in the PettingZoo environments.
+ids as the PettingZoo environments, a blind pick's options the blind slots); ``action_masks()``
+gives the legal ids as booleans, the way sb3-contrib's MaskablePPO asks for them. The
+observation is the learner's normalised vector (``Box(-1, 1)``). The other seats are played by
+named rulekit bots (``bots="random"``, or one name per other seat: ``["greedy", "random",
+"random"]``), each seeded from the episode's seed, until it is the learner's turn again (in a
+``choose_all`` the bots pick too). An illegal action ends the episode with reward -1 and
+``info["illegal_action"]`` (PettingZoo's convention for classic games; SB3's ``check_env`` steps
+random actions), or raises ValueError with ``illegal="raise"``. The reward comes at the end, as
+in the PettingZoo environments.
 """
 from __future__ import annotations
 

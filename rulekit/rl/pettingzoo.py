@@ -17,7 +17,10 @@ actions in one step; nobody's observation shows another's pick before all have c
 **Actions** are fixed ids: ``Discrete(num_distinct_actions)`` over the game's vocabulary
 (rl/actions.py), so id ``i`` always means the notation ``action_notations[i]``, in every
 state; the ``action_mask`` has a 1 for each legal id of the agent (all zeros for an agent not
-to act), and ``legal_actions()`` lists the same ids' notations. An **illegal action** (an id
+to act), and ``legal_actions()`` lists the same ids' options as the agent may read them. A
+*blind pick* (options naming items hidden from the agent: ``"take {t}" for t in pool`` with the
+pool face down) takes the blind slots ``(blind #1)``, ``(blind #2)``... by position, never the
+ids of the items, so the mask tells no more than the pool's count. An **illegal action** (an id
 outside the mask) follows PettingZoo's convention for classic games with ``illegal="lose"``
 (the default): the game ends, the offender gets -1 and everyone else 0, and
 ``infos[agent]["illegal_action"]`` holds the id; ``illegal="raise"`` raises ValueError instead

@@ -5,8 +5,10 @@ their observations, an action id applied, the rewards at the end.
 The PettingZoo environments (rl/pettingzoo.py) and the Gymnasium one (rl/gym_env.py)
 are thin shells over this. Action ids are the game's fixed vocabulary (rl/actions.py):
 id ``i`` is always the notation ``vocabulary.notations[i]``. Each decision's legal notations
-are looked up in it once; a legal option whose notation the vocabulary lacks (a number past
-``max_number``) is left out of the mask with one warning (``unmapped`` counts them). What each
+are looked up in it once, an option naming an item hidden from its seat taking a blind slot
+instead (rl/actions.py); a legal option the vocabulary has no id for (a number past
+``max_number``, blind options past the slots) is left out of the mask with one warning
+(``unmapped`` counts them). What each
 seat sees follows the state's log (rl/observe_log.py): a change made to ``state`` by hand,
 not through the engine, needs :meth:`Play.touch`.
 """
@@ -20,7 +22,7 @@ from ..engine import api
 from ..engine.state import PLAYERS
 from ..engine.view import sight
 from ..games import load_game
-from .actions import vocabulary
+from .actions import has_secrets, vocabulary
 from .observe import Observer
 
 REWARDS = ("win", "score")
@@ -44,6 +46,7 @@ class Play:
             raise ValueError(f"reward must be 'win' or 'score', not {reward!r}")
         self.game, self.n, self.reward_mode = game, n, reward
         self.vocabulary = vocabulary(game, max_number)
+        self._secrets = has_secrets(game)
         self.observer = Observer(game, n)
         self.state = None
         self.unmapped = 0
@@ -77,28 +80,43 @@ class Play:
         return pending if seat == pending.player else pending.focus(seat)
 
     def legal(self, seat: int) -> dict:
-        """Action id -> option index of ``seat``'s decision (empty when it is not to act)."""
+        """Action id -> option index of ``seat``'s decision (empty when it is not to act). An option
+        naming an item hidden from the seat (a blind pick) takes the next blind slot, never its
+        notation's id, which would tell the seat which hidden items are there (rl/actions.py)."""
         found = self._legal.get(seat)
         if found is None:
             s = self.state
             found = {}
             if s.pending is not None and seat in s.pending.players:
-                ids = self.vocabulary.ids
+                vocab = self.vocabulary
+                ids, naming = vocab.ids, vocab.naming if self._secrets else ()
+                seen = None
+                blind = 0
                 for index, label in enumerate(self._decision(seat).labels):
                     i = ids.get(label)
+                    if i is not None and i in naming:
+                        if seen is None:
+                            seen = sight(s, seat)
+                        if seen.blind(label):
+                            i = vocab.blind_id(blind)
+                            blind += 1
+                            if i is None:
+                                self._unmapped(label, f"more options name items hidden from {PLAYERS[seat]} "
+                                                      f"than the {vocab.blind} blind slots")
+                                continue
                     if i is None:
-                        self._unmapped(label)
+                        self._unmapped(label, f"a number past max_number={vocab.max_number}?")
                     else:
                         found[i] = index
             self._legal[seat] = found
         return found
 
-    def _unmapped(self, label: str) -> None:
+    def _unmapped(self, label: str, why: str) -> None:
         self.unmapped += 1
         if not self._warned:
             self._warned = True
-            warnings.warn(f"the legal action {label!r} has no id in the game's vocabulary (a number past "
-                          f"max_number={self.vocabulary.max_number}?): it is left out of the mask", stacklevel=3)
+            warnings.warn(f"the legal action {label!r} has no id in the game's vocabulary ({why}): it is left out "
+                          "of the mask", stacklevel=3)
 
     def mask(self, seat: int) -> np.ndarray:
         """``seat``'s legal ids as an int8 vector of ones (filled as bytes: a fancy index costs more)."""
@@ -136,9 +154,14 @@ class Play:
         return True
 
     def legal_notations(self, seat: int) -> list[str]:
-        """The notation of the seat's legal ids, in id order, as the seat may read it (view.sight:
-        an item hidden from it named by its kind); the ids themselves are the vocabulary's."""
-        return sight(self.state, seat).labels([self.vocabulary.notations[i] for i in sorted(self.legal(seat))])
+        """The seat's legal options, in the order of their ids, as the seat may read them
+        (view.sight: an item hidden from it named by its kind, a blind pick's options numbered
+        as `rulekit play` lists them); the log's notation is what ``legal`` maps to the option."""
+        legal = self.legal(seat)
+        if not legal:
+            return []
+        shown = sight(self.state, seat).labels(self._decision(seat).labels)
+        return [shown[legal[i]] for i in sorted(legal)]
 
     def final_rewards(self) -> dict:
         """Seat -> reward at the end: win +1 / others -1 (0 to all when all win), or score minus
