@@ -212,3 +212,22 @@ def test_an_rl_mask_tells_no_hidden_item_of_a_blind_pick(write_game):
     env.reset()
     assert set(env.action_masks().nonzero()[0]) == slots
 
+
+def test_narration_lines_for_a_seat_name_no_item_hidden_from_it():
+    """`narrate.lines(seat=...)` called directly reads its lines as the seat may, as the Teller does."""
+    from rulekit.dsl import narrate
+    from rulekit.engine.redact import hidden_items
+    s = api.new_game(load_game(SECRETS), 2, 3)
+    api.apply_index(s, 0)
+    api.apply_index(s, 0)
+    api.apply(s, "pass")
+    before = hidden_items(s, 0)
+    mark = len(s.events)
+    api.apply(s, "draw")                        # p2 draws one
+    drawn = zone(s, "hand", 1)[-1]
+    events = [e for e in s.events[mark:] if e[0] != "action"]
+    assert narrate.lines(s, events, seat=1) == [f"p2 draws {drawn}"]
+    assert narrate.lines(s, events) == [f"p2 draws {drawn}"]            # the omniscient record
+    assert narrate.lines(s, events, seat=0) == ["p2 draws a tile"]
+    assert narrate.lines(s, events, seat=0, before=before) == ["p2 draws a tile"]
+

@@ -110,10 +110,21 @@ def _template(builder, compiler, path: tuple, text, fields: tuple):
 
 
 # ------------------------------------------------------------------ telling
-def lines(state, events, actor=None, seat=None) -> list[str]:
+def lines(state, events, actor=None, seat=None, before=None) -> list[str]:
     """What ``events`` (one action's, or the setup's) say under the game's templates; with
     ``seat``, only what that player may see (a hidden variable's change, an item moving
-    where they cannot see it, are left out)."""
+    where they cannot see it, are left out), each line read as the seat may (view.sight: an
+    item hidden from it named by its kind). ``before``: the items hidden from the seat before
+    the action (``redact.hidden_items``), so that an item it saw then is named; without it, the
+    items hidden from it in ``state`` are."""
+    told = _lines(state, events, actor, seat)
+    if seat is None:
+        return told
+    reading = sight(state, seat, before=before)
+    return [reading.text(line) for line in told]
+
+
+def _lines(state, events, actor, seat) -> list[str]:
     narration = state.game.narration or Narration()
     out: list = []            # (position of the first event, text)
     changes = _net_changes(state, events, narration.set.keys() | narration.transfer.keys())
@@ -302,16 +313,15 @@ class Teller:
         """What happened since the last call (the setup, at first)."""
         events = state.events[self.mark:]
         self.mark = len(state.events)
-        if self.verbose:
-            from .notation import render_event
-            told = [render_event(e).strip() for e in events if e[0] != "action" and self._seen(state, e)]
-        else:
-            told = lines(state, [e for e in events if e[0] != "action"], self.actor, self.seat)
+        before, self.hidden = self.hidden, None
+        if not self.verbose:
+            return lines(state, [e for e in events if e[0] != "action"], self.actor, self.seat, before)
+        from .notation import render_event
+        told = [render_event(e).strip() for e in events if e[0] != "action" and self._seen(state, e)]
         if self.seat is None:
             return told
-        sight = self._sight(state)
-        self.hidden = None
-        return [sight.text(line) for line in told]
+        reading = sight(state, self.seat, before=before)
+        return [reading.text(line) for line in told]
 
     def _sight(self, state) -> Sight:
         return sight(state, self.seat, before=self.hidden)
