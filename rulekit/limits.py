@@ -5,7 +5,8 @@ A value is written here once; the module that applies it imports it under the na
 had there (``from ..limits import YAML_DEPTH as MAX_DEPTH``), so reading that module still shows
 what bounds it. The runtime's and the compiler's own limits (``engine/limits.py``, the step limit
 of ``engine/vm.py``, the watchdog's seconds, the parser's digits in ``dsl/parser.py``, the
-language server's child in ``lsp/bounded.py``, items and zones in ``model.py``) are still theirs.
+language server's child in ``lsp/bounded.py``, items and zones in ``builder/components.py`` and
+``builder/board.py``) are still theirs.
 This module imports nothing: every folder may read it."""
 from __future__ import annotations
 

@@ -155,8 +155,8 @@ def test_the_writer_reports_none_of_the_codes_the_front_end_decides(write_game, 
         seen.append(code)
         keep(self, code, message, span, help)
     monkeypatch.setattr(Compiler, "error", error)
-    from rulekit import model
-    monkeypatch.setattr(model, "unsaid", lambda said, found: [])
+    from rulekit.builder import checks
+    monkeypatch.setattr(checks, "unsaid", lambda said, found: [])
     for i, (code, body) in enumerate(CASES):
         with pytest.raises(DiagnosticReport) as info:
             rulekit.load_game(_game(write_game, body, name=f"g{i}"))

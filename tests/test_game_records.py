@@ -9,6 +9,7 @@ import yaml
 
 import rulekit
 from rulekit import model
+from rulekit.builder import board, bots, components, program, scoring, variables
 from rulekit.engine.state import Family, ZoneKey
 
 from conftest import game_dir, load_test_game, logged
@@ -103,19 +104,20 @@ def test_the_builder_returns_the_records_the_game_holds(monkeypatch):
     """Each section builder returns its record, and the game holds that very record (the board,
     the program and the scoring are completed as later texts compile: the rest of them is kept)."""
     returned = {}
-    for method in ("_components", "_variables", "_zones", "_program", "_scoring", "_bots"):
-        original = getattr(model._Builder, method)
+    for module, part in ((components, "components"), (variables, "variables"), (board, "board"),
+                         (program, "program"), (scoring, "scoring"), (bots, "bots")):
+        original = getattr(module, part)
 
-        def spy(self, *args, _original=original, _method=method):
-            returned[_method] = _original(self, *args)
-            return returned[_method]
-        monkeypatch.setattr(model._Builder, method, spy)
+        def spy(*args, _original=original, _part=part):
+            returned[_part] = _original(*args)
+            return returned[_part]
+        monkeypatch.setattr(module, part, spy)
     game = rulekit.load_game(game_dir("auction"))
-    assert game.components is returned["_components"] and game.variables is returned["_variables"]
-    assert game.bots is returned["_bots"]
-    for record, method, later in ((game.board, "_zones", ("dealt_from",)),
-                                  (game.program, "_program", ("roll_streams", "props_named")),
-                                  (game.scoring, "_scoring", ("estimate",))):
+    assert game.components is returned["components"] and game.variables is returned["variables"]
+    assert game.bots is returned["bots"]
+    for record, part, later in ((game.board, "board", ("dealt_from",)),
+                                (game.program, "program", ("roll_streams", "props_named")),
+                                (game.scoring, "scoring", ("estimate",))):
         for field in attrs.fields(type(record)):
             if field.name not in later:
-                assert getattr(record, field.name) is getattr(returned[method], field.name), (method, field.name)
+                assert getattr(record, field.name) is getattr(returned[part], field.name), (part, field.name)

@@ -85,23 +85,24 @@ LAYERS = {
     "engine": {"base"},                              # state, effects, flow, decisions: the runtime
     "content": {"base"},                             # YAML with positions, schemas, typed values
     "dsl": {"base", "engine", "content"},            # the effect language, compiled to calls on the engine
-    "model": {"base", "engine", "content", "dsl"},   # a checked game, compiled
-    "games": {"base", "engine", "content", "dsl", "model"},   # find and load a game
+    "builder": {"base", "engine", "content", "dsl"},  # checked content -> each section's record
+    "model": {"base", "engine", "content", "dsl", "builder"},   # a checked game, compiled
+    "games": {"base", "engine", "content", "dsl", "builder", "model"},   # find and load a game
     "agents": {"base", "engine"},                    # bots play through the engine's api alone
-    "testing": {"base", "engine", "content", "dsl", "model", "games", "agents"},
-    "lsp": {"base", "engine", "content", "dsl", "model", "games", "testing"},   # the language server
+    "testing": {"base", "engine", "content", "dsl", "builder", "model", "games", "agents"},
+    "lsp": {"base", "engine", "content", "dsl", "builder", "model", "games", "testing"},   # the language server
     # what people run, by who runs it (issue 56): three packages side by side, none reading another,
     # and the command line over them all; each may read the package's version (face)
-    "view": {"base", "engine", "content", "dsl", "model", "games", "agents", "testing", "lsp", "face"},
-    "batch": {"base", "engine", "content", "dsl", "model", "games", "agents", "testing", "lsp", "face"},
-    "rl": {"base", "engine", "content", "dsl", "model", "games", "agents", "testing", "lsp", "face"},
-    "cli": {"base", "engine", "content", "dsl", "model", "games", "agents", "testing", "lsp", "face", "view",
-            "batch", "rl"},
+    "view": {"base", "engine", "content", "dsl", "builder", "model", "games", "agents", "testing", "lsp", "face"},
+    "batch": {"base", "engine", "content", "dsl", "builder", "model", "games", "agents", "testing", "lsp", "face"},
+    "rl": {"base", "engine", "content", "dsl", "builder", "model", "games", "agents", "testing", "lsp", "face"},
+    "cli": {"base", "engine", "content", "dsl", "builder", "model", "games", "agents", "testing", "lsp", "face",
+            "view", "batch", "rl"},
     # the old paths for one release (rulekit/tools/__init__.py): it names its modules only as text
-    "tools": {"base", "engine", "content", "dsl", "model", "games", "agents", "testing", "lsp", "face", "view",
-              "batch", "rl", "cli"},
-    "face": {"base", "engine", "content", "dsl", "model", "games", "agents", "testing", "lsp", "view", "batch",
-             "rl", "cli", "tools"},
+    "tools": {"base", "engine", "content", "dsl", "builder", "model", "games", "agents", "testing", "lsp", "face",
+              "view", "batch", "rl", "cli"},
+    "face": {"base", "engine", "content", "dsl", "builder", "model", "games", "agents", "testing", "lsp", "view",
+             "batch", "rl", "cli", "tools"},
 }
 BASE = {"rulekit.source", "rulekit.errors", "rulekit.codes", "rulekit.files", "rulekit.extras", "rulekit.limits"}
 FACE = {"rulekit", "rulekit.__main__"}   # the package's public names (and __version__), `python -m rulekit`
