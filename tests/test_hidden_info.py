@@ -231,3 +231,58 @@ def test_narration_lines_for_a_seat_name_no_item_hidden_from_it():
     assert narrate.lines(s, events, seat=0) == ["p2 draws a tile"]
     assert narrate.lines(s, events, seat=0, before=before) == ["p2 draws a tile"]
 
+
+def test_undo_never_goes_back_past_a_public_number_that_told_a_hidden_item():
+    """`bet on the pool` moves p1's public score by the value of the pool's face-down top tile: the
+    score told it, so undo stops before it (else: bet, undo, and read the next draw's value)."""
+    result = rulekit("play", SECRETS, "--seed", 3, lines=["1", "bet on the pool", "undo", "quit"])
+    out = result.stdout
+    assert result.returncode == 0, out + result.stderr
+    after = out[out.index("> undo"):] if "> undo" in out else out
+    assert "cannot undo: step 3 (`bet on the pool`)" in after, out
+    assert "it changed p1.score by an item of pool, which you could not see" in after, out
+    assert "undone" not in out
+
+
+CASH = """\
+meta: {title: Cash}
+players: {min: 2, max: 2}
+components:
+  card: {generate: {value: {range: [1, 9]}}, id: "c-{value}", start: deck}
+zones:
+  deck: {visibility: hidden}
+  spent: {visibility: hidden}
+player:
+  vars:
+    score: 0
+  zones:
+    hand: {visibility: owner}
+setup: |
+  shuffle(deck)
+  for p in players:
+      draw(deck, to=p.hand, n=3)
+flow:
+  rounds: 2
+  phases:
+    - id: cash
+      do: |
+        for p in players:
+            choose p:
+                "cash {c}" for c in p.hand says "{p} cashes a card":
+                    move(c, to=spent)
+                    p.score += c.value
+scoring:
+  categories:
+    - {id: score, points: "p.score"}
+"""
+
+
+def test_undo_stops_before_a_bots_public_score_that_told_its_secret_card(write_game):
+    """p2 (a bot) puts a card of its hand away unseen and scores its value: p1 read the card's value
+    off p2's public score, so p1's undo stops before it."""
+    result = rulekit("play", write_game(CASH), "--seed", 5, lines=["1", "undo", "quit"])
+    out = result.stdout
+    assert result.returncode == 0, out + result.stderr
+    after = out[out.index("> undo"):]
+    assert "cannot undo: step 2 (`cash a card`)" in after, out
+    assert "it changed p2.score by an item of hand, which you could not see" in after, out

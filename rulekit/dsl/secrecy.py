@@ -41,6 +41,10 @@ class Zones:
         self.public_player = {n for n, s in mine.items() if _vis(s) == "public"}
 
 
+def _face_up(target) -> bool:
+    return isinstance(target, ast.Attr) and target.name == "face_up"
+
+
 def _vis(spec) -> str:
     return spec.get("visibility", "public") if isinstance(spec, dict) else "public"
 
@@ -170,6 +174,27 @@ class _Option:
             help="word it for everyone with `says \"...\"` (a count, not the items), or show the item",
             severity="warning")
 
+    def told(self, option, tree) -> dict:
+        """The secret zones (name -> visibility) whose items ``option``'s body stores a value of in
+        a variable, the items not shown; empty when none."""
+        for name, coll in option.fors:
+            zone = self.secret_in(coll.value if isinstance(coll, ast.Let) else coll)
+            if zone is not None:
+                self.hidden[name] = zone
+        stored = []
+        for node in ast.walk(option.body):
+            if isinstance(node, ast.Assign) and isinstance(node.target, ast.Name) and id(node.target) in self.own:
+                zone = self.secret_in(node.value)
+                if zone is not None:
+                    self.hidden[node.target.id] = zone      # a local holding the item (or a value of it)
+            elif isinstance(node, (ast.Assign, ast.AugAssign)) and not _face_up(node.target):
+                zone = self.secret_in(node.value)
+                if zone is not None:
+                    stored.append(zone)
+        if not stored or self.shown(tuple(_without_other_options(tree, option))):
+            return {}
+        return {zone: self.zones.secret_player.get(zone) or self.zones.secret_global[zone] for zone in stored}
+
     def _named(self, text) -> str | None:
         if not isinstance(text, ast.Template):
             return None
@@ -202,3 +227,24 @@ class _Option:
             if isinstance(node, ast.Name) and node.id in self.zones.public_global:
                 return True
         return False
+
+
+def telling_options(data: dict, texts: dict) -> dict:
+    """Option span -> the secret zones (name -> visibility) an item of which the option's body
+    stores a value of in a variable (``p.score += t.value`` with ``t`` from an ``owner`` hand,
+    ``p.score += top(pool).value`` with ``pool`` hidden) without showing the item: a public
+    number that changes by it tells the seats what they may not see. ``rulekit play``'s undo
+    does not go back past such an action (view/play.py). What an option's body calls in a
+    procedure is not followed (as for RK0390)."""
+    zones = Zones(data)
+    out: dict = {}
+    if not zones.secret_global and not zones.secret_player:
+        return out
+    for tree in texts.values():
+        own = {id(node) for node, scope in names(tree) if scope == OWN}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Option) and node.span is not None:
+                found = _Option(zones, own).told(node, tree)
+                if found:
+                    out[(str(node.span.path), node.span.line, node.span.column)] = found
+    return out

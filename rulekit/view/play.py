@@ -42,6 +42,7 @@ from rich.text import Text
 
 from ..agents import action_cap, bot_list, deal_bots, make_agent, stalled
 from ..dsl.narrate import Teller
+from ..dsl.secrecy import telling_options
 from ..engine import api
 from ..engine.redact import hidden_items, revealed
 from ..engine.simultaneous import split
@@ -104,6 +105,7 @@ class Session:
         self.game, self.n, self.seat, self.variants, self.seed = game, n, seat, variants, seed
         self.pins_spec, self.position = pins_spec, position
         self.skip_invariants = None
+        self.telling = None     # secrecy.telling_options of the game, read at the first action
         self.replay(actions)
 
     def _bot_spec(self, who: int) -> str:
@@ -140,11 +142,43 @@ class Session:
         something it could not see before (engine/redact.py, ``revealed``)."""
         s = self.state
         hidden, mark, at = hidden_items(s, self.seat), len(s.events), len(s.actions)
+        decision = s.pending
         act(s)
-        why = revealed(s, self.seat, s.events[mark:], hidden)
+        why = revealed(s, self.seat, s.events[mark:], hidden) or self._told(who, decision, s, mark)
         if why is not None:
             self.barrier = (at, s.actions[at], why)
         self.actors.append(who)
+
+    def _told(self, who: int, decision, s, mark: int) -> str | None:
+        """Why the action just taken (by ``who``, at ``decision``) told the seat a hidden item
+        through a number it sees, or None: its option stores a value of an item the seat could not
+        see (secrecy.telling_options: a hidden pile's, or another player's `owner` zone's) in a
+        variable, and a variable the seat sees changed. Undo stops before it, as before a draw."""
+        telling = self.telling
+        if telling is None:
+            telling = self.telling = telling_options(self.game.data, self.game.texts)
+        if not telling or decision is None:
+            return None
+        label = s.actions[-1]
+        index = decision.index(label)
+        if index is None:                    # one of several deciding at once: `p2: label`
+            index = decision.index(split(label)[1])
+        span = None if index is None else decision.spec.options.get(decision.choices[index][0])
+        zones = span is not None and telling.get((str(span.path), span.line, span.column))
+        if not zones:
+            return None
+        pzones = self.game.board.pzones
+        secret = [z for z, vis in zones.items() if vis == "hidden" or not (z in pzones and who == self.seat)]
+        seen = [e[1] for e in s.events[mark:] if e[0] in ("set", "set_element") and self._sees_variable(e[1])]
+        if not secret or not seen:
+            return None
+        return f"it changed {seen[0]} by an item of {secret[0]}, which you could not see"
+
+    def _sees_variable(self, name: str) -> bool:
+        who, _, var = name.rpartition(".")
+        variables = self.game.variables
+        vis = variables.gvis.get(var, "public") if not who else variables.pvis.get(var, "public")
+        return vis == "public" or (vis == "owner" and who == str(PLAYERS[self.seat]))
 
     # -- the loop ----------------------------------------------------------------
     def run(self) -> int:
