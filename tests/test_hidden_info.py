@@ -286,3 +286,17 @@ def test_undo_stops_before_a_bots_public_score_that_told_its_secret_card(write_g
     after = out[out.index("> undo"):]
     assert "cannot undo: step 2 (`cash a card`)" in after, out
     assert "it changed p2.score by an item of hand, which you could not see" in after, out
+
+
+def test_a_blind_option_without_a_slot_is_warned_of_as_the_seat_reads_it(write_game):
+    import attrs
+    import pytest
+
+    from rulekit.rl.rl_play import Play
+    play = Play(load_game(BLIND_GAME), 2)
+    play.vocabulary = attrs.evolve(play.vocabulary, blind=0)       # no slot left for the blind pick
+    play.start(1)
+    with pytest.warns(UserWarning) as caught:
+        assert play.legal(0) == {}
+    message = str(caught[0].message)
+    assert "'take a tile'" in message and not re.search(r"\b(red|blue)-\d", message), message

@@ -101,20 +101,22 @@ class Play:
                             i = vocab.blind_id(blind)
                             blind += 1
                             if i is None:
-                                self._unmapped(label, f"more options name items hidden from {PLAYERS[seat]} "
-                                                      f"than the {vocab.blind} blind slots")
+                                self._unmapped(seat, label, f"more options name items hidden from {PLAYERS[seat]} "
+                                                            f"than the {vocab.blind} blind slots")
                                 continue
                     if i is None:
-                        self._unmapped(label, f"a number past max_number={vocab.max_number}?")
+                        self._unmapped(seat, label, f"a number past max_number={vocab.max_number}?")
                     else:
                         found[i] = index
             self._legal[seat] = found
         return found
 
-    def _unmapped(self, label: str, why: str) -> None:
+    def _unmapped(self, seat: int, label: str, why: str) -> None:
+        """Count a legal option without an id; warn once, naming it as the seat may read it."""
         self.unmapped += 1
         if not self._warned:
             self._warned = True
+            label = sight(self.state, seat).text(label)
             warnings.warn(f"the legal action {label!r} has no id in the game's vocabulary ({why}): it is left out "
                           "of the mask", stacklevel=3)
 
