@@ -78,6 +78,7 @@ READS_CONTENT = {
     ("compiler", "fn.__code__.replace("),           # a code object's fields, not text
     ("compiler", "stem.isidentifier()"),            # a content name, for a readable variable
     ("compiler", "''.join((c if c.isascii()"),      # a text constant's words, for a readable name
+    ("kinds", "kind.startswith('item:')"),           # a kind the front end names (`item:card`), never code
     ("codegen", "name.isidentifier()"),             # a content name, for a readable local
     ("codegen", "line[span.column - 1:span.end_column - 1].strip()"),     # the content's own line
     ("choices", "label.value.split(' ', 1)"),       # an option's text in the content

@@ -27,7 +27,7 @@ from ..errors import Diagnostic, suggestion_help
 from . import ast, resolve
 from .check_names import Seen, check_names, check_pure
 from .check_statements import check_forms, check_locals, check_statements
-from .kinds import is_item
+from .kinds import component_kind, is_item
 from .visit import Statements, assigned_values, bindings, walks
 
 # a variable's type (typed.py's words, head only) -> the evident kind (kinds.py's words) it holds
@@ -307,8 +307,8 @@ def _as_value(kind: str | None) -> str | None:
 
 def noun(kind: str | None) -> str | None:
     """How a message says a kind: "a player", "an item of kind `card`", "a number"."""
-    if kind is not None and kind.startswith("item:"):
-        return f"an item of kind `{kind[5:]}`"
+    if component_kind(kind) is not None:
+        return f"an item of kind `{component_kind(kind)}`"
     return NOUNS.get(kind)
 
 

@@ -33,7 +33,7 @@ from ..codes import (
 from ..engine.library import REGISTRY
 from ..errors import Diagnostic, InternalError, suggestion_help
 from . import ast
-from .kinds import name_of, wrong_argument
+from .kinds import component_kind, is_item, name_of, wrong_argument
 
 # the codes this module decides; the writer reports one of them only where it was said here
 DECIDED = frozenset((ATTRIBUTE_OF_WRONG_KIND, EFFECT_AS_VALUE, IMPURE_FUNCTION, KEYWORD_TWICE, MISSING_ARGUMENT,
@@ -169,8 +169,8 @@ def _attribute(node, checker, seen) -> None:
 
 
 def _a(kind: str) -> str:
-    if kind.startswith("item:"):
-        return f"an item of kind `{kind[5:]}`"
+    if component_kind(kind) is not None:
+        return f"an item of kind `{component_kind(kind)}`"
     return {"seat": "a player", "item": "an item", "member": "a member of a set"}[kind]
 
 
@@ -180,9 +180,9 @@ def _attributes_of(v, kind: str | None) -> set | None:
     that is also a member has both)."""
     if kind == "seat":
         return v.pvars | set(v.pzones)
-    if kind is not None and (kind == "item" or kind.startswith("item:")):
+    if is_item(kind):
         shared = v.member_props if any(m in v.items for m in v.members) else set()
-        own = v.kind_props.get(kind[5:]) if kind.startswith("item:") else None
+        own = v.kind_props.get(component_kind(kind))
         return set(own if own is not None else v.item_props | v.dynamic_props) | shared
     if kind == "member":
         return set(v.member_props)

@@ -283,7 +283,12 @@ _GOT = {"number": "a number", "text": "text", "bool": "true/false", "none": "non
 
 def is_item(kind: str | None) -> bool:
     """An item, of a known component kind (``item:card``) or not (``item``)."""
-    return kind is not None and (kind == "item" or kind.startswith("item:"))
+    return kind == "item" or component_kind(kind) is not None
+
+
+def component_kind(kind: str | None) -> str | None:
+    """The component kind of an item of a known kind (``item:card`` -> ``card``), else None."""
+    return kind[len("item:"):] if kind is not None and kind.startswith("item:") else None
 
 
 def _literal(call) -> str | None:
