@@ -43,7 +43,6 @@ from .pysource import CONTINUE, NAME, Comment, Exit, Jump, Py, literal, py_ident
 from .scope import Scope
 from .visit import assigned_names, loop_depth, methods
 
-_units = itertools.count(1)
 _SPLIT_BLOCKS = 24      # a resumable procedure of at least this many blocks is a function per block (performance.md)
 
 
@@ -63,7 +62,10 @@ class Module:
 
     def __init__(self, comp: Compiler, title: str):
         self.comp = comp
-        self.filename = f"<rulekit {literal(title)} #{next(_units)}>"
+        # what its line table lives as long as (runtime.keep_lines); its number names the module
+        # apart from every other whose table lives (no count kept across the process)
+        self.owner = LinesOwner()
+        self.filename = f"<rulekit {literal(title)} #{id(self.owner)}>"
         self.lines: list[str] = []
         self.spans: list = []
         self.codes: dict[str, Code] = {}      # procedure name -> Code
@@ -120,8 +122,8 @@ class Module:
         text = self.source()
         # the table lives as long as the namespace the module's code runs in (a script's position
         # is a module of its own, which nothing holds once its code is made)
-        self.comp.ns[f"lines of {self.filename}"] = owner = LinesOwner()
-        keep_lines(self.filename, text, self.spans, owner)
+        self.comp.ns[f"lines of {self.filename}"] = self.owner
+        keep_lines(self.filename, text, self.spans, self.owner)
         try:
             code = code_cache.compiled(text, self.filename, check=lambda source: verify.check(source, self.comp.ns))
         except (SyntaxError, RecursionError, MemoryError) as exc:
