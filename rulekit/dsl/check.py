@@ -73,7 +73,7 @@ class FrontEnd:
         self.v, self.kinds, self.types, self.out = vocab, kinds, types, out
         self.checked: set = set()       # the ids of every node of the texts checked
         # (file, line, column) of a use of a text's own name -> what it evidently holds (a player, an
-        # item, a number...): what the language server's hover says of a local (Game.kind_at)
+        # item, a number...): what the language server's hover says of a local (Game.name_kinds)
         self.typed: dict = {}
         # id(text) -> the names it is given that are a player (`p` of a scoring category): the
         # builder fills it as it parses (model.TEXT_PLACES), before any text is checked
