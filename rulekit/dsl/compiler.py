@@ -196,7 +196,7 @@ class Compiler:
     # Expressions compile to Python source over a private namespace, one function per
     # top-level expression: `count(x for x in p.hand if x.suit == s)` runs as one
     # Python comprehension, not a tree of closure calls. Only names this compiler made
-    # (`K3`, `v12_c`, a few helpers) and checked operators appear in the source; every value from
+    # (`Z_deck`, `v_c`, a few helpers) and checked operators appear in the source; every value from
     # content (text, numbers, tables) is bound in the namespace, never spliced in.
     def expr(self, node, scope: Scope) -> Fn:
         """A ``(state, env) -> value`` function for a checked expression (a score, an estimate,
