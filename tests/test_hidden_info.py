@@ -165,10 +165,31 @@ def test_completing_an_action_for_a_seat_lists_that_seats_own(tmp_path):
 
     def offered(script):
         prefix, _seat = completion.action_prefix(script, 7)
-        return completion.legal_actions_at(path, {}, prefix)
+        return [notation for notation, _shown in completion.legal_actions_at(path, {}, prefix)]
     assert "bid 2" in offered(text) and "bid 1" not in offered(text)
     assert offered(text.replace("- p2: ", "- p3: ")) == []          # p2 is to bid, not p3
     assert offered(text.replace("- p2: ", "- ")) == offered(text)
+
+
+def test_completing_a_blind_pick_for_a_seat_shows_it_as_the_seat_reads_it(tmp_path):
+    """The language server's completion of a seat's action (``- p1: ``) shows each option as that
+    seat may read it (a blind pick: "take a tile (#3)") and writes the real notation, which the
+    script, the author's omniscient record, must hold to replay."""
+    from rulekit.lsp import completion
+    folder = tmp_path / "blind"
+    shutil.copytree(BLIND_GAME, folder)
+    (folder / "scripts").mkdir(exist_ok=True)
+    path = str(folder / "scripts" / "next.yaml")
+    s = api.new_game(load_game(str(folder)), 2, 1)
+    first = api.legal_actions(s)[0]
+    api.apply(s, first)
+    text = f"game: ..\nplayers: 2\nseed: 1\nactions:\n  - p1: {first}\n  - p2: \n"
+    prefix, _seat = completion.action_prefix(text, 5)
+    offered = completion.legal_actions_at(path, {}, prefix)
+    assert [notation for notation, _shown in offered] == api.legal_actions(s)
+    assert [shown for _notation, shown in offered] == [f"take a tile (#{k})" for k in range(1, len(offered) + 1)]
+    unnamed = completion.action_prefix(text.replace("- p2: ", "- "), 5)[0]
+    assert all(notation == shown for notation, shown in completion.legal_actions_at(path, {}, unnamed))
 
 
 def test_rl_legal_actions_are_read_as_the_seat_may(write_game):

@@ -159,4 +159,5 @@ def test_the_childs_answers_are_data_read_back_whole():
     found = {"/g/s.yaml": (Diagnostic("RK4020", "past the end", Span("/g/s.yaml", 3, 4, 3, 9), "count first",
                                       ("a note",), (("set here", Span("/g/v.yaml", 4, 14)),), "warning"),)}
     assert answer_of(json.loads(json.dumps(answer_data(found)))) == found
-    assert answer_of(json.loads(json.dumps(answer_data(["bid 1", "pass"])))) == ["bid 1", "pass"]
+    actions = [("take t-3", "take a tile (#1)"), ("pass", "pass")]      # (notation, as the seat reads it)
+    assert answer_of(json.loads(json.dumps(answer_data(actions)))) == actions

@@ -17,7 +17,7 @@ from rulekit.lsp import bounded
 pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads a child's CPU time in /proc")
 BOUND = 1           # RULEKIT_LSP_SCRIPT_SECONDS here: late past BOUND + 2 s of the child's CPU time
 # waits past BOUND + 2 s of wall-clock time (the old bound), computing nothing, then answers
-WAITS = ("import struct, sys, time; time.sleep({pause}); data = b'{{\"actions\": [\"pass\"]}}'; "
+WAITS = ("import struct, sys, time; time.sleep({pause}); data = b'{{\"actions\": [[\"pass\", \"pass\"]]}}'; "
          "sys.stdout.buffer.write(struct.pack('<Q', len(data)) + data); sys.stdout.flush(); time.sleep(60)")
 COMPUTES = "while True: pass"      # never answers
 
@@ -47,7 +47,7 @@ def test_a_child_waiting_without_computing_past_the_bound_still_answers():
     """Its answer comes after BOUND + 3 s of wall-clock time, where the wall-clock bound gave up:
     a script slowed by a loaded machine, not computing without end, is not reported late."""
     answer, _ = _waited(WAITS.format(pause=BOUND + 3))
-    assert answer == ("done", ["pass"])
+    assert answer == ("done", [("pass", "pass")])
 
 
 def test_a_child_computing_past_the_bound_is_late():

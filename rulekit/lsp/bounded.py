@@ -124,13 +124,13 @@ def answer_data(value) -> dict:
     """A child's answer as JSON data: a script's diagnostics by path, or a step's legal actions."""
     if isinstance(value, dict):
         return {"diagnostics": {path: [_diagnostic_data(d) for d in found] for path, found in value.items()}}
-    return {"actions": [str(action) for action in value]}
+    return {"actions": [[str(notation), str(shown)] for notation, shown in value]}
 
 
 def answer_of(data: dict):
     """:func:`answer_data` read back: diagnostics and texts only."""
     if "actions" in data:
-        return [str(action) for action in data["actions"]]
+        return [(str(notation), str(shown)) for notation, shown in data["actions"]]
     return {str(path): tuple(_diagnostic_of(d) for d in found) for path, found in data["diagnostics"].items()}
 
 

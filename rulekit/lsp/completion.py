@@ -88,13 +88,16 @@ def action_prefix(text: str, line: int) -> tuple[str, str] | None:
     return "\n".join(lines[:line]) + "\n" + (f"{_SEAT_MARK}{seat}\n" if seat else ""), seat
 
 
-def legal_actions_at(path: str, texts: dict, prefix: str) -> list[str]:
-    """The legal actions after the steps of ``prefix`` (the script's text so far), played as the
-    checker plays scripts, the buffer standing in for the file. With a seat (``- p2: ``), that
-    seat's own: none when the game does not wait for it. They are the notation a script must write
-    (scripts are omniscient): the seat's view lists them with what is hidden from it redacted."""
+def legal_actions_at(path: str, texts: dict, prefix: str) -> list[tuple[str, str]]:
+    """(notation, as shown) of each legal action after the steps of ``prefix`` (the script's text
+    so far), played as the checker plays scripts, the buffer standing in for the file. With a seat
+    (``- p2: ``), that seat's own (none when the game does not wait for it), shown as that seat
+    may read them (view.sight: what is hidden from it redacted), while the notation, what a
+    script must write, is the real one: a script is the author's omniscient record, and must
+    replay. Without a seat they show as written."""
     from ..engine.api import current_players, legal_actions
     from ..engine.state import PLAYERS
+    from ..engine.view import sight
     from ..testing.script import run_script
     from .documents import reading, real
     last = prefix.rstrip("\n").rpartition("\n")[2]
@@ -105,12 +108,15 @@ def legal_actions_at(path: str, texts: dict, prefix: str) -> list[str]:
     if state.over:
         return []
     if seat is None:
-        return legal_actions(state)
+        return [(action, action) for action in legal_actions(state)]
     waiting = [q for q in current_players(state) if str(PLAYERS[q]) == seat]
-    return legal_actions(state, waiting[0]) if waiting else []
+    if not waiting:
+        return []
+    actions = legal_actions(state, waiting[0])
+    return list(zip(actions, sight(state, waiting[0]).labels(actions)))
 
 
-def bounded_actions(path: str, texts: dict, prefix: str, stale=None) -> list[str]:
+def bounded_actions(path: str, texts: dict, prefix: str, stale=None) -> list[tuple[str, str]]:
     """:func:`legal_actions_at` in a bounded child process (lsp/bounded.py): none when it fails,
     runs past its bound or is no longer wanted (``stale()``)."""
     from . import bounded

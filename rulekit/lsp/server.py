@@ -373,8 +373,10 @@ async def _actions(session: Session, path: str, prefix) -> types.CompletionList:
         return session.asked.get(path) != asked or session.edits.get(target, 0) != edits
     loop = asyncio.get_running_loop()
     legal = await loop.run_in_executor(session.plays, completion.bounded_actions, path, session.texts, text, stale)
-    items = [types.CompletionItem(a, kind=types.CompletionItemKind.Value, detail=f"legal for {seat}" if seat else
-                                  "legal action", sort_text=f"{i:05d}") for i, a in enumerate(legal)]
+    # each shown as the seat may read it, written as the script must (completion.legal_actions_at)
+    items = [types.CompletionItem(shown, kind=types.CompletionItemKind.Value, insert_text=notation,
+                                  filter_text=notation, detail=f"legal for {seat}" if seat else "legal action",
+                                  sort_text=f"{i:05d}") for i, (notation, shown) in enumerate(legal)]
     return types.CompletionList(is_incomplete=False, items=items)
 
 
