@@ -56,6 +56,9 @@ CAP_MIN = 1_000
 # `rulekit test`'s random games: one not over after this many actions fails (the shipped games end
 # in a few hundred; a game that never ends is a rules bug this finds).
 RANDOM_GAME_ACTIONS = 20_000
+# `rulekit test --random N`: random games per player count, checked before any is played (10**22
+# was taken and played for ever); a million is already days of play at the action cap.
+MAX_RANDOM_GAMES = 1_000_000
 
 # ---- rulekit simulate's numbers, checked before anything is sized by them (batch/simulate.py) ----
 # A batch file: resuming it keeps a byte a game (100 MB).
@@ -77,6 +80,9 @@ SWEEP_DIGITS = 100
 # is otherwise four times the unmutated game's trial: a trial of a fraction of a second would
 # otherwise time out on any pause of the machine.
 MUTANT_SECONDS = 10.0
+# The most --timeout may give one mutant's trial (a day): the bound is handed to a pipe's poll,
+# which takes no infinity, NaN or 1e308 (they were internal errors, exit 101).
+MUTANT_MAX_SECONDS = 86_400.0
 
 # ---- fixed action ids for learning (rl/actions.py) -----------------------------------------------
 # The least bound of a number the rules leave open (a bid): enough for the shipped games' economies.

@@ -35,6 +35,7 @@ import attrs
 from ..errors import RulekitError, UsageError
 from ..files import write_atomic, write_text
 from ..games import find_game
+from ..limits import MUTANT_MAX_SECONDS as MAX_BOUND
 from ..limits import MUTANT_SECONDS as MIN_BOUND
 from ..source import inside
 from .mutants import Mutant, mutants_of, read_text
@@ -395,8 +396,11 @@ def report(game: str, judged: list, total: int, texts) -> str:
 
 def cmd_mutate(args) -> int:
     """``rulekit mutate GAME``: plant, judge, report; the author's folder is only read."""
-    if args.sample is not None and args.sample < 1 or args.timeout is not None and args.timeout <= 0:
-        raise UsageError("--sample must be at least 1 and --timeout more than 0")
+    if args.sample is not None and args.sample < 1:
+        raise UsageError("--sample must be at least 1")
+    if args.timeout is not None and not 0 < args.timeout <= MAX_BOUND:      # False for NaN too
+        raise UsageError(f"--timeout must be more than 0 and at most {MAX_BOUND:,.0f} seconds (a day), "
+                         f"not {args.timeout:g}")
     jobs = getattr(args, "jobs", 1)
     if jobs < 1:
         raise UsageError("--jobs must be at least 1")

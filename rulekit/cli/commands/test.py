@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ...errors import EXIT_CONTENT, EXIT_OK, UsageError
+from ...limits import MAX_RANDOM_GAMES
 from ..parsing import count
 
 
@@ -33,8 +34,10 @@ def add_parser(sub) -> None:
 
 def run(args) -> int:
     from ...testing.suite import Options, run_suite, table
-    if args.random < 0:
-        raise UsageError("--random must be 0 or more")
+    if not 0 <= args.random <= MAX_RANDOM_GAMES:
+        shown = f"{args.random:,}" if abs(args.random) < 10 ** 30 else \
+            "less than -10^30" if args.random < 0 else "more than 10^30"
+        raise UsageError(f"--random must be from 0 to {MAX_RANDOM_GAMES:,}, not {shown}")
     options = Options(args.random, tuple(args.players or ()), args.update, args.max_actions,
                       tuple(dict.fromkeys(args.variant)))
     tracer = None
