@@ -6,6 +6,8 @@ real process (``rulekit`` as a subprocess, the language server over stdio):
   bound reached a pipe's poll); ``rulekit test --random 10**22`` was taken and played for ever;
 - a resumed batch file whose header names another game, content, bots or seed scheme is refused
   (the round's tests had the variants only);
+- an edit of a script whose position never ends drops the child playing it at once and checks the
+  new text (test_lsp_bounded has the child's side of it; this is the server's);
 - the language server's memory over many *different* edits of a game: it keeps growing (about
   130 KB an edit of an 80-procedure game), where the same edits alternated keep it flat. What
   holds it is ``rulekit/dsl/code_cache.py``'s ``_memory``, every generated module's source and
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 import shutil
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -68,6 +71,46 @@ def test_resume_refuses_a_file_whose_header_is_another_batchs(tmp_path, case):
     refused(done, "error[RK0960]: cannot resume")
     assert HEADERS[case] in done.stdout + done.stderr
     assert path.read_bytes() == before
+
+
+def _children(pid: int) -> list[str]:
+    """The processes ``pid`` started, from any of its threads."""
+    return [child for task in Path(f"/proc/{pid}/task").iterdir() for child in (task / "children").read_text().split()]
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads the server's children in /proc")
+def test_an_edit_drops_a_script_check_that_never_ends_and_checks_the_new_text(tmp_path):
+    """A script whose position never ends, then edited: its child is dropped at once and the new
+    text is checked, long before the script's bound (120 s here) would have stopped the old one."""
+    pytest.importorskip("pygls")
+    from lsp_client import Editor
+    from test_hostile_round3_lsp import FOREVER
+    game = Path(shutil.copytree(AUCTION, tmp_path / "auction"))
+    script = game / "scripts" / "forever.yaml"
+    script.write_text(FOREVER)
+    editor = Editor(str(game), env={"RULEKIT_LSP_SCRIPT_SECONDS": "120"})
+    try:
+        uri = editor.open(script)
+        server = editor.client._server.pid
+        deadline = time.monotonic() + 60
+        while not _children(server) and time.monotonic() < deadline:      # the script's child plays it
+            time.sleep(0.1)
+        assert _children(server), "the script's child never started"
+        time.sleep(1)
+        playing = set(_children(server))
+        fixed = FOREVER.replace(FOREVER.splitlines()[4], "  x = 1").replace("bid 1", "fly")
+        version = editor.change(uri, fixed)
+        deadline = time.monotonic() + 45
+        found = []
+        while not found and time.monotonic() < deadline:
+            found = editor.diagnostics(uri, version, timeout=deadline - time.monotonic())
+            if not found:
+                time.sleep(0.1)
+        assert [d.code for d in found] == ["RK5011"], found
+        assert not playing & set(_children(server)), "the child playing the old text is still there"
+    finally:
+        editor.close()
 
 
 def _procedures(count: int, edit: int) -> str:
