@@ -1,12 +1,17 @@
 # SPDX-License-Identifier: MIT
 """Limits and defaults, each with its reason, in one place (issue 56).
 
-A value is written here once; the module that applies it imports it under the name it has always
-had there (``from ..limits import YAML_DEPTH as MAX_DEPTH``), so reading that module still shows
-what bounds it. The runtime's and the compiler's own limits (``engine/limits.py``, the step limit
-of ``engine/vm.py``, the watchdog's seconds, the parser's digits in ``dsl/parser.py``, the
-language server's child in ``lsp/bounded.py``, items and zones in ``builder/components.py`` and
-``builder/board.py``) are still theirs.
+Every limit a user may meet (a bound that refuses or stops something: a content file, a value the
+rules build, a step, a search, a cache, the language server's child) and every default a command
+uses is written here once; the module that applies it imports it under the name it has always had
+there (``from ..limits import YAML_DEPTH as MAX_DEPTH``), so reading that module still shows what
+bounds it, and a test that patches that module's name still reaches the code that reads it.
+What stays where it is: tuning constants that change only how the work is done (its speed, how it
+is batched), never what a user is refused or given (the compiler's `forms.UNROLL_SIZE`,
+`analysis.INLINE_SIZE`, `codegen.FLAT_DEPTH`, the memo's trial rates, the watchdog's TICKS,
+simulate's PIECE and AHEAD, `rl/observe.SOFT_SCALE`), and the widths of listings and drawings
+(`view/`), which shape what is printed. `tests/test_limits_one_place.py` lists those named like a
+limit and checks that no other MAX_*, *_LIMIT, *_SECONDS (...) number is written outside this module.
 This module imports nothing: every folder may read it."""
 from __future__ import annotations
 
@@ -24,8 +29,8 @@ MAX_LOGGED_ACTIONS = MAX_FILE_BYTES // 4
 # before the values are walked.
 YAML_DEPTH = 64
 # Digits of a number written in content, in YAML (RK0116) or the effect language (RK0221): Python
-# reads at most 4,300, and no rule needs a tenth of these. dsl/parser.py's MAX_DIGITS is the same number
-# (tests/test_limits.py holds them together).
+# reads at most 4,300, and no rule needs a tenth of these. content/loader.py and dsl/parser.py both
+# read this one value.
 MAX_DIGITS = 1000
 # $ref/allOf hops followed from one schema when a variant's keys are checked: the game schema needs
 # a few; more is a loop.
@@ -103,3 +108,76 @@ ACTION_IDS = 100_000
 # neighbours merge. A larger value is clipped to it, alike where it is read afresh (rl/observe.py)
 # and where it is followed from the log (rl/observe_log.py).
 OBSERVATION_LIMIT = float(2 ** 24)
+
+# ---- values the rules build (engine/limits.py, runtime.py, library.py, state.py, mutate.py) -----
+# How large a value content may build: a text or list of MAX_SIZE elements, a whole number of
+# MAX_BITS bits (about 3,900 digits: Python prints no more than 4,300). Beyond them a runaway rule
+# (`s = s + s` in a loop) is stopped on its line (RK4015), in a moment, instead of eating the
+# machine's memory or failing where the value is printed.
+MAX_SIZE = 1_000_000
+MAX_BITS = 13_000
+# Characters of all the labels of one decision (ten texts of the longest).
+MAX_LABELS = 10_000_000
+# Each value is bounded above, but a loop may copy a value within the bounds many times and keep
+# every copy (`keep = keep + [xs[:]]`): a few seconds reach gigabytes. So one run of the rules (from
+# a decision to the next) may build at most MAX_BUILT elements in the copies the engine makes
+# (RK4024). 20 million list items are 160 MB of pointers; the shipped games build well under
+# 100,000 in a step (a decision's options and a few sorted hands).
+MAX_BUILT = 20_000_000
+# How far the process's resident memory may grow during one run of the rules before the command
+# line's watchdog (engine/watchdog.py) stops it on its line (RK4024): far above any shipped game's
+# step, far below the machines' memory.
+MAX_STEP_MEMORY = 1 << 30
+# `range` (engine/library.py): a longer one is RK4014 on its line, before it is allocated; no board
+# needs more, so a longer one is a runaway bound.
+MAX_RANGE = 1_000_000
+# `subsets` and the built-ins that list choices (engine/library.py): as many as the longest list
+# content may build (MAX_SIZE), refused before any is listed.
+MAX_SUBSETS = 1_000_000
+# Trail extensions one `longest_trail` may try (engine/graphs.py, a second or two): the search
+# grows exponentially with the edges a player holds, so past it RK4030 stops it rather than hang.
+MAX_TRAIL_STEPS = 1_000_000
+
+# ---- how long a step may run (engine/vm.py, runtime.py, watchdog.py, api.py) --------------------
+# Statements and loop turns of one run of the rules without a decision (vm.run, the api's
+# step_limit default): a runaway loop stops with RK4009 on its line (docs/design.md, 2.2).
+DEFAULT_STEP_LIMIT = 2_000_000
+# Procedure calls nested (runtime.call): recursion stops at this depth with RK4008 on its line.
+CALL_DEPTH = 200
+# Seconds of CPU time one step of the rules may compute without a decision before the command
+# line's watchdog stops it on its line (RK4016): a minute; RULEKIT_STEP_SECONDS sets another.
+STEP_SECONDS = 60
+
+# ---- what content may declare and write (builder/components.py, builder/board.py, dsl/texts.py) --
+# Items a game may have, listed or generated (a `range:` of items is listed only up to it).
+MAX_ITEMS = 100_000
+# Zones in all families (`keys:`, `range:`) of a game.
+MAX_ZONES = 100_000
+# Expression/block nesting an effect-language text may have (RK0219): the parser and the compiler
+# recurse, so a deeper text is refused before it runs them out of stack.
+MAX_NESTING = 100
+
+# ---- what is remembered (engine/memo.py, agents/estimates.py, dsl/parse_cache.py, code_cache.py) --
+# Results one static content function keeps before its table starts over: memory stays bounded
+# however many different arguments a long run asks about.
+STATIC_MEMO_LIMIT = 100_000
+# States whose estimates a search bot's table remembers before it starts over.
+ESTIMATES_KEPT = 8192
+# Parsed texts one game's cache file keeps; past this it keeps only the last load's.
+PARSE_CACHE_ENTRIES = 2_000
+# Compiled codes one game's cache file keeps; past this it keeps only the last load's.
+CODE_CACHE_ENTRIES = 4_000
+# A bigger cache file is not read (it is written afresh): a cache file is never a way to make a load
+# spend memory.
+CACHE_FILE_BYTES = 64 * 1024 * 1024
+
+# ---- the language server's child that plays a script (lsp/bounded.py) ---------------------------
+# Seconds of the child's CPU time a script's whole run may take (RULEKIT_LSP_SCRIPT_SECONDS sets
+# another): the server must go on answering.
+LSP_SCRIPT_SECONDS = 10
+# Times LSP_SCRIPT_SECONDS of wall-clock time, for a child that waits without computing.
+LSP_BACKSTOP = 30
+# A child's address space (RLIMIT_AS): a runaway value stops near it (RK4024 at 1 GB of growth).
+LSP_CHILD_MEMORY = 2 << 30
+# Requests a child serves before it is retired, so that what it keeps stays bounded.
+LSP_CHILD_REQUESTS = 50

@@ -39,10 +39,11 @@ def test_the_copies_that_were_written_by_hand_read_the_one_value():
 
 
 def test_the_parser_digits_are_the_content_digits():
-    """dsl/parser.py keeps its own MAX_DIGITS (the compiler's folder); a number is refused at the
-    same length in YAML (RK0116) and in the effect language (RK0221)."""
+    """dsl/parser.py reads the one MAX_DIGITS (it kept a copy of its own before): a number is
+    refused at the same length in YAML (RK0116) and in the effect language (RK0221)."""
     from rulekit.dsl import parser
-    assert parser.MAX_DIGITS == limits.MAX_DIGITS
+    assert parser.MAX_DIGITS is limits.MAX_DIGITS
+    assert "MAX_DIGITS =" not in Path(parser.__file__).read_text(encoding="utf-8")
 
 
 def test_the_help_says_the_cap_the_agents_apply():

@@ -24,9 +24,9 @@ from operator import itemgetter
 from pickle import HIGHEST_PROTOCOL, Pickler, PicklingError
 
 from ..engine.state import ITEM_STATES, PLAYERS, keys_of
+from ..limits import ESTIMATES_KEPT as LIMIT
 
 ESTIMATE = "$estimate"   # the estimate's name among the content functions (model.ESTIMATE; a test checks)
-LIMIT = 8192             # states remembered before the table starts over
 
 
 _BUFFER = BytesIO()

@@ -10,10 +10,10 @@ from ..dsl.texts import located, scope
 from ..engine import graphs
 from ..engine.state import PLAYERS, Family, ZoneKey, grid_cells
 from ..errors import suggestion_help
+from ..limits import MAX_ZONES
 from .context import Budget, Context
 from .records import Board
 
-MAX_ZONES = 100_000         # zones in all families (`keys:`, `range:`) of a game
 VISIBILITY = ("public", "owner", "hidden", "face_up")
 
 

@@ -10,10 +10,9 @@ from typing import Any
 from ..codes import BAD_ID_TEMPLATE, DUPLICATE_ITEM_ID, MEMBER_OF_TWO_SETS, UNKNOWN_SET, UNKNOWN_START_ZONE
 from ..dsl.compiler import Vocabulary
 from ..errors import suggestion_help
+from ..limits import MAX_ITEMS
 from .context import Budget, Context, value
 from .records import Components
-
-MAX_ITEMS = 100_000         # items a game may have, listed or generated
 
 
 def components(ctx: Context, vocab: Vocabulary) -> Components:

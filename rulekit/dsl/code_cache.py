@@ -24,9 +24,9 @@ import sys
 import warnings
 from types import CodeType
 
+from ..limits import CODE_CACHE_ENTRIES as _MAX_ENTRIES
 from . import parse_cache, verify
 
-_MAX_ENTRIES = 4_000       # codes one game's file keeps; past this it keeps only the last load's
 # the interpreter, and the rules of dsl/verify.py every code kept here passed
 _PYTHON = f"{importlib.util.MAGIC_NUMBER.hex()}o{sys.flags.optimize}v{verify.VERSION}"
 _memory: dict[str, CodeType] = {}      # source -> its code, for every source this process compiled or read

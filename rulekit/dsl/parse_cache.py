@@ -43,11 +43,11 @@ from pathlib import Path
 import attrs
 
 from ..files import write_atomic
+from ..limits import CACHE_FILE_BYTES as _MAX_FILE
+from ..limits import PARSE_CACHE_ENTRIES as _MAX_ENTRIES
 from ..source import Refused, Span, open_name
 from . import ast
 
-_MAX_ENTRIES = 2_000       # texts one game's file keeps; past this it keeps only the last load's
-_MAX_FILE = 64 * 1024 * 1024   # a bigger cache file is not read
 _noted: set = set()        # folders a note was printed for (once a process)
 _CACHE_NAME = re.compile(r"(key|(parsed|code|grammar)-.*|\.key-.*|\..*\.tmp)\Z", re.S)   # what the folder holds
 _MAGIC = b"rulekit-cache 1 "

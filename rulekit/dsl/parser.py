@@ -26,6 +26,7 @@ from lark.lexer import TerminalDef
 
 from ..codes import NUMBER_TOO_LONG, UNEXPECTED_CHARACTER, UNEXPECTED_TOKEN
 from ..errors import Diagnostic, DiagnosticReport
+from ..limits import MAX_DIGITS
 from ..source import Span
 from . import ast, parse_cache
 from .syntax_errors import CATALOGUE
@@ -518,9 +519,6 @@ CATALOGUE_BY_CODE: dict[str, tuple[str, str, str | None]] = {}
 for _code, _message, _help, _start, _examples in CATALOGUE:
     CATALOGUE_EXAMPLES[_start][_code] = list(_examples)
     CATALOGUE_BY_CODE[_code] = (_code, _message, _help)
-
-
-MAX_DIGITS = 1000     # digits of a written number (Python reads at most 4,300)
 
 
 # lark's parser keeps a parse's indentation in its postlexer (one object): two threads parsing at

@@ -18,12 +18,12 @@ from ..codes import CANNOT_EVALUATE, INCONSISTENT_DEDENT, TOO_COMPLEX, UNEXPECTE
 from ..engine.limits import MAX_BITS, too_many_digits
 from ..engine.mutate import fmt
 from ..errors import RUNTIME_ERRORS, ContentRuntimeError, Diagnostic, DiagnosticReport, raise_failure
+from ..limits import MAX_NESTING
 from ..source import Span
 from . import ast
 from .parser import parse_expr, parse_options, parse_script
 from .scope import Scope
 
-MAX_NESTING = 100           # expression/block nesting an effect-language text may have
 _ODD_BREAKS = re.compile("[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 _PARSERS = {"script": parse_script, "expr": parse_expr, "options": parse_options}
 

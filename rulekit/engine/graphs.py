@@ -24,11 +24,10 @@ import attrs
 
 from ..codes import GRAPH_BAD_EDGE, GRAPH_NO_POSITION, SEARCH_TOO_LONG, VALUE_OUT_OF_DOMAIN, WRONG_KIND
 from ..errors import ContentRuntimeError, suggestion_help
+from ..limits import MAX_TRAIL_STEPS
 from .boards import _prop as prop_of  # an item's state first, then what is printed on it
 from .boards import neighbours as grid_neighbours
 from .state import PLAYERS, Family, State
-
-MAX_TRAIL_STEPS = 1_000_000     # trail extensions one `longest_trail` may try (a second or two)
 
 
 @attrs.frozen

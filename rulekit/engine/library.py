@@ -19,6 +19,7 @@ import attrs
 
 from ..codes import RANGE_TOO_LONG, VALUE_TOO_LARGE, WRONG_KIND
 from ..errors import ContentRuntimeError, boundary
+from ..limits import MAX_RANGE, MAX_SUBSETS
 from . import boards, graphs, mutate
 from .limits import MAX_BITS, MAX_SIZE, built, too_long_message, too_many_digits
 from .state import PLAYERS, Family, Player, State, ZoneKey
@@ -178,9 +179,6 @@ def _distinct_by(s, pairs):
 
 
 # ------------------------------------------------------------------ functions
-MAX_RANGE = 1_000_000
-
-
 @function("range", ("start",), (("stop", None),), "whole numbers from start up to stop - 1 (or 0..start-1)",
           "range(bid + 1, p.money + 1)",
           args={'start': 'number', 'stop': 'number'}, returns="list", gives="list")
@@ -302,8 +300,6 @@ def _subsets(s, items, min=0, max=None):  # noqa: A002 - the content's keyword n
                                   f"{MAX_SUBSETS:,}; bound their size with min= and max=)", None, VALUE_TOO_LARGE)
     return [list(chosen) for k in range(low, high + 1) for chosen in itertools.combinations(pool, k)]
 
-
-MAX_SUBSETS = 1_000_000    # as many as the longest list content may build
 
 
 # ------------------------------------------------------------------ boards (engine/boards.py)

@@ -4,15 +4,12 @@ of MAX_BITS bits (about 3,900 digits: Python prints no more than 4,300). Beyond 
 rule (`s = s + s` in a loop) is stopped on its line, in a moment, instead of eating the
 machine's memory or failing where the value is printed: where values are built (runtime.add,
 mul, power; templates; the built-ins that build texts) and where a recorded game keeps one
-(mutate's setters)."""
+(mutate's setters). The numbers, with their reasons, are rulekit/limits.py's."""
 from __future__ import annotations
 
 from ..codes import STEP_BUILT_TOO_MUCH, VALUE_TOO_LARGE
 from ..errors import ContentRuntimeError
-
-MAX_SIZE = 1_000_000
-MAX_BITS = 13_000
-MAX_LABELS = 10_000_000     # characters of all the labels of one decision (ten texts of the longest)
+from ..limits import MAX_BITS, MAX_BUILT, MAX_LABELS, MAX_SIZE, MAX_STEP_MEMORY  # noqa: F401 - state, watchdog
 
 
 def too_long_message(text: bool, size: int, more: bool = False) -> str:
@@ -29,20 +26,13 @@ def too_many_digits(bits: int, why: str = "a runaway value?", span=None, subject
 
 
 # ------------------------------------------------------------------ what one step builds
-# Each value is bounded above, but a loop may copy a value within the bounds many times and keep
-# every copy (`keep = keep + [xs[:]]`): a few seconds reach gigabytes. So one run of the rules
-# (from a decision to the next: engine/vm.py counts runs in watchdog.RUNS) may build at most
-# MAX_BUILT elements (items of lists, characters of texts, entries of mappings) in the copies the
-# engine makes (slices, element assignments that copy, the built-ins that build lists and texts).
-# 20 million list items are 160 MB of pointers; the shipped games build well under 100,000 in a
-# step (a decision's options and a few sorted hands). The values the compiler builds inline
-# (`a + b`, templates) are counted where it checks their size (CountedBound, below); what is left
-# (a comprehension's items) is bounded by the watchdog's memory bound on the command line.
-MAX_BUILT = 20_000_000
-# How far the process's resident memory may grow during one run of the rules before the
-# command line's watchdog (engine/watchdog.py, ticking 4 times a CPU second) stops it on its
-# line: far above any shipped game's step, far below the machines' memory.
-MAX_STEP_MEMORY = 1 << 30
+# One run of the rules (from a decision to the next: engine/vm.py counts runs in watchdog.RUNS) may
+# build at most MAX_BUILT elements (items of lists, characters of texts, entries of mappings) in the
+# copies the engine makes (slices, element assignments that copy, the built-ins that build lists and
+# texts); rulekit/limits.py says why. The values the compiler builds inline (`a + b`, templates) are
+# counted where it checks their size (CountedBound, below); what is left (a comprehension's items)
+# is bounded by the watchdog's memory bound (MAX_STEP_MEMORY, ticking 4 times a CPU second) on the
+# command line.
 RUNS = [0]              # odd while the VM runs content: increased as a run starts and as it ends (vm.py)
 _built = [-1, 0]        # [the run it counts, elements built in it]
 

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 from time import perf_counter_ns
 
+from ..limits import STATIC_MEMO_LIMIT as STATIC_LIMIT
 from .state import PLAYERS, Family, Player, ZoneKey
 
 _ZONELIKE = frozenset((ZoneKey, Family))
@@ -46,7 +47,6 @@ PER_STATE = False        # per-state memory (State.memo), read when a game is co
 TRIAL_CALLS = 300
 KEEP_RATE = 0.5          # at least this share of a trial's calls answered from memory...
 KEEP_MARGIN = 0.6        # ...and the trial's calls took at most this share of the time without it
-STATIC_LIMIT = 100_000   # results one static function keeps before it starts over
 _MISSING = object()      # not in a table (a remembered result may be None)
 
 

@@ -26,6 +26,7 @@ from ..codes import (
     WRONG_KIND,
 )
 from ..errors import ContentRuntimeError, boundary
+from ..limits import CALL_DEPTH as MAX_DEPTH
 from . import mutate
 from .library import checked_text, printed, seq, too_long
 from .limits import MAX_BITS, MAX_SIZE, too_long_message, too_many_digits
@@ -35,7 +36,6 @@ from .state import Decision, Frame, Player, State
 
 # generated file name -> span of each of its lines (index = line - 1), while its module lives
 LINE_SPANS: dict[str, list] = {}
-MAX_DEPTH = 200
 _bare = object.__new__
 
 

@@ -32,12 +32,11 @@ import linecache
 
 from ..codes import INDEX_OUT_OF_RANGE
 from ..errors import RUNTIME_ERRORS, ContentRuntimeError, raise_failure, set_at
+from ..limits import DEFAULT_STEP_LIMIT
 from .library import REGISTRY, EndGame
 from .runtime import LINE_SPANS, check_player, limit_reached, take
 from .state import Decision, Frame, Player, State
 from .watchdog import RUNS
-
-DEFAULT_STEP_LIMIT = 2_000_000
 
 
 def run(s: State, limit: int = DEFAULT_STEP_LIMIT) -> None:

@@ -20,9 +20,9 @@ import threading
 
 from ..codes import STEP_BUILT_TOO_MUCH, STEP_TOO_SLOW
 from ..errors import ContentRuntimeError
+from ..limits import STEP_SECONDS as LIMIT_SECONDS
 from .limits import MAX_STEP_MEMORY, RUNS  # RUNS: odd while the VM runs content (engine/vm.py)
 
-LIMIT_SECONDS = 60
 TICKS = 4             # ticks a CPU second: a step growing memory fast is seen within a quarter second
 _kept: list = []       # what SIGPROF had before each arm() not yet disarmed
 _watch = {"seen": -1, "since": 0, "limit": LIMIT_SECONDS, "base": 0, "last": 0, "sticky": False, "fired": None}

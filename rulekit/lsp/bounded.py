@@ -31,14 +31,14 @@ import time
 
 from ..codes import STEP_TOO_SLOW
 from ..errors import Diagnostic
+from ..limits import LSP_BACKSTOP as BACKSTOP
+from ..limits import LSP_CHILD_MEMORY as MEMORY
+from ..limits import LSP_CHILD_REQUESTS as REQUESTS
+from ..limits import LSP_SCRIPT_SECONDS as SECONDS
 from ..source import Span
 from .documents import real
 
-SECONDS = 10            # a script's whole run, CPU time of its child (RULEKIT_LSP_SCRIPT_SECONDS sets another)
-BACKSTOP = 30           # times SECONDS of wall-clock time, for a child that waits without computing
-MEMORY = 2 << 30        # a child's address space: a runaway value stops near it (RK4024 at 1 GB of growth)
 POLL = 0.05             # how often a waiting run looks whether an edit made it stale
-REQUESTS = 50           # requests a child serves before it is retired
 _HEADER = struct.Struct("<Q")
 _TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100     # /proc counts in these
 _idle: list = []        # children that answered, waiting for the next request
