@@ -212,7 +212,7 @@ def load_game(name_or_path: str, variants: tuple | list = ()) -> Game:
     Raises DiagnosticReport for content errors and UsageError for a bad name.
     """
     folder = find_game(name_or_path)
-    with parse_cache.game(folder), code_cache.game(folder), _few_collections():
+    with parse_cache.game(folder, tuple(variants)), code_cache.game(folder, tuple(variants)), _few_collections():
         return _load_game(folder, variants)
 
 

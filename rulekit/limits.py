@@ -167,6 +167,14 @@ ESTIMATES_KEPT = 8192
 PARSE_CACHE_ENTRIES = 2_000
 # Compiled codes one game's cache file keeps; past this it keeps only the last load's.
 CODE_CACHE_ENTRIES = 4_000
+# A process keeps in memory the parsed texts and compiled codes of the last load of this many games
+# (a folder with its variants), so a game loaded again (a test suite's, the language server's
+# variants) is parsed and compiled once; a process that loads a game at every edit keeps that
+# load's, never every version it saw (issue 51: memory flat over thousands of edits).
+KEPT_LOADS = 64
+# ...and, of what no such load used (a script's expectations, code compiled outside a load), the
+# newest this many entries.
+KEPT_LOOSE_ENTRIES = 4_000
 # A bigger cache file is not read (it is written afresh): a cache file is never a way to make a load
 # spend memory.
 CACHE_FILE_BYTES = 64 * 1024 * 1024

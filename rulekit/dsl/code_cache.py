@@ -29,7 +29,7 @@ from . import parse_cache, verify
 
 # the interpreter, and the rules of dsl/verify.py every code kept here passed
 _PYTHON = f"{importlib.util.MAGIC_NUMBER.hex()}o{sys.flags.optimize}v{verify.VERSION}"
-_memory: dict[str, CodeType] = {}      # source -> its code, for every source this process compiled or read
+_memory = parse_cache.Kept()           # source -> its code, for the sources loads use (parse_cache.Kept)
 _known: dict[str, set] = {}            # cache file -> the digests known to be in it
 _scope = parse_cache.per_thread({"file": None, "disk": None, "used": None})   # this thread's game load
 
@@ -51,7 +51,7 @@ def compiled(text: str, filename: str, *, check) -> CodeType:
         _memory[text] = code
     used = _scope()["used"]
     if used is not None:
-        used[text] = code
+        used[text] = code       # (what memory keeps of the load, and its cache file's)
     return _renamed(code, filename)
 
 
@@ -95,17 +95,19 @@ def _read(name: str) -> dict:
 
 
 @contextlib.contextmanager
-def game(game_folder: str):
-    """Compile the code of one game load: read from, then written to, its cache file."""
+def game(game_folder: str, variants: tuple = ()):
+    """Compile the code of one game load (a folder, with its variants): read from, then written
+    to, its cache file; what it used is what memory keeps of it (parse_cache.Kept)."""
     scope = _scope()
     outer = dict(scope)
     name = None
     if parse_cache.cache_folder() is not None:
         name = f"code-{_PYTHON}-{parse_cache.game_key(game_folder)}.bin"
-    scope.update(file=name, disk=None, used={} if name else None)
+    scope.update(file=name, disk=None, used={})
     try:
         yield
     finally:
+        _memory.finished((game_folder, tuple(variants)), scope["used"])
         _save()
         scope.update(outer)
 

@@ -27,6 +27,7 @@ carry a hash of the grammar and of the modules that build trees.
 """
 from __future__ import annotations
 
+import collections
 import contextlib
 import errno
 import hashlib
@@ -44,6 +45,7 @@ import attrs
 
 from ..files import write_atomic
 from ..limits import CACHE_FILE_BYTES as _MAX_FILE
+from ..limits import KEPT_LOADS, KEPT_LOOSE_ENTRIES
 from ..limits import PARSE_CACHE_ENTRIES as _MAX_ENTRIES
 from ..source import Refused, Span, open_name
 from . import ast
@@ -51,7 +53,6 @@ from . import ast
 _noted: set = set()        # folders a note was printed for (once a process)
 _CACHE_NAME = re.compile(r"(key|(parsed|code|grammar)-.*|\.key-.*|\..*\.tmp)\Z", re.S)   # what the folder holds
 _MAGIC = b"rulekit-cache 1 "
-_memory: dict = {}         # every tree this process parsed or read
 _FORGET: list = []         # what forget() also clears
 _NODES = {cls.__name__: cls for cls in vars(ast).values()
           if isinstance(cls, type) and issubclass(cls, ast.Node) and cls is not ast.Node}
@@ -275,19 +276,89 @@ def per_thread(initial: dict):
     return scope
 
 
-_scope = per_thread({"file": None, "disk": None, "used": None, "new": False})
+class Kept:
+    """What a process keeps in memory of what it parsed or compiled (this cache's trees, the code
+    cache's codes): the entries the last load of each of the KEPT_LOADS games loaded last (a
+    folder and its variants) used, and the KEPT_LOOSE_ENTRIES newest of those made outside any
+    load (an entry a load stops using goes at once). A game loaded
+    again reads its texts from here; one loaded at every edit (the language server) keeps its
+    last load's, never every version it saw. Loads in several threads share it (a lock)."""
+
+    def __init__(self):
+        self._values: dict = {}
+        self._holders: dict = {}                        # key -> how many remembered loads used it
+        self._loads: collections.OrderedDict = collections.OrderedDict()   # load -> the keys it used
+        self._loose: collections.OrderedDict = collections.OrderedDict()   # keys no load holds, newest last
+        self._lock = threading.Lock()
+
+    def get(self, key):
+        return self._values.get(key)
+
+    def __setitem__(self, key, value) -> None:
+        with self._lock:
+            self._values[key] = value
+            if key not in self._holders:
+                self._loose[key] = None
+                self._loose.move_to_end(key)
+                self._trim()
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def finished(self, load, used) -> None:
+        """The load ``load`` (a folder and its variants) used ``used``: it holds those now, and no
+        longer what its last run used that this one did not."""
+        used = frozenset(key for key in used if key in self._values)
+        with self._lock:
+            before = self._loads.pop(load, frozenset())
+            self._loads[load] = used
+            for key in used - before:
+                self._holders[key] = self._holders.get(key, 0) + 1
+                self._loose.pop(key, None)
+            self._let_go(before - used)
+            while len(self._loads) > KEPT_LOADS:
+                _load, keys = self._loads.popitem(last=False)
+                self._let_go(keys)
+            self._trim()
+
+    def _let_go(self, keys) -> None:
+        for key in keys:
+            held = self._holders.get(key, 0) - 1
+            if held > 0:
+                self._holders[key] = held
+            else:       # no remembered load uses it any more: a version of a text since edited
+                self._holders.pop(key, None)
+                self._values.pop(key, None)
+
+    def _trim(self) -> None:
+        while len(self._loose) > KEPT_LOOSE_ENTRIES:
+            key, _ = self._loose.popitem(last=False)
+            self._values.pop(key, None)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._values.clear()
+            self._holders.clear()
+            self._loads.clear()
+            self._loose.clear()
+
+
+_memory = Kept()         # the trees this process parsed or read (Kept)
+_scope = per_thread({"file": None, "disk": None, "used": None, "new": False, "kept": None})
 
 
 @contextlib.contextmanager
-def game(game_folder: str):
-    """Parse the texts of one game load: read from, then written to, its cache file."""
+def game(game_folder: str, variants: tuple = ()):
+    """Parse the texts of one game load (a folder, with its variants): read from, then written
+    to, its cache file; what it used is what memory keeps of it (Kept)."""
     scope = _scope()
     outer = dict(scope)
     name = _file_name(game_folder) if cache_folder() is not None else None
-    scope.update(file=name, disk=None, used={}, new=False)
+    scope.update(file=name, disk=None, used={}, new=False, kept=set())
     try:
         yield
     finally:
+        _memory.finished((game_folder, tuple(variants)), scope["kept"])
         _save()
         scope.update(outer)
 
@@ -353,6 +424,8 @@ def parsed(key: tuple, parse):
     tree = _memory.get(key)
     scope = _scope()
     name = scope["file"]
+    if scope["kept"] is not None:
+        scope["kept"].add(key)
     if name is None:       # outside a game's load, or the cache is off
         if tree is None:
             tree = _memory[key] = parse()
