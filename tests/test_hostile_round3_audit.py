@@ -8,10 +8,9 @@ real process (``rulekit`` as a subprocess, the language server over stdio):
   (the round's tests had the variants only);
 - an edit of a script whose position never ends drops the child playing it at once and checks the
   new text (test_lsp_bounded has the child's side of it; this is the server's);
-- the language server's memory over many *different* edits of a game: it keeps growing (about
-  130 KB an edit of an 80-procedure game), where the same edits alternated keep it flat. What
-  holds it is ``rulekit/dsl/code_cache.py``'s ``_memory``, every generated module's source and
-  code kept for the process; the test is a strict xfail until that is bounded.
+- the language server's memory over many *different* edits of a game stays flat: it grew about
+  130 KB an edit of an 80-procedure game while the parse and code caches kept every version they
+  saw in memory; now they keep what each game's last load used (parse_cache.Kept).
 """
 from __future__ import annotations
 

@@ -305,6 +305,9 @@ class Kept:
     def __len__(self) -> int:
         return len(self._values)
 
+    def __contains__(self, key) -> bool:
+        return key in self._values
+
     def finished(self, load, used) -> None:
         """The load ``load`` (a folder and its variants) used ``used``: it holds those now, and no
         longer what its last run used that this one did not."""
