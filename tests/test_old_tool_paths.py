@@ -57,3 +57,14 @@ def test_rulekit_itself_imports_no_old_path():
                                or "from ..tools" in p.read_text(encoding="utf-8"))]
     assert users == []
     assert [p.name for p in (ROOT / "rulekit" / "tools").glob("*.py")] == ["__init__.py"]
+
+
+def test_the_batchs_old_score_table_still_answers_with_a_warning():
+    """The batch's table of scores by seat was `balance_report.score_table` before there was one
+    `score_table` (view/report.py); its old name answers for one release, with a warning."""
+    from rulekit.batch import balance_report
+    with pytest.warns(DeprecationWarning, match="scores_by_seat"):
+        old = balance_report.score_table
+    assert old is balance_report.scores_by_seat
+    with pytest.raises(AttributeError):
+        assert balance_report.no_such_table is None     # raises first

@@ -147,3 +147,14 @@ def compare_table(variant: str, rows: list[dict]):
 
 def _figure(value: float) -> str:
     return f"{value:.3f}" if abs(value) < 10 else f"{value:.1f}"
+
+
+def __getattr__(name: str):
+    """``score_table``, this module's name for :func:`scores_by_seat` until issue 56 (view/report.py
+    has the one ``score_table``): it still answers for one release, with a warning."""
+    if name == "score_table":
+        import warnings
+        warnings.warn("rulekit.batch.balance_report.score_table is scores_by_seat now; the old name goes in the "
+                      "next release", DeprecationWarning, stacklevel=2)
+        return scores_by_seat
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
