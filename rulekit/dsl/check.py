@@ -27,14 +27,11 @@ from ..errors import Diagnostic, suggestion_help
 from . import ast, resolve
 from .check_names import Seen, check_names, check_pure
 from .check_statements import check_forms, check_locals, check_statements
-from .kinds import component_kind, is_item
+from .kinds import NOUNS, is_item
 from .visit import Statements, assigned_values, bindings, walks
 
 # a variable's type (typed.py's words, head only) -> the evident kind (kinds.py's words) it holds
 _KIND_OF_TYPE = {"int": "number", "bool": "bool", "text": "text", "list": "list"}
-NOUNS = {"number": "a number", "text": "a text", "bool": "a truth value", "list": "a list", "none": "none",
-         "zone": "a zone", "family": "a family of zones", "seat": "a player", "item": "an item",
-         "member": "a member of a set"}
 _HOLDS = {"int": "whole numbers", "bool": "true or false", "text": "texts", "list": "lists"}
 
 
@@ -116,8 +113,9 @@ class Checker(Statements):
         operators, names and calls of either. Returns resolve.scopes of the text (id(node) -> the
         text's own names seen there), whose keys are every node checked."""
         scopes = resolve.scopes(text, self.params, self.v.gvars, statements)
-        self.own = {id(node) for node in ast.walk(text) if node.__class__ is ast.Name and node.id in scopes[id(node)]}
-        seen = self.seen = self._seen(text, scopes, statements)
+        binders = resolve.binders(text, self.params, self.v.gvars, statements)
+        self.own = set(binders)         # (every use of a name of the text's own, and only those)
+        seen = self.seen = self._seen(text, scopes, binders, statements)
         if statements:
             self.given = {name for name, values in assigned_values(text).items()
                           if values is None or any(not _grown_from(name, v) for v in values)}
@@ -128,7 +126,7 @@ class Checker(Statements):
         check_forms(text, self, seen)
         return scopes
 
-    def _seen(self, text, scopes: dict, statements: bool):
+    def _seen(self, text, scopes: dict, binders: dict, statements: bool):
         """node -> the writer's view of the names there: the text's own, and what its locals
         certainly hold (a body's, as the writer finds them: ``Kinds.of_locals``)."""
         top = resolve.own_names(text, self.params, self.v.gvars, statements)
@@ -152,7 +150,6 @@ class Checker(Statements):
             return found
         if statements:
             values.update(self._walked_locals(text, top - self.params, seen))
-        binders = resolve.binders(text, self.params, self.v.gvars, statements)
         self._bound(binders, seen, named)
         if self.typed is not None:
             for key, (node, binder) in binders.items():
@@ -227,7 +224,7 @@ class Checker(Statements):
         name, per_player = variable
         head = self.types.head(name, per_player)
         got = self._kind(value)
-        got = "text" if got == "member" or is_item(got) else None if got == "seat" else got  # (a player: `seat`)
+        got = None if got == "seat" else _as_value(got)     # (a player is typed.py's `seat`, not a number)
         if head not in _KIND_OF_TYPE or got in (None, _KIND_OF_TYPE[head]) or (got == "none" and op == "="):
             return
         where = f"`{_shown(target)}`"
@@ -303,13 +300,6 @@ def _as_value(kind: str | None) -> str | None:
     """What an operator sees of a value: a player is its seat number, an item or a set's member
     its id, a text."""
     return "text" if is_item(kind) else _VALUE_OF.get(kind, kind)
-
-
-def noun(kind: str | None) -> str | None:
-    """How a message says a kind: "a player", "an item of kind `card`", "a number"."""
-    if component_kind(kind) is not None:
-        return f"an item of kind `{component_kind(kind)}`"
-    return NOUNS.get(kind)
 
 
 _VALUE_OF = {"seat": "number", "item": "text", "member": "text"}

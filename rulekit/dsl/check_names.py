@@ -33,7 +33,7 @@ from ..codes import (
 from ..engine.library import REGISTRY
 from ..errors import Diagnostic, InternalError, suggestion_help
 from . import ast
-from .kinds import component_kind, is_item, name_of, wrong_argument
+from .kinds import component_kind, is_item, name_of, noun, wrong_argument
 
 # the codes this module decides; the writer reports one of them only where it was said here
 DECIDED = frozenset((ATTRIBUTE_OF_WRONG_KIND, EFFECT_AS_VALUE, IMPURE_FUNCTION, KEYWORD_TWICE, MISSING_ARGUMENT,
@@ -163,15 +163,9 @@ def _attribute(node, checker, seen) -> None:
     has = _attributes_of(v, kind)
     if has is not None and name not in has:
         said = f"`{node.obj.id}`" if node.obj.__class__ is ast.Name else "it"
-        what = _a(kind)
+        what = noun(kind)
         _say(checker, ATTRIBUTE_OF_WRONG_KIND, f"{said} is {what}, which has no `{name}` ({_whose(v, name)})",
              node.span, suggestion_help(name, has) or f"{what} has {_listed(has)}")
-
-
-def _a(kind: str) -> str:
-    if component_kind(kind) is not None:
-        return f"an item of kind `{component_kind(kind)}`"
-    return {"seat": "a player", "item": "an item", "member": "a member of a set"}[kind]
 
 
 def _attributes_of(v, kind: str | None) -> set | None:

@@ -118,7 +118,7 @@ class ModuleNames:
     # renames nothing in the others
     stems: dict = attrs.Factory(dict)
     made: set = attrs.Factory(set)
-    local_stems: set = attrs.Factory(set)   # the stems of the Python locals of the function being written
+    locals_made: dict = attrs.Factory(dict)  # the Python locals of the function being written -> their stems
     temps: Iterator = attrs.Factory(lambda: itertools.count(1))  # `_t1`...: a value stored by its first read
     constants: dict = attrs.Factory(dict)   # (class, value) -> the name a constant is bound under (constant)
     functions: dict = attrs.Factory(dict)   # source -> a small function compiled from it (define)
@@ -142,16 +142,17 @@ class ModuleNames:
 
     def local(self, stem: str) -> str:
         """A new Python local of the function being written (``v_p``, ``v_p_2``)."""
-        self.local_stems.add(stem)
-        return self.fresh(stem)
+        name = self.fresh(stem)
+        self.locals_made[name] = stem
+        return name
 
     def new_function(self) -> None:
         """A content function or a procedure is written from here: its locals are its own, so
         they are numbered from the start (``v_p`` in each), and no other's changes them."""
-        for stem in self.local_stems:
-            n = self.stems.pop(stem)
-            self.made.difference_update(stem if k == 1 else f"{stem}_{k}" for k in range(1, n + 1))
-        self.local_stems.clear()
+        for name, stem in self.locals_made.items():
+            self.made.discard(name)
+            self.stems.pop(stem, None)
+        self.locals_made.clear()
 
 
 class Compiler:

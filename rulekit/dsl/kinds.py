@@ -278,7 +278,20 @@ _TAKES_ALSO = {"zone": {"zone"}, "item": {"text", "member"}, "number": {"seat"},
                "text": {"number", "bool", "none", "seat", "item", "member"}, "list": {"zone", "family"}}
 _WANTED = {"zone": "a zone", "item": "an item", "number": "a whole number", "text": "text", "list": "a list or a zone"}
 _GOT = {"number": "a number", "text": "text", "bool": "true/false", "none": "none", "zone": "a zone",
-        "list": "a list", "seat": "a player", "item": "an item", "member": "a member of a set"}
+        "list": "a list"}
+
+
+# how a message says each kind a value evidently has (check.py, check_names.py, the hover)
+NOUNS = {"number": "a number", "text": "a text", "bool": "a truth value", "list": "a list", "none": "none",
+         "zone": "a zone", "family": "a family of zones", "seat": "a player", "item": "an item",
+         "member": "a member of a set"}
+
+
+def noun(kind: str | None) -> str | None:
+    """How a message says a kind: "a player", "an item of kind `card`", "a number"."""
+    if component_kind(kind) is not None:
+        return f"an item of kind `{component_kind(kind)}`"
+    return NOUNS.get(kind)
 
 
 def is_item(kind: str | None) -> bool:
@@ -304,7 +317,7 @@ def wrong_argument(builtin, name: str, got: str | None, written: str) -> str | N
     want = (builtin.args or {}).get(name)
     if want is None or got is None or got == want or got in _TAKES_ALSO[want]:
         return None
-    said = f"a family of zones (pick one: `{written}[key]`)" if got == "family" else _GOT[got]
+    said = f"a family of zones (pick one: `{written}[key]`)" if got == "family" else _GOT.get(got) or noun(got)
     return f"argument `{name}` of `{builtin.name}` must be {_WANTED[want]}, got {said}"
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import os
 
-from ..dsl.check import noun
+from ..dsl.kinds import noun
 from ..engine.library import Builtin
 from .lookup import Target
 from .names import Symbol

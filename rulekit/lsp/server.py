@@ -136,8 +136,7 @@ class Session:
             if self.edits.get(target, 0) != edits:
                 return
             if stage.name == "game" and isinstance(target, str):
-                self.kinds[target] = {} if stage.game is None else \
-                    {(real(path), line, column): kind for (path, line, column), kind in stage.game.name_kinds().items()}
+                self.kinds[target] = {} if stage.game is None else _by_real_path(stage.game.name_kinds())
             if stage.played is None:
                 for path, ds in stage.found.items():
                     found.setdefault(path, []).extend(d for d in ds if d not in found.get(path, ()))
@@ -223,6 +222,13 @@ class Session:
         lines = self.text(path).split("\n")
         text = lines[position.line] if position.line < len(lines) else ""
         return path, text, position.line, code_point(text, position.character)
+
+
+def _by_real_path(kinds: dict) -> dict:
+    """``Game.name_kinds`` keyed by the files' real paths, as requests name them (each file's path
+    resolved once, not once a name)."""
+    paths = {path: real(path) for path, _line, _column in kinds}
+    return {(paths[path], line, column): kind for (path, line, column), kind in kinds.items()}
 
 
 def target_of(path: str):
