@@ -56,11 +56,12 @@ def _dsl_imports(name: str) -> set:
 
 def _writers() -> set:
     """The code writer's modules: codegen and every module of rulekit/dsl it imports, directly or
-    not, but two that read what was written on purpose and decide nothing of what to write (the
-    printer's last step, layout.py, lays lines out by tokens, whitespace alone; verify.py refuses
+    not, but three that read what was written on purpose and decide nothing of what to write (the
+    printer, printer.py, reads each written line into Python's tree and prints it, its meaning
+    unchanged; its fallback, layout.py, lays lines out by tokens, whitespace alone; verify.py refuses
     a generated module that breaks its rules, a bug of rulekit), the parser and the caches (they
     read content and files)."""
-    outside = {"layout", "verify", "parser", "parse_cache", "code_cache", "syntax_errors"}
+    outside = {"layout", "printer", "verify", "parser", "parse_cache", "code_cache", "syntax_errors"}
     found, todo = set(), ["codegen"]
     while todo:
         name = todo.pop()
@@ -94,7 +95,7 @@ READS_CONTENT = {
 def test_the_writers_modules_are_found_from_its_imports():
     assert {"compiler", "calls", "forms", "tallies", "loops", "codegen", "choices", "blocks", "analysis", "kinds",
             "writing", "pysource", "templates", "aggregates", "passes"} <= set(WRITERS)
-    assert "layout" not in WRITERS
+    assert "layout" not in WRITERS and "printer" not in WRITERS
 
 
 def test_what_the_code_written_so_far_knows_is_four_things():

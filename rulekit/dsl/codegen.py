@@ -35,7 +35,7 @@ from ..engine.library import REGISTRY
 from ..engine.runtime import Code, LinesOwner, keep_lines
 from ..errors import Diagnostic, DiagnosticReport, suggestion_help
 from ..source import source_line
-from . import ast, blocks, code_cache, forms, layout, loops, lowering, templates, verify
+from . import ast, blocks, code_cache, forms, layout, loops, lowering, printer, templates, verify
 from .analysis import called, in_circles
 from .choices import Choices
 from .compiler import Compiler, located_code, too_complex
@@ -78,8 +78,10 @@ class Module:
     # ------------------------------------------------------------ lines
     def add(self, indent: int, text: str, span=None) -> None:
         """One logical line; a statement's first names its content line, and a long one is laid out
-        on several (dsl/layout.py), each mapped to the statement's span for tracebacks."""
-        lines = layout.lay_out("    " * indent, text, self._note(indent, text, span))
+        on several (dsl/printer.py), each mapped to the statement's span for tracebacks."""
+        note = self._note(indent, text, span)
+        lines = layout.lay_out("    " * indent, text, note) if isinstance(text, Comment) \
+            else printer.lines("    " * indent, text, note)
         self.lines.extend(lines)
         self.spans.extend([span] * len(lines))
 
