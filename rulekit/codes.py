@@ -160,6 +160,8 @@ TABLE_VALUE_OF_WRONG_TYPE = _code("RK0358", "a variant's table value of another 
 TABLE_SHORTENED = _code("RK0359", "warning: a variant's list table shorter than the game's own (a rule may read an "
                                   "entry it no longer has)")
 PLAYERS_OUTSIDE_GAME = _code("RK0360", "a variant's player count outside the game's own range")
+MOVE_NEVER_ASKS = _code("RK0361", "warning: a procedure marked `move: whole` that never asks anyone (no `choose` in it "
+                                  "or in what it calls), so it makes no move")
 # RK039x: hidden information (rulekit/dsl/secrecy.py)
 LABEL_NAMES_HIDDEN = _code("RK0390", "warning: an option's label (or `says`) names an item of a zone other players "
                                      "may not see, and the option never shows it: they read only its kind")
@@ -217,6 +219,8 @@ VALUE_OUT_OF_DOMAIN = _code("RK4023", "a value outside what an operation takes (
 STEP_BUILT_TOO_MUCH = _code("RK4024", "one step of the rules built more than its bound of values (a list, slice or "
                                       "text copied in a loop) or grew the process's memory past its bound")
 SEARCH_TOO_LONG = _code("RK4030", "a search over a map (`longest_trail`) past its bound of steps")
+MOVE_TOO_BIG = _code("RK4031", "a move in steps (`move: whole`) that expands to more positions than its bound, "
+                               "or takes more steps than its bound")
 # RK50xx: scripts and logs
 SCRIPT_STEP_FAILED = _code("RK5001", "a script step failed (the default of script errors)")
 CONTENT_CHANGED = _code("RK5002", "the game's content changed since the log was made")

@@ -137,6 +137,14 @@ MAX_SUBSETS = 1_000_000
 # Trail extensions one `longest_trail` may try (engine/graphs.py, a second or two): the search
 # grows exponentially with the edges a player holds, so past it RK4030 stops it rather than hang.
 MAX_TRAIL_STEPS = 1_000_000
+# ---- decisions in steps (engine/moves.py) --------------------------------------------------------
+# Positions one expansion of a move made in steps (a procedure marked `move: whole`) may reach, and
+# steps one such move may take: every complete move is played out on a copy of the state (bots,
+# scripts and `legal` see whole moves), so past these RK4031 stops it on the procedure's line
+# rather than copy states without end (a claim of 129 options, each with a few payments, is some
+# hundreds).
+MAX_MOVE_POSITIONS = 20_000
+MAX_MOVE_STEPS = 64
 
 # ---- how long a step may run (engine/vm.py, runtime.py, watchdog.py, api.py) --------------------
 # Statements and loop turns of one run of the rules without a decision (vm.run, the api's

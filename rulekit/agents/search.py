@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-from ..engine import api, rng
+from ..engine import api, moves, rng
 from ..engine.determinize import deal_plan, determinize
 from ..errors import ContentRuntimeError
 from .evaluation import _estimates, _lookahead, _scale, evaluate_all, rewards
@@ -39,9 +39,10 @@ class MCTSAgent:
 
     Each iteration plays in a determinisation consistent with the acting player's view,
     walks the tree of action notations (UCB over the actions legal in that sample, with
-    availability counts), adds one node, plays on for ``rollout`` decisions (at random, or
-    by the game's rollout bot) and scores the end. The action visited most at the root is
-    chosen.
+    availability counts; where the content marks a move in steps, ``move: whole``, an edge
+    is a whole move, named by its steps' joined notation), adds one node, plays on for
+    ``rollout`` decisions (at random, or by the game's rollout bot) and scores the end. The
+    action visited most at the root is chosen.
 
     How it searches is the game's to say, next to its ``estimate`` (``search:`` in content;
     :data:`SEARCH_DEFAULTS` otherwise), because what works differs between games:
@@ -101,7 +102,7 @@ class MCTSAgent:
     def choose(self, s) -> int:
         if len(s.pending.choices) == 1:
             return 0
-        labels = s.pending.labels
+        labels, steps = _edges(s)
         if s.game is not self._game:
             self._game = s.game
             self._configure({**SEARCH_DEFAULTS, **s.game.bots.search})
@@ -133,7 +134,7 @@ class MCTSAgent:
         if best_visits <= 0:      # every world was discarded: nothing learnt, so at random
             _shared_failure(s, lambda real: self._probe(real, score))
             self.state, best_index = rng.below(self.state, len(labels))
-        return best_index
+        return best_index if steps is None else steps[best_index][0]    # a whole move: its first step
 
     @staticmethod
     def _probe(real, score) -> None:
@@ -188,13 +189,13 @@ class MCTSAgent:
         try:
             scale = _scale(_estimates(world) or [0.0])
             margins = []
-            for index in range(len(world.pending.choices)):
+            labels, steps = _edges(world)
+            for index in range(len(labels)):
                 trial = world.clone()
                 trial.record = False
                 trial.list_later = True     # judged as greedy judges (options listed when looked at)
-                api.apply_index(trial, index, atomic=False)
+                _play(trial, steps, index)
                 margins.append(_lookahead(trial, me, 2))
-            labels = world.pending.labels
         except ContentRuntimeError as exc:     # a world the content cannot play: no prior
             if not _impossible(exc):
                 raise
@@ -211,13 +212,13 @@ class MCTSAgent:
         node = root
         path = [node]
         while not d.over:
-            legal = d.pending.labels
+            legal, steps = _edges(d)
             mover = d.pending.player
             untried = [i for i, label in enumerate(legal) if label not in node.children]
             if untried:
                 self.state, k = rng.below(self.state, len(untried))
                 index = untried[k]
-                api.apply_index(d, index, atomic=False)
+                _play(d, steps, index)
                 child = node.children[legal[index]] = _Node(n)    # once the world could play it
                 self._walked.append((node, legal[index]))
                 path.append(child)
@@ -233,7 +234,7 @@ class MCTSAgent:
                 if score > best:
                     best, best_index = score, index
             node = node.children[legal[best_index]]
-            api.apply_index(d, best_index, atomic=False)
+            _play(d, steps, best_index)
             path.append(node)
         return path
 
@@ -260,6 +261,25 @@ class MCTSAgent:
         finally:
             if own_stream:
                 self.state = policy.state
+
+
+def _edges(d) -> tuple:
+    """(the labels of the edges from position ``d``, the steps of each or None): the options of
+    its decision, or, where the content marks a move in steps (``move: whole``), the complete
+    moves, each one edge named by its joined notation (engine/moves.py)."""
+    if moves.anchor(d) is None:
+        return d.pending.labels, None
+    listed = moves.expand(d)
+    return [move.notation for move in listed], [move.steps for move in listed]
+
+
+def _play(d, steps, index: int) -> None:
+    """Play edge ``index`` of :func:`_edges` on ``d``: one option, or every step of a move."""
+    if steps is None:
+        api.apply_index(d, index, atomic=False)
+        return
+    for k in steps[index]:
+        api.apply_index(d, k, atomic=False)
 
 
 class SharedWorldsMCTSAgent(MCTSAgent):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..codes import DUPLICATE_PHASE, ENDLESS_FLOW, PHASE_NEVER_RUNS
+from ..codes import DUPLICATE_PHASE, ENDLESS_FLOW, MOVE_NEVER_ASKS, PHASE_NEVER_RUNS
 from ..content import typed
 from ..dsl import calls, check
 from ..dsl.codegen import Code, Module
@@ -94,10 +94,29 @@ def program(ctx: Context, name: str, compiler: Compiler, procedures_spec: dict, 
     main = Code("game", (), top, "game")
     module.codes["$main"] = main
     finish_pc = module.write_main(main, setup, [(c, code) for c, code in phases], rounds, until, finish)
-    compiled = Program(params, module.codes, compiler.out.functions_impl, main, finish_pc, module, vocab)
+    compiled = Program(params, module.codes, compiler.out.functions_impl, main, finish_pc, module, vocab,
+                       whole_moves=_whole_moves(ctx, module, procedures_spec))
     if not compiler.out.writer_found and not any(d.severity == "error" for d in compiler.out.diagnostics):
         module.load()           # else not run: the build stops with the diagnostics
     return compiled
+
+
+def _whole_moves(ctx: Context, module: Module, procedures_spec: dict) -> frozenset:
+    """The procedures marked `move: whole` (their Codes: a frame running one is a move in steps,
+    engine/moves.py); one that never asks anyone makes no move, a warning (RK0361)."""
+    marked = set()
+    for proc, spec in procedures_spec.items():
+        if not isinstance(spec, dict) or spec.get("move") != "whole":
+            continue
+        code = module.codes[proc]
+        if code.stops:
+            marked.add(code)
+        else:
+            ctx.diagnostics.append(Diagnostic(
+                MOVE_NEVER_ASKS, f"procedure `{proc}` is marked `move: whole` but never asks anyone: it makes no move",
+                ctx.smap.span(("procedures", proc, "move")), severity="warning",
+                help="put `move: whole` on the procedure whose `choose`s (or whose callees' `choose`s) make the move"))
+    return frozenset(marked)
 
 
 def _rounds_of(ctx: Context, compiler: Compiler, until):

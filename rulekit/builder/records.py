@@ -71,6 +71,7 @@ class Program:
     vocab: Vocabulary           # the names it was compiled over (scripts compile against them)
     roll_streams: frozenset | None = None   # the streams `roll` draws from (None: not known before running)
     props_named: dict = attrs.Factory(dict)  # built-in -> {what its first argument names: {property}} (render)
+    whole_moves: frozenset = frozenset()    # the Codes of procedures marked `move: whole` (engine/moves.py)
 
 
 @attrs.frozen(eq=False)

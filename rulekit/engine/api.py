@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ..codes import OUT_OF_BOUNDS_VALUE
 from ..errors import ContentRuntimeError, IllegalAction, UsageError
-from . import memo, simultaneous, vm
+from . import memo, moves, simultaneous, vm
 from .mutate import fmt
 from .rng import below
 from .runtime import Autoplay
@@ -97,11 +97,16 @@ def apply(s: State, action: str, atomic: bool = True, step_limit: int = vm.DEFAU
           player=None) -> None:
     """Apply one action in notation. Raises IllegalAction (state unchanged). In a simultaneous
     decision the action names its player (``"p2: bid 5"``, or ``player=``); without one it is
-    the first player still to choose."""
+    the first player still to choose. Where the decision is part of a move in steps (a
+    procedure marked ``move: whole``), the whole move may be given, its steps joined by
+    ``"; "`` (engine/moves.py): every step is applied, or none."""
     if s.over or s.pending is None:
         raise IllegalAction(action, [], "the game is over")
     decision = s.pending
     index = decision.index(action) if player is None else None
+    if index is None and player is None and moves.joined(s, action):
+        moves.apply_joined(s, action, atomic, step_limit)     # a whole move in steps: `claim r1; pay c1`
+        return
     if index is None:
         decision, action = simultaneous.focused(s, action, player)
         index = decision.index(action)

@@ -33,7 +33,7 @@ from ..codes import (
 )
 from ..dsl import notation
 from ..dsl.notation import render_event
-from ..engine import api
+from ..engine import api, moves
 from ..engine.mutate import fmt
 from ..engine.simultaneous import NotDeciding
 from ..engine.state import PLAYERS, Decision, State, item_state_entries
@@ -134,7 +134,7 @@ def act(step: Step, spec) -> None:
     except NotDeciding as exc:      # one of several deciding at once: someone who chose already
         raise ScriptError(exc.reason, span, exc.code) from None
     except IllegalAction as exc:
-        if not notation.could_be(step.game, action, glob=False):
+        if not _could_be(step.game, action, glob=False):
             raise unknown_action(step, action, span) from None
         raise ScriptError(str(exc), span, ILLEGAL_SCRIPT_ACTION, legal=exc.legal) from None
 
@@ -146,7 +146,7 @@ def refuse(step: Step, spec) -> list:
     must be refused and leave the state as it was."""
     action, because = (str(spec), None) if not isinstance(spec, dict) else (str(spec["action"]), spec.get("because"))
     span = step.span("refuse", "action") if isinstance(spec, dict) else step.span("refuse")
-    if not notation.could_be(step.game, action, glob=False):
+    if not _could_be(step.game, action, glob=False):
         return [unknown_action(step, action, span)]
     state = step.state
     before, mark = fingerprint(state), len(state.events)
@@ -192,7 +192,9 @@ def fingerprint(state: State) -> str:
 # ------------------------------------------------------------------ legal
 
 def legal(step: Step, spec) -> list:
-    """``legal: [PATTERNS]`` (exactly these) or ``legal: {player, includes, excludes, exactly}``."""
+    """``legal: [PATTERNS]`` (exactly these) or ``legal: {player, includes, excludes, exactly}``.
+    A step naming a whole move (``claim r1; pay *``) where the decision is a step of a move
+    (``move: whole``) checks the whole moves instead of the single options."""
     listed = isinstance(spec, list)
     spec = {"exactly": spec} if listed else spec
 
@@ -201,11 +203,14 @@ def legal(step: Step, spec) -> list:
         return step.span(*path, *(() if k is None else (k,)))
     failures = [unknown_action(step, str(pattern), where(key, k), glob=True)
                 for key in ("includes", "excludes", "exactly") for k, pattern in enumerate(spec.get(key) or ())
-                if not notation.could_be(step.game, str(pattern))]
+                if not _could_be(step.game, str(pattern))]
     if failures:    # a pattern that can match nothing would pass vacuously
         return failures
     player = spec.get("player")
     labels, wrong = _legal_of(step, player)
+    if any(moves.SEPARATOR in str(p) for key in ("includes", "excludes", "exactly") for p in spec.get(key) or ()) \
+            and not wrong and moves.anchor(step.state) is not None:
+        labels = moves.legal_moves(step.state)     # whole moves in steps, named as `claim r1; pay c1`
     shown = ("legal now: " + (", ".join(labels[:40]) or "none"),)
 
     def fail(message, span):
@@ -241,6 +246,15 @@ def _legal_of(step: Step, player) -> tuple:
     if player is not None and str(player) != who_acts(state):
         return step.legal(), f"expected {player} to act, but it is {', '.join(deciding) or who_acts(state)}"
     return step.legal(), None
+
+
+def _could_be(game, pattern: str, glob: bool = True) -> bool:
+    """``notation.could_be``, where a game marks moves in steps (``move: whole``) for a whole
+    move too: each of its steps joined by ``"; "`` could be an action of the game."""
+    if notation.could_be(game, pattern, glob):
+        return True
+    return bool(game.program.whole_moves) and moves.SEPARATOR in pattern and \
+        all(notation.could_be(game, part, glob) for part in pattern.split(moves.SEPARATOR))
 
 
 def _matching(labels: list, pattern: str) -> list:
