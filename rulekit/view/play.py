@@ -5,7 +5,10 @@ The picture is always ``view(state, seat)`` (what the seated player may see unde
 the content's declared visibility; nothing else is read), the legal actions are
 numbered, and a line of input is one of:
 
-* a number from the list, or an action in notation (``bid 3``);
+* a number from the list, or an action in notation (``bid 3``), or its start, word by word
+  (``cla r1`` for ``claim r1 red``): one action begun so is played, several are listed numbered
+  and nothing changes. A number is the action's place in the whole list; past GROUP_OVER options
+  the list is shown a line per group of those that begin with the same words;
 * ``undo`` - back to your previous decision: the game is replayed from the start
   with the logged actions before it (the engine is deterministic, and the bots are
   replayed too, so the same choice again brings the same answers); never past an action
@@ -56,9 +59,15 @@ from .report import score_table, show_value, winners_line
 
 COMMANDS = ("undo", "save", "load", "show", "state", "s", "help", "quit", "exit")
 SHORT = 8   # longer item lists of other players and the table are summarised by kind
+# More legal actions than this are listed a line per group of those that begin alike (docs/cli.md,
+# `rulekit play`): a shared-board turn offers ~150, 38 lines of columns. Twelve or fewer fit in two
+# lines of columns, where groups would save nothing. It shapes a listing only, so it stays here
+# (limits.py leaves the widths of listings to view/).
+GROUP_OVER = 12
 
 HELP = """\
-Type the number of an action, or the action itself in notation.
+Type the number of an action, the action itself in notation, or its start (`cla r1`):
+a start that only one action has plays it; one that several have lists them, numbered.
   undo        back to your previous decision (never past a draw, shuffle or reveal)
   save FILE   write the game's log (replay it with `rulekit run FILE`; it names hidden items too)
   load FILE   continue a game from a log or script
@@ -253,8 +262,16 @@ class Session:
             line = legal[number - 1]
         elif line in shown:
             line = legal[shown.index(line)]
+        elif picks := _begun(line, shown):
+            if len(picks) > 1:          # never one of several silently: list them, change nothing
+                self.say(f"`{' '.join(line.split())}` begins {len(picks)} of your actions: "
+                         "type more of one, or its number")
+                self.list_options(shown, picks)
+                return None
+            line = legal[picks[0]]
         elif shown != list(legal):      # the refusal would list options as the log writes them
             self.say(f"`{line}` is not one of your actions: type its number or its text as listed")
+            self._say_groups(shown)
             return None
         index = s.pending.index(line)
         if index is not None:
@@ -263,6 +280,7 @@ class Session:
             self.apply(self.seat, lambda state: api.apply(state, line))
         except IllegalAction as exc:
             self.say(exc.render())
+            self._say_groups(shown)
             return None
         self.say(f"  {self.teller.acted(s) if index is not None else PLAYERS[self.seat]}")
         return "moved"
@@ -400,10 +418,36 @@ class Session:
         prompt = sight(s, self.seat).text(api.prompt(s)) if self.seat in api.current_players(s) else None
         if prompt:
             self.say(prompt)
-        out.print(f"Your legal actions ({len(legal)}):", style="bold")
-        width = max(len(str(len(legal))) + 2 + len(label) for label in legal) if legal else 1
-        cells = [Text(f"{i:>{len(str(len(legal)))}}  {label}") for i, label in enumerate(legal, 1)]
+        self.list_options(legal)
+
+    def list_options(self, shown: list[str], picks: list[int] | None = None) -> None:
+        """The options ``picks`` (indexes of ``shown``, the options as the seat reads them; None:
+        all, under the heading `Your legal actions (N)`), each by its number in the whole list: in
+        columns, or past GROUP_OVER a line per group of them that begin with the same words."""
+        whole = picks is None
+        picks = list(range(len(shown))) if picks is None else picks
+        lines = _grouped(shown, picks, self.console.width)
+        if whole:
+            head = f"Your legal actions ({len(shown)})"
+            if lines is not None:
+                example = next(words for words, count in _heads(shown, self.console.width) if count > 1)
+                head += f" in groups: type a group's words (`{example}`) to list it"
+            self.console.print(Text(head + ":"), style="bold", soft_wrap=True)
+        if lines is not None:
+            for text in lines:
+                self.say(text)
+            return
+        digits = len(str(max(picks) + 1)) if picks else 1
+        width = max(digits + 2 + len(shown[i]) for i in picks) if picks else 1
+        cells = [Text(f"{i + 1:>{digits}}  {shown[i]}") for i in picks]
         self._print(Columns(cells, width=min(width, 60), padding=(0, 3)))
+
+    def _say_groups(self, shown: list[str]) -> None:
+        """After a refusal, when the actions are listed in groups: the words each group begins with."""
+        heads = _heads(shown, self.console.width)
+        if heads:
+            named = ", ".join(f"`{words}`" + (f" ({count})" if count > 1 else "") for words, count in heads)
+            self.say(f"your actions begin: {named}; type a start to list the actions it begins")
 
     def _entries(self, picture: dict, me: str) -> dict:
         """The picture's lines, each by what it shows: ("var", name), ("zone", name) or
@@ -451,6 +495,129 @@ class Session:
         you = str(PLAYERS[self.seat])
         self.console.print("you win!" if you in result["winners"]
                            else f"you placed {result['ranking'].index(you) + 1} of {self.state.n}")
+
+
+# -- long lists of options: groups by their first words, and a typed start ---------------------------
+def _lower_words(text: str) -> list[str]:
+    return text.lower().split()
+
+
+def _begun(line: str, shown: list[str]) -> list[int]:
+    """The options (indexes of ``shown``) that ``line`` begins, word by word, case and spacing aside:
+    each typed word is the start of the option's word in its place (`cla r1` begins `claim r1 red`).
+    Of those, only the ones whose words the typed ones are most often whole: the option typed out
+    in full, or `claim r1` for `claim r1 red` even when `claim r10 red` is legal too."""
+    typed = _lower_words(line)
+    if not typed:
+        return []
+    best, picks = -1, []
+    for i, text in enumerate(shown):
+        words = _lower_words(text)
+        if len(typed) > len(words) or not all(w.startswith(t) for t, w in zip(typed, words)):
+            continue
+        score = len(typed) + 1 if words == typed else sum(t == w for t, w in zip(typed, words))
+        if score > best:
+            best, picks = score, [i]
+        elif score == best:
+            picks.append(i)
+    return picks
+
+
+def _common(lists) -> int:
+    """How many leading words (case aside) all the word lists share."""
+    lists = [[w.lower() for w in words] for words in lists]
+    if not lists:
+        return 0
+    depth = 0
+    while all(len(words) > depth and words[depth] == lists[0][depth] for words in lists):
+        depth += 1
+    return depth
+
+
+def _by_word(picks: list[int], words: dict, depth: int) -> list[list[int]]:
+    """``picks`` by their word at ``depth`` (case aside; none: those with no more words), each group
+    in the order of its first option."""
+    groups: dict[str, list[int]] = {}
+    for i in picks:
+        groups.setdefault(words[i][depth].lower() if len(words[i]) > depth else "", []).append(i)
+    return list(groups.values())
+
+
+def _groups(shown: list[str], picks: list[int], width: int):
+    """(depth, groups, words) when ``picks`` are more than GROUP_OVER and begin alike: the words all
+    share are passed over (depth of them) and the next one groups them. None when a line a group
+    would be as many lines as the columns of ``width`` characters that list them all."""
+    if len(picks) <= GROUP_OVER:
+        return None
+    words = {i: shown[i].split() for i in picks}
+    depth = _common(words.values())
+    groups = _by_word(picks, words, depth)
+    cell = min(len(str(max(picks) + 1)) + 2 + max(len(shown[i]) for i in picks), 60)
+    rows = -(-len(picks) // max(1, (width + 3) // (cell + 3)))      # as list_options' columns fill
+    if len(groups) >= rows:
+        return None
+    return depth, groups, words
+
+
+def _numbers(group: list[int]) -> str:
+    """The numbers of a group's options as runs (`1-32`), or nothing past two runs."""
+    runs: list[list[int]] = []
+    for i in group:
+        if runs and runs[-1][1] == i:
+            runs[-1][1] = i + 1
+        else:
+            runs.append([i + 1, i + 1])
+    if len(runs) > 2:
+        return ""
+    return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
+
+
+def _heads(shown: list[str], width: int) -> list[tuple[str, int]]:
+    """The groups all of ``shown`` are listed in, as (their words, how many): none for columns."""
+    found = _groups(shown, list(range(len(shown))), width)
+    if found is None:
+        return []
+    depth, groups, words = found
+    return [(" ".join(words[g[0]][:depth + 1]), len(g)) for g in groups]
+
+
+def _fit(head: str, parts: list[str], room: int) -> str:
+    """``head`` and as many of ``parts`` as fit in ``room`` characters, then `...` and the last."""
+    text = head + ", ".join(parts)
+    if len(text) <= room or len(parts) <= 2:
+        return text
+    kept = [parts[0]]
+    for part in parts[1:-1]:
+        if len(head + ", ".join(kept + [part, "...", parts[-1]])) > room:
+            break
+        kept.append(part)
+    return head + ", ".join(kept + ["...", parts[-1]])
+
+
+def _grouped(shown: list[str], picks: list[int], width: int) -> list[str] | None:
+    """The lines listing ``picks`` in groups (see _groups), or None for columns. A lone option is
+    its number and text; a group is its numbers, its words, its count and the first of its options
+    (those that begin alike again summarised the same way: `claim r1 (3)`) as fit, and the last."""
+    found = _groups(shown, picks, width)
+    if found is None:
+        return None
+    depth, groups, words = found
+    numbers = [str(g[0] + 1) if len(g) == 1 else _numbers(g) for g in groups]
+    digits = max(len(n) for n in numbers)
+    room = max(width - digits - 3, 40)
+    lines = []
+    for group, number in zip(groups, numbers):
+        if len(group) == 1:
+            text = shown[group[0]]
+        else:
+            inner = _common(words[i] for i in group)
+            parts = []
+            for sub in _by_word(group, words, inner):
+                first = sub[0]
+                parts.append(shown[first] if len(sub) == 1 else f"{' '.join(words[first][:inner + 1])} ({len(sub)})")
+            text = _fit(f"{' '.join(words[group[0]][:depth + 1])} ({len(group)}): ", parts, room)
+        lines.append(f"{number:>{digits}}  {text}")
+    return lines
 
 
 def _family(content: dict, kinds, states: dict) -> str:

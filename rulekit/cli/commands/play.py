@@ -7,7 +7,8 @@ from ..parsing import BOTS_HELP, GAME_HELP, VARIANT_HELP, add_max_actions, seed
 
 def add_parser(sub) -> None:
     p = sub.add_parser("play", help="play a game in the terminal against bots",
-                       description="Play one seat against bots. Type an action's number or notation; "
+                       description="Play one seat against bots. Type an action's number, its notation or its "
+                                   "start (several actions begun alike are listed); "
                                    "`undo`, `save FILE`, `load FILE`, `show [ZONE]`, `help`, `quit`. "
                                    "Reads plain lines, so a pipe can drive it.")
     p.add_argument("game", help=GAME_HELP)
