@@ -302,3 +302,43 @@ def test_a_misspelt_mark_is_refused_by_the_schema(write_game):
             """, mark="wholly")
     assert codes(refused.value) == ["RK0122"]
     assert where(refused.value.diagnostics[0]) == ("game.yaml", 9, 11)
+
+
+def test_play_asks_a_move_step_by_step(monkeypatch, capsys):
+    """`rulekit play` takes one step at a time: after `claim south` only its payments are offered."""
+    import io
+    import sys
+
+    from rulekit.cli.app import main
+    monkeypatch.setattr(sys, "stdin", io.StringIO("claim south\n1\npass\n"))
+    assert main(["play", game_dir("claims"), "--bots", "greedy"]) == 0
+    out = capsys.readouterr().out
+    first, second = out.split("> claim south")[0], out.split("> claim south")[1].split("> 1")[0]
+    assert all(label in first for label in ("claim north", "claim south", "pass"))
+    assert all(label in second for label in ("pay amber", "pay jade", "pay ruby"))
+    assert "claim north" not in second and "; " not in second      # the options narrowed, one step
+    assert "p1 pay amber" in out and "winner: p1" in out
+
+
+def test_reinforcement_learning_takes_a_move_step_by_step(write_game):
+    """RL acts once a step, with the fixed ids of the single options: p1 acts three times in a
+    row (its move of three steps), then p2; no id stands for a whole move."""
+    pytest.importorskip("pettingzoo")
+    from rulekit.rl.pettingzoo import env
+    game = _marked(write_game, """
+        choose p:
+            "a {n}" for n in range(2):
+                total += 100 * n
+        choose p:
+            "b {n}" for n in range(2):
+                total += 10 * n
+        """, players=2)
+    e = env(game, seed=0)
+    e.reset()
+    assert e.unwrapped.play.vocabulary.notations == ("a 0", "a 1", "b 0", "b 1")    # the single options
+    acted = []
+    for agent in e.agent_iter(max_iter=4):
+        obs, _reward, _terminated, _truncated, _info = e.last()
+        acted.append((agent, e.unwrapped.legal_actions()))
+        e.step(int(obs["action_mask"].nonzero()[0][-1]))
+    assert acted == [("p1", ["a 0", "a 1"]), ("p1", ["b 0", "b 1"]), ("p2", ["a 0", "a 1"]), ("p2", ["b 0", "b 1"])]
