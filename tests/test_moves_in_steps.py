@@ -342,3 +342,67 @@ def test_reinforcement_learning_takes_a_move_step_by_step(write_game):
         acted.append((agent, e.unwrapped.legal_actions()))
         e.step(int(obs["action_mask"].nonzero()[0][-1]))
     assert acted == [("p1", ["a 0", "a 1"]), ("p1", ["b 0", "b 1"]), ("p2", ["a 0", "a 1"]), ("p2", ["b 0", "b 1"])]
+
+
+FAR = """\
+meta: {title: Far}
+players: {min: 2, max: 2, default: 2}
+components:
+  gem: {items: [{id: g1}, {id: g2}, {id: g3}, {id: g4}], start: box}
+zones:
+  box: {visibility: public}
+  spent: {visibility: public}
+player:
+  vars:
+    score: 0
+  zones:
+    hand: {visibility: public}
+setup: |
+  for g in list(box):
+      move(g, to=players[0].hand)
+procedures:
+  turn:
+    params: [p]
+    MARK
+    do: |
+      choose p:
+          "near":
+              p.score += 3
+          "far" if count(p.hand) >= 3:
+              owed = 3
+              while owed > 0:
+                  choose p:
+                      "give {g}" for g in p.hand:
+                          move(g, to=spent)
+                          owed -= 1
+              p.score += 10
+flow:
+  rounds: 1
+  phases:
+    - id: turns
+      do: |
+        for p in players:
+            turn(p)
+estimate: "p.score + count(p.hand)"
+scoring:
+  categories:
+    - {id: score, points: "p.score + count(p.hand)"}
+"""
+
+
+def test_greedy_sees_a_move_longer_than_its_follow_up(write_game):
+    """The far target pays 10 once three gems are given, one a step: a move of four steps.
+    Greedy's own follow-up (two more decisions) sees the first two gems go and no points, so
+    unmarked it takes `near` (+3); judged whole, `far` is +10 - 3."""
+    import rulekit
+    marked = rulekit.load_game(write_game(FAR.replace("MARK", "move: whole"), "marked"))
+    unmarked = rulekit.load_game(write_game(FAR.replace("MARK", "text: unmarked"), "unmarked"))
+    s = api.new_game(marked, 2, 0)
+    assert moves.legal_moves(s)[:2] == ["near", "far; give g1; give g2; give g3"] and len(moves.legal_moves(s)) == 25
+    for seed in range(3):
+        s = api.new_game(marked, 2, 0)
+        play_out(s, [GreedyAgent(seed), GreedyAgent(seed)])
+        assert s.actions[0] == "far" and len(s.actions) == 5 and s.result["scores"]["p1"]["total"] == 11
+        s = api.new_game(unmarked, 2, 0)
+        play_out(s, [GreedyAgent(seed), GreedyAgent(seed)])
+        assert s.actions == ["near", "near"]
