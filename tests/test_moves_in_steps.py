@@ -126,9 +126,9 @@ def test_an_illegal_step_leaves_the_state_as_it_was(claims, action, reason, lega
     assert s.actions == BEST
 
 
-def _marked(write_game, body: str, players: int = 1, coins: str = "0", mark: str = "whole"):
+def _marked(write_game, body: str, players: int = 1, coins: str = "0", mark: str = "whole", rounds: int = 1):
     """A game of one procedure marked `move: whole`, `pick(p)` (``body`` its `do:`, at the left
-    margin), called once for each player; `total` scores, `coins` never drops below 0."""
+    margin), called once for each player each round; `total` scores, `coins` never drops below 0."""
     import rulekit
     text = dedent(f"""\
         meta: {{title: Marked}}
@@ -143,7 +143,7 @@ def _marked(write_game, body: str, players: int = 1, coins: str = "0", mark: str
             do: |
         """) + "".join(f"      {line}\n" for line in dedent(body).strip("\n").splitlines()) + dedent("""\
         flow:
-          rounds: 1
+          rounds: ROUNDS
           phases:
             - id: p
               do: |
@@ -152,7 +152,7 @@ def _marked(write_game, body: str, players: int = 1, coins: str = "0", mark: str
         scoring:
           categories:
             - {id: total, points: "total"}
-        """)
+        """).replace("ROUNDS", str(rounds))
     return rulekit.load_game(write_game(text))
 
 
@@ -178,6 +178,45 @@ def test_a_joined_action_cut_short_is_refused(write_game):
     api.apply(s, "a 1; b 0; c 1")
     assert s.actions == ["a 1", "b 0", "c 1"] and s.g["total"] == 101
     assert moves.legal_moves(s)[-1] == "a 1; b 1; c 1"      # p2's move: a new call, a new move
+
+
+def test_a_move_ends_where_another_player_decides_or_the_call_returns(write_game):
+    """Inside the marked procedure the other player's decision ends the mover's move (and is a
+    move of its own); the same player asked by the next call of the procedure starts a new move."""
+    game = _marked(write_game, """
+        choose p:
+            "a {n}" for n in range(2):
+                total += n
+        if num_players > 1:
+            choose next_player(p):
+                "x":
+                    pass
+                "y":
+                    pass
+        choose p:
+            "b {n}" for n in range(2):
+                total += n
+        """, players=2)
+    s = api.new_game(game, 2, 0)
+    assert moves.legal_moves(s) == ["a 0", "a 1"]
+    api.apply(s, "a 1")
+    assert (s.pending.player, moves.legal_moves(s)) == (1, ["x", "y"])
+    api.apply(s, "y")
+    assert (s.pending.player, moves.legal_moves(s)) == (0, ["b 0", "b 1"])
+    alone = _marked(write_game, """
+        choose p:
+            "a {n}" for n in range(2):
+                total += n
+        choose p:
+            "b {n}" for n in range(2):
+                total += n
+        """, rounds=2)
+    s = api.new_game(alone, 1, 0)
+    assert moves.legal_moves(s) == ["a 0; b 0", "a 0; b 1", "a 1; b 0", "a 1; b 1"]   # not round 2's steps
+    with pytest.raises(IllegalAction, match="the move ends after `a 1; b 1`"):
+        api.apply(s, "a 1; b 1; a 0")
+    api.apply(s, "a 1; b 1")
+    assert s.g["round"] == 2 and moves.legal_moves(s)[-1] == "a 1; b 1"
 
 
 def test_a_content_error_in_a_later_step_restores_the_state(write_game):
