@@ -106,6 +106,7 @@ flow:
       do: |
         for p in players:
             turn(p)
+            p.points += count(others(p)) - seat(p)
 scoring:
   categories:
     - id: points
@@ -167,6 +168,7 @@ def test_a_setting_is_read_left_to_right():
     assert passes.parse("").describe() == "all"
     assert passes.parse("-all").describe() == "none"
     assert passes.parse("-tallies,-inline").describe() == "all but inline, tallies"
+    assert passes.parse("-all,+threading,+inline").describe() == "only inline, threading"
 
 
 @pytest.mark.parametrize("text", ["", "-all", "-tallies,-inline", "-all,+threading", "-inline,-all,+inline,+memo",

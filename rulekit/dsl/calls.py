@@ -70,13 +70,15 @@ def _looked_up_by_seat(compiler, name: str, node, sources: list, scope, call: st
     rows = compiler.names.by_seat[name]
     texts = [pysource.kind(a) == pysource.TEXT or tallies._is_member(compiler, arg, scope)
              for a, arg in zip(sources, node.args)]
+    seated = compiler.typed_as(node.args[0]) == "seat"     # a player for certain (the front end's)
     if len(sources) == 1:       # a seat or a text: `1` and `True` equal seat p2 as keys
-        test = None if texts[0] else f"{sources[0]}.__class__ in SEAT_OR_TEXT"
+        test = None if texts[0] or seated else f"{sources[0]}.__class__ in SEAT_OR_TEXT"
         found = f"{rows}.get({sources[0]})"
     else:       # every seat has its row; a row holds texts only, which equal nothing else
         seat, text = sources
-        tests = [f"{seat}.__class__ is PLAYER"] + ([] if texts[1] else [f"{text}.__class__ is STR"])
-        test, found = " and ".join(tests), f"{rows}[{seat}].get({text})"
+        tests = ([] if seated else [f"{seat}.__class__ is PLAYER"]) + ([] if texts[1] else [f"{text}.__class__ is STR"])
+        tests = tests or None
+        test, found = tests and " and ".join(tests), f"{rows}[{seat}].get({text})"
     return f"({found} or {call})" if test is None else f"(({found} if {test} else None) or {call})"
 
 def _written_in_place(compiler, body, inner: Scope, sources: set) -> str:

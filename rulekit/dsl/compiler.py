@@ -55,7 +55,7 @@ from ..source import Span
 from . import ast, calls, check_names, check_statements, code_cache, forms, passes, pysource, tallies, templates, verify
 from .analysis import Inlining, asked_again, inlining
 from .check_names import unsaid
-from .kinds import Kinds, name_of
+from .kinds import Kinds, is_item, name_of
 from .pysource import NAME, NONE, SLOT, Py, literal, py_identifier
 from .scope import Scope
 from .visit import bound_names, free_names, methods
@@ -231,6 +231,16 @@ class Compiler:
         if type(node) in _IN_ORDER:
             return method(node, scope)
         return self._branch(method, node, scope)
+
+    def typed_as(self, node) -> str | None:
+        """What the front end found ``node``, a name of the text's own, holds ("seat", "item",
+        "item:card", "number"...; check.FrontEnd.typed), while the ``typed`` pass is on: a value
+        known to be a player or an item needs no test of its class where it is read."""
+        if "typed" in self.passes.off or self.front_end is None or not isinstance(node, ast.Name) \
+                or node.span is None:
+            return None
+        span = node.span
+        return self.front_end.typed.get((span.path, span.line, span.column))
 
     def maybe_runs(self, when: bool = True) -> MaybeRuns:
         """``with self.maybe_runs():`` around writing a part that may run later than where it is
@@ -476,11 +486,16 @@ class Compiler:
         def item_read(item: str) -> str | None:
             """An item's state, or its printed property (None: the name is neither)."""
             if "dprop" in paths:
-                return f"s.iprops[{key}].get({item}, {self.constant(v.prop_defaults.get(name))})"
+                default = self.constant(v.prop_defaults.get(name), f"DEFAULT_{py_identifier(name)}")
+                return f"s.iprops[{key}].get({item}, {default})"
             return f"ITEMS[{item}][{key}]" if "sprop" in paths else None
 
+        typed = self.typed_as(node.obj)
+        if typed == "seat" and paths[0] in ("pvar", "pzone"):
+            return f"s.p[{obj}][{key}]" if paths[0] == "pvar" else \
+                f"{self.constant(v.pzones[name], f'PZ_{py_identifier(name)}')}[{obj}]"
         if (isinstance(node.obj, ast.Name) and scope.py.get(node.obj.id) in scope.items) or \
-                self.kinds.certain(node.obj, scope) == "item":
+                self.kinds.certain(node.obj, scope) == "item" or (typed is not None and is_item(typed)):
             read = item_read(obj)       # an item for certain (it walks a zone)
             if read is not None:
                 return read
@@ -491,7 +506,7 @@ class Compiler:
         if paths == ["sprop"]:
             return f"ITEMS[{obj}][{key}]"
         if paths == ["mprop"]:
-            return f"{self.constant(members)}[{obj}][{key}]"
+            return f"{self.constant(members, 'MEMBERS')}[{obj}][{key}]"
         dispatch = expressions.attribute_reader(name, frozenset(paths), v.items, v.members, v.pzones.get(name))
         twice = self._twice(obj) if "dprop" in paths or "sprop" in paths else None
         if twice is None:
@@ -668,6 +683,9 @@ class Compiler:
         args, kwargs = self.bind_args(builtin, node, scope, self.src, lambda n, sc: self._branch(self.src, n, sc))
         impl = self.constant(builtin.impl, f'B_{name}')
         written = templates.template(name)
+        if written.seated is not None and len(args) == 1 and not kwargs and self.typed_as(node.args[0]) == "seat":
+            forms.bind_template_names(self, written)
+            return written.seated.format(args[0])
         twice = self._twice(args[0]) if written.inline is not None and not kwargs and len(args) == 1 \
             and self.passes.on("forms") else None
         if twice is not None:
@@ -842,9 +860,9 @@ _TEXT_REST = _TEXT_START | frozenset("0123456789. -")
 
 def _literal_text(value: str) -> bool:
     """A content text written into generated code as a literal (`'red'`, `'p1.hand'`): short, and of
-    letters, digits, `_`, `$`, `.`, `-` and spaces only, starting with a letter, `_` or `$`; any
+    letters, digits, `_`, `$`, `.`, `-` and spaces only, with no space at either end; any
     other is bound in the namespace by name. (A content value, never the code written, is read.)"""
-    return 0 < len(value) <= 40 and value[0] in _TEXT_START and _TEXT_REST.issuperset(value)
+    return 0 < len(value) <= 40 and _TEXT_REST.issuperset(value) and value[0] != " " != value[-1]
 # An argument as cheap to read as a name (a Python variable, a local of the frame, a global):
 # a call with only such arguments may have a small function's body written in its place.
 

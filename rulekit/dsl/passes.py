@@ -47,6 +47,8 @@ PASSES: tuple[Pass, ...] = (
          "tallies._tally_count, tallies.tallied_any"),
     Pass("unroll", "`any`/`all` over a few members of a set written out member by member",
          "forms.unrollable"),
+    Pass("typed", "a value the front end found is a player or an item is read as one, with no test of its class",
+         "compiler.Compiler.typed_as"),
     Pass("forms", "built-ins written as the Python they stand for (`count` as len, `range` walked as is)",
          "forms._form, forms.walked_src"),
     Pass("loops", "a function's reduction (`sum`, `max`, a list comprehension...) written as a loop",
@@ -86,11 +88,14 @@ class Passes:
         return ",".join(f"-{n}" for n in off)
 
     def describe(self) -> str:
-        """"all", "none", or "all but inline, tallies"."""
+        """"all", "none", "all but inline, tallies", or "only threading" where most are off."""
         if not self.off:
             return "all"
         if len(self.off) == len(NAMES):
             return "none"
+        on = [n for n in NAMES if n not in self.off]
+        if len(on) < len(self.off):
+            return "only " + ", ".join(on)
         return "all but " + ", ".join(n for n in NAMES if n in self.off)
 
 

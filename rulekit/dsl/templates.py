@@ -28,6 +28,8 @@ class Template:
     # an effect's statement where every argument the built-in says is a zone certainly is one: {NAME}
     # is an argument (its default when not given), {span} the statement's span
     direct: str | None = None
+    # Python for a one-argument call whose argument the front end found is a player (``typed``)
+    seated: str | None = None
     binds: dict = attrs.Factory(dict)
 
 
@@ -44,10 +46,11 @@ TEMPLATES: dict[str, Template] = {
         inline="([*FROMKEYS({0})] if {first}.__class__ is LIST else {call})",
         walks={1: "(FROMKEYS({0}) if {first0}.__class__ is LIST else {call})"},
         binds={"FROMKEYS": dict.fromkeys}),
-    "text": Template(inline="(SEATS[{0}] if {first}.__class__ is PLAYER and 0 <= {0} < len(SEATS) else {call})"),
+    "text": Template(inline="(SEATS[{0}] if {first}.__class__ is PLAYER and 0 <= {0} < len(SEATS) else {call})",
+                     seated="SEATS[{0}]"),
     "others": Template(inline="(OTHERS[s.n][{0}] if {first}.__class__ is PLAYER and {0} < s.n else {call})",
-                       binds={"OTHERS": OTHER_SEATS}),
-    "seat": Template(inline="({0} + 1 if {first}.__class__ is PLAYER else {call})"),
+                       binds={"OTHERS": OTHER_SEATS}, seated="OTHERS[s.n][{0}]"),
+    "seat": Template(inline="({0} + 1 if {first}.__class__ is PLAYER else {call})", seated="({0} + 1)"),
     "item": Template(inline="({0} if {first} in ITEMS else {call})"),
     "move": Template(direct="MOVE(s, {item}, {to}, {at}, {span})", binds={"MOVE": mutate.move}),
 }
