@@ -199,12 +199,24 @@ def test_rl_legal_actions_are_read_as_the_seat_may(write_game):
     assert play.legal_notations(0) == [f"take a tile (#{k})" for k in range(1, 7)]
 
 
-def test_a_text_printing_a_hidden_variable_is_a_warning(write_game):
+def test_a_hidden_variable_printed_where_no_reading_can_hide_it_is_a_warning(write_game):
+    """A hole that reads the variable itself is redacted per seat (tests/test_hidden_numbers.py):
+    no warning. A text that carries the value otherwise (a local holding it, a text built by an
+    expression) is RK0391 at the read, saying every seat reads it as written."""
     text = BLIND.replace("player:\n  zones:", "player:\n  vars:\n    coins: {initial: 3, visibility: owner}\n  zones:")
-    text = text.replace("move(t, to=p.hand)", 'move(t, to=p.hand)\n                    log("{p} has {p.coins} coins")')
-    found = [(d.code, d.span.line, d.span.column) for d in load_game(write_game(text)).warnings]
-    assert ("RK0391", 25, 35) in found and ("RK0390", 23, 17) in found, found     # p.coins; the label
-    quiet = text.replace("{p.coins} coins", "{count(p.hand)} tiles")
+    held = text.replace("move(t, to=p.hand)", 'move(t, to=p.hand)\n                    n = p.coins\n'
+                                               '                    log("{p} has {n} coins")')
+    built = text.replace("move(t, to=p.hand)", 'move(t, to=p.hand)\n                    log(text(p.coins))')
+    hole = text.replace("move(t, to=p.hand)", 'move(t, to=p.hand)\n                    log("{p} has {p.coins} coins")')
+    found = {name: [(d.code, d.span.line, d.span.column, d.message) for d in
+                    load_game(write_game(variant, name)).warnings if d.code == "RK0391"]
+             for variant, name in ((held, "held"), (built, "built"), (hole, "hole"))}
+    assert found["hole"] == []
+    [(code, line, column, message)] = found["held"]
+    assert (line, column) == (26, 35) and "through the variable `n`" in message and "as written" in message
+    [(code, line, column, message)] = found["built"]
+    assert (line, column) == (25, 30) and "built by an expression" in message
+    quiet = held.replace("n = p.coins", "n = count(p.hand)")
     assert "RK0391" not in [d.code for d in load_game(write_game(quiet, "quiet")).warnings]
 
 

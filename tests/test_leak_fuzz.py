@@ -9,6 +9,12 @@ observation, action mask and legal actions. "Hidden at
 that step" is read off the state independently of the code under test: for a picture, the items
 the viewer may not see in it (zones' visibility, `face_up`); for a text about an action, those it
 could see neither before nor after the action. Ids are matched as whole words in what is written.
+
+Numbers too: a value of a variable the viewer may not see (another seat's `owner` one, a `hidden`
+one, a global one not public) and a number printed on an item hidden from it, before or after the
+action, must not be written in its texts, where a template printed it (`{p.coins}`, `{g.worth}`).
+Only canary-sized ones (at least CANARY) are looked for: small numbers are written everywhere.
+tests/games/purse holds such canaries (10101 coins, gems worth 7013...).
 """
 from __future__ import annotations
 
@@ -17,6 +23,7 @@ import os
 import random
 import re
 import time
+import warnings
 from pathlib import Path
 
 import pytest
@@ -38,6 +45,7 @@ GAMES = sorted(str(p.parent.relative_to(ROOT)) for pattern in ("games/*/game.yam
                                                                  "tests/games/*/game.yaml")
                for p in ROOT.glob(pattern))
 SVG_EVERY = 25          # an SVG is the view drawn: written every so many steps, and at the end
+CANARY = 1000           # a secret number at least this large is looked for in what a viewer is shown
 
 
 def hidden_from(s, seat) -> frozenset:
@@ -56,8 +64,22 @@ def hidden_from(s, seat) -> frozenset:
     return frozenset(out)
 
 
-def leaks(text: str, hidden) -> list[str]:
-    return sorted({w for w in re.findall(r"[\w-]+", text or "") if w in hidden})
+def secret_numbers(s, seat, items) -> frozenset:
+    """The canary-sized numbers ``seat`` (None: a spectator) may not read in ``s``, as words: the
+    values of the variables it may not see (docs/language.md's Visibility table) and the numbers
+    printed on ``items`` (those hidden from it)."""
+    game = s.game
+    values = [s.p[i][name] for name, vis in game.variables.pvis.items() for i in range(s.n)
+              if vis == "hidden" or (vis == "owner" and i != seat)]
+    values += [s.g[name] for name, vis in game.variables.gvis.items() if vis != "public"]
+    values += [value for item in items for value in game.components.items[item].values()]
+    return frozenset(str(v) for v in values if type(v) is int and v >= CANARY)
+
+
+def leaks(text: str, hidden, numbers=frozenset()) -> list[str]:
+    """The hidden item ids and secret numbers ``text`` writes (whole words; a number as a run of digits)."""
+    return sorted({w for w in re.findall(r"[\w-]+", text or "") if w in hidden} |
+                  {n for n in re.findall(r"\d+", text or "") if n in numbers})
 
 
 class Fuzz:
@@ -69,8 +91,8 @@ class Fuzz:
         self.steps = 0
         self.viewers = [None, *range(players)]
 
-    def check(self, where: str, viewer, text: str, hidden) -> None:
-        for ident in leaks(text, hidden):
+    def check(self, where: str, viewer, text: str, hidden, numbers=frozenset()) -> None:
+        for ident in leaks(text, hidden, numbers):
             who = "the spectator" if viewer is None else str(PLAYERS[viewer])
             self.found.append(f"{self.game.title} seed {self.seed} step {self.steps}, {where} shows {who} "
                               f"`{ident}`: {text[:160]!r}")
@@ -78,14 +100,15 @@ class Fuzz:
     def pictures(self, s, svg: bool) -> None:
         for viewer in self.viewers:
             hidden = hidden_from(s, viewer)
-            self.check("the view", viewer, json.dumps(view(s, viewer)), hidden)
+            numbers = secret_numbers(s, viewer, hidden)
+            self.check("the view", viewer, json.dumps(view(s, viewer)), hidden, numbers)
             if viewer is not None:
                 self.observation(s, viewer, hidden)
             if viewer is not None and viewer in api.current_players(s):
-                self.check("the prompt", viewer, sight(s, viewer).text(api.prompt(s)) or "", hidden)
-                self.actions(s, viewer, hidden)
+                self.check("the prompt", viewer, sight(s, viewer).text(api.prompt(s)) or "", hidden, numbers)
+                self.actions(s, viewer, hidden, numbers)
             if svg:
-                self.check("the SVG", viewer, render_svg(s, viewer), hidden)
+                self.check("the SVG", viewer, render_svg(s, viewer), hidden, numbers)
 
     def observation(self, s, seat: int, hidden) -> None:
         """The RL observation: no slot of an item hidden from the seat (its place, its state) is set."""
@@ -93,7 +116,7 @@ class Fuzz:
         told = " ".join(label for label, value in zip(self.slot_labels, vector) if value and label.startswith("item."))
         self.check("the RL observation", seat, told, hidden)
 
-    def actions(self, s, seat: int, hidden) -> None:
+    def actions(self, s, seat: int, hidden, numbers=frozenset()) -> None:
         """The RL action mask (the notations of the ids it sets) and `legal_actions()`: a blind
         pick's ids are slots, never the hidden items'. A game whose labels have no fixed ids
         (RK0970) has no RL environment."""
@@ -103,9 +126,15 @@ class Fuzz:
         self.play.acted()
         notations = self.play.vocabulary.notations
         self.check("the RL action mask", seat, " ".join(notations[i] for i in self.play.legal(seat)), hidden)
-        self.check("the RL legal actions", seat, " ".join(self.play.legal_notations(seat)), hidden)
+        self.check("the RL legal actions", seat, " ".join(self.play.legal_notations(seat)), hidden, numbers)
 
     def run(self) -> None:
+        with warnings.catch_warnings():
+            # a label printing a variable's value (Purse's `spend 1 of 10101`) has no fixed RL id
+            warnings.filterwarnings("ignore", "the legal action .* has no id in the game's vocabulary")
+            self.play_one()
+
+    def play_one(self) -> None:
         self.observer = Observer(self.game, self.n)
         try:
             self.play = Play(self.game, self.n)
@@ -116,11 +145,15 @@ class Fuzz:
         bot = make_agent("random", self.seed)
         tellers = {seat: Teller(seat=seat) for seat in range(self.n)}
         for seat, teller in tellers.items():
-            self.check("the setup's narration", seat, "\n".join(teller.since(s)), hidden_from(s, seat))
+            hidden = hidden_from(s, seat)
+            self.check("the setup's narration", seat, "\n".join(teller.since(s)), hidden,
+                       secret_numbers(s, seat, hidden))
         self.pictures(s, svg=True)
         hidden_at = []          # per step: viewer -> what it saw neither before nor after
+        numbers_at = []         # per step: viewer -> the secret numbers before or after
         while not s.over and self.steps < self.max_steps:
             before = {viewer: hidden_from(s, viewer) for viewer in self.viewers}
+            secret_before = {viewer: secret_numbers(s, viewer, ()) for viewer in self.viewers}   # the variables
             index = bot.choose(s)
             who = s.pending.player
             for teller in tellers.values():
@@ -132,19 +165,23 @@ class Fuzz:
             self.steps += 1
             both = {viewer: before[viewer] & hidden_from(s, viewer) for viewer in self.viewers}
             hidden_at.append(both)
+            numbers = {viewer: secret_before[viewer] | secret_numbers(s, viewer, both[viewer])
+                       for viewer in self.viewers}
+            numbers_at.append(numbers)
             for seat, teller in tellers.items():
                 told = [teller.acted(s), *teller.since(s)]
-                self.check("the narration", seat, "\n".join(told), both[seat])
+                self.check("the narration", seat, "\n".join(told), both[seat], numbers[seat])
             self.pictures(s, svg=self.steps % SVG_EVERY == 0 or s.over)
-        self.captions(s.actions, hidden_at)
+        self.captions(s.actions, hidden_at, numbers_at)
 
-    def captions(self, actions, hidden_at) -> None:
+    def captions(self, actions, hidden_at, numbers_at) -> None:
         """`rulekit render`'s caption of every step, for every viewer, by replaying the log."""
         for viewer in self.viewers:
             start = api.new_game(self.game, self.n, self.seed)
             for step, _s, _who, told in captioned(start, actions, viewer):
                 if step:
-                    self.check(f"the caption of step {step}", viewer, told, hidden_at[step - 1][viewer])
+                    self.check(f"the caption of step {step}", viewer, told, hidden_at[step - 1][viewer],
+                               numbers_at[step - 1][viewer])
 
 
 def fuzz(path: str, seeds, max_steps: int) -> tuple[int, list[str]]:
@@ -185,3 +222,16 @@ def test_the_fuzzer_finds_a_leak():
     raw = f"p2 {s.pending.labels[0]}"
     assert leaks(raw, hidden)
     assert not leaks(sight(s, 0).text(raw), hidden)
+
+
+def test_the_fuzzer_finds_a_hidden_number():
+    """The fuzzer can fail on a number: a `log` line read without redaction prints p1's coins and
+    the hidden pot to p2."""
+    game = load_game(str(ROOT / "tests/games/purse"))
+    s = api.new_game(game, 2, 1)
+    api.apply(s, "spend 2 of 10101")
+    line = next(e[1] for e in reversed(s.events) if e[0] == "log")
+    numbers = secret_numbers(s, 1, hidden_from(s, 1))
+    assert leaks(line, frozenset(), numbers) == ["10099", "5503"]
+    assert not leaks(sight(s, 1).text(line), frozenset(), numbers)
+    assert not leaks(line, frozenset(), secret_numbers(s, 0, hidden_from(s, 0)) - {"5503"})     # p1's own

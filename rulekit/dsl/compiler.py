@@ -406,6 +406,11 @@ class Compiler:
         is checked too (``"{s}{s}"`` doubles), unless it is one hole alone."""
         self._written_text(node, sum(len(p) for p in node.parts if isinstance(p, str)))
         parts = [self.constant(p) if isinstance(p, str) else f"FMT({self.src(p, scope)})" for p in node.parts]
+        holes, values = self._told_sources(node, scope)
+        if holes:       # a hole may print what some seat may not see: the text says where (engine/redact.py)
+            from ..engine import redact
+            return (f"{self.constant(redact.marked, 'MARKED')}(s, ({''.join(p + ', ' for p in parts)}), "
+                    f"{self.constant(holes, 'HOLES')}, ({''.join(v + ', ' for v in values)}))")
         joined = "''.join((" + "".join(p + ", " for p in parts) + "))"
         if len(parts) == 1:
             return joined
@@ -414,6 +419,95 @@ class Compiler:
             return f"CHECKED_TEXT({joined})"
         first, again = twice        # library.checked_text, written out
         return f"({again} if len({first}) <= MAX_SIZE else TOO_LONG({again}))"
+
+    def _told_sources(self, node, scope) -> tuple:
+        """For a template: ``(holes, values)``, each hole that may print a value some seat may not
+        see as ``(index of the part, ((what, name, k), ...))`` with ``values[k]`` the source of the
+        value each reads (redact.marked says what it makes of them), or ``((), ())``: a hole
+        reading a player's variable (``p.coins``: the seat ``p``), a global variable, an item's
+        property (``c.value``: the item ``c``; ``sum(c.value for c in p.hand)``: the items of
+        ``p.hand``), or a content function reading any of them. Only names and a seat's zones are
+        read again for the sources (they cannot fail, draw or change anything)."""
+        v = self.v
+        watched = v.pvars | v.item_props | v.dynamic_props
+        holes, values = [], []
+        for index, part in enumerate(node.parts):
+            if isinstance(part, str):
+                continue
+            binders = {name: coll.value if isinstance(coll, ast.Let) else coll
+                       for comp in ast.walk(part) if isinstance(comp, ast.Comp) for name, coll in comp.fors}
+            found = []
+            for sub in ast.walk(part):
+                if isinstance(sub, ast.Attr) and sub.name in watched:
+                    if isinstance(sub.obj, ast.Name) and sub.obj.id not in binders:
+                        found.append(("attr", sub.name, sub.obj))
+                        continue
+                    if sub.name in v.pvars:
+                        found.append(("var", sub.name, None))
+                    found.extend(("items", None, root) for root in self._item_roots(sub.obj, binders))
+                elif isinstance(sub, ast.Name) and sub.id in v.gvars and sub.id != "round" \
+                        and sub.id not in binders and scope.where(sub.id)[0] == "game":
+                    found.append(("global", sub.id, None))
+                elif isinstance(sub, ast.Call) and sub.func in v.functions:
+                    pvars, gvars, props = self._function_secrets(sub.func)
+                    found.extend(("var", name, None) for name in sorted(pvars))
+                    found.extend(("global", name, None) for name in sorted(gvars))
+                    if props:
+                        found.extend(("items", None, root) for arg in sub.args
+                                     for root in self._item_roots(arg, binders))
+            sources = []
+            for what, name, expr in found:
+                k = -1
+                if expr is not None:
+                    value = str(self.src(expr, scope))
+                    k = values.index(value) if value in values else len(values)
+                    if k == len(values):
+                        values.append(value)
+                if (what, name, k) not in sources:
+                    sources.append((what, name, k))
+            if sources:
+                holes.append((index, tuple(sources)))
+        return tuple(holes), tuple(values)
+
+    def _item_roots(self, expr, binders: dict, depth: int = 0) -> list:
+        """What the items ``expr`` reads are read from, as names (``c``) and seats' zones
+        (``p.hand``) outside the hole's comprehensions (``binders``: name -> collection)."""
+        out = []
+        for sub in ast.walk(expr):
+            if isinstance(sub, ast.Attr) and sub.name in self.v.pzones and isinstance(sub.obj, ast.Name) \
+                    and sub.obj.id not in binders:
+                out.append(sub)
+            elif isinstance(sub, ast.Name):
+                if sub.id not in binders:
+                    out.append(sub)
+                elif depth < 8:
+                    out.extend(self._item_roots(binders[sub.id], binders, depth + 1))
+        return out
+
+    def _function_secrets(self, name: str, seen: frozenset = frozenset()) -> tuple:
+        """(player variables, global variables, whether an item's property) content function
+        ``name`` reads, with the functions it calls."""
+        known = self.__dict__.setdefault("_secrets_of", {})
+        if name in known:
+            return known[name]
+        params, body = self.v.functions[name]
+        pvars, gvars, props = set(), set(), False
+        inner = set(params) | bound_names(body)
+        for sub in ast.walk(body):
+            if isinstance(sub, ast.Attr):
+                pvars.update((sub.name,) if sub.name in self.v.pvars else ())
+                props = props or sub.name in self.v.item_props or sub.name in self.v.dynamic_props
+            elif isinstance(sub, ast.Name) and sub.id in self.v.gvars and sub.id != "round" and sub.id not in inner:
+                gvars.add(sub.id)
+            elif isinstance(sub, ast.Call) and sub.func in self.v.functions and sub.func not in seen | {name}:
+                more = self._function_secrets(sub.func, seen | {name})
+                pvars |= more[0]
+                gvars |= more[1]
+                props = props or more[2]
+        found = (frozenset(pvars), frozenset(gvars), props)
+        if not seen:
+            known[name] = found
+        return found
 
     def _written_text(self, node, size: int) -> None:
         """A text written in the content is at most MAX_SIZE characters, as a built one (RK0117)."""

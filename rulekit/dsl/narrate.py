@@ -114,7 +114,8 @@ def lines(state, events, actor=None, seat=None, before=None) -> list[str]:
     """What ``events`` (one action's, or the setup's) say under the game's templates; with
     ``seat``, only what that player may see (a hidden variable's change, an item moving
     where they cannot see it, are left out), each line read as the seat may (view.sight: an
-    item hidden from it named by its kind). ``before``: the items hidden from the seat before
+    item hidden from it named by its kind, a value a ``log`` text printed that it may not see
+    read ``?``). ``before``: the items hidden from the seat before
     the action (``redact.hidden_items``), so that an item it saw then is named; without it, the
     items hidden from it in ``state`` are."""
     told = _lines(state, events, actor, seat)
@@ -317,11 +318,14 @@ class Teller:
         if not self.verbose:
             return lines(state, [e for e in events if e[0] != "action"], self.actor, self.seat, before)
         from .notation import render_event
-        told = [render_event(e).strip() for e in events if e[0] != "action" and self._seen(state, e)]
+        seen = [e for e in events if e[0] != "action" and self._seen(state, e)]
         if self.seat is None:
-            return told
+            return [render_event(e).strip() for e in seen]
         reading = sight(state, self.seat, before=before)
-        return [reading.text(line) for line in told]
+        # a log line's values hidden from the seat go before the event is written out (its marks
+        # are of its own text)
+        return [reading.text(render_event(("log", reading.unmarked(e[1])) if e[0] == "log" else e).strip())
+                for e in seen]
 
     def _sight(self, state) -> Sight:
         return sight(state, self.seat, before=self.hidden)

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""Which values of a game are hidden from whom, read off its texts: the warning RK0390.
+"""Which values of a game are hidden from whom, read off its texts: the warnings RK0390 and RK0391.
 
 An option's label is the action's notation, written once for the omniscient log and read by
 every seat (engine/redact.py names each item a seat may not see by its kind). A label that names
@@ -16,6 +16,13 @@ hidden variable names a hidden item, or a property printed on it, which redactio
 option of a ``choose_all`` is left alone: another player's simultaneous pick is told as chosen.
 What it cannot see (a reveal done by a procedure the option calls) it does not warn about: the
 warning is for what is certainly read by others.
+
+A number, or a text, a template's hole prints is redacted by itself where the hole reads what
+some seat may not see (a player's ``owner`` or ``hidden`` variable, a hidden global, an item's
+property: the compiled template marks its span, engine/redact.py). RK0391 is for what that cannot
+follow: a hidden variable's value printed by a text built otherwise (``text(p.coins)``, ``+``), or
+through a local variable or an option's ``for`` variable that holds it (``n = p.coins``, then
+``"{n}"``), which every seat reads as written.
 """
 from __future__ import annotations
 
@@ -70,34 +77,109 @@ def leaking_labels(data: dict, texts: dict) -> list[Diagnostic]:
 
 def _printed_variables(data: dict, texts: dict) -> list[Diagnostic]:
     """RK0391: a label, ``says`` or ``log`` text that prints an ``owner`` or ``hidden`` variable
-    (``p.coins``, or a global one by name), which every seat reads: a number is never redacted."""
+    (``p.coins``, or a global one by name), or a property of an item of an ``owner`` or ``hidden``
+    zone, where no seat's reading can hide it. A template's hole that reads the variable or the
+    property itself is read ``?`` by a seat that may not see it (the compiled template marks it:
+    engine/redact.py); what is left is a text that carries the value some other way: built by an
+    expression rather than a template (``text(p.coins)``, ``"..." + ...``), or a hole that reads a
+    local variable holding it (``n = p.coins`` then ``"{n}"``; ``v = top(pool).value``)."""
     mine = {n for n, s in ((data.get("player") or {}).get("vars") or {}).items() if _vis(s) in SECRET}
     glob = {n for n, s in (data.get("vars") or {}).items() if _vis(s) in SECRET}
-    if not mine and not glob:
+    zones = Zones(data)
+    if not mine and not glob and not zones.secret_global and not zones.secret_player:
         return []
+    props = _item_props(data)
     out = []
     for tree in texts.values():
         own = {id(node) for node, scope in names(tree) if scope == OWN}
+        items: dict = {}        # a local holding items of a secret zone -> the zone
+        held: dict = {}         # a local holding a hidden value -> what it is, in words
+
+        def zone_of(expr, own=own, items=items):
+            """The secret zone whose items ``expr`` reads (not only counts), or None."""
+            for part in _uncounted(expr):
+                if isinstance(part, ast.Attr) and part.name in zones.secret_player:
+                    return part.name
+                if isinstance(part, ast.Name) and id(part) in own and part.id in items:
+                    return items[part.id]
+                if isinstance(part, ast.Name) and part.id in zones.secret_global and id(part) not in own:
+                    return part.id
+            return None
+
+        def secret(expr, own=own, held=held):
+            """What hidden value ``expr`` reads, in words, the local it reads it through (None:
+            directly) and the node reading it; or None."""
+            for part in ast.walk(expr):
+                if isinstance(part, ast.Attr) and part.name in mine:
+                    return f"`{part.name}`, a variable other players may not see", None, part
+                if isinstance(part, ast.Name) and id(part) in own and part.id in held:
+                    return held[part.id], part.id, part
+                if isinstance(part, ast.Name) and part.id in glob and id(part) not in own:
+                    return f"`{part.id}`, a variable other players may not see", None, part
+                if isinstance(part, ast.Attr) and part.name in props:
+                    zone = zone_of(part.obj)
+                    if zone is not None:
+                        return f"`{part.name}` of an item of `{zone}`, which other players may not see", None, part
+            return None
+
+        for _ in range(2):      # a local assigned from another such local, written later
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Assign) and isinstance(node.target, ast.Name) and id(node.target) in own:
+                    found, zone = secret(node.value), zone_of(node.value)
+                    if found is not None:
+                        held.setdefault(node.target.id, found[0])
+                    elif zone is not None:
+                        items.setdefault(node.target.id, zone)
+                elif isinstance(node, ast.Option):      # `for n in [p.coins]`, `let n = p.coins`: the value itself
+                    for name, coll in node.fors:
+                        found = secret(coll) if isinstance(coll, (ast.Let, ast.ListLit)) else None
+                        zone = zone_of(coll.value if isinstance(coll, ast.Let) else coll)
+                        if found is not None:
+                            held.setdefault(name, found[0])
+                        elif zone is not None:
+                            items.setdefault(name, zone)
+                elif isinstance(node, ast.For) and zone_of(node.iter) is not None:
+                    items.setdefault(node.var, zone_of(node.iter))
         for text in _told_to_all(tree):
-            for part in ast.walk(text):
-                name = part.name if isinstance(part, ast.Attr) and part.name in mine else \
-                    part.id if isinstance(part, ast.Name) and part.id in glob and id(part) not in own else None
-                if name is not None:
-                    out.append(Diagnostic(
-                        TEXT_PRINTS_HIDDEN, f"this text prints `{name}`, a variable other players may not see: "
-                        "every seat reads it as written", part.span, severity="warning",
-                        help="tell it in the deciding player's prompt (`choose p, prompt \"...\"`), which only "
-                             "they read"))
-                    break
+            if isinstance(text, ast.Str):
+                continue
+            holes = [part for part in text.parts if not isinstance(part, str)] \
+                if isinstance(text, ast.Template) else [text]
+            for hole in holes:
+                found = secret(hole)
+                if found is None or (isinstance(text, ast.Template) and found[1] is None):
+                    continue        # a hole reading the value itself is redacted
+                what, local, part = found
+                how = f"through the variable `{local}`, which a seat's reading cannot follow" if local else \
+                    "in a text built by an expression, not in a template's hole"
+                out.append(Diagnostic(
+                    TEXT_PRINTS_HIDDEN, f"this text prints {what}, {how}: every seat reads it as written", part.span,
+                    severity="warning",
+                    help="print it in a template's hole that reads it (`\"{p.coins}\"`, `\"{c.value}\"`), which a "
+                         "seat that may not see it reads as `?`, or word the text for everyone"))
+                break
+    return out
+
+
+def _item_props(data: dict) -> set:
+    """The names of the items' properties (printed or state) the game's components declare."""
+    out: set = set()
+    for spec in (data.get("components") or {}).values():
+        if not isinstance(spec, dict):
+            continue
+        for key in ("props", "state", "generate"):
+            out.update(spec.get(key) or {} if isinstance(spec.get(key), dict) else ())
+        for item in spec.get("items") or ():
+            out.update(k for k in (item if isinstance(item, dict) else ()) if k != "id")
     return out
 
 
 def _told_to_all(tree):
-    """The templates of ``tree`` every seat is told: options' labels and ``says``, ``log`` texts."""
+    """The texts of ``tree`` every seat is told: options' labels and ``says``, ``log`` texts."""
     for node in ast.walk(tree):
         texts = (node.label, node.says) if isinstance(node, ast.Option) else \
             node.args[:1] if isinstance(node, ast.Call) and node.func == "log" else ()
-        yield from (text for text in texts if isinstance(text, ast.Template))
+        yield from (text for text in texts if text is not None)
 
 
 def _walk(tree, skip):

@@ -4,8 +4,9 @@
 The log is omniscient (``keep x-3 y-7``); a picture drawn ``--as`` a seat, or for a spectator,
 is captioned as that viewer may read the action (``view.sight``): the option's ``says`` when it
 has one (the author's public wording), else ``pK label``, with the items hidden from the viewer
-both before and after the action named by kind, and another player's pick of a simultaneous
-decision told only as chosen. ``--full`` captions the log as it is.
+both before and after the action named by kind, a value printed in it that the viewer may not
+see (another player's `owner` variable, a property of such an item) read `?`, and another
+player's pick of a simultaneous decision told only as chosen. ``--full`` captions the log as it is.
 """
 from __future__ import annotations
 
@@ -32,12 +33,13 @@ def steps(start, actions, viewer: int | None = None, full: bool = False):
         seat = decision.player
         secret = decision.__class__ is not Decision and seat != viewer
         says = decision.says(index) if index is not None and not secret else None
+        label = decision.label(index) if index is not None and not secret else bare    # with what it prints marked
         before = hidden_items(s, viewer)
         api.apply(s, action, atomic=False)
         if secret:
             yield i, s, who, f"{PLAYERS[seat]} has chosen"
         else:
-            yield i, s, who, sight(s, viewer, before=before).action(seat, bare, says)
+            yield i, s, who, sight(s, viewer, before=before).action(seat, label, says)
 
 
 def caption(step: int, total: int, told: str | None) -> str:
