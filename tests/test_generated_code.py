@@ -110,5 +110,6 @@ def test_a_long_procedure_reads_as_a_function_per_block(game):
     assert bool(blocks) == (game == "goa")      # no procedure of Batavia has 24 blocks
     if game == "goa":
         run = "run_action_turn"
-        assert sizes[run] <= 10 and sum(name.startswith("action_turn_") for name in blocks) >= 60
+        # (a block no run reaches is not written: 54 of its 68)
+        assert sizes[run] <= 10 and sum(name.startswith("action_turn_") for name in blocks) >= 50
         assert max(sizes[name] for name in blocks) <= 40

@@ -295,13 +295,13 @@ def test_a_value_read_twice_may_stand_before_an_attribute():
     """Built-ins' forms test ``{first}.__class__``: the first read of a number is parenthesised
     (``1.__class__`` is no Python), names, texts and stored values are as they are."""
     comp = compiler.Compiler.__new__(compiler.Compiler)      # _twice reads these two fields alone
-    comp.at, comp.names = compiler.Writing(), compiler.ModuleNames(temps=iter(range(10)))
+    comp.at, comp.names = compiler.Writing(), compiler.ModuleNames()
     assert comp._twice(literal(1)) == ("(1)", "1")
     assert comp._twice(literal(-2)) == ("(-2)", "-2")
     assert comp._twice(Py("x", NAME)) == ("x", "x")
     assert comp._twice(literal("a b")) == ("'a b'", "'a b'")
-    assert comp._twice("f(x)") == ("(_t0 := f(x))", "_t0")
-    assert comp._twice("x") == ("(_t1 := x)", "_t1")      # text of no known kind: nothing is assumed
+    assert comp._twice("f(x)") == ("(_t := f(x))", "_t")
+    assert comp._twice("x") == ("(_t_2 := x)", "_t_2")      # text of no known kind: nothing is assumed
     for form in [t.inline for t in TEMPLATES.values() if t.inline] + \
             [w for t in TEMPLATES.values() if t.walks for w in t.walks.values()]:
         first, again = comp._twice(literal(1))

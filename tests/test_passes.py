@@ -105,7 +105,10 @@ flow:
     - id: turns
       do: |
         for p in players:
-            turn(p)
+            if seat(p) == 1:
+                turn(p)
+            else:
+                turn(p)
             p.points += count(others(p)) - seat(p)
 scoring:
   categories:

@@ -9,7 +9,7 @@ from typing import Any
 
 from ..codes import DUPLICATE_PHASE, ENDLESS_FLOW, MOVE_NEVER_ASKS, PHASE_NEVER_RUNS
 from ..content import typed
-from ..dsl import calls, check
+from ..dsl import calls, check, signatures
 from ..dsl.codegen import Code, Module
 from ..dsl.compiler import Compiler, Vocabulary
 from ..dsl.reads import EVERYTHING, PLAYER_COUNT, function_reads
@@ -87,6 +87,7 @@ def program(ctx: Context, name: str, compiler: Compiler, procedures_spec: dict, 
     if rounds is None and until is None and phases:
         ctx.error(ENDLESS_FLOW, "the flow never ends: give `rounds` or `end_after_round_if`", ("flow",), key=True)
 
+    _seat_params(compiler, vocab, parts)
     check_bodies(compiler, parts)
     module.plan({key: body for key, _params, body, _span, _name in parts})
     for key, takes, body, span, what in parts:
@@ -99,6 +100,20 @@ def program(ctx: Context, name: str, compiler: Compiler, procedures_spec: dict, 
     if not compiler.out.writer_found and not any(d.severity == "error" for d in compiler.out.diagnostics):
         module.load()           # else not run: the build stops with the diagnostics
     return compiled
+
+
+def _seat_params(compiler: Compiler, vocab: Vocabulary, parts: list) -> None:
+    """The parameters of procedures and option groups that every call gives a player
+    (dsl/signatures.py): the front end types them so, and the writer checks a call it cannot
+    tell gives one (a script's)."""
+    bodies = {key: (params, body) for key, params, body, _span, _name in parts}
+    bodies.update({f"group:{name}": (params, options) for name, (params, options) in vocab.option_groups.items()})
+    found = signatures.seat_params(vocab, bodies, frozenset(vocab.gvars))
+    vocab.seat_params.update(found)
+    seats = compiler.front_end.seats
+    for key, (_params, body) in bodies.items():
+        if key in found:
+            seats[id(body)] = frozenset(seats.get(id(body), ())) | found[key]
 
 
 def _whole_moves(ctx: Context, module: Module, procedures_spec: dict) -> frozenset:

@@ -9,6 +9,7 @@ of its own (a long procedure, ``_emit_split``), and the lines that return from a
 """
 from __future__ import annotations
 
+from ..errors import InternalError
 from . import passes
 from .pysource import CONTINUE, Comment, Exit, Jump
 
@@ -89,3 +90,29 @@ def threaded(blocks: list) -> list:
                 new.pop()       # a later block: the tests below this one reach it without going round
         out.append(new)
     return out
+
+
+@passes.step("unreachable")
+def without_unreachable(blocks: list, entries: set) -> list:
+    """The blocks with None for each one no run reaches: a run starts at one of ``entries``
+    (block 0, or the block a decided option binds) and goes on only where a line sends it,
+    ``pc = N`` or ``f.pc = N`` (every test of the dispatch is ``pc == N``, so a block is never
+    entered by falling past the one before). A branch's or a loop's end that threading
+    bypassed is such a block. Numbers stay as they are: a saved frame's pc means the same."""
+    seen: set = set()
+    todo = [pc for pc in entries if pc < len(blocks)]
+    while todo:
+        pc = todo.pop()
+        if pc in seen:
+            continue
+        seen.add(pc)
+        todo.extend(text.target for _ind, text, _span in blocks[pc]
+                    if isinstance(text, Jump) and text.target.__class__ is int and text.target not in seen)
+    return [lines if pc in seen else None for pc, lines in enumerate(blocks)]
+
+
+def unreached(procedure: str, pc):
+    """What generated code runs where a run reaches a block :func:`without_unreachable` left out:
+    a fault of that pass, never the author's (exit 101), named with how to run without it."""
+    raise InternalError(f"block {pc} of `{procedure}` was reached, but the compiler's pass `unreachable` left it "
+                        f"out; {passes.ENV}=-unreachable runs without it")

@@ -125,6 +125,7 @@ class Choices:
         bodies = []
         for opt, scope, names, clauses, keys, walkers in options:
             target = self.reserve()
+            self.entries.add(target)        # a decision starts the run here
             inner = scope.bind_py(names, walkers)
             parts["keys"][target] = tuple(keys)
             parts["spans"][target] = opt.span
@@ -181,8 +182,10 @@ class Choices:
 
     def _list_option(self, opt, inner: Scope, target: int, names: dict, clauses: list, lines: list, span) -> None:
         """The lines that add one option's ``(target, *values)`` tuples to ``ch``, each value its
-        ``for`` clauses walk (where its condition holds)."""
+        ``for`` clauses walk (where its condition holds). Its lines name the option's own content
+        line (a listing reads, and fails, at the option it lists)."""
         comp = self.comp
+        span = opt.span or span
         values = "".join(f", {names[n]}" for n in names)
         # compiled once: whole, or in the parts _placed_tests puts before loops
         cond = comp.src(opt.cond, inner) if opt.cond is not None and not (clauses and opt.by is None) else None
@@ -262,6 +265,7 @@ class Choices:
         all have chosen, each pick's body runs in the listed order, then the code after it."""
         comp = self.comp
         ask, record, run, end = (self.reserve() for _ in range(4))
+        self.entries.update((ask, record, run, end))     # the simultaneous choice's machinery goes to each
         sim = SimSpec(f"$A{next(self._slots)}", self.scope.key(st.var), ask, record, st.span)
         ref = comp.constant(sim, "SIM")
         self.cur.append((3, f"SIM_BEGIN(s, f, {ref}, {comp.src(st.player, self.scope)})", st.span))

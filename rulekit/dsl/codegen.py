@@ -17,6 +17,7 @@ back to that span. Checks (names, arity, assignments) are made on the same walk 
 from __future__ import annotations
 
 import contextlib
+import functools
 import itertools
 import os
 import zlib
@@ -31,6 +32,7 @@ from ..codes import (
     VALUE_THROWN_AWAY,
     WRONG_ARGUMENT_COUNT,
 )
+from ..engine import arguments
 from ..engine.library import REGISTRY
 from ..engine.runtime import Code, LinesOwner, keep_lines
 from ..errors import Diagnostic, DiagnosticReport, suggestion_help
@@ -44,6 +46,11 @@ from .scope import Scope
 from .visit import assigned_names, loop_depth, methods
 
 _SPLIT_BLOCKS = 24      # a resumable procedure of at least this many blocks is a function per block (performance.md)
+
+
+def _unreached_block(table: str, pc: int, s, f, e):
+    """A split procedure's block :func:`blocks.without_unreachable` left out, reached after all."""
+    blocks.unreached(table, pc)
 
 
 class _Prefixed:
@@ -138,7 +145,8 @@ class Module:
         exec(code, self.comp.ns)  # noqa: S102 - our own source, checked (dsl/verify.py)
         ns = self.comp.ns
         for table, names in self.tables:
-            ns[table][:] = [ns[name] for name in names]
+            ns[table][:] = [ns[name] if name is not None else functools.partial(_unreached_block, table, pc)
+                            for pc, name in enumerate(names)]
         for code in self.written:
             code.run = ns.get(f"run_{code.pyname}")
             code.direct = ns.get(f"call_{code.pyname}")
@@ -254,6 +262,7 @@ class _Writer(Choices):
         self.loops: list = []            # ("py",) or ("blk", head pc, end pc)
         self.flat = flat                 # every loop as blocks (content nested deeper than Python allows)
         self.helpers: list = []          # resumable: (name, lines, span) of functions written before it
+        self.entries: set = {0}          # resumable: the blocks a run starts at (0, a decided option's)
         self._slots = itertools.count()
 
     # ------------------------------------------------------------ frames of code
@@ -281,6 +290,8 @@ class _Writer(Choices):
             m.extend(body)
             m.add(0, "")
         written = blocks.threaded(self.blocks) if self.comp.passes.on("threading") else self.blocks
+        if self.comp.passes.on("unreachable"):
+            written = blocks.without_unreachable(written, self.entries)
         if len(written) >= _SPLIT_BLOCKS:
             self._emit_split(written)
             return
@@ -289,7 +300,10 @@ class _Writer(Choices):
         m.add(1, "e = f.env")
         m.add(1, "pc = f.pc")
         m.add(1, "while True:")
-        self._emit_range(written, 0, len(written), 0)
+        self._emit_range(written, [pc for pc, lines in enumerate(written) if lines is not None], 0)
+        if None in written:     # a block left out, reached after all: a fault of the pass, not a silent loop
+            fault = self.comp.constant(blocks.unreached, "UNREACHED")
+            self.m.add(2, f"{fault}({self.comp.constant(self.code.name)}, pc)")
 
     def _emit_split(self, written: list) -> None:
         """A long procedure as one function per block, each returning the block to run next (or,
@@ -299,10 +313,12 @@ class _Writer(Choices):
         functions when the module is loaded (:meth:`Module.load`)."""
         m = self.m
         pyname = self.code.pyname
-        names = [f"{pyname}_block_{pc}" for pc in range(len(written))]
+        names = [f"{pyname}_block_{pc}" if lines is not None else None for pc, lines in enumerate(written)]
         table = self.comp.constant([], "BLOCKS")
         m.tables.append((table, names))
         for pc, lines in enumerate(written):
+            if lines is None:
+                continue        # no run reaches it (blocks.without_unreachable)
             m.add(0, f"def {names[pc]}(s, f, e):  # {_named(self.code.name, self.code.span)}", self.code.span)
             m.extend(blocks.block_function(lines))
             m.add(0, "")
@@ -316,17 +332,18 @@ class _Writer(Choices):
         m.add(2, "if pc.__class__ is not INT:")
         m.add(3, "return pc")
 
-    def _emit_range(self, written: list, lo: int, hi: int, shift: int) -> None:
-        """Blocks ``lo``..``hi - 1``, tested by halves (``if pc < mid:`` around the lower half, the
-        upper half after it): a resume finds its block in a few tests, not one per block, and a
-        block still falls through to any later one (every test comes in the blocks' order)."""
-        if hi - lo > _LEAF_BLOCKS:
-            mid = (lo + hi) // 2
-            self.m.add(2 + shift, f"if pc < {mid}:")
-            self._emit_range(written, lo, mid, shift + 1)
-            self._emit_range(written, mid, hi, shift)
+    def _emit_range(self, written: list, pcs: list, shift: int) -> None:
+        """The blocks ``pcs`` (those written, in order), tested by halves (``if pc < mid:`` around
+        the lower half, the upper half after it): a resume finds its block in a few tests, not one
+        per block, and a block still falls through to any later one (every test comes in the
+        blocks' order)."""
+        if len(pcs) > _LEAF_BLOCKS:
+            half = len(pcs) // 2
+            self.m.add(2 + shift, f"if pc < {pcs[half]}:")
+            self._emit_range(written, pcs[:half], shift + 1)
+            self._emit_range(written, pcs[half:], shift)
             return
-        for pc in range(lo, hi):
+        for pc in pcs:
             self.m.add(2 + shift, f"if pc == {pc}:")
             lines = written[pc] or [(3, "pass", None)]
             self.m.extend([(ind + shift, text, span) for ind, text, span in lines])
@@ -613,7 +630,19 @@ class _Writer(Choices):
             comp.error(WRONG_ARGUMENT_COUNT, f"procedure `{name}` takes {len(params)} argument"
                        f"{'s' if len(params) != 1 else ''} ({', '.join(params)}), got {len(call.args)}", call.span)
             return None
-        return [comp.src(a, self.scope) for a in call.args]
+        seats = comp.v.seat_params.get(name, ()) if comp.passes.on("typed") else ()
+        return [self._seat_arg(comp.src(a, self.scope), a, name, param) if param in seats else comp.src(a, self.scope)
+                for param, a in zip(params, call.args)]
+
+    def _seat_arg(self, source: str, node, name: str, param: str) -> str:
+        """An argument given to a procedure's parameter that is a player at every call the game
+        makes (signatures.py), which the callee reads as one: checked where this call cannot
+        tell it is one (a script's position calling the procedure)."""
+        if self.comp.typed_as(node) == "seat":
+            return source
+        check = self.comp.constant(arguments.seat_argument, "SEAT_ARGUMENT")
+        return f"{check}(s, {source}, {self.comp.constant(name)}, {self.comp.constant(param)}, " \
+               f"{self.comp.constant(node.span, 'AT')})"
 
     def _direct_call(self, call):
         args = self._proc_args(call)

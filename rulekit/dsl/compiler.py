@@ -22,8 +22,7 @@ generated code, which never looks at the AST again.
 """
 from __future__ import annotations
 
-import itertools
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import attrs
 
@@ -91,6 +90,7 @@ class Vocabulary:
     tables: dict = attrs.Factory(dict)           # name -> plain data
     functions: dict = attrs.Factory(dict)        # name -> (params, ast expr)
     procedures: dict = attrs.Factory(dict)       # name -> params
+    seat_params: dict = attrs.Factory(dict)      # procedure or `group:NAME` -> the params every call gives a player
     bounds: dict = attrs.Factory(dict)           # (variable, per player) -> (min, max), where bounded
     option_groups: dict = attrs.Factory(dict)    # name -> (params, tuple of ast.Option)
     prop_reads: dict = attrs.Factory(dict)       # item property -> spans reading it (content/properties.py)
@@ -119,13 +119,13 @@ class ModuleNames:
     stems: dict = attrs.Factory(dict)
     made: set = attrs.Factory(set)
     locals_made: dict = attrs.Factory(dict)  # the Python locals of the function being written -> their stems
-    temps: Iterator = attrs.Factory(lambda: itertools.count(1))  # `_t1`...: a value stored by its first read
     constants: dict = attrs.Factory(dict)   # (class, value) -> the name a constant is bound under (constant)
     functions: dict = attrs.Factory(dict)   # source -> a small function compiled from it (define)
     callers: dict = attrs.Factory(dict)     # content function -> the name of its caller (_memoised)
     setters: dict = attrs.Factory(dict)     # (variable, per player) -> the name of its setter
     sets: dict = attrs.Factory(dict)        # set -> the name of its list
     by_seat: dict = attrs.Factory(dict)     # function -> the name of its table by seat (_looked_up_by_seat)
+    readers: dict = attrs.Factory(dict)     # (attribute, its paths) -> the name of its reader (x_Attr)
 
     def fresh(self, stem: str, taken=()) -> str:
         """A new name from ``stem``: the stem itself, then ``stem_2``, ``stem_3``... (``K1``,
@@ -356,9 +356,11 @@ class Compiler:
             self.names.constants[key] = name
         return Py(name, NAME)
 
-    def _temp(self, prefix: str) -> Py:
-        """A fresh Python local of generated code (``_t1``, ``_q2``): a variable, read as it is."""
-        return Py(f"{prefix}{next(self.names.temps)}", NAME)
+    def _temp(self, stem: str) -> Py:
+        """A fresh Python local of generated code, named after what it holds where the content
+        names it (``_points``, ``_sum``), else by its use (``_t``, a value read twice), numbered
+        within the function being written (``_t_2``): a variable, read as it is."""
+        return Py(self.names.local(stem), NAME)
 
     def variable(self, stem: str) -> str:
         """A fresh Python identifier for a comprehension or parameter variable (``v_`` and its
@@ -601,15 +603,18 @@ class Compiler:
             return f"ITEMS[{obj}][{key}]"
         if paths == ["mprop"]:
             return f"{self.constant(members, 'MEMBERS')}[{obj}][{key}]"
-        dispatch = expressions.attribute_reader(name, frozenset(paths), v.items, v.members, v.pzones.get(name))
+        reader = self.names.readers.get((name, frozenset(paths)))
+        if reader is None:      # one reader of each attribute (as its paths say), named after it
+            dispatch = expressions.attribute_reader(name, frozenset(paths), v.items, v.members, v.pzones.get(name))
+            reader = self.names.readers[name, frozenset(paths)] = self.constant(dispatch, f'A_{py_identifier(name)}')
         twice = self._twice(obj) if "dprop" in paths or "sprop" in paths else None
         if twice is None:
-            return f"{self.constant(dispatch, f'A_{py_identifier(name)}')}(s, {obj})"
+            return f"{reader}(s, {obj})"
         first, again = twice    # what `dispatch` does for an item, and for a seat, written out
         read = item_read(again)
         seat = f"s.p[{again}][{key}] if {again}.__class__ is PLAYER else " if "pvar" in paths else ""
         return (f"({read} if {first}.__class__ is STR and {again} in ITEMS else {seat}"
-                f"{self.constant(dispatch, f'A_{py_identifier(name)}')}(s, {again}))")
+                f"{reader}(s, {again}))")
 
     def x_Index(self, node, scope):
         kind = self.kinds.certain(node.obj, scope)
@@ -887,10 +892,10 @@ class Compiler:
         if per_player:
             obj = self.src(target.obj, scope)     # worked out before the value, as the setter's call does
             if pysource.kind(obj) != pysource.NAME:
-                local = self._temp("_q")
+                local = self._temp("_whose")
                 lines.append((0, f"{local} = {obj}"))
                 obj = local
-        local = self._temp("_q")
+        local = self._temp(f"_{py_identifier(name)}")
         lines.append((0, f"{local} = {value}"))
         if low is None and high is None:    # any value but a list or a zone (the memo notes where those go)
             test = [f"{local}.__class__ in PLAIN_VALUE"]

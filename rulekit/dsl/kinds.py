@@ -205,6 +205,8 @@ class Kinds:
                 return "member"
         if isinstance(coll, ast.Call) and coll.func in v.functions:
             return self.function_elements(coll.func)
+        if isinstance(coll, ast.Call) and coll.func in SEAT_CALLS:
+            return "seat"
         if isinstance(coll, ast.Call) and coll.func == "items" and "items" not in v.functions:
             named = _literal(coll)
             return f"item:{named}" if named in v.kind_props else "item"
@@ -274,6 +276,7 @@ class Kinds:
 
 # what a built-in's argument of each kind (its `args`) takes besides that kind, and how each is said
 # (a player is a seat number; an item and a set's member are texts, their ids)
+SEAT_CALLS = ("others", "players_from")     # the built-ins that give a list of players (engine/library.py)
 _TAKES_ALSO = {"zone": {"zone"}, "item": {"text", "member"}, "number": {"seat"},
                "text": {"number", "bool", "none", "seat", "item", "member"}, "list": {"zone", "family"}}
 _WANTED = {"zone": "a zone", "item": "an item", "number": "a whole number", "text": "text", "list": "a list or a zone"}

@@ -213,7 +213,7 @@ def _reduce(compiler, node, form: str, scope, indent: int, lines: list, returned
     if form != "list":
         compiler.bind_args(REGISTRY[node.func], node, scope, lambda n, sc: "None")   # checks only
     aggregate = AGGREGATES[form]
-    acc = compiler._temp("_q")
+    acc = compiler._temp(f"_{form}")
     start = aggregate.start
     if start is None:       # `first`: its default (asked for before the items, as the built-in does)
         start = compiler.src(_defaults(node)[0], scope) if _defaults(node) else "None"
@@ -226,7 +226,7 @@ def _reduce(compiler, node, form: str, scope, indent: int, lines: list, returned
         elt = None if form == "count" and isinstance(comp.elt, (*_CONSTANT, ast.Name)) \
             else compiler.src(comp.elt, inner)
     if form in ("max", "min") and not isinstance(comp.elt, (*_CONSTANT, ast.Name)):
-        item = compiler._temp("_q")     # compared, then kept: worked out once
+        item = compiler._temp("_item")     # compared, then kept: worked out once
         lines.append((depth, f"{item} = {elt}"))
         elt = item
     lines.extend((depth + extra, line) for extra, line in aggregate.step(acc, elt, returned))

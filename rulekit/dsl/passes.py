@@ -65,6 +65,8 @@ PASSES: tuple[Pass, ...] = (
          "choices.Choices._params_read_once"),
     Pass("threading", "a jump to a block that only jumps on goes straight to its end",
          "blocks.threaded"),
+    Pass("unreachable", "a block no run can reach is not written",
+         "blocks.without_unreachable"),
 )
 NAMES: tuple[str, ...] = tuple(p.name for p in PASSES)
 

@@ -1,0 +1,106 @@
+# SPDX-License-Identifier: MIT
+"""Which parameters of the procedures and option groups are a player at every call.
+
+A procedure's parameter has no declared type, but the content shows what it is given: when every
+call of ``gain_tile(p, t)`` in the game passes a player as ``p`` (a loop's ``q`` over ``players``,
+a parameter that is itself a player at every call), ``p`` is a player, and the code written for
+the body reads it as one, with no test of its class (the ``typed`` pass). The answer is the
+largest one the calls allow: every parameter is a player until a call passes something else,
+worked out again until nothing changes, so a procedure calling itself keeps what its other calls
+give. A call from outside the game's texts (a script's position) is checked where it is written
+(``codegen._proc_args``): it cannot pass a player's parameter anything else.
+"""
+from __future__ import annotations
+
+from . import ast, resolve
+from .kinds import SEAT_CALLS
+from .visit import fields
+
+_SEAT_LISTS = ("players",)       # a name of the game that is the list of players
+
+
+def seat_params(vocab, bodies: dict, game_vars: frozenset) -> dict:
+    """callee -> the frozenset of its parameters a player is given at every call, for each
+    procedure and option group; ``bodies``: every body that may call one, by name (procedures,
+    groups, phases, setup, finish) -> (its parameters, its body)."""
+    callees = {name: tuple(vocab.procedures[name]) for name in vocab.procedures}
+    callees.update({f"group:{name}": tuple(params) for name, (params, _opts) in vocab.option_groups.items()})
+    seats = {name: set(params) for name, params in callees.items()}
+    while True:
+        changed = False
+        for caller, (params, body) in bodies.items():
+            known = _Caller(vocab, params, body, frozenset(seats.get(caller, ())), game_vars)
+            for callee, given in known.calls():
+                for k, param in enumerate(callees[callee]):
+                    if param in seats[callee] and not (k < len(given) and known.is_seat(given[k])):
+                        seats[callee].discard(param)
+                        changed = True
+        if not changed:
+            return {name: frozenset(found) for name, found in seats.items() if found}
+
+
+class _Caller:
+    """One body: the calls it makes, and which of its names are a player wherever they are read."""
+
+    def __init__(self, vocab, params, body, seat_params: frozenset, game_vars: frozenset):
+        self.v = vocab
+        self.body = body
+        self.binders = resolve.binders(body, params, game_vars)
+        self.seat_params = seat_params
+        self.local_seats = _local_seats(body, vocab)
+
+    def calls(self):
+        """(callee, its argument nodes) of every procedure call and group inclusion."""
+        for node in _nodes(self.body):
+            if isinstance(node, ast.Call) and node.func in self.v.procedures and not node.kwargs:
+                yield node.func, node.args
+            elif isinstance(node, ast.Include) and node.name in self.v.option_groups:
+                yield f"group:{node.name}", node.args
+
+    def is_seat(self, node) -> bool:
+        if not isinstance(node, ast.Name):
+            return False
+        found = self.binders.get(id(node))
+        if found is None:
+            return False        # a name of the game
+        binder = found[1]
+        if binder == resolve.PARAM:
+            return node.id in self.seat_params
+        if binder == resolve.LOCAL:
+            return node.id in self.local_seats
+        clause, k = binder
+        return _seat_list(clause.fors[k][1], self.v)
+
+
+def _seat_list(coll, vocab) -> bool:
+    """``coll`` is the list of players, or players a built-in gives (``others(p)``)."""
+    if isinstance(coll, ast.Name):
+        return coll.id in _SEAT_LISTS and coll.id not in vocab.sets and coll.id not in vocab.functions
+    return isinstance(coll, ast.Call) and coll.func in SEAT_CALLS and coll.func not in vocab.functions
+
+
+def _local_seats(body, vocab) -> frozenset:
+    """The locals of ``body`` every binding of which gives a player: a ``for`` over players, a
+    ``choose_all``'s player, and nothing else (no assignment)."""
+    seat, other = set(), set()
+    for node in _nodes(body):
+        if isinstance(node, ast.For):
+            (seat if _seat_list(node.iter, vocab) else other).add(node.var)
+        elif isinstance(node, ast.ChooseAll) and node.var:
+            seat.add(node.var)
+        elif isinstance(node, (ast.Assign, ast.AugAssign)):
+            other.update(n.id for n in _nodes(node.target) if isinstance(n, ast.Name))
+    return frozenset(seat - other)
+
+
+def _nodes(node):
+    """Every node of ``node`` (a node or a tuple of them)."""
+    if isinstance(node, tuple):
+        for part in node:
+            yield from _nodes(part)
+        return
+    if not isinstance(node, ast.Node):
+        return
+    yield node
+    for name in fields(node.__class__):
+        yield from _nodes(getattr(node, name))
