@@ -165,8 +165,9 @@ MOVE_NEVER_ASKS = _code("RK0361", "warning: a procedure marked `move: whole` tha
 # RK039x: hidden information (rulekit/dsl/secrecy.py)
 LABEL_NAMES_HIDDEN = _code("RK0390", "warning: an option's label (or `says`) names an item of a zone other players "
                                      "may not see, and the option never shows it: they read only its kind")
-TEXT_PRINTS_HIDDEN = _code("RK0391", "warning: an option's label or `says`, or a `log` text, prints a variable other "
-                                     "players may not see (`owner` or `hidden`): every seat reads it as written")
+TEXT_PRINTS_HIDDEN = _code("RK0391", "warning: an option's label or `says`, or a `log` text, prints a value other "
+                                     "players may not see (`owner` or `hidden`) where redaction cannot follow it (held "
+                                     "in a local first, built without a template): every seat reads it as written")
 # RK096x: batch files of `rulekit simulate --out FILE.jsonl` (batch/batch_io.py)
 RESUME_OTHER_BATCH = _code("RK0960", "a `--resume` batch file of another batch: another game, content hash, seed, "
                                      "player count, bots or action cap (what differs is named)")
