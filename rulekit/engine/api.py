@@ -9,6 +9,8 @@ which is cut back), so refusals are always atomic and a long replay stays linear
 """
 from __future__ import annotations
 
+import weakref
+
 from ..codes import OUT_OF_BOUNDS_VALUE
 from ..errors import ContentRuntimeError, IllegalAction, UsageError
 from . import memo, moves, simultaneous, vm
@@ -29,20 +31,11 @@ def new_game(game, players: int | None = None, seed: int = 0, pins: dict | None 
     s.g["players"] = list(PLAYERS[:n])
     s.g["num_players"] = n
     s.p = [dict(game.variables.pvars) for _ in range(n)]
-    for key in game.board.zones.values():
-        s.zones[key] = []
-    for fam in game.board.families.values():
-        for key in fam.zones.values():
-            s.zones[key] = []
-    for seats in game.board.pzones.values():
-        for zone in seats[:n]:
-            for key in keys_of(zone):
-                s.zones[key] = []
-    for ident, start in game.components.item_start.items():
-        key = game.board.zones[start]
-        s.zones[key].append(ident)
-        s.loc[ident] = key
-    s.owned = set(s.zones)
+    keys, starts, s.loc = _layout(game, n)
+    zones = s.zones = {key: [] for key in keys}
+    for key, items in starts:
+        zones[key] = items[:]
+    s.owned = set(zones)
     s.rng = {"$seed": int(seed)}
     s.frames = [Frame(game.program.main, 0, {"$position": position} if position is not None else {})]
     s.pins = {k: list(v) for k, v in (pins or {}).items()}
@@ -57,6 +50,31 @@ def new_game(game, players: int | None = None, seed: int = 0, pins: dict | None 
         s.events.append(("start", game.title, n, int(seed)))
     vm.run(s, step_limit)
     return s
+
+
+_LAYOUTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()     # game -> {n: its start layout}
+
+
+def _layout(game, n: int) -> tuple:
+    """Where a new game of ``n`` players starts, worked out once per game and player count: its
+    zone keys in order (the board's zones, its families' spaces, each seat's zones), the items
+    each zone starts with (``(key, items)``), and where each item lies (a copy, the state's own)."""
+    layouts = _LAYOUTS.get(game)
+    if layouts is None:
+        layouts = _LAYOUTS[game] = {}
+    layout = layouts.get(n)
+    if layout is None:
+        board = game.board
+        keys = [*board.zones.values(), *(key for fam in board.families.values() for key in fam.zones.values()),
+                *(key for seats in board.pzones.values() for zone in seats[:n] for key in keys_of(zone))]
+        starts: dict = {}
+        loc = {}
+        for ident, start in game.components.item_start.items():
+            key = board.zones[start]
+            starts.setdefault(key, []).append(ident)
+            loc[ident] = key
+        layout = layouts[n] = (tuple(keys), tuple(starts.items()), loc)
+    return layout[0], layout[1], dict(layout[2])
 
 
 def _check_family_sizes(game, s: State) -> None:

@@ -597,7 +597,8 @@ def _deciding(s):
         "move(card, to=p.played)",
         args={'to': 'zone', 'item': 'item'})
 def _move(s, item, to, at="top", span=None):
-    _need_zone(to, "to", span)
+    if to.__class__ is not ZoneKey:
+        _need_zone(to, "to", span)
     mutate.move(s, item, to, at, span)
 
 
@@ -605,20 +606,29 @@ def _move(s, item, to, at="top", span=None):
         "move_all(lot, to=winner.hand)",
         args={'source': 'zone', 'to': 'zone'})
 def _move_all(s, source, to, span=None):
-    _need_zone(source, "source", span)
-    _need_zone(to, "to", span)
+    if source.__class__ is not ZoneKey or to.__class__ is not ZoneKey:
+        _need_zone(source, "source", span)
+        _need_zone(to, "to", span)
+    move = mutate.move
     for item in list(s.zones[source]):
-        mutate.move(s, item, to, "top", span)
+        move(s, item, to, "top", span)
 
 
 @effect("draw", ("source", "to"), (("n", 1),), "move up to n items from the top of a zone (fewer if it runs out)",
         "draw(deck, to=p.hand, n=2)",
         args={'source': 'zone', 'to': 'zone', 'n': 'number'})
 def _draw(s, source, to, n=1, span=None):
-    _need_zone(source, "source", span)
-    _need_zone(to, "to", span)
+    if source.__class__ is not ZoneKey or to.__class__ is not ZoneKey:
+        _need_zone(source, "source", span)
+        _need_zone(to, "to", span)
+    zones = s.zones
+    if n == 1 and n.__class__ is int:      # the commonest draw: one item
+        items = zones[source]
+        if items:
+            mutate.move(s, items[-1], to, "top", span)
+        return
     for _ in range(n):
-        items = s.zones[source]     # read anew: a move may replace a list shared with a clone
+        items = zones[source]       # read anew: a move may replace a list shared with a clone
         if not items:
             break
         mutate.move(s, items[-1], to, "top", span)

@@ -113,12 +113,15 @@ def _check_bounds(what: str, value, bounds, span) -> None:
 
 def set_prop(s: State, item: str, name: str, value) -> None:
     table = s.iprops[name] if name in s.owned else s.item_states(name)
-    old = table.get(item, s.game.components.prop_defaults.get(name))
+    record = s.record
+    if record:          # what it was: only a recorded game logs the change
+        old = table.get(item, s.game.components.prop_defaults.get(name))
     table[item] = value
     if s.memo:
         memo.forget(s, ("prop", name))
-    memo.stored(s, value)
-    if s.record and (old != value or old.__class__ is not value.__class__):
+    if value.__class__ is list or value.__class__ in _ZONELIKE:
+        memo.stored(s, value)
+    if record and (old != value or old.__class__ is not value.__class__):
         if value.__class__ is int and value.bit_length() > MAX_BITS:
             too_many_digits(value.bit_length(), f"`{item}.{name}` grew without end?")
         s.events.append(("prop", item, name, value))
@@ -137,12 +140,13 @@ def move(s: State, item: str, to: ZoneKey, at: str = "top", span=None) -> None:
     if capacity is not None and source is not to and len(zones[to]) >= capacity:
         raise ContentRuntimeError(f"zone `{to}` is full (capacity {capacity})", span, ZONE_FULL)
     owned = s.owned
-    held = zones[source] if source in owned else s.writable(source)
+    alone = s.alone             # a state never cloned owns every list and tally (State.alone)
+    held = zones[source] if alone or source in owned else s.writable(source)
     if held[-1] == item:        # from the top (drawing, playing the last card): no scan
         held.pop()
     else:
         held.remove(item)
-    dest = zones[to] if to in owned else s.writable(to)
+    dest = zones[to] if alone or to in owned else s.writable(to)
     if at == "top":
         dest.append(item)
     elif at == "bottom":
@@ -157,7 +161,7 @@ def move(s: State, item: str, to: ZoneKey, at: str = "top", span=None) -> None:
             tallies = s.tallies
             props = s.game.components.items[item]
             for key in left:
-                table = tallies[key] if key in owned else tally.own(s, key)
+                table = tallies[key] if alone or key in owned else tally.own(s, key)
                 table[props[key[1]]] -= 1
             for key in joined:
                 try:
@@ -165,7 +169,7 @@ def move(s: State, item: str, to: ZoneKey, at: str = "top", span=None) -> None:
                 except KeyError:        # an item without the property: only a scan answers for the zone now
                     tally.drop(s, key)
                     continue
-                table = tallies[key] if key in owned else tally.own(s, key)
+                table = tallies[key] if alone or key in owned else tally.own(s, key)
                 table[value] = table.get(value, 0) + 1
     if s.memo:
         memo.forget_move(s, source.name, to.name)

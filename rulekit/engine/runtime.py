@@ -37,6 +37,7 @@ from .state import Decision, Frame, Player, State
 # generated file name -> span of each of its lines (index = line - 1), while its module lives
 LINE_SPANS: dict[str, list] = {}
 _bare = object.__new__
+_ref = weakref.ref
 
 
 class LinesOwner:
@@ -140,9 +141,14 @@ def decide(s: State, player, choices: list, spec: ChooseSpec) -> bool:
                                   spec.span, NO_LEGAL_OPTION)
     auto = s.auto
     if auto is None or auto.left <= 0:
-        s.pending = Decision(player, choices, spec, s)
+        s.pending = decision = _bare(Decision)     # Decision(player, choices, spec, s), without a Python call
+        decision.player = player
+        decision.choices = choices
+        decision.spec = spec
+        decision._state = _ref(s)
+        decision._labels = decision._index = None
         if s.record:
-            s.pending.labels  # noqa: B018 - a recorded game writes (and checks, RK4011) its notation at once
+            decision.labels  # noqa: B018 - a recorded game writes (and checks, RK4011) its notation at once
         return True
     k = player if auto.seats else 0
     auto.streams[k], index = below(auto.streams[k], len(choices))

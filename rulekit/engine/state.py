@@ -234,7 +234,7 @@ class State:
 
     __slots__ = ("game", "n", "g", "p", "zones", "loc", "iprops", "rng", "frames", "pending",
                  "events", "actions", "over", "result", "pins", "record", "steps", "memo", "tallies",
-                 "tallied", "coarse", "budget", "limit", "owned", "list_later", "auto", "__weakref__")
+                 "tallied", "coarse", "budget", "limit", "owned", "alone", "list_later", "auto", "__weakref__")
 
     def clone(self) -> State:
         """A copy that shares the zones' item lists, and the items' states, with this state
@@ -248,6 +248,7 @@ class State:
         new.zones = dict(self.zones)
         new.owned = set()
         self.owned = set()          # the lists (and tallies) are shared now: neither state may change them in place
+        new.alone = self.alone = False
         new.loc = dict(self.loc)
         new.iprops = self.iprops
         new.rng = dict(self.rng)
@@ -353,6 +354,9 @@ class State:
         s.coarse = False
         s.budget = s.limit = 0
         s.owned = set()             # zones whose lists this state may change in place (the filler adds them)
+        # True while the state has never been cloned (nor checkpointed): it shares no zone's list and no
+        # tally with another state, so it may change them all in place (mutate.move asks this first)
+        s.alone = True
         return s
 
 

@@ -34,7 +34,7 @@ from ..codes import INDEX_OUT_OF_RANGE
 from ..errors import RUNTIME_ERRORS, ContentRuntimeError, raise_failure, set_at
 from ..limits import DEFAULT_STEP_LIMIT
 from .library import REGISTRY, EndGame
-from .runtime import LINE_SPANS, check_player, limit_reached, take
+from .runtime import LINE_SPANS, check_player, limit_reached
 from .state import Decision, Frame, Player, State
 from .watchdog import RUNS
 
@@ -168,9 +168,12 @@ def _line_before(tb) -> int | None:
 
 
 def resume(s: State, index: int, limit: int = DEFAULT_STEP_LIMIT) -> None:
-    """Continue after the pending decision with the choice at ``index``."""
-    decision = s.pending
-    take(s.frames[-1], decision.choices[index])
+    """Continue after the pending decision with the choice at ``index``: its frame goes on at
+    the option's block, which binds the values (:func:`runtime.take`, written out: every
+    decision of a game played one at a time passes here)."""
+    f = s.frames[-1]
+    f.chosen = choice = s.pending.choices[index]
+    f.pc = choice[0]
     s.pending = None
     run(s, limit)
 
