@@ -49,6 +49,12 @@ class Marked(str):
         return self
 
 
+def plain(value):
+    """``value``, a :class:`Marked` text as its plain text (what content keeps in the state:
+    the marks matter only to the per-seat reading of a label, a log line, a prompt)."""
+    return str.__str__(value) if value.__class__ is Marked else value
+
+
 for _dumper in (yaml.SafeDumper, yaml.Dumper):      # a log or script holding one is written as text
     _dumper.add_representer(Marked, _dumper.represent_str)
 
@@ -71,6 +77,14 @@ def _secrets(game) -> _Secrets:
     if found is None:
         found = _SECRETS[game] = _Secrets(game)
     return found
+
+
+def hides_values(game) -> bool:
+    """Whether a template of ``game`` may print a value some seat may not see (:func:`marked` may
+    return a :class:`Marked` text): a player or global variable not public, or a zone (the box
+    aside) that keeps items from some seat."""
+    secrets = _secrets(game)
+    return bool(secrets.pvars or secrets.gvars or secrets.zones)
 
 
 def _items_of(s, value) -> tuple:

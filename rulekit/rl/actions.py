@@ -15,7 +15,11 @@ An option that names an item hidden from the seat choosing it (a *blind pick*: `
 t in pool`` with ``pool`` face down) does not take its notation's id, which would tell the learner
 through the mask which hidden items are there: the blind options of a decision take the *blind
 slots* ``(blind #1)``, ``(blind #2)``... in the order the decision lists them, which say how many
-there are (public, as a zone's count is) and nothing else. A game has ``blind`` slots, sized as
+there are (public, as a zone's count is) and nothing else. So does an option whose label prints a
+value hidden from the seat choosing (``"take one worth {t.worth}" for t in row``, ``row`` face
+down; another player's ``owner`` variable): its label is a
+:class:`~rulekit.engine.redact.Marked` text the seat reads with a ``?`` in place of the value,
+and its notation's id would tell the value. A game has ``blind`` slots, sized as
 numbers are: ``HEADROOM`` times the most blind options one decision offered in the sizing
 playouts (none for a game that never offers one); they follow the notations' ids.
 
@@ -37,7 +41,7 @@ import attrs
 
 from ..codes import ACTIONS_TOO_MANY, ACTIONS_UNBOUNDED
 from ..dsl import ast
-from ..engine.redact import names_an_item
+from ..engine.redact import hides_values, names_an_item
 from ..errors import Diagnostic, DiagnosticReport, RulekitError
 from ..limits import ACTION_IDS as MAX_ACTIONS
 from ..limits import DEFAULT_MAX_NUMBER, HEADROOM, PLAYOUT_ACTIONS, PLAYOUTS
@@ -104,7 +108,8 @@ def content_max_number(game) -> int:
 
 def blind_slots(game) -> int:
     """The blind slots of ``game``: ``HEADROOM`` times the most options of one decision that
-    chose an item hidden from the seat deciding, in the same playouts; 0 when none did."""
+    chose an item hidden from the seat deciding or printed a value hidden from it, in the same
+    playouts; 0 when none did."""
     return HEADROOM * _measured(game)[1]
 
 
@@ -123,15 +128,18 @@ def _measured(game) -> tuple:
 
 def _measure_one_game(game, players: int, seed: int) -> tuple:
     """The largest whole number an option offered in one seeded random game, and the most options
-    of one decision that chose an item hidden from the seat deciding. A content error on the way
+    of one decision that chose an item hidden from the seat deciding or whose label printed a
+    value hidden from it (the labels are written only for a game that may hide one, and only
+    options not already counted read). A content error on the way
     ends the game there, what it offered so far counted: sizing the ids never fails a game that a
     learner may still play (the error is the game's, met where play meets it)."""
     import random
 
     from ..engine import api
-    from ..engine.redact import hidden_items
+    from ..engine.redact import Marked, Sight, hidden_items
     items = game.components.items
     secret = has_secrets(game)
+    marks = hides_values(game)
     largest = most_blind = 0
     try:
         state = api.new_game(game, players, seed, record=False)
@@ -142,9 +150,10 @@ def _measure_one_game(game, players: int, seed: int) -> tuple:
             pending = state.pending
             for seat in pending.players:
                 decision = pending if seat == pending.player else pending.focus(seat)
-                hidden = None
+                hidden = seen = None
+                labels = decision.labels if marks else None
                 blind = 0
-                for choice in decision.choices:
+                for index, choice in enumerate(decision.choices):
                     named = False
                     for value in choice[1:]:
                         if value.__class__ is int:
@@ -154,6 +163,10 @@ def _measure_one_game(game, players: int, seed: int) -> tuple:
                             if hidden is None:
                                 hidden = hidden_items(state, seat)
                             named = named or value in hidden
+                    if not named and labels is not None and labels[index].__class__ is Marked:
+                        if seen is None:
+                            seen = Sight.of(state, seat)
+                        named = seen.blind(labels[index])
                     blind += named
                 most_blind = max(most_blind, blind)
             api.apply_index(state, rng.randrange(len(pending.choices)))
@@ -196,7 +209,7 @@ def _build(game, max_number: int) -> ActionVocabulary:
     if problems:
         raise DiagnosticReport(problems)
     naming = frozenset(i for text, i in ids.items() if names_an_item(game, text))
-    blind = blind_slots(game) if naming and has_secrets(game) else 0
+    blind = blind_slots(game) if (naming and has_secrets(game)) or hides_values(game) else 0
     for k in range(blind):
         ids[BLIND.format(k + 1)] = len(ids)
         where.append("a blind pick")

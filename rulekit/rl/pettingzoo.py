@@ -20,7 +20,8 @@ state; the ``action_mask`` has a 1 for each legal id of the agent (all zeros for
 to act), and ``legal_actions()`` lists the same ids' options as the agent may read them. A
 *blind pick* (options naming items hidden from the agent: ``"take {t}" for t in pool`` with the
 pool face down) takes the blind slots ``(blind #1)``, ``(blind #2)``... by position, never the
-ids of the items, so the mask tells no more than the pool's count. An **illegal action** (an id
+ids of the items, so the mask tells no more than the pool's count; so does an option whose label
+prints a value hidden from the agent (which it reads as ``?``). An **illegal action** (an id
 outside the mask) follows PettingZoo's convention for classic games with ``illegal="lose"``
 (the default): the game ends, the offender gets -1 and everyone else 0, and
 ``infos[agent]["illegal_action"]`` holds the id; ``illegal="raise"`` raises ValueError instead

@@ -5,9 +5,10 @@ their observations, an action id applied, the rewards at the end.
 The PettingZoo environments (rl/pettingzoo.py) and the Gymnasium one (rl/gym_env.py)
 are thin shells over this. Action ids are the game's fixed vocabulary (rl/actions.py):
 id ``i`` is always the notation ``vocabulary.notations[i]``. Each decision's legal notations
-are looked up in it once, an option naming an item hidden from its seat taking a blind slot
-instead (rl/actions.py); a legal option the vocabulary has no id for (a number past
-``max_number``, blind options past the slots) is left out of the mask with one warning
+are looked up in it once, an option naming an item hidden from its seat, or printing a value
+hidden from it (a :class:`~rulekit.engine.redact.Marked` label the seat reads with a ``?``),
+taking a blind slot instead (rl/actions.py); a legal option the vocabulary has no id for (a
+number past ``max_number``, blind options past the slots) is left out of the mask with one warning
 (``unmapped`` counts them). What each
 seat sees follows the state's log (rl/observe_log.py): a change made to ``state`` by hand,
 not through the engine, needs :meth:`Play.touch`.
@@ -19,6 +20,7 @@ import warnings
 import numpy as np
 
 from ..engine import api
+from ..engine.redact import Marked
 from ..engine.state import PLAYERS
 from ..engine.view import sight
 from ..games import load_game
@@ -81,8 +83,9 @@ class Play:
 
     def legal(self, seat: int) -> dict:
         """Action id -> option index of ``seat``'s decision (empty when it is not to act). An option
-        naming an item hidden from the seat (a blind pick) takes the next blind slot, never its
-        notation's id, which would tell the seat which hidden items are there (rl/actions.py)."""
+        naming an item hidden from the seat (a blind pick), or printing a value hidden from it (its
+        label Marked, read with a ``?``), takes the next blind slot, never its notation's id, which
+        would tell the seat which hidden items are there or what the value is (rl/actions.py)."""
         found = self._legal.get(seat)
         if found is None:
             s = self.state
@@ -94,15 +97,15 @@ class Play:
                 blind = 0
                 for index, label in enumerate(self._decision(seat).labels):
                     i = ids.get(label)
-                    if i is not None and i in naming:
+                    if label.__class__ is Marked or (i is not None and i in naming):
                         if seen is None:
                             seen = sight(s, seat)
                         if seen.blind(label):
                             i = vocab.blind_id(blind)
                             blind += 1
                             if i is None:
-                                self._unmapped(seat, label, f"more options name items hidden from {PLAYERS[seat]} "
-                                                            f"than the {vocab.blind} blind slots")
+                                self._unmapped(seat, label, f"more options name items or print values hidden from "
+                                                            f"{PLAYERS[seat]} than the {vocab.blind} blind slots")
                                 continue
                     if i is None:
                         self._unmapped(seat, label, f"a number past max_number={vocab.max_number}?")
