@@ -153,7 +153,7 @@ class MCTSAgent:
             raise exc
         self.discarded += 1
         for node, marked in self._walked:
-            if marked.__class__ is str:
+            if isinstance(marked, str):     # one label (a Marked one too), else the labels
                 del node.children[marked]
                 continue
             for label in marked:

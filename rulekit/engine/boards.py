@@ -14,7 +14,7 @@ from .state import Family, State, cell_name
 
 def place(cell) -> tuple[int, int]:
     """(column, row) of a cell name, 1-based: `c4` is (3, 4)."""
-    if cell.__class__ is str and len(cell) >= 2 and "a" <= cell[0] <= "z" and cell[1:].isdigit():
+    if isinstance(cell, str) and len(cell) >= 2 and "a" <= cell[0] <= "z" and cell[1:].isdigit():
         return ord(cell[0]) - ord("a") + 1, int(cell[1:])
     raise ContentRuntimeError(f"`{cell}` is no board cell (a column letter and a row number, as `c4`)", None,
                               WRONG_KIND)

@@ -16,6 +16,7 @@ from . import memo, mutate, vm
 from .elements import held_once, unshared
 from .library import seq
 from .limits import COUNTED_MAX_SIZE, built
+from .redact import Marked, plain
 from .runtime import NAMES as RUNTIME_NAMES
 from .scoring import score
 from .state import SEAT_NAMES, Family, Player, ZoneKey
@@ -37,7 +38,8 @@ def namespace(items: dict) -> dict:
             if i.__class__ is int and not -len(held) <= i < len(held):
                 past_end(i, f"`{o.text}`", len(held))
             return held[i]
-        if (type(o) is list or type(o) is str) and i.__class__ is int and not -len(o) <= i < len(o):
+        if (type(o) is list or type(o) is str or type(o) is Marked) and i.__class__ is int \
+                and not -len(o) <= i < len(o):
             past_end(i, "the list" if type(o) is list else "the text", len(o))
         if type(o) is dict and i not in o:
             no_key(o, i)
@@ -79,7 +81,7 @@ def namespace(items: dict) -> dict:
                                           WRONG_KIND)
         if type(o) is ZoneKey:
             o = s.zones[o]
-        if type(o) is list or type(o) is str:
+        if type(o) is list or type(o) is str or type(o) is Marked:
             part = o[lo:hi]
             built(len(part))
             return part
@@ -106,7 +108,7 @@ def attribute_reader(name: str, paths: frozenset, items: dict, members: dict, pz
     an item's state, "sprop" an item's printed property, "mprop" a member's property)."""
 
     def read(s, o):
-        if type(o) is not str:
+        if type(o) is not str and type(o) is not Marked:
             seat = (type(o) is Player or type(o) is int) and 0 <= o < s.n
             if "pvar" in paths and seat:
                 return s.p[o][name]
@@ -148,8 +150,11 @@ def _map(*pairs):
 
 
 def _key(key):
-    """``key`` when a mapping can be keyed by it, else the content's error."""
+    """``key`` when a mapping can be keyed by it (a marked text as its plain text), else the
+    content's error."""
     if key.__class__ not in _KEYS:
+        if key.__class__ is Marked:
+            return plain(key)
         raise ContentRuntimeError(f"a mapping's key is a text, a number, a player, a truth value or none, not "
                                   f"{mutate.fmt(key)}", None, UNSUPPORTED_OPERATION)
     return key

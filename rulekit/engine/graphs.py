@@ -108,7 +108,7 @@ def _network(board, asked: str):
 
 def _node(nodes, node, board, asked: str):
     """``node``, which must be a key of ``nodes`` (a mapping: one lookup on a map of any size)."""
-    if node.__class__ is not str or node not in nodes:
+    if not isinstance(node, str) or node not in nodes:      # a text (a Marked one too: engine/redact.py)
         first = list(itertools.islice(nodes, 6))
         hint = suggestion_help(str(node), nodes) or f"its nodes are {', '.join(first)}" + \
             ("..." if len(nodes) > 6 else "")

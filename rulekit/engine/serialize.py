@@ -14,6 +14,7 @@ from fractions import Fraction
 from ..codes import BAD_SAVED_STATE
 from ..errors import RulekitError
 from . import memo
+from .redact import plain
 from .state import PLAYERS, Family, Frame, Player, State, ZoneKey, item_state_entries, keys_of
 
 FORMAT = 3  # 3: program counters number the blocks of generated code (dsl/codegen.py)
@@ -66,7 +67,7 @@ def _enc(value):
         return {"$d": [[_enc(k), _enc(v)] for k, v in value.items()]}
     if type(value) is Fraction:
         return {"$q": [value.numerator, value.denominator]}
-    return value
+    return plain(value)         # a Marked text (engine/redact.py) is saved as its plain text
 
 
 def _dec(value, zones, game):
@@ -108,7 +109,7 @@ def to_dict(s: State) -> dict:
         "rng": dict(s.rng),
         "frames": frames,
         "events": [_enc(list(e)) for e in s.events],
-        "actions": list(s.actions),
+        "actions": [plain(a) for a in s.actions],
         "over": s.over,
         "result": s.result,
         "pins": {k: list(v) for k, v in (s.pins or {}).items()},

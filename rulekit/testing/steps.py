@@ -405,7 +405,7 @@ def _what(value) -> str:
         return "a truth value"
     if value.__class__ in (int, float):
         return "a number"
-    return "a text" if value.__class__ is str else f"a {value.__class__.__name__.lower()}"
+    return "a text" if isinstance(value, str) else f"a {value.__class__.__name__.lower()}"
 
 
 # ------------------------------------------------------------------ sees
