@@ -72,8 +72,8 @@ FAILURES = [
     ("total = inv(0)", "RK4000", PHASE_LINE, "division by zero"),
     ("players[0].coins -= 1", "RK4003", PHASE_LINE, "`p1.coins` would become -1, below its minimum 0"),
     ('choose players[0]:\n    "a" if false:\n        pass', "RK4010", PHASE_LINE, "no option of this choice"),
-    ('choose players[0]:\n    "a" if inv(0) > 1:\n        pass\n    "b":\n        pass', "RK4000", PHASE_LINE,
-     "division by zero"),
+    ('choose players[0]:\n    "a" if inv(0) > 1:\n        pass\n    "b":\n        pass', "RK4000", PHASE_LINE + 1,
+     "division by zero"),     # (on the line of the option whose test fails)
     ('choose players[0]:\n    "a {inv(0)}":\n        pass', "RK4000", PHASE_LINE, "division by zero"),
     ("chooser()", "RK4000", _line_of("      k = inv(0)"), "division by zero"),
     # (`[1] + 1` itself is refused before the game runs, RK0324: read out of a list, its kind only play tells)
@@ -395,13 +395,14 @@ def test_a_tally_the_listing_asks_in_a_loop_is_looked_up_once(write_game):
 
 
 def test_a_tally_kept_for_the_listing_fails_where_it_is_first_asked(write_game):
-    """A card without the property in the hand: the count fails as its scan would, on the
-    choice's line, when the listing first asks it, and not where no test asks it (the first
-    counts wait for round 2: the first round lists `wait` alone, the second fails)."""
+    """A card without the property in the hand: the count fails as its scan would, on the line
+    of the option that first asks it, when the listing first asks it, and not where no test asks
+    it (the first counts wait for round 2: the first round lists `wait` alone, the second fails)."""
     with pytest.raises(ContentRuntimeError) as failed:
         rulekit.new_game(_asks(write_game, 4, extra="{id: x1}", more=MAY_LACK_COLOR), 1)
     assert failed.value.code == "RK4000" and "x1" in str(failed.value)
-    assert failed.value.span.line == ASKS.splitlines().index("        choose p:") + 1     # the choice's line
+    first_asks = next(k for k, line in enumerate(ASKS.splitlines(), 1) if '"give {k}"' in line)
+    assert failed.value.span.line == first_asks      # the line of the option that asks it
     state = rulekit.new_game(_asks(write_game, 4, extra="{id: x1}", first_round=2, more=MAY_LACK_COLOR), 1)
     assert list(state.pending.labels) == ["wait"]
     with pytest.raises(ContentRuntimeError) as again:

@@ -859,7 +859,10 @@ def test_a_loop_over_a_range_with_bad_bounds_fails_as_the_built_in_does(write_ga
         with pytest.raises(ContentRuntimeError) as caught:
             rulekit.new_game(rulekit.load_game(write_game(text, name=tag)), 1)
         return caught.value.code, caught.value.span.line, str(caught.value).split(": ", 1)[-1].split("\n")[0]
-    assert failure(where.format(bounds), "looped") == failure("x = range(" + bounds + ")" + _END, "called")
+    code, line, words = failure("x = range(" + bounds + ")" + _END, "called")
+    # an option's listing fails on the option's own line, the line after the `choose`'s
+    line += where.startswith("choose")
+    assert failure(where.format(bounds), "looped") == (code, line, words)
 
 
 _ONE_CHOICE = """\

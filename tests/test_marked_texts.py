@@ -68,7 +68,8 @@ CHECKS = [
     'text(note) == note', 'note + "!" == "p1 has 10101!"', 'note * 2 == "p1 has 10101p1 has 10101"',
     'index_of(notes, "p1 has 10101") == 0', 'count(without(notes, "10101")) == 1',
     'sorted(notes)[0] == "10101"', 'count(distinct([note, "p1 has 10101"])) == 1',
-    '"{note}" == note',
+    '"{note}" == note', '"{p.coins}"[0:2] == "10"', '"{p.coins}"[4] == "1"',
+    'join(["a", "b"], "{p.coins}") == "a10101b"',
 ]
 
 
@@ -85,10 +86,12 @@ def marks(tmp_path):
     return _game(tmp_path, lines + '\n  log(note)\n  log("{note} / {p.memo}")')
 
 
-def test_the_stored_texts_are_marked(marks):
+def test_a_variable_keeps_a_marked_text_plain_and_a_list_as_written(marks):
+    # (engine/mutate.py: a variable set to a marked text keeps its plain text; the elements of a
+    # list are kept as written, so the checks below meet marked texts there)
     s = api.new_game(marks, 2, 1)
-    assert s.g["note"].__class__ is Marked and s.p[0]["memo"].__class__ is Marked
-    assert all(text.__class__ is Marked for text in s.g["notes"])
+    assert s.g["note"].__class__ is str and s.p[0]["memo"].__class__ is str
+    assert [text.__class__ for text in s.g["notes"]] == [str, Marked]     # [note, "{p.coins}"]
 
 
 def test_a_marked_text_behaves_as_the_plain_one(marks):
@@ -138,15 +141,11 @@ def test_plain_is_the_plain_text():
     assert plain(3) == 3 and plain("x") == "x"
 
 
-@pytest.mark.xfail(strict=True, reason="engine/library.py `join` tests `separator.__class__ is not str`: a Marked "
-                   "separator is refused (to fix there: isinstance(separator, str))")
 def test_a_marked_separator_joins(tmp_path):
     game = _game(tmp_path, 'assert join(notes, p.memo) == "p1 has 10101pot 550110101", "join"')
     api.new_game(game, 2, 1)
 
 
-@pytest.mark.xfail(strict=True, reason="engine/runtime.py `mul` tests `a.__class__ is str`: a Marked text times a "
-                   "large number is not refused (RK4015) before it is built (to fix there: isinstance(a, str))")
 def test_a_marked_text_repeated_past_the_limit_is_refused(tmp_path):
     game = _game(tmp_path, 'big = note * 100000')       # 1,200,000 characters, past MAX_SIZE
     with pytest.raises(ContentRuntimeError, match="too long|more than"):

@@ -108,6 +108,7 @@ class Findings:
     roll_streams: set | None = attrs.Factory(set)  # streams `roll` draws from (None: some only running tells)
     inlined_at: dict = attrs.Factory(dict)      # content function -> spans of the calls written in place
     props_named: dict = attrs.Factory(dict)     # built-in -> {what its first argument names: {literal property}}
+    secrets_of: dict = attrs.Factory(dict)      # content function -> the secrets it reads (_function_secrets)
 
 
 @attrs.define
@@ -432,7 +433,7 @@ class Compiler:
         read again for the sources (they cannot fail, draw or change anything)."""
         v = self.v
         watched = v.pvars | v.item_props | v.dynamic_props
-        holes, values = [], []
+        holes, values, index_of = [], [], {}      # index_of: a content expression -> its k
         for index, part in enumerate(node.parts):
             if isinstance(part, str):
                 continue
@@ -460,11 +461,11 @@ class Compiler:
             sources = []
             for what, name, expr in found:
                 k = -1
-                if expr is not None:
-                    value = str(self.src(expr, scope))
-                    k = values.index(value) if value in values else len(values)
-                    if k == len(values):
-                        values.append(value)
+                if expr is not None:       # the same content expression (spans aside) reads the same value
+                    k = index_of.get(expr)
+                    if k is None:
+                        k = index_of[expr] = len(values)
+                        values.append(str(self.src(expr, scope)))
                 if (what, name, k) not in sources:
                     sources.append((what, name, k))
             if sources:
@@ -489,7 +490,7 @@ class Compiler:
     def _function_secrets(self, name: str, seen: frozenset = frozenset()) -> tuple:
         """(player variables, global variables, whether an item's property) content function
         ``name`` reads, with the functions it calls."""
-        known = self.__dict__.setdefault("_secrets_of", {})
+        known = self.out.secrets_of
         if name in known:
             return known[name]
         params, body = self.v.functions[name]

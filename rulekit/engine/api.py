@@ -17,7 +17,8 @@ from . import memo, moves, simultaneous, vm
 from .mutate import fmt
 from .rng import below
 from .runtime import Autoplay
-from .state import PLAYERS, Decision, Family, Frame, State, keys_of
+from .state import PLAYERS, Family, Frame, State, keys_of
+from .steps import apply_index
 
 
 def new_game(game, players: int | None = None, seed: int = 0, pins: dict | None = None,
@@ -133,31 +134,6 @@ def apply(s: State, action: str, atomic: bool = True, step_limit: int = vm.DEFAU
                                 player=str(PLAYERS[decision.player]))
         s.pending = decision
     apply_index(s, index, atomic, step_limit)
-
-
-def apply_index(s: State, index: int, atomic: bool = True, step_limit: int = vm.DEFAULT_STEP_LIMIT) -> None:
-    """Apply the legal action at ``index`` of ``legal_actions(s)`` (fast path for bots)."""
-    if not atomic and not s.record:     # a bot's own copy: nothing to undo, no notation
-        s.actions.append(index)
-        vm.resume(s, index, step_limit)
-        return
-    backup = history = None
-    if atomic:
-        backup, history = s.checkpoint(), (len(s.events), len(s.actions))
-    if s.record:
-        decision = s.pending
-        label = decision.label(index)
-        s.actions.append(label if decision.__class__ is Decision else f"{PLAYERS[decision.player]}: {label}")
-        s.events.append(("action", str(PLAYERS[decision.player]), label))
-    else:
-        s.actions.append(index)     # notation costs time: a game played without a record keeps option indices
-    try:
-        vm.resume(s, index, step_limit)
-    except ContentRuntimeError:
-        if backup is not None:
-            s.restore(backup)
-            del s.events[history[0]:], s.actions[history[1]:]   # shared with the checkpoint: cut back
-        raise
 
 
 def play_at_random(s: State, agent, steps: int, step_limit: int = vm.DEFAULT_STEP_LIMIT) -> None:

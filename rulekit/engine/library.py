@@ -458,7 +458,7 @@ def _product(s, first, second):
           "with the separator between them", "join(c.value for c in cards, '+')",
           args={'items': 'list', 'separator': 'text'}, returns="text")
 def _join(s, items, separator=", "):
-    if separator.__class__ is not str:
+    if not isinstance(separator, str):     # (a marked text is one: engine/redact.Marked)
         raise ContentRuntimeError(f"`join` separates with a text, not {mutate.fmt(separator)}", None, WRONG_KIND)
     return _printed_items(seq(s, items), separator)
 

@@ -26,9 +26,9 @@ from __future__ import annotations
 from ..codes import MOVE_TOO_BIG
 from ..errors import ContentRuntimeError, IllegalAction
 from ..limits import MAX_MOVE_POSITIONS, MAX_MOVE_STEPS
-from . import api
 from .simultaneous import Simultaneous
 from .state import PLAYERS, State
+from .steps import apply_index
 
 SEPARATOR = "; "
 
@@ -101,7 +101,7 @@ def expand(s: State, labels: bool = True, keep: bool = False) -> list[Move]:
             if left[0] < 0:
                 raise _too_big(code, f"reaches more than {MAX_MOVE_POSITIONS:,} positions")
             frame = y.frames[i]
-            api.apply_index(y, k, atomic=False)
+            apply_index(y, k, atomic=False)
             if _goes_on(y, i, frame, seat):
                 walk(y, steps + (k,), name)
             else:
@@ -119,7 +119,7 @@ def legal_moves(s: State) -> list[str]:
     """The notation of every legal move: whole moves joined by ``"; "`` where the pending
     decision is part of a move, else the legal actions."""
     if anchor(s) is None:
-        return api.legal_actions(s)
+        return [] if s.pending is None else list(s.pending.labels)
     return [m.notation for m in expand(s)]
 
 
@@ -148,7 +148,7 @@ def apply_joined(s: State, action: str, atomic: bool = True, step_limit: int | N
             label = _first_step(rest, labels)
             if label is None:
                 raise _refused(action, done, labels, seat, rest)
-            api.apply_index(s, s.pending.index(label), False, **limit)
+            apply_index(s, s.pending.index(label), False, **limit)
             done.append(label)
             rest = rest[len(label) + len(SEPARATOR):]
             going = _goes_on(s, i, frame, seat)

@@ -228,10 +228,10 @@ def mul(a, b):
     if isinstance(a, int) and isinstance(b, int):
         if a.bit_length() + b.bit_length() > MAX_BITS:
             too_many_digits(a.bit_length() + b.bit_length(), "a runaway product?")
-    elif isinstance(b, int) and (a.__class__ is str or a.__class__ is list) and len(a) * b > MAX_SIZE:
-        raise ContentRuntimeError(too_long_message(a.__class__ is str, len(a) * b), None, VALUE_TOO_LARGE)
-    elif isinstance(a, int) and (b.__class__ is str or b.__class__ is list) and len(b) * a > MAX_SIZE:
-        raise ContentRuntimeError(too_long_message(b.__class__ is str, len(b) * a), None, VALUE_TOO_LARGE)
+    elif isinstance(b, int) and isinstance(a, (str, list)) and len(a) * b > MAX_SIZE:     # (a text may be marked:
+        raise ContentRuntimeError(too_long_message(isinstance(a, str), len(a) * b), None, VALUE_TOO_LARGE)
+    elif isinstance(a, int) and isinstance(b, (str, list)) and len(b) * a > MAX_SIZE:     # engine/redact.Marked)
+        raise ContentRuntimeError(too_long_message(isinstance(b, str), len(b) * a), None, VALUE_TOO_LARGE)
     return a * b
 
 
