@@ -70,8 +70,9 @@ def _printed(indent: str, text: str, room: int) -> tuple | None:
         out = _Printer(room).statement(node, lead, indent)
     except RecursionError:
         return None
-    if any(len(line) > room for line in out):
-        return tuple(layout.lay_out(indent, _printed("", text, 10**9)[0], width=room)) if len(out) > 1 else None
+    if any(len(line) > room for line in out):      # nothing in the tree to break at: by its tokens
+        flat = _printed("", text, 10**9) if len(out) > 1 else None
+        return tuple(layout.lay_out(indent, flat[0], width=room)) if flat is not None else None
     return tuple(out)
 
 
