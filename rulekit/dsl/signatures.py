@@ -52,8 +52,8 @@ class _Caller:
     def calls(self):
         """(callee, its argument nodes) of every procedure call and group inclusion."""
         for node in _nodes(self.body):
-            if isinstance(node, ast.Call) and node.func in self.v.procedures and not node.kwargs:
-                yield node.func, node.args
+            if isinstance(node, ast.Call) and node.func in self.v.procedures:
+                yield node.func, () if node.kwargs else node.args      # (a keyword is refused: it types nothing)
             elif isinstance(node, ast.Include) and node.name in self.v.option_groups:
                 yield f"group:{node.name}", node.args
 
