@@ -199,13 +199,13 @@ class Kinds:
         if isinstance(coll, ast.Let):
             return self.evident(coll.value, scope)
         if isinstance(coll, ast.Name) and not _own(coll.id, scope):
-            if coll.id == "players" and coll.id not in v.sets:
+            if seat_list(coll, v):
                 return "seat"
             if coll.id in v.sets and coll.id not in v.zones and not any(m in v.items for m in v.sets[coll.id]):
                 return "member"
         if isinstance(coll, ast.Call) and coll.func in v.functions:
             return self.function_elements(coll.func)
-        if isinstance(coll, ast.Call) and coll.func in SEAT_CALLS:
+        if seat_list(coll, v):
             return "seat"
         if isinstance(coll, ast.Call) and coll.func == "items" and "items" not in v.functions:
             named = _literal(coll)
@@ -277,6 +277,17 @@ class Kinds:
 # what a built-in's argument of each kind (its `args`) takes besides that kind, and how each is said
 # (a player is a seat number; an item and a set's member are texts, their ids)
 SEAT_CALLS = ("others", "players_from")     # the built-ins that give a list of players (engine/library.py)
+
+
+def seat_list(coll, vocab) -> bool:
+    """``coll``, a name or call of the game's (the caller knows it is no local), is a list of
+    players: ``players`` (no set of that name), or a built-in that gives players (``others(p)``,
+    ``players_from(p)``; no content function of that name). What a ``for`` over it binds is a
+    player (Kinds.element, signatures.py)."""
+    if isinstance(coll, ast.Name):
+        return coll.id == "players" and coll.id not in vocab.sets
+    return isinstance(coll, ast.Call) and coll.func in SEAT_CALLS and coll.func not in vocab.functions
+
 _TAKES_ALSO = {"zone": {"zone"}, "item": {"text", "member"}, "number": {"seat"},
                "text": {"number", "bool", "none", "seat", "item", "member"}, "list": {"zone", "family"}}
 _WANTED = {"zone": "a zone", "item": "an item", "number": "a whole number", "text": "text", "list": "a list or a zone"}

@@ -169,9 +169,13 @@ class _Flat:
         return f"{self(node.value, _ATOM)}[{self.index(node.slice)}]"
 
     def index(self, node) -> str:
+        return self.bare_tuple(node, _IFEXP)
+
+    def bare_tuple(self, node, need: int) -> str:
+        """A tuple without its brackets where Python needs none (``d[a, b]``, ``for k, v in``)."""
         if type(node) is ast.Tuple and node.elts:
-            return ", ".join(self(e, _IFEXP) for e in node.elts) + ("," if len(node.elts) == 1 else "")
-        return self(node, _IFEXP)
+            return ", ".join(self(e, need) for e in node.elts) + ("," if len(node.elts) == 1 else "")
+        return self(node, need)
 
     def x_Slice(self, node):
         parts = [self(p, _IFEXP) if p is not None else "" for p in (node.lower, node.upper)]
@@ -246,9 +250,7 @@ class _Flat:
         return " ".join(parts)
 
     def target(self, node) -> str:
-        if type(node) is ast.Tuple and node.elts:
-            return ", ".join(self(e, _BOR) for e in node.elts) + ("," if len(node.elts) == 1 else "")
-        return self(node, _BOR)
+        return self.bare_tuple(node, _BOR)
 
     def x_ListComp(self, node):
         return f"[{self(node.elt, _IFEXP)} {self.comprehension(node)}]"

@@ -83,82 +83,113 @@ def _printed_variables(data: dict, texts: dict) -> list[Diagnostic]:
     engine/redact.py); what is left is a text that carries the value some other way: built by an
     expression rather than a template (``text(p.coins)``, ``"..." + ...``), or a hole that reads a
     local variable holding it (``n = p.coins`` then ``"{n}"``; ``v = top(pool).value``)."""
-    mine = {n for n, s in ((data.get("player") or {}).get("vars") or {}).items() if _vis(s) in SECRET}
-    glob = {n for n, s in (data.get("vars") or {}).items() if _vis(s) in SECRET}
-    zones = Zones(data)
-    if not mine and not glob and not zones.secret_global and not zones.secret_player:
+    secrets = _Secrets(data)
+    if not secrets.any():
         return []
-    props = _item_props(data)
     out = []
     for tree in texts.values():
-        own = {id(node) for node, scope in names(tree) if scope == OWN}
-        items: dict = {}        # a local holding items of a secret zone -> the zone
-        held: dict = {}         # a local holding a hidden value -> what it is, in words
-
-        def zone_of(expr, own=own, items=items):
-            """The secret zone whose items ``expr`` reads (not only counts), or None."""
-            for part in _uncounted(expr):
-                if isinstance(part, ast.Attr) and part.name in zones.secret_player:
-                    return part.name
-                if isinstance(part, ast.Name) and id(part) in own and part.id in items:
-                    return items[part.id]
-                if isinstance(part, ast.Name) and part.id in zones.secret_global and id(part) not in own:
-                    return part.id
-            return None
-
-        def secret(expr, own=own, held=held):
-            """What hidden value ``expr`` reads, in words, the local it reads it through (None:
-            directly) and the node reading it; or None."""
-            for part in ast.walk(expr):
-                if isinstance(part, ast.Attr) and part.name in mine:
-                    return f"`{part.name}`, a variable other players may not see", None, part
-                if isinstance(part, ast.Name) and id(part) in own and part.id in held:
-                    return held[part.id], part.id, part
-                if isinstance(part, ast.Name) and part.id in glob and id(part) not in own:
-                    return f"`{part.id}`, a variable other players may not see", None, part
-                if isinstance(part, ast.Attr) and part.name in props:
-                    zone = zone_of(part.obj)
-                    if zone is not None:
-                        return f"`{part.name}` of an item of `{zone}`, which other players may not see", None, part
-            return None
-
-        for _ in range(2):      # a local assigned from another such local, written later
-            for node in ast.walk(tree):
-                if isinstance(node, ast.Assign) and isinstance(node.target, ast.Name) and id(node.target) in own:
-                    found, zone = secret(node.value), zone_of(node.value)
-                    if found is not None:
-                        held.setdefault(node.target.id, found[0])
-                    elif zone is not None:
-                        items.setdefault(node.target.id, zone)
-                elif isinstance(node, ast.Option):      # `for n in [p.coins]`, `let n = p.coins`: the value itself
-                    for name, coll in node.fors:
-                        found = secret(coll) if isinstance(coll, (ast.Let, ast.ListLit)) else None
-                        zone = zone_of(coll.value if isinstance(coll, ast.Let) else coll)
-                        if found is not None:
-                            held.setdefault(name, found[0])
-                        elif zone is not None:
-                            items.setdefault(name, zone)
-                elif isinstance(node, ast.For) and zone_of(node.iter) is not None:
-                    items.setdefault(node.var, zone_of(node.iter))
+        reads = _SecretReads(secrets, tree)
         for text in _told_to_all(tree):
-            if isinstance(text, ast.Str):
-                continue
-            holes = [part for part in text.parts if not isinstance(part, str)] \
-                if isinstance(text, ast.Template) else [text]
-            for hole in holes:
-                found = secret(hole)
-                if found is None or (isinstance(text, ast.Template) and found[1] is None):
-                    continue        # a hole reading the value itself is redacted
-                what, local, part = found
-                how = f"through the variable `{local}`, which a seat's reading cannot follow" if local else \
-                    "in a text built by an expression, not in a template's hole"
-                out.append(Diagnostic(
-                    TEXT_PRINTS_HIDDEN, f"this text prints {what}, {how}: every seat reads it as written", part.span,
-                    severity="warning",
-                    help="print it in a template's hole that reads it (`\"{p.coins}\"`, `\"{c.value}\"`), which a "
-                         "seat that may not see it reads as `?`, or word the text for everyone"))
-                break
+            found = reads.unredacted(text)
+            if found is not None:
+                out.append(_printed_diagnostic(*found))
     return out
+
+
+class _Secrets:
+    """What a game keeps from some seats: player and global variables, zones, item properties."""
+
+    def __init__(self, data: dict):
+        self.mine = {n for n, s in ((data.get("player") or {}).get("vars") or {}).items() if _vis(s) in SECRET}
+        self.glob = {n for n, s in (data.get("vars") or {}).items() if _vis(s) in SECRET}
+        self.zones = Zones(data)
+        self.props = _item_props(data)
+
+    def any(self) -> bool:
+        return bool(self.mine or self.glob or self.zones.secret_global or self.zones.secret_player)
+
+
+class _SecretReads:
+    """One text: which of its locals hold a hidden value or items of a secret zone, and what
+    hidden value an expression of it reads."""
+
+    def __init__(self, secrets: _Secrets, tree):
+        self.k = secrets
+        self.own = {id(node) for node, scope in names(tree) if scope == OWN}
+        self.items: dict = {}       # a local holding items of a secret zone -> the zone
+        self.held: dict = {}        # a local holding a hidden value -> what it is, in words
+        for _ in range(2):          # a local assigned from another such local, written later
+            for node in ast.walk(tree):
+                self._learn(node)
+
+    def _learn(self, node) -> None:
+        """What the local ``node`` binds (an assignment, an option's or a loop's variable) holds."""
+        if isinstance(node, ast.Assign) and isinstance(node.target, ast.Name) and id(node.target) in self.own:
+            self._hold(node.target.id, self.secret(node.value), self.zone_of(node.value))
+        elif isinstance(node, ast.Option):      # `for n in [p.coins]`, `let n = p.coins`: the value itself
+            for name, coll in node.fors:
+                found = self.secret(coll) if isinstance(coll, (ast.Let, ast.ListLit)) else None
+                self._hold(name, found, self.zone_of(coll.value if isinstance(coll, ast.Let) else coll))
+        elif isinstance(node, ast.For):
+            self._hold(node.var, None, self.zone_of(node.iter))
+
+    def _hold(self, name: str, found, zone) -> None:
+        if found is not None:
+            self.held.setdefault(name, found[0])
+        elif zone is not None:
+            self.items.setdefault(name, zone)
+
+    def zone_of(self, expr):
+        """The secret zone whose items ``expr`` reads (not only counts), or None."""
+        zones = self.k.zones
+        for part in _uncounted(expr):
+            if isinstance(part, ast.Attr) and part.name in zones.secret_player:
+                return part.name
+            if isinstance(part, ast.Name) and id(part) in self.own and part.id in self.items:
+                return self.items[part.id]
+            if isinstance(part, ast.Name) and part.id in zones.secret_global and id(part) not in self.own:
+                return part.id
+        return None
+
+    def secret(self, expr):
+        """What hidden value ``expr`` reads, in words, the local it reads it through (None:
+        directly) and the node reading it; or None."""
+        k = self.k
+        for part in ast.walk(expr):
+            if isinstance(part, ast.Attr) and part.name in k.mine:
+                return f"`{part.name}`, a variable other players may not see", None, part
+            if isinstance(part, ast.Name) and id(part) in self.own and part.id in self.held:
+                return self.held[part.id], part.id, part
+            if isinstance(part, ast.Name) and part.id in k.glob and id(part) not in self.own:
+                return f"`{part.id}`, a variable other players may not see", None, part
+            if isinstance(part, ast.Attr) and part.name in k.props:
+                zone = self.zone_of(part.obj)
+                if zone is not None:
+                    return f"`{part.name}` of an item of `{zone}`, which other players may not see", None, part
+        return None
+
+    def unredacted(self, text):
+        """(what, the local, the node) of the first hidden value ``text`` prints where no seat's
+        reading can redact it (a template's hole reading it itself is redacted), or None."""
+        if isinstance(text, ast.Str):
+            return None
+        holes = [part for part in text.parts if not isinstance(part, str)] if isinstance(text, ast.Template) \
+            else [text]
+        for hole in holes:
+            found = self.secret(hole)
+            if found is not None and not (isinstance(text, ast.Template) and found[1] is None):
+                return found
+        return None
+
+
+def _printed_diagnostic(what: str, local: str | None, part) -> Diagnostic:
+    how = f"through the variable `{local}`, which a seat's reading cannot follow" if local else \
+        "in a text built by an expression, not in a template's hole"
+    return Diagnostic(
+        TEXT_PRINTS_HIDDEN, f"this text prints {what}, {how}: every seat reads it as written", part.span,
+        severity="warning",
+        help="print it in a template's hole that reads it (`\"{p.coins}\"`, `\"{c.value}\"`), which a "
+             "seat that may not see it reads as `?`, or word the text for everyone")
 
 
 def _item_props(data: dict) -> set:

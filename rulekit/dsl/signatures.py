@@ -13,10 +13,7 @@ give. A call from outside the game's texts (a script's position) is checked wher
 from __future__ import annotations
 
 from . import ast, resolve
-from .kinds import SEAT_CALLS
-from .visit import fields
-
-_SEAT_LISTS = ("players",)       # a name of the game that is the list of players
+from .kinds import seat_list
 
 
 def seat_params(vocab, bodies: dict, game_vars: frozenset) -> dict:
@@ -47,11 +44,11 @@ class _Caller:
         self.body = body
         self.binders = resolve.binders(body, params, game_vars)
         self.seat_params = seat_params
-        self.local_seats = _local_seats(body, vocab)
+        self.local_seats = self._local_seats()
 
     def calls(self):
         """(callee, its argument nodes) of every procedure call and group inclusion."""
-        for node in _nodes(self.body):
+        for node in ast.walk(self.body):
             if isinstance(node, ast.Call) and node.func in self.v.procedures:
                 yield node.func, () if node.kwargs else node.args      # (a keyword is refused: it types nothing)
             elif isinstance(node, ast.Include) and node.name in self.v.option_groups:
@@ -69,38 +66,21 @@ class _Caller:
         if binder == resolve.LOCAL:
             return node.id in self.local_seats
         clause, k = binder
-        return _seat_list(clause.fors[k][1], self.v)
+        return self._seat_list(clause.fors[k][1])
 
+    def _seat_list(self, coll) -> bool:
+        """``coll`` is a list of players of the game's (not a local called ``players``)."""
+        return not (isinstance(coll, ast.Name) and id(coll) in self.binders) and seat_list(coll, self.v)
 
-def _seat_list(coll, vocab) -> bool:
-    """``coll`` is the list of players, or players a built-in gives (``others(p)``)."""
-    if isinstance(coll, ast.Name):
-        return coll.id in _SEAT_LISTS and coll.id not in vocab.sets and coll.id not in vocab.functions
-    return isinstance(coll, ast.Call) and coll.func in SEAT_CALLS and coll.func not in vocab.functions
-
-
-def _local_seats(body, vocab) -> frozenset:
-    """The locals of ``body`` every binding of which gives a player: a ``for`` over players, a
-    ``choose_all``'s player, and nothing else (no assignment)."""
-    seat, other = set(), set()
-    for node in _nodes(body):
-        if isinstance(node, ast.For):
-            (seat if _seat_list(node.iter, vocab) else other).add(node.var)
-        elif isinstance(node, ast.ChooseAll) and node.var:
-            seat.add(node.var)
-        elif isinstance(node, (ast.Assign, ast.AugAssign)):
-            other.update(n.id for n in _nodes(node.target) if isinstance(n, ast.Name))
-    return frozenset(seat - other)
-
-
-def _nodes(node):
-    """Every node of ``node`` (a node or a tuple of them)."""
-    if isinstance(node, tuple):
-        for part in node:
-            yield from _nodes(part)
-        return
-    if not isinstance(node, ast.Node):
-        return
-    yield node
-    for name in fields(node.__class__):
-        yield from _nodes(getattr(node, name))
+    def _local_seats(self) -> frozenset:
+        """The locals of the body every binding of which gives a player: a ``for`` over players,
+        a ``choose_all``'s player, and nothing else (no assignment)."""
+        seat, other = set(), set()
+        for node in ast.walk(self.body):
+            if isinstance(node, ast.For):
+                (seat if self._seat_list(node.iter) else other).add(node.var)
+            elif isinstance(node, ast.ChooseAll) and node.var:
+                seat.add(node.var)
+            elif isinstance(node, (ast.Assign, ast.AugAssign)):
+                other.update(n.id for n in ast.walk(node.target) if isinstance(n, ast.Name))
+        return frozenset(seat - other)

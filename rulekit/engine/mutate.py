@@ -64,7 +64,7 @@ def variable_setter(name: str, per_player: bool):
             learn(s.game)
         if bounds is not None and not (value.__class__ is int and low <= value <= high):
             _check_bounds(_what(name, player), value, bounds, span)
-        if value.__class__ is not str and isinstance(value, str):
+        if isinstance(value, str) and value.__class__ is not str:     # (a number: one test)
             value = str.__str__(value)      # a marked text (engine/redact.Marked) is kept as its plain text
         row = s.p[player] if per_player else s.g
         if s.record:        # a recorded game prints what it keeps: no number too long to print
@@ -114,7 +114,7 @@ def _check_bounds(what: str, value, bounds, span) -> None:
 
 
 def set_prop(s: State, item: str, name: str, value) -> None:
-    if value.__class__ is not str and isinstance(value, str):
+    if isinstance(value, str) and value.__class__ is not str:     # (a number: one test)
         value = str.__str__(value)      # a marked text (engine/redact.Marked) is kept as its plain text
     table = s.iprops[name] if name in s.owned else s.item_states(name)
     record = s.record
