@@ -42,10 +42,18 @@ class Editor:
         root_uri = from_fs_path(os.path.abspath(root or os.getcwd()))
         self.init = self.call(self.client.initialize_async(types.InitializeParams(
             capabilities=types.ClientCapabilities(), root_uri=root_uri, process_id=os.getpid())))
-        self.client.initialized(types.InitializedParams())
+        self.notify(self.client.initialized, types.InitializedParams())
 
     def call(self, coroutine, timeout: float = TIMEOUT):
         return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(timeout)
+
+    def notify(self, send, params) -> None:
+        """Send a notification from the client's loop thread: pygls writes it to the pipe at once, and
+        a write from this thread raced the loop's own (a bytearray resized while being written:
+        BufferError, and the notification was lost, so a test waited for ever)."""
+        async def on_loop():
+            send(params)
+        self.call(on_loop())
 
     async def _drain_started(self) -> None:
         asyncio.get_running_loop().create_task(self._drain(self.client._server.stderr))
@@ -68,14 +76,14 @@ class Editor:
         text = Path(path).read_text(encoding="utf-8") if text is None else text
         uri = from_fs_path(path)
         self.versions[uri] = 1
-        self.client.text_document_did_open(types.DidOpenTextDocumentParams(
+        self.notify(self.client.text_document_did_open, types.DidOpenTextDocumentParams(
             types.TextDocumentItem(uri=uri, language_id="yaml", version=1, text=text)))
         return uri
 
     def change(self, uri: str, text: str) -> int:
         """Replace the whole buffer; returns its new version."""
         self.versions[uri] += 1
-        self.client.text_document_did_change(types.DidChangeTextDocumentParams(
+        self.notify(self.client.text_document_did_change, types.DidChangeTextDocumentParams(
             types.VersionedTextDocumentIdentifier(uri=uri, version=self.versions[uri]),
             [types.TextDocumentContentChangeWholeDocument(text=text)]))
         return self.versions[uri]
@@ -84,7 +92,7 @@ class Editor:
         """Replace characters ``character..end`` of a line (an insertion when ``end`` is None)."""
         self.versions[uri] += 1
         where = types.Range(types.Position(line, character), types.Position(line, character if end is None else end))
-        self.client.text_document_did_change(types.DidChangeTextDocumentParams(
+        self.notify(self.client.text_document_did_change, types.DidChangeTextDocumentParams(
             types.VersionedTextDocumentIdentifier(uri=uri, version=self.versions[uri]),
             [types.TextDocumentContentChangePartial(range=where, text=new)]))
         return self.versions[uri]
@@ -148,7 +156,7 @@ class Editor:
     def close(self) -> None:
         try:
             self.call(self.client.shutdown_async(None))
-            self.client.exit(None)
+            self.notify(self.client.exit, None)
             self.call(self.client.stop())
         finally:
             self.loop.call_soon_threadsafe(self.loop.stop)
