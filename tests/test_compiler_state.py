@@ -59,9 +59,10 @@ def _writers() -> set:
     not, but three that read what was written on purpose and decide nothing of what to write (the
     printer, printer.py, reads each written line into Python's tree and prints it, its meaning
     unchanged; its fallback, layout.py, lays lines out by tokens, whitespace alone; verify.py refuses
-    a generated module that breaks its rules, a bug of rulekit), the parser and the caches (they
-    read content and files)."""
-    outside = {"layout", "printer", "verify", "parser", "parse_cache", "code_cache", "syntax_errors"}
+    a generated module that breaks its rules, a bug of rulekit; ir.py reads the writer's constant
+    forms into trees, ``$0`` holes and all, and the values it fills them with are trees), the parser
+    and the caches (they read content and files)."""
+    outside = {"layout", "printer", "verify", "parser", "parse_cache", "code_cache", "syntax_errors", "ir"}
     found, todo = set(), ["codegen"]
     while todo:
         name = todo.pop()

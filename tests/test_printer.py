@@ -38,7 +38,7 @@ from rulekit.games import load_game
 ])
 def test_a_line_keeps_the_brackets_its_meaning_needs_and_no_others(written, printed):
     assert printer.tidy(written) == printed
-    assert ast.dump(ast.parse(_body(printed))) == ast.dump(printer._Plain().visit(ast.parse(_body(written))))
+    assert ast.dump(ast.parse(_body(printed))) == ast.dump(printer._plain(ast.parse(_body(written))))
 
 
 def _body(line: str) -> str:
@@ -90,7 +90,7 @@ def test_printing_a_game_changes_nothing_it_means(game, monkeypatch):
     written = _source(game, monkeypatch, printed=False)
     printed = _source(game, monkeypatch, printed=True)
     assert written != printed
-    assert ast.dump(ast.parse(printed)) == ast.dump(printer._Plain().visit(ast.parse(written)))
+    assert ast.dump(ast.parse(printed)) == ast.dump(printer._plain(ast.parse(written)))
 
 
 @pytest.mark.parametrize("game", ["goa", "batavia", "examples/for-sale", "examples/modern-art"])

@@ -37,11 +37,12 @@ from ..engine.library import REGISTRY
 from ..engine.runtime import Code, LinesOwner, keep_lines
 from ..errors import Diagnostic, DiagnosticReport, suggestion_help
 from ..source import source_line
-from . import ast, blocks, code_cache, forms, layout, loops, lowering, printer, templates, verify
+from . import ast, blocks, code_cache, forms, ir, layout, loops, lowering, printer, templates, verify
 from .analysis import called, in_circles
 from .choices import Choices
 from .compiler import Compiler, located_code, too_complex
-from .pysource import CONTINUE, NAME, Comment, Exit, Jump, Py, literal, py_identifier
+from .ir import stmt
+from .pysource import CONTINUE, NAME, NONE, SLOT, Comment, Exit, Jump, Py, literal, py_identifier
 from .scope import Scope
 from .visit import assigned_names, loop_depth, methods
 
@@ -224,16 +225,16 @@ class Module:
         w.cur.append((5, Exit("return True"), None))
         w.goto(head)
         w.start(head)
-        w.cur.append((3, f"{comp.setter('round', False)}(s, None, s.g['round'] + 1)", None))
+        w.cur.append((3, stmt("$0(s, None, s.g['round'] + 1)", comp.setter('round', False)), None))
         for cond_node, phase in phases:
             w.call_code(phase, cond_node)
         fin = w.reserve()
         if rounds is not None:
-            w.cur.append((3, f"if s.g['round'] >= {int(rounds)}:", None))
+            w.cur.append((3, stmt("if s.g['round'] >= $0:", literal(int(rounds))), None))
             w.goto(fin, 4)
         if until is not None:
             fn, span = until
-            w.cur.append((3, f"if {comp.constant(fn, 'UNTIL')}(s, e):", span))
+            w.cur.append((3, stmt("if $0(s, e):", comp.constant(fn, 'UNTIL')), span))
             w.goto(fin, 4)
         w.goto(head)
         w.start(fin)
@@ -377,15 +378,15 @@ class _Writer(Choices):
         if callee.stops:
             after = self.reserve()
             if cond is not None:
-                self.cur.append((3, f"if not {cond}:", when.span))
+                self.cur.append((3, stmt("if not $0:", cond), when.span))
                 self.cur.append((4, Jump(after), None))
                 self.cur.append((4, CONTINUE, None))
-            self._call(self._code_ref(callee), "{}", "None", after, callee.span)
+            self._call(self._code_ref(callee), ir.code("{}"), NONE, after, callee.span)
         elif cond is not None:
-            self.cur.append((3, f"if {cond}:", when.span))
-            self.cur.append((4, f"call_{callee.pyname}(s)", callee.span))
+            self.cur.append((3, stmt("if $0:", cond), when.span))
+            self.cur.append((4, stmt("$0(s)", ir.name(f"call_{callee.pyname}")), callee.span))
         else:
-            self.cur.append((3, f"call_{callee.pyname}(s)", callee.span))
+            self.cur.append((3, stmt("$0(s)", ir.name(f"call_{callee.pyname}")), callee.span))
 
     # ------------------------------------------------------------ resumable sequences
     def seq(self, body) -> None:
@@ -420,14 +421,14 @@ class _Writer(Choices):
             return
         callee = self.m.codes[call.func]
         after = self.reserve()
-        env = "{" + "".join(f"{self.comp.constant(p)}: {a}, " for p, a in zip(callee.params, args)) + "}"
+        env = ir.mapping([self.comp.constant(p) for p in callee.params], args)
         self._call(self._code_ref(callee), env, self.comp.constant(ret), after, call.span)
 
     def _call(self, code: str, env: str, ret: str, after: int, span) -> None:
         """Call a procedure that may stop: it runs at once (``CALL``); if it stopped, so does this
         one, to go on at block ``after`` when resumed; if it returned, this one goes on there now."""
         self.cur.append((3, Jump(after, frame=True), span))
-        self.cur.append((3, f"if CALL(s, {code}, {env}, {ret}):", span))
+        self.cur.append((3, stmt("if CALL(s, $0, $1, $2):", code, env, ret), span))
         self.cur.append((4, Exit("return True"), span))
         self.goto(after)
         self.start(after)
@@ -441,9 +442,9 @@ class _Writer(Choices):
         for cond_node, _body in shape.tests:
             target = self.reserve()
             targets.append(target)
-            kw = "if" if first else "elif"
+            self.cur.append((3, stmt("if $0:" if first else "elif $0:", self.comp.src(cond_node, self.scope)),
+                             cond_node.span))
             first = False
-            self.cur.append((3, f"{kw} {self.comp.src(cond_node, self.scope)}:", cond_node.span))
             self.cur.append((4, Jump(target), None))
         orelse = self.reserve() if shape.orelse else end
         self.cur.append((3, "else:", None))
@@ -466,22 +467,22 @@ class _Writer(Choices):
         head = self.reserve()
         end = self.reserve()
         if shape.walks is not None:
-            self.cur.append((3, f"e[{slot}] = ({self._iter(shape.walks, kept=True)}, 0)", shape.walks.span))
+            self.cur.append((3, stmt("e[$0] = ($1, 0)", slot, self._iter(shape.walks, kept=True)), shape.walks.span))
         self.goto(head)
         self.start(head)
         self._tick(3, shape, self.cur)
         if shape.test is not None:
-            self.cur.append((3, f"if not {self.comp.src(shape.test, self.scope)}:", shape.test.span))
+            self.cur.append((3, stmt("if not $0:", self.comp.src(shape.test, self.scope)), shape.test.span))
             self.cur.append((4, Jump(end), None))
             self.cur.append((4, CONTINUE, None))
         if shape.walks is not None:
             var = self.comp.constant(self.scope.key(shape.var))
-            self.cur.append((3, f"items, i = e[{slot}]", shape.span))
+            self.cur.append((3, stmt("items, i = e[$0]", slot), shape.span))
             self.cur.append((3, "if i >= len(items):", None))
             self.cur.append((4, Jump(end), None))
             self.cur.append((4, CONTINUE, None))
-            self.cur.append((3, f"e[{var}] = items[i]", shape.span))
-            self.cur.append((3, f"e[{slot}] = (items, i + 1)", None))
+            self.cur.append((3, stmt("e[$0] = items[i]", var), shape.span))
+            self.cur.append((3, stmt("e[$0] = (items, i + 1)", slot), None))
         self.loops.append(("blk", head, end))
         self.seq(shape.body)
         self.loops.pop()
@@ -530,7 +531,7 @@ class _Writer(Choices):
 
     def s_AugAssign(self, st, ind, out):
         src = self.comp.src
-        value = f"({src(st.target, self.scope)} {'+' if st.op == '+' else '-'} {src(st.value, self.scope)})"
+        value = ir.code("$0 + $1" if st.op == "+" else "$0 - $1", src(st.target, self.scope), src(st.value, self.scope))
         self._store(st.target, value, ind, out, st.span)
 
     def _is_local(self, name: str) -> bool:
@@ -545,7 +546,7 @@ class _Writer(Choices):
             name = target.id
             if name in v.constants or name in v.zones or name in v.families or name in v.sets or name in v.members:
                 self.comp.store_statement(target, self.scope, value)     # the diagnostic (RK0312)
-            out.append((ind, f"{self.scope.py[name]} = {value}", span))
+            out.append((ind, stmt("$0 = $1", self.scope.py[name], value), span))
             return
         out.extend((ind + i, text, span) for i, text in self.comp.store_lines(target, self.scope, value))
 
@@ -564,11 +565,12 @@ class _Writer(Choices):
         if variable is not None:        # a game variable's element: in place where nobody else can tell
             name, player = variable
             key = comp.src(target.index, self.scope)
-            out.append((ind, f"SET_ELEMENT(s, {comp.setter(name, player != 'None')}, {player}, {comp.constant(name)}, "
-                             f"{key}, {value}, {comp.constant(target.span)})", span))
+            setter = comp.setter(name, player is not NONE)
+            out.append((ind, stmt("SET_ELEMENT(s, $0, $1, $2, $3, $4, $5)", setter, player, comp.constant(name), key,
+                                  value, comp.constant(target.span)), span))
             return
         container, key = comp.src(obj, self.scope), comp.src(target.index, self.scope)
-        self._store(obj, f"REPLACED({container}, {key}, {value})", ind, out, span)
+        self._store(obj, ir.code("REPLACED($0, $1, $2)", container, key, value), ind, out, span)
 
     def _variable(self, node) -> tuple | None:
         """(name, the source of its player or 'None') where ``node`` is a game variable held by
@@ -576,7 +578,7 @@ class _Writer(Choices):
         v, scope = self.comp.v, self.scope
         if isinstance(node, ast.Name) and node.id in v.gvars and node.id not in scope.locals \
                 and node.id not in scope.alias and node.id not in scope.py:
-            return node.id, "None"
+            return node.id, NONE
         if isinstance(node, ast.Attr) and node.name in v.pvars and node.name not in v.dynamic_props:
             return node.name, self.comp.src(node.obj, self.scope)
         return None
@@ -599,8 +601,8 @@ class _Writer(Choices):
             span = comp.constant(call.span)
             line = self._direct_effect(builtin, call, args, kwargs, span)
             if line is None:
-                listed = "".join(", " + a for a in args) + "".join(f", {k}={f}" for k, f in kwargs.items())
-                line = f"{comp.constant(builtin.impl, 'B_' + name)}(s{listed}, span={span})"
+                line = stmt("$0", ir.call(comp.constant(builtin.impl, 'B_' + name), [ir.name("s"), *args],
+                                          {**kwargs, "span": span}))
             if builtin.recorded_only:
                 # a log line is written (and its text worked out) only in a game that keeps its log
                 out.append((ind, "if s.record:", st.span))
@@ -612,7 +614,7 @@ class _Writer(Choices):
             if builtin is None or builtin.pure:
                 comp.error(VALUE_THROWN_AWAY, f"`{name}(...)` computes a value that is thrown away", call.span,
                            "assign it, `x = ...`, or use it in a condition")
-            out.append((ind, value, st.span))
+            out.append((ind, stmt("$0", value), st.span))
             return
         candidates = set(comp.v.procedures) | {n for n, b in REGISTRY.items() if b.kind == "effect"}
         comp.error(UNKNOWN_FUNCTION, f"unknown effect or procedure `{name}`", call.span, suggestion_help(name,
@@ -641,15 +643,15 @@ class _Writer(Choices):
         if self.comp.typed_as(node) == "seat":
             return source
         check = self.comp.constant(arguments.seat_argument, "SEAT_ARGUMENT")
-        return f"{check}(s, {source}, {self.comp.constant(name)}, {self.comp.constant(param)}, " \
-               f"{self.comp.constant(node.span, 'AT')})"
+        return ir.code("$0(s, $1, $2, $3, $4)", check, source, self.comp.constant(name), self.comp.constant(param),
+                    self.comp.constant(node.span, 'AT'))
 
     def _direct_call(self, call):
         args = self._proc_args(call)
         if args is None:
             return None
         callee = self.m.codes[call.func]
-        return f"call_{callee.pyname}({', '.join(['s'] + args)})"
+        return stmt("$0(s, $*)", ir.name(f"call_{callee.pyname}"), args)
 
     def _code_ref(self, code: Code) -> str:
         return self.comp.constant(code, f"PROC_{code.pyname}")
@@ -677,22 +679,22 @@ class _Writer(Choices):
         if self.resumable:
             out.extend(blocks.returned(value, ind, st.span))
         else:
-            out.append((ind, Exit(f"return {value}"), st.span))
+            out.append((ind, ir.exit("return $0", value), st.span))
 
     def s_Assert(self, st, ind, out):
         """``assert test, message``: the game fails on this line (RK4019) when the test is false."""
         comp = self.comp
         message = comp.src(st.message, self.scope) if st.message is not None else \
             comp.constant(f"assertion failed: `{_span_text(st.test.span) or 'assert'}`")
-        out.append((ind, f"if not {comp.src(st.test, self.scope)}:", st.span))
-        out.append((ind + 1, f"ASSERT({message})", st.span))
+        out.append((ind, stmt("if not $0:", comp.src(st.test, self.scope)), st.span))
+        out.append((ind + 1, stmt("ASSERT($0)", message), st.span))
 
     def s_branches(self, shape: lowering.Branches, ind, out):
         first = True
         for cond_node, body in shape.tests:
-            kw = "if" if first else "elif"
+            out.append((ind, stmt("if $0:" if first else "elif $0:", self.comp.src(cond_node, self.scope)),
+                        cond_node.span))
             first = False
-            out.append((ind, f"{kw} {self.comp.src(cond_node, self.scope)}:", cond_node.span))
             self._body(body, ind + 1, out)
         if shape.orelse:
             out.append((ind, "else:", None))
@@ -707,10 +709,10 @@ class _Writer(Choices):
     def s_loop(self, shape: lowering.Loop, ind, out):
         if shape.walks is not None:
             var = self._target_name(shape.var)
-            out.append((ind, f"for {var} in {self._iter(shape.walks)}:", shape.walks.span))
+            out.append((ind, stmt("for $0 in $1:", var, self._iter(shape.walks)), shape.walks.span))
         else:
-            cond = "True" if shape.test is None else self.comp.src(shape.test, self.scope)
-            out.append((ind, f"while {cond}:", shape.test_span))
+            cond = literal(True) if shape.test is None else self.comp.src(shape.test, self.scope)
+            out.append((ind, stmt("while $0:", cond), shape.test_span))
         self._tick(ind + 1, shape, out)
         self.loops.append(("py",))
         self._body(shape.body, ind + 1, out)
@@ -721,21 +723,21 @@ class _Writer(Choices):
         or a range as it is, unless the loop is ``kept`` in the frame (a tuple, which clones and saves)."""
         if self.comp.kinds.certain(node, self.scope) in ("list", "zone"):
             walked = None if kept else forms.walked_src(self.comp, node, self.scope)
-            return walked if walked is not None else f"(*{self.comp.seq_src(node, self.scope)},)"
-        return f"ITER(s, {self.comp.src(node, self.scope)})"
+            return walked if walked is not None else ir.code("(*$0,)", self.comp.seq_src(node, self.scope))
+        return ir.code("ITER(s, $0)", self.comp.src(node, self.scope))
 
     def _target_name(self, name: str) -> str:
         """Where a loop variable lives: a Python local, or the frame's env."""
         if name in self.scope.py:
             return self.scope.py[name]
-        return f"e[{self.comp.constant(self.scope.key(name))}]"
+        return ir.code("e[$0]", self.comp.constant(self.scope.key(name)), kind=SLOT)
 
     def _tick(self, ind, loop: lowering.Loop, out):
         """Each pass of a loop spends steps of the budget that stops a loop that never ends."""
         weight = 1 + len(loop.body)
-        out.append((ind, f"s.budget -= {weight}", loop.span))
+        out.append((ind, stmt("s.budget -= $0", literal(weight)), loop.span))
         name, span = self.comp.constant(self.code.name), self.comp.constant(loop.span)
-        out.append((ind, f"if s.budget < 0: LIMIT(s, {name}, {span})", loop.span))
+        out.append((ind, stmt("if s.budget < 0: LIMIT(s, $0, $1)", name, span), loop.span))
 
     def s_Break(self, st, ind, out):
         self._jump(st, ind, out, "break")

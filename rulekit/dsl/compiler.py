@@ -51,11 +51,25 @@ from ..engine.limits import MAX_SIZE
 from ..engine.state import Family
 from ..errors import Diagnostic, suggestion_help
 from ..source import Span
-from . import ast, calls, check_names, check_statements, code_cache, forms, passes, pysource, tallies, templates, verify
+from . import (
+    ast,
+    calls,
+    check_names,
+    check_statements,
+    code_cache,
+    forms,
+    ir,
+    passes,
+    pysource,
+    tallies,
+    templates,
+    verify,
+)
 from .analysis import Inlining, asked_again, inlining
 from .check_names import unsaid
+from .ir import code
 from .kinds import Kinds, is_item, name_of
-from .pysource import NAME, NONE, SLOT, Py, literal, py_identifier
+from .pysource import NONE, SLOT, literal, py_identifier
 from .scope import Scope
 from .visit import bound_names, free_names, methods
 from .writing import MaybeRuns, Reuse, Writing
@@ -261,13 +275,13 @@ class Compiler:
         if kind == "list":
             return self.src(node, scope)
         if kind == "zone":
-            return f"s.zones[{self.src(node, scope)}]"
+            return code("s.zones[$0]", self.src(node, scope))
         source = self.src(node, scope)
         twice = self._twice(source)
         if twice is None:
-            return f"SEQ(s, {source})"
+            return code("SEQ(s, $0)", source)
         first, again = twice                # look before calling
-        return f"({again} if {first}.__class__ is LIST else SEQ(s, {again}))"
+        return code("$0 if $1.__class__ is LIST else SEQ(s, $0)", again, first)
 
     def iterable_src(self, node, scope) -> str:
         """``seq_src`` of what a comprehension walks: Python allows no ``:=`` in a comprehension's
@@ -285,11 +299,11 @@ class Compiler:
         read may stand before an attribute (built-ins' forms test ``{first}.__class__``): a number
         is put in parentheses there (``1.__class__`` is no Python)."""
         if pysource.is_variable_or_literal(source):
-            return (f"({source})" if pysource.kind(source) == pysource.NUMBER else source), source
+            return ir.standing(source), source
         if self.at.in_iterable:
             return None
         temp = self._temp("_t")
-        return f"({temp} := {source})", temp
+        return code("($0 := $1)", temp, source), temp
 
     def _reused_value(self, slot: str, node, scope, method) -> str:
         """A value the function asks for more than once (``_reuse_plan``): worked out where it is
@@ -302,10 +316,10 @@ class Compiler:
         if reuse.branches == 0:
             reuse.known.add(slot)
             if slot not in reuse.reused:
-                return f"({slot} := {value})"
+                return code("($0 := $1)", slot, value)
         else:
             reuse.reused.add(slot)
-        return f"({slot} if {slot} is not UNSET else ({slot} := {value}))"
+        return code("$0 if $0 is not UNSET else ($0 := $1)", slot, value)
 
     # A function body is one pure expression over an unchanging state, so a call or a list
     # it asks for twice, or inside a comprehension without using the comprehension's
@@ -316,7 +330,7 @@ class Compiler:
     def _reuse_plan(self, body) -> dict:
         if "reuse" in self.passes.off:
             return {}
-        return {node: f"_r{k}" for k, node in enumerate(asked_again(body, self.v), 1)}
+        return {node: ir.name(f"_r{k}") for k, node in enumerate(asked_again(body, self.v), 1)}
 
     def _with_reuse(self, node, scope, params: set, write=None) -> tuple:
         """(source of ``node``, the local slots it reuses) for a whole expression whose Python
@@ -355,18 +369,18 @@ class Compiler:
             name = self.names.fresh(hint if hint != "K" else _hint_of(value), self.ns)
             self.ns[name] = value
             self.names.constants[key] = name
-        return Py(name, NAME)
+        return ir.name(name)
 
-    def _temp(self, stem: str) -> Py:
+    def _temp(self, stem: str) -> pysource.Py:
         """A fresh Python local of generated code, named after what it holds where the content
         names it (``_points``, ``_sum``), else by its use (``_t``, a value read twice), numbered
         within the function being written (``_t_2``): a variable, read as it is."""
-        return Py(self.names.local(stem), NAME)
+        return ir.name(self.names.local(stem))
 
     def variable(self, stem: str) -> str:
         """A fresh Python identifier for a comprehension or parameter variable (``v_`` and its
         content name)."""
-        return Py(self.names.local(f"v_{stem}" if stem.isidentifier() and stem.isascii() else "v"), NAME)
+        return ir.name(self.names.local(f"v_{stem}" if stem.isidentifier() and stem.isascii() else "v"))
 
     def _function(self, params: tuple, source: str, span) -> Fn:
         """A generated function returning the expression ``source``."""
@@ -408,20 +422,20 @@ class Compiler:
         """A text with holes; each hole prints within the limits (``library.printed``) and the whole
         is checked too (``"{s}{s}"`` doubles), unless it is one hole alone."""
         self._written_text(node, sum(len(p) for p in node.parts if isinstance(p, str)))
-        parts = [self.constant(p) if isinstance(p, str) else f"FMT({self.src(p, scope)})" for p in node.parts]
+        parts = [self.constant(p) if isinstance(p, str) else code("FMT($0)", self.src(p, scope)) for p in node.parts]
         holes, values = self._told_sources(node, scope)
         if holes:       # a hole may print what some seat may not see: the text says where (engine/redact.py)
             from ..engine import redact
-            return (f"{self.constant(redact.marked, 'MARKED')}(s, ({''.join(p + ', ' for p in parts)}), "
-                    f"{self.constant(holes, 'HOLES')}, ({''.join(v + ', ' for v in values)}))")
-        joined = "''.join((" + "".join(p + ", " for p in parts) + "))"
+            return code("$0(s, $1, $2, $3)", self.constant(redact.marked, 'MARKED'), ir.tuple_of(parts),
+                        self.constant(holes, 'HOLES'), ir.tuple_of(values))
+        joined = code("''.join($0)", ir.tuple_of(parts))
         if len(parts) == 1:
             return joined
         twice = self._twice(joined)
         if twice is None:
-            return f"CHECKED_TEXT({joined})"
+            return code("CHECKED_TEXT($0)", joined)
         first, again = twice        # library.checked_text, written out
-        return f"({again} if len({first}) <= MAX_SIZE else TOO_LONG({again}))"
+        return code("$0 if len($1) <= MAX_SIZE else TOO_LONG($0)", again, first)
 
     def _told_sources(self, node, scope) -> tuple:
         """For a template: ``(holes, values)``, each hole that may print a value some seat may not
@@ -465,7 +479,7 @@ class Compiler:
                     k = index_of.get(expr)
                     if k is None:
                         k = index_of[expr] = len(values)
-                        values.append(str(self.src(expr, scope)))
+                        values.append(self.src(expr, scope))
                 if (what, name, k) not in sources:
                     sources.append((what, name, k))
             if sources:
@@ -525,11 +539,11 @@ class Compiler:
         if where == "py":
             return ref
         if where == "env":
-            return Py(f"e[{self.constant(ref)}]", SLOT, ("env", ref))
+            return code("e[$0]", self.constant(ref), kind=SLOT, denotes=("env", ref))
         if name in v.fixed:
             return self.constant(v.fixed[name])
         if name in v.gvars or name in v.constants:
-            return Py(f"s.g[{self.constant(name)}]", SLOT, ("global", name))
+            return code("s.g[$0]", self.constant(name), kind=SLOT, denotes=("global", name))
         if name in v.zones:
             return self.constant(v.zones[name], f"Z_{py_identifier(name)}")
         if name in v.families:
@@ -584,51 +598,52 @@ class Compiler:
             """An item's state, or its printed property (None: the name is neither)."""
             if "dprop" in paths:
                 default = self.constant(v.prop_defaults.get(name), f"DEFAULT_{py_identifier(name)}")
-                return f"s.iprops[{key}].get({item}, {default})"
-            return f"ITEMS[{item}][{key}]" if "sprop" in paths else None
+                return code("s.iprops[$0].get($1, $2)", key, item, default)
+            return code("ITEMS[$0][$1]", item, key) if "sprop" in paths else None
 
         typed = self.typed_as(node.obj)
         if typed == "seat" and paths[0] in ("pvar", "pzone"):
-            return f"s.p[{obj}][{key}]" if paths[0] == "pvar" else \
-                f"{self.constant(v.pzones[name], f'PZ_{py_identifier(name)}')}[{obj}]"
+            return code("s.p[$0][$1]", obj, key) if paths[0] == "pvar" else \
+                code("$0[$1]", self.constant(v.pzones[name], f'PZ_{py_identifier(name)}'), obj)
         if (isinstance(node.obj, ast.Name) and scope.py.get(node.obj.id) in scope.items) or \
                 self.kinds.certain(node.obj, scope) == "item" or (typed is not None and is_item(typed)):
             read = item_read(obj)       # an item for certain (it walks a zone)
             if read is not None:
                 return read
         if paths == ["pvar"]:
-            return f"s.p[{obj}][{key}]"
+            return code("s.p[$0][$1]", obj, key)
         if paths == ["pzone"]:
-            return f"{self.constant(v.pzones[name], f'PZ_{py_identifier(name)}')}[{obj}]"
+            return code("$0[$1]", self.constant(v.pzones[name], f'PZ_{py_identifier(name)}'), obj)
         if paths == ["sprop"]:
-            return f"ITEMS[{obj}][{key}]"
+            return code("ITEMS[$0][$1]", obj, key)
         if paths == ["mprop"]:
-            return f"{self.constant(members, 'MEMBERS')}[{obj}][{key}]"
+            return code("$0[$1][$2]", self.constant(members, 'MEMBERS'), obj, key)
         reader = self.names.readers.get((name, frozenset(paths)))
         if reader is None:      # one reader of each attribute (as its paths say), named after it
             dispatch = expressions.attribute_reader(name, frozenset(paths), v.items, v.members, v.pzones.get(name))
             reader = self.names.readers[name, frozenset(paths)] = self.constant(dispatch, f'A_{py_identifier(name)}')
         twice = self._twice(obj) if "dprop" in paths or "sprop" in paths else None
         if twice is None:
-            return f"{reader}(s, {obj})"
+            return code("$0(s, $1)", reader, obj)
         first, again = twice    # what `dispatch` does for an item, and for a seat, written out
         read = item_read(again)
-        seat = f"s.p[{again}][{key}] if {again}.__class__ is PLAYER else " if "pvar" in paths else ""
-        return (f"({read} if {first}.__class__ is STR and {again} in ITEMS else {seat}"
-                f"{reader}(s, {again}))")
+        other = code("$0(s, $1)", reader, again)
+        if "pvar" in paths:
+            other = code("s.p[$0][$1] if $0.__class__ is PLAYER else $2", again, key, other)
+        return code("$0 if $1.__class__ is STR and $2 in ITEMS else $3", read, first, again, other)
 
     def x_Index(self, node, scope):
         kind = self.kinds.certain(node.obj, scope)
         obj, index = self.src(node.obj, scope), self.src(node.index, scope)
         if kind == "family":
             if self._sized_family(node.obj, scope):
-                return f"SPACE(s, {obj}, {index})"
-            return f"({obj}.zones.get({index}) or NOSPACE({obj}, {index}))"
+                return code("SPACE(s, $0, $1)", obj, index)
+            return code("$0.zones.get($1) or NOSPACE($0, $1)", obj, index)
         if kind == "zone":
-            return f"s.zones[{obj}][{index}]"
+            return code("s.zones[$0][$1]", obj, index)
         if kind == "list":
-            return f"{obj}[{index}]"
-        return f"GETITEM(s, {obj}, {index})"
+            return code("$0[$1]", obj, index)
+        return code("GETITEM(s, $0, $1)", obj, index)
 
     def _sized_family(self, node, scope) -> bool:
         """Whether the family ``node`` names may be sized by a parameter (its spaces depend on the game)."""
@@ -645,18 +660,18 @@ class Compiler:
         obj = self.src(node.obj, scope)
         lo = self.src(node.lo, scope) if node.lo is not None else NONE
         hi = self.src(node.hi, scope) if node.hi is not None else NONE
-        return f"SLICE(s, {obj}, {lo}, {hi})"
+        return code("SLICE(s, $0, $1, $2)", obj, lo, hi)
 
     def x_ListLit(self, node, scope):
-        return "[" + "".join(self.src(i, scope) + ", " for i in node.items) + "]"
+        return code("[$*]", [self.src(i, scope) for i in node.items])
 
     def x_MapLit(self, node, scope):
         """A new mapping (``MAP`` checks each key is a value a mapping can be keyed by)."""
-        pairs = "".join(f"{self.src(k, scope)}, {self.src(v, scope)}, " for k, v in zip(node.keys, node.values))
-        return f"MAP({pairs})"
+        return code("MAP($*)", [part for k, v in zip(node.keys, node.values)
+                                for part in (self.src(k, scope), self.src(v, scope))])
 
     def x_Let(self, node, scope):
-        return f"[{self.src(node.value, scope)}]"     # walked by its `for` clause: one value
+        return code("[$0]", self.src(node.value, scope))     # walked by its `for` clause: one value
 
     def x_Comp(self, node, scope):
         """A list comprehension. One ``for`` over a value within the limits yields no more than
@@ -698,17 +713,17 @@ class Compiler:
     def x_BinOp(self, node, scope):
         left, right = self.src(node.left, scope), self.src(node.right, scope)
         if node.op in _CHECKED_OPS:     # exact or bounded: engine/runtime.py power, divide
-            return f"{_CHECKED_OPS[node.op]}({left}, {right})"
+            return code(_CHECKED_OPS[node.op], left, right)
         if node.op not in ("+", "-", "*", "//", "%"):  # pragma: no cover - the grammar has no others
             raise NotImplementedError(node.op)
         if node.op in ("+", "*") and self._may_grow(node):      # engine/runtime.py: MAX_SIZE, MAX_BITS
-            twice = self._twice(f"({left} + {right})") if node.op == "+" else None
+            twice = self._twice(code("$0 + $1", left, right)) if node.op == "+" else None
             if twice is None:
-                return f"{'ADD' if node.op == '+' else 'MUL'}({left}, {right})"
+                return code("ADD($0, $1)" if node.op == "+" else "MUL($0, $1)", left, right)
             first, again = twice        # ADD, written out: only a text or list has a length to check
-            return (f"({again} if {first}.__class__ is not STR and {again}.__class__ is not LIST "
-                    f"or len({again}) <= MAX_SIZE else TOO_LONG({again}))")
-        return f"({left} {node.op} {right})"
+            return code("$0 if $1.__class__ is not STR and $0.__class__ is not LIST or len($0) <= MAX_SIZE "
+                        "else TOO_LONG($0)", again, first)
+        return code(_OPERATIONS[node.op], left, right)
 
     def _may_grow(self, node) -> bool:
         """Whether ``a + b`` or ``a * b`` could build a value far larger than its operands
@@ -724,34 +739,34 @@ class Compiler:
         a = self.src(node.left, scope)
         b = self.src(node.right, scope)
         op = node.op
-        if op in ("==", "!=", "<", "<=", ">", ">="):
-            return f"({a} {op} {b})"
+        if op in _OPERATIONS:
+            return code(_OPERATIONS[op], a, b)
         if self.kinds.of(node.right, scope) == "family":
             self.error(IN_ON_FAMILY, f"`{op}` cannot look inside a family of zones; test one of its spaces: "
                        f"`x {op} {name_of(node.right)}[key]`", node.span)
         kind = self.kinds.certain(node.right, scope)
         if kind == "zone":
-            test = f"(s.loc.get({a}) is {b})"
+            test = code("s.loc.get($0) is $1", a, b)
         elif kind == "list":
-            test = f"({a} in {b})"
+            test = code("$0 in $1", a, b)
         else:
-            test = f"CONTAINS(s, {a}, {b})"
-        return test if op == "in" else f"(not {test})"
+            test = code("CONTAINS(s, $0, $1)", a, b)
+        return test if op == "in" else code("not $0", test)
 
     def x_BoolOp(self, node, scope):
-        op = "and" if node.op == "and" else "or"
-        return f"({self.src(node.left, scope)} {op} {self._branch(self.src, node.right, scope)})"
+        return code("$0 and $1" if node.op == "and" else "$0 or $1", self.src(node.left, scope),
+                    self._branch(self.src, node.right, scope))
 
     def x_Not(self, node, scope):
-        return f"(not {self.src(node.operand, scope)})"
+        return code("not $0", self.src(node.operand, scope))
 
     def x_Neg(self, node, scope):
-        return f"(-{self.src(node.operand, scope)})"
+        return code("-$0", self.src(node.operand, scope))
 
     def x_IfExp(self, node, scope):
         cond = self.src(node.cond, scope)       # runs first
         then, orelse = self._branch(self.src, node.then, scope), self._branch(self.src, node.orelse, scope)
-        return f"({then} if {cond} else {orelse})"
+        return code("$0 if $1 else $2", then, cond, orelse)
 
     def x_Call(self, node, scope):
         name = node.func
@@ -951,7 +966,8 @@ class Compiler:
 
 
 _FRONT_END_DECIDES = check_names.DECIDED | check_statements.DECIDED     # (Compiler.error)
-_CHECKED_OPS = {"**": "POW", "/": "DIV"}
+_CHECKED_OPS = {"**": "POW($0, $1)", "/": "DIV($0, $1)"}
+_OPERATIONS = {op: f"$0 {op} $1" for op in ("+", "-", "*", "//", "%", "==", "!=", "<", "<=", ">", ">=")}
 
 
 _TEXT_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_$")

@@ -43,15 +43,22 @@ _BRACKETED = (ast.Call, ast.List, ast.Tuple, ast.Dict, ast.Set, ast.Subscript, a
 
 def lines(indent: str, text: str, note: str = "", width: int | None = None) -> list[str]:
     """The physical lines of the logical line ``text`` at ``indent``, with ``note`` (``# line 12``)
-    at the end of the first."""
+    at the end of the first; ``text`` a :class:`~rulekit.dsl.ir.Line` is printed from its tree."""
     width = layout.WIDTH if width is None else width
-    printed = _printed(indent, str(text), width - (len(note) + 2 if note else 0))
+    room = width - (len(note) + 2 if note else 0)
+    made = getattr(text, "node", None) if TREES else None
+    printed = _printed(indent, str(text), room) if made is None else _printed_tree(indent, text, room)
     if printed is None:
         return layout.lay_out(indent, text, note, width)
     out = list(printed)
     if note:
         out[0] = f"{out[0]}  {note}"
     return out
+
+
+# Whether a line the writer made as a tree is printed from it (else from its text, read again: the
+# two print the same, tests/test_ir.py)
+TREES = True
 
 
 def tidy(text: str) -> str:
@@ -64,14 +71,30 @@ def tidy(text: str) -> str:
 def _printed(indent: str, text: str, room: int) -> tuple | None:
     """(Kept: a game loaded again prints the same lines.)"""
     node, lead = _statement(text)
-    if node is None:
-        return None
+    return None if node is None else _printed_node(indent, node, lead, room)
+
+
+def _printed_tree(indent: str, line, room: int) -> tuple | None:
+    """A line made as a tree (kept by its text, which says the same)."""
+    key = (indent, str(line), room)
+    found = _TREES_PRINTED.get(key, _TREES_PRINTED)
+    if found is _TREES_PRINTED:
+        if len(_TREES_PRINTED) > 8192:      # (bounded, as _printed's)
+            _TREES_PRINTED.clear()
+        found = _TREES_PRINTED[key] = _printed_node(indent, _plain(line.node), line.lead, room)
+    return found
+
+
+_TREES_PRINTED: dict = {}
+
+
+def _printed_node(indent: str, node, lead, room: int) -> tuple | None:
     try:
         out = _Printer(room).statement(node, lead, indent)
     except RecursionError:
         return None
     if any(len(line) > room for line in out):      # nothing in the tree to break at: by its tokens
-        flat = _printed("", text, 10**9) if len(out) > 1 else None
+        flat = _printed_node("", node, lead, 10**9) if len(out) > 1 else None
         return tuple(layout.lay_out(indent, flat[0], width=room)) if flat is not None else None
     return tuple(out)
 
@@ -97,30 +120,36 @@ def _statement(text: str) -> tuple:
     node = tree.body[0]
     if lead in _HEADERS and (len(node.body) != 1 or getattr(node, "orelse", None)):
         return None, None
-    return _Plain().visit(node), (lead if lead in _HEADERS else None)
+    return _plain(node), (lead if lead in _HEADERS else None)
 
 
-class _Plain(ast.NodeTransformer):
+def _plain(node):
     """``not (a in b)`` as ``a not in b``, ``not (a is b)`` as ``a is not b`` (and back): one
     comparison Python defines as the other's negation; ``(a and b) and c`` as ``a and b and c``,
-    which Python works out in the same order to the same value."""
-
-    def visit_BoolOp(self, node):
-        self.generic_visit(node)
+    which Python works out in the same order to the same value. A new tree where one of these is
+    found; the tree given is never changed (the writer's trees share their parts)."""
+    fields, changed = {}, False
+    for field, value in ast.iter_fields(node):
+        if isinstance(value, list):
+            new = [_plain(item) if isinstance(item, ast.AST) else item for item in value]
+            changed = changed or any(a is not b for a, b in zip(new, value))
+        else:
+            new = _plain(value) if isinstance(value, ast.AST) else value
+            changed = changed or new is not value
+        fields[field] = new
+    kind = type(node)
+    if kind is ast.BoolOp:
         values = []
-        for value in node.values:
+        for value in fields["values"]:
             same = type(value) is ast.BoolOp and type(value.op) is type(node.op)
             values.extend(value.values if same else [value])
-        node.values = values
-        return node
-
-    def visit_UnaryOp(self, node):
-        self.generic_visit(node)
-        operand = node.operand
-        if (isinstance(node.op, ast.Not) and isinstance(operand, ast.Compare) and len(operand.ops) == 1
-                and type(operand.ops[0]) in _FLIP):
+        changed = changed or len(values) != len(node.values)
+        fields["values"] = values
+    elif kind is ast.UnaryOp and isinstance(node.op, ast.Not):
+        operand = fields["operand"]
+        if isinstance(operand, ast.Compare) and len(operand.ops) == 1 and type(operand.ops[0]) in _FLIP:
             return ast.Compare(operand.left, [_FLIP[type(operand.ops[0])]()], operand.comparators)
-        return node
+    return kind(**fields) if changed else node
 
 
 def _precedence(node) -> int:

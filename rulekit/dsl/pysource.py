@@ -11,6 +11,8 @@ no kind: nothing is assumed of it.
 """
 from __future__ import annotations
 
+import ast as pyast
+
 NAME = "name"        # one Python variable (a comprehension's, a parameter's, a constant's name)
 TEXT = "text"        # a quoted text literal
 NUMBER = "number"    # a whole-number literal
@@ -25,10 +27,11 @@ class Py(str):
     tally's key...): two sources denoting the same thing read the same value at one point, which
     the compiler learns from this, never from comparing the texts."""
 
-    def __new__(cls, text: str, kind: str, denotes: tuple | None = None):
+    def __new__(cls, text: str, kind: str | None, denotes: tuple | None = None, node=None):
         source = super().__new__(cls, text)
         source.kind = kind
         source.denotes = denotes
+        source.node = node      # its tree, where the writer made it as one (dsl/ir.py)
         return source
 
 
@@ -70,10 +73,17 @@ def literal(value) -> str:
     break in a name would end a comment and start code). Numbers, truth values, none too."""
     if value.__class__ not in (str, int, bool, type(None)):
         raise TypeError(f"no literal for a {type(value).__name__}")
-    return Py(repr(value), literal_kind(value))
+    return Py(repr(value), literal_kind(value), None, _literal_node(value))
 
 
-NONE = Py("None", CONST)    # the value of nothing; also what an expression that is an error compiles to
+def _literal_node(value) -> pyast.expr:
+    """The tree Python reads ``repr(value)`` into (a negative number is a negation)."""
+    if value.__class__ is int and value < 0:
+        return pyast.UnaryOp(pyast.USub(), pyast.Constant(-value))
+    return pyast.Constant(value)
+
+
+NONE = literal(None)    # the value of nothing; also what an expression that is an error compiles to
 
 
 # ------------------------------------------------------------------ lines of a resumable procedure
