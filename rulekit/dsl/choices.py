@@ -20,8 +20,9 @@ from ..codes import BY_NOT_TAKEN, ELSE_NEVER_RUNS, GROUP_INCLUDES_ITSELF, UNKNOW
 from ..engine.runtime import ChooseSpec
 from ..engine.simultaneous import SimSpec
 from ..errors import suggestion_help
-from . import ast, calls, forms, passes, tallies
-from .pysource import CONTINUE, NAME, SLOT, Exit, Jump, Py, py_identifier
+from . import ast, calls, forms, ir, passes, tallies
+from .ir import stmt
+from .pysource import CONTINUE, SLOT, Exit, Jump, literal, py_identifier
 from .scope import Scope
 from .visit import assigned_names, bound_names, free_names
 
@@ -31,10 +32,11 @@ _SPLIT_LINES = 16       # a choose's listing of at least this many statements is
 class Choices:
     """Writing a ``choose`` and a ``choose_all`` (a part of the code writer)."""
 
-    def r_Choose(self, st, decide: str | None = None, end: int | None = None) -> str:
+    def r_Choose(self, st, decide: tuple | None = None, end: int | None = None) -> str:
         """A `choose` is a block of its own (a saved game waiting here re-lists its options by
         running it again): it lists every legal option as ``(target block, *values)`` and hands
-        them to ``decide``; each option's body goes on at ``end``. Returns its spec's name."""
+        them to ``decide`` (a form of the player ``$0`` and the spec ``$1``, and its other holes'
+        values); each option's body goes on at ``end``. Returns its spec's name."""
         comp = self.comp
         if self.cur:
             here = self.reserve()
@@ -47,7 +49,7 @@ class Choices:
         lines.append((3, Jump(here, frame=True), st.span))
         later = None
         if decide is None:      # a plain `choose` (not a `choose_all`'s player)
-            decide, later = "DECIDE(s, {player}, ch, {spec})", len(lines)
+            decide, later = ("DECIDE(s, $0, ch, $1)",), len(lines)
         listed = len(lines)
         params = self._params_read_once(st)
         listing = self.scope.bind_py(params) if params else self.scope     # the listing reads them as locals
@@ -66,9 +68,10 @@ class Choices:
         if later is not None and orelse is None:    # a bot's imagined position stops here (engine/vm.py)
             unlisted = comp.src(st.player, self.scope)      # before the parameters are read
             lines[later:later] = [(3, "if s.list_later:", st.span),
-                                  (4, Exit(f"return UNLISTED(s, {unlisted}, {spec})"), st.span)]
+                                  (4, ir.exit("return UNLISTED(s, $0, $1)", unlisted, spec), st.span)]
             listed += 2
-        lines[listed:listed] = [(3, f"{local} = e[{comp.constant(param)}]", st.span) for param, local in params.items()]
+        lines[listed:listed] = [(3, stmt("$0 = e[$1]", local, comp.constant(param)), st.span)
+                                for param, local in params.items()]
         if apart:
             self._options_function(lines, listed, len(lines) - tail, st.span)
         for target, body, scope in bodies:
@@ -95,7 +98,7 @@ class Choices:
         body = [(ind - 2, text, line_span) for ind, text, line_span in lines[start:stop]]
         body.append((1, "return ch", span))
         self.helpers.append((name, body, span))
-        lines[start:stop] = [(3, f"ch = {name}(s, e)", span)]
+        lines[start:stop] = [(3, stmt("ch = $0(s, e)", ir.name(name)), span)]
 
     def _choice_options(self, st, listing: Scope, lines: list) -> list:
         """(option node, scope, names, clauses, keys, walkers) of each option a `choose` lists, an
@@ -141,7 +144,7 @@ class Choices:
             bodies.append((target, opt.body, scope))
         return parts, bodies
 
-    def _hand_over(self, st, options, lines, player: str, decide: str, spec: str, later) -> int | None:
+    def _hand_over(self, st, options, lines, player: str, decide: tuple, spec: str, later) -> int | None:
         """Hand the listed options to ``decide``; returns the block of the choose's ``else:``, or None.
         A plain `choose` decides as it comes (runtime.decide) and goes on at once at the block it
         bound; a `choose_all`'s player returns what ``decide`` says. The ``else:`` block runs at once,
@@ -161,11 +164,11 @@ class Choices:
                                 if isinstance(always.label, ast.Str) else "this `choose` always has an option",
                                 st.orelse[0].span, "an `else:` runs only when no option is listed: remove it, or "
                                 "give that option an `if`")
-        decided = decide.format(player=player, spec=spec)
+        decided = ir.code(decide[0], player, spec, *decide[1:])
         if later is None:
-            lines.append((3, Exit("return " + decided), st.span))
+            lines.append((3, ir.exit("return $0", decided), st.span))
         else:
-            lines.append((3, f"if {decided}:", st.span))
+            lines.append((3, stmt("if $0:", decided), st.span))
             lines.append((4, Exit("return True"), st.span))
             lines.append((3, Jump("f.pc"), st.span))
             lines.append((3, CONTINUE, st.span))
@@ -174,11 +177,11 @@ class Choices:
     def _bind_chosen(self, keys: tuple, span) -> None:
         """An option's block starts by binding the values taken (``Frame.chosen``, set by
         runtime.decide, runtime.take or a `choose_all`'s next pick) to their names."""
-        slots = [f"e[{self.comp.constant(key)}]" for key in keys]
+        slots = [ir.code("e[$0]", self.comp.constant(key)) for key in keys]
         if len(slots) == 1:
-            self.cur.append((3, f"{slots[0]} = f.chosen[1]", span))
+            self.cur.append((3, stmt("$0 = f.chosen[1]", slots[0]), span))
         elif slots:
-            self.cur.append((3, f"_pc, {', '.join(slots)} = f.chosen", span))
+            self.cur.append((3, stmt("_pc, $* = f.chosen", slots), span))
 
     def _list_option(self, opt, inner: Scope, target: int, names: dict, clauses: list, lines: list, span) -> None:
         """The lines that add one option's ``(target, *values)`` tuples to ``ch``, each value its
@@ -186,33 +189,34 @@ class Choices:
         line (a listing reads, and fails, at the option it lists)."""
         comp = self.comp
         span = opt.span or span
-        values = "".join(f", {names[n]}" for n in names)
+        item = ir.tuple_of([literal(target)] + [names[n] for n in names])
         # compiled once: whole, or in the parts _placed_tests puts before loops
         cond = comp.src(opt.cond, inner) if opt.cond is not None and not (clauses and opt.by is None) else None
         if not clauses:
-            item = comp.constant((target,), f"OPT{target}") if not values else f"({target}{values})"
+            if not names:
+                item = comp.constant((target,), f"OPT{target}")
             if cond is None:
-                lines.append((3, f"ch.append({item})", span))
+                lines.append((3, stmt("ch.append($0)", item), span))
             else:
-                lines.append((3, f"if {cond}:", span))
-                lines.append((4, f"ch.append({item})", span))
+                lines.append((3, stmt("if $0:", cond), span))
+                lines.append((4, stmt("ch.append($0)", item), span))
         elif opt.by is not None:
-            lines.append((3, f"ch += {self._grouped(opt, inner, target, values, clauses, cond)}", span))
+            lines.append((3, stmt("ch += $0", self._grouped(opt, inner, item, clauses, cond)), span))
         else:       # plain loops: most lists of options are short or empty, where a comprehension costs more
             placed, cond = self._placed_tests(opt, inner, clauses)
-            heads = [f"if {placed[-1]}:"] if -1 in placed else []
+            heads = [stmt("if $0:", placed[-1])] if -1 in placed else []
             for level, clause in enumerate(clauses):
                 if clause.guard is not None:
-                    heads.append(f"if {clause.guard}:")
-                heads.append(f"for {clause.var} in {clause.src}:")
+                    heads.append(stmt("if $0:", clause.guard))
+                heads.append(stmt("for $0 in $1:", clause.var, clause.src))
                 if clause.test is not None:
-                    heads.append(f"if {clause.test}:")
+                    heads.append(stmt("if $0:", clause.test))
                 if level in placed:
-                    heads.append(f"if {placed[level]}:")
+                    heads.append(stmt("if $0:", placed[level]))
             if cond is not None:
-                heads.append(f"if {cond}:")
+                heads.append(stmt("if $0:", cond))
             lines.extend((depth, head, span) for depth, head in enumerate(heads, 3))
-            lines.append((3 + len(heads), f"ch.append(({target}{values}))", span))
+            lines.append((3 + len(heads), stmt("ch.append($0)", item), span))
         if opt.by is not None and not clauses:
             comp.error(BY_NOT_TAKEN, "`by` groups the options a `for` lists; this option lists none", opt.by.span)
 
@@ -246,14 +250,14 @@ class Choices:
             at = max([at] + [level_of[name] for name in free_names(part) if name in level_of])
             if at >= len(clauses) - 1:
                 break
-            placed.setdefault(at, []).append(f"({comp.src(part, inner)})")
+            placed.setdefault(at, []).append(comp.src(part, inner))
             hoisted += 1
         if not placed:
             comp.out.inlined_at = written       # the condition is written as it was (coverage.py)
             return {}, comp.src(opt.cond, inner)
         rest = parts[hoisted:]
-        inside = " and ".join(f"({comp.src(part, inner)})" for part in rest) if rest else None
-        return {level: " and ".join(tests) for level, tests in placed.items()}, inside
+        inside = ir.all_of(comp.src(part, inner) for part in rest) if rest else None
+        return {level: ir.all_of(tests) for level, tests in placed.items()}, inside
 
     def _walks_set(self, coll, scope: Scope) -> bool:
         """``coll`` names a set of the game that has members."""
@@ -268,39 +272,38 @@ class Choices:
         self.entries.update((ask, record, run, end))     # the simultaneous choice's machinery goes to each
         sim = SimSpec(f"$A{next(self._slots)}", self.scope.key(st.var), ask, record, st.span)
         ref = comp.constant(sim, "SIM")
-        self.cur.append((3, f"SIM_BEGIN(s, f, {ref}, {comp.src(st.player, self.scope)})", st.span))
+        self.cur.append((3, stmt("SIM_BEGIN(s, f, $0, $1)", ref, comp.src(st.player, self.scope)), st.span))
         self.goto(ask)
         self.start(ask)
-        self.cur.append((3, f"if SIM_ASK(s, f, {ref}):", st.span))
+        self.cur.append((3, stmt("if SIM_ASK(s, f, $0):", ref), st.span))
         self.goto(run, 4)
         options = ast.Choose(ast.Name(st.var, span=st.span), st.options, span=st.span)
-        spec = self.r_Choose(options, f"SIM_COLLECT(s, f, {ref}, {{player}}, ch, {{spec}})", run)
+        spec = self.r_Choose(options, ("SIM_COLLECT(s, f, $2, $0, ch, $1)", ref), run)
         sim.inner = comp.ns.get(spec)
         sim.outer = ChooseSpec({record: (sim.pick,)}, {record: sim.label}, st.span)
-        self.cur.append((3, f"pc = SIM_NEXT(f, {ref})", st.span))     # the block `run`: the next pick's body
+        self.cur.append((3, stmt("pc = SIM_NEXT(f, $0)", ref), st.span))     # the block `run`: the next pick's body
         self.cur.append((3, "if pc is None:", None))
         self.cur.append((4, Jump(end), None))
         self.cur.append((3, CONTINUE, None))
         self.start(record)
         self._bind_chosen((sim.pick,), st.span)       # the pick a player took (sim.outer's one option)
-        self.cur.append((3, f"if SIM_RECORD(s, f, {ref}):", st.span))     # the others still to choose
+        self.cur.append((3, stmt("if SIM_RECORD(s, f, $0):", ref), st.span))     # the others still to choose
         self.cur.append((4, Exit("return True"), None))
         self.goto(ask)
         self.start(end)
 
-    def _grouped(self, opt, inner, target: int, values: str, clauses: list, cond) -> str:
+    def _grouped(self, opt, inner, item, clauses: list, cond) -> str:
         """``"take {t.kind}" for t in row by t.kind``: one option per key, the first of each
         (identical tiles are one move, not one per tile)."""
-        fors = " ".join(f"for {clause.var} in {clause.src}" for clause in clauses)
         key = self.comp.src(opt.by, inner)
-        pairs = f"[({key}, ({target}{values})) {fors}" + (f" if {cond}]" if cond is not None else "]")
-        return f"FIRST_OF_EACH({pairs})"
+        pairs = ir.listed(ir.tuple_of([key, item]), [(clause.var, clause.src) for clause in clauses], cond)
+        return ir.code("FIRST_OF_EACH($0)", pairs)
 
     @staticmethod
     def _tables_start(tables: dict, lines: list, start: int, span) -> None:
         """Each local keeping a tally for the listing starts as None (the first test that reads
         it looks the table up)."""
-        lines[start:start] = [(3, f"{local} = None", span) for local in tables.values()]
+        lines[start:start] = [(3, stmt("$0 = None", local), span) for local in tables.values()]
 
     @passes.step("params-once")
     def _params_read_once(self, st) -> dict:
@@ -316,7 +319,7 @@ class Choices:
             for node in ast.walk(part):
                 if isinstance(node, ast.Name) and node.id in counts and node.id not in bound:
                     counts[node.id] += 1
-        return {param: Py(f"a_{py_identifier(param)}", SLOT, ("read once", param))
+        return {param: ir.name(f"a_{py_identifier(param)}", SLOT, ("read once", param))
                 for param in params if counts[param] >= 2}
 
     @passes.step("share-heads")
@@ -333,8 +336,8 @@ class Choices:
             if clauses and counts.get(clauses[0].same, 0) >= 2:
                 same = clauses[0].same
                 if same not in shared:
-                    shared[same] = Py(f"h{len(shared) + 1}", NAME)
-                    lines.append((3, f"{shared[same]} = {clauses[0].shared}", span))
+                    shared[same] = ir.name(f"h{len(shared) + 1}")
+                    lines.append((3, stmt("$0 = $1", shared[same], clauses[0].shared), span))
                 clauses[0] = _Clause(clauses[0].var, shared[same], shared=shared[same])
 
     def _label_fn(self, opt, inner: Scope, names: dict, text=None):
@@ -403,7 +406,7 @@ class Choices:
         keys: list = []
         for pname, arg in zip(params, inc.args):
             var = comp.variable(pname)
-            lines.append((3, f"{var} = {comp.src(arg, self.scope if scope is None else scope)}", span))
+            lines.append((3, stmt("$0 = $1", var, comp.src(arg, self.scope if scope is None else scope)), span))
             names[pname] = var
             keys.append(f"{inc.name}.{pname}")
         out = []

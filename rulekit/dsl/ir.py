@@ -80,6 +80,30 @@ def mapping(keys, values) -> Py:
     return Py(f"{{{text}}}", None, None, tree)
 
 
+def all_of(tests) -> Py:
+    """``a and b and ...`` of one test or more."""
+    tests = list(tests)
+    if len(tests) == 1:
+        return tests[0]
+    tree = ast.BoolOp(ast.And(), [tree_of(t) for t in tests])
+    return Py("(" + " and ".join(_bracketed(t) for t in tests) + ")", None, None, tree)
+
+
+def listed(element, fors, test=None) -> Py:
+    """``[element for var in source ... if test]``: ``fors`` is ``(var, source)`` pairs."""
+    tree = ast.ListComp(tree_of(element), [
+        ast.comprehension(_stored(var), tree_of(source), [], 0) for var, source in fors])
+    if test is not None:
+        tree.generators[-1].ifs.append(tree_of(test))
+    text = " ".join(f"for {var} in {_bracketed(source)}" for var, source in fors)
+    return Py(f"[{_bracketed(element)} {text}{f' if {_bracketed(test)}' if test is not None else ''}]",
+              None, None, tree)
+
+
+def _stored(var) -> ast.expr:
+    return ast.Name(str(var), ast.Store())
+
+
 def name(text: str, kind_: str = NAME, denotes: tuple | None = None) -> Py:
     """A Python name the writer made (a local, a constant's name)."""
     return Py(text, kind_, denotes, ast.Name(text, ast.Load()))
