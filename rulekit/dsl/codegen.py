@@ -37,7 +37,7 @@ from ..engine.library import REGISTRY
 from ..engine.runtime import Code, LinesOwner, keep_lines
 from ..errors import Diagnostic, DiagnosticReport, suggestion_help
 from ..source import source_line
-from . import ast, blocks, code_cache, forms, ir, layout, loops, lowering, printer, templates, verify
+from . import ast, blocks, code_cache, forms, ir, layout, loops, lowering, printer, subscripts, templates, verify
 from .analysis import called, in_circles
 from .choices import Choices
 from .compiler import Compiler, located_code, too_complex
@@ -135,7 +135,8 @@ class Module:
         self.comp.ns[f"lines of {self.filename}"] = self.owner
         keep_lines(self.filename, text, self.spans, self.owner)
         try:
-            code = code_cache.compiled(text, self.filename, check=lambda source: verify.check(source, self.comp.ns))
+            check = subscripts.checking(lambda source: verify.check(source, self.comp.ns), self.comp.ns)
+            code = code_cache.compiled(text, self.filename, check=check)
         except (SyntaxError, RecursionError, MemoryError) as exc:
             if not too_complex(exc):
                 raise               # a bug of the code generator, not the author's mistake
@@ -143,6 +144,7 @@ class Module:
             span = next((s for s in reversed(self.spans[:line]) if s is not None), None)
             raise DiagnosticReport([Diagnostic(TOO_COMPLEX, "procedure too complex to compile (nested too deeply)",
                                                span, help="split it into smaller procedures")]) from None
+        subscripts.keep(self.filename, text, self.comp.ns)     # what an index past the end read (engine/vm.py)
         exec(code, self.comp.ns)  # noqa: S102 - our own source, checked (dsl/verify.py)
         ns = self.comp.ns
         for table, names in self.tables:

@@ -36,6 +36,8 @@ from .state import Decision, Frame, Player, State
 
 # generated file name -> span of each of its lines (index = line - 1), while its module lives
 LINE_SPANS: dict[str, list] = {}
+# generated file name -> what its subscripts read (dsl/subscripts.py), for as long as its LINE_SPANS
+SUBSCRIPTS: dict[str, dict] = {}
 _bare = object.__new__
 _ref = weakref.ref
 
@@ -49,7 +51,7 @@ class LinesOwner:
 
 def keep_lines(filename: str, text: str, spans: list, owner) -> None:
     """Map ``filename``'s generated lines to their content spans (and its text to ``linecache``,
-    for tracebacks and the VM's messages) for as long as ``owner``, the module they belong to,
+    for the tracebacks of a bug in rulekit) for as long as ``owner``, the module they belong to,
     lives: a process that reloads a game (the language server, on every edit) keeps only the
     entries of the modules still in use."""
     LINE_SPANS[filename] = spans
@@ -57,8 +59,17 @@ def keep_lines(filename: str, text: str, spans: list, owner) -> None:
     weakref.finalize(owner, _forget_lines, filename)
 
 
+def keep_subscripts(filename: str, table: dict) -> None:
+    """Keep what the subscripts of ``filename`` read (``position -> (read, zone)``, made by
+    dsl/subscripts.py as the module is compiled) beside its line table, and as long: the VM
+    words an index past the end from it (engine/vm.py) without reading the generated source."""
+    if filename in LINE_SPANS:
+        SUBSCRIPTS[filename] = table
+
+
 def _forget_lines(filename: str) -> None:
     LINE_SPANS.pop(filename, None)
+    SUBSCRIPTS.pop(filename, None)
     linecache.cache.pop(filename, None)
 
 

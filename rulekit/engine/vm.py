@@ -22,19 +22,20 @@ returns after such a decision costs the step the loop below would have counted
 (``runtime.call``).
 
 A failure inside generated code is mapped back to the content statement it came
-from: each generated line knows its span (``runtime.LINE_SPANS``).
+from: each generated line knows its span (``runtime.LINE_SPANS``), and each subscript that
+reads values alone how to read what it indexed (``runtime.SUBSCRIPTS``), both recorded by
+the compiler as it made the module: nothing here reads generated source.
 """
 from __future__ import annotations
 
-import ast as pyast
 import dis
-import linecache
+from itertools import islice
 
 from ..codes import INDEX_OUT_OF_RANGE
 from ..errors import RUNTIME_ERRORS, ContentRuntimeError, raise_failure, set_at
 from ..limits import DEFAULT_STEP_LIMIT
-from .library import REGISTRY, EndGame
-from .runtime import LINE_SPANS, check_player, limit_reached
+from .library import EndGame
+from .runtime import LINE_SPANS, SUBSCRIPTS, check_player, limit_reached
 from .state import Decision, Frame, Player, State
 from .watchdog import RUNS
 
@@ -87,53 +88,29 @@ def _located(exc: Exception, f: Frame, game):
     raise_failure(exc, game, span)
 
 
-_WRITES = (pyast.NamedExpr, pyast.Lambda, pyast.Starred, pyast.Del, pyast.Await, pyast.Yield)
-# a read, or arithmetic worked out before (a comprehension's own variables are its own)
-_PURE_CALLS = ("get", "len", "DIV", "NOSPACE", "ADD", "MUL", "MAX", "MIN", "SUM", "LIST", "INT", "ANY", "ALL")
-
-
-def _reads_alone(node, names: dict) -> bool:
-    """Whether generated ``node`` only reads values (working it out again changes nothing): no
-    store, no call but a read, arithmetic or a pure built-in function (``names``: its globals)."""
-    for n in pyast.walk(node):
-        if isinstance(n, _WRITES) or "__" in getattr(n, "attr", getattr(n, "id", "")):
-            return False
-        if isinstance(n, pyast.Call):
-            called = getattr(n.func, "attr", getattr(n.func, "id", None))
-            if called not in _PURE_CALLS and names.get(called) not in _pure_builtins():
-                return False
-    return True
-
-
-def _pure_builtins() -> set:
-    return {b.impl for b in REGISTRY.values() if b.kind == "function" and b.pure}
-
-
 def _past_end(exc: IndexError) -> str | None:
     """``index 5 is past the end of `hand` (3 items)``: an index written in place by the generated
-    code (``s.zones[Z][i]``, ``xs[i]``) worked out again, on the failure only, from the generated
-    line's failing subscript when it reads values alone (no call); else None."""
+    code (``s.zones[Z][i]``, ``xs[i]``) worked out again, on the failure only, by the reads the
+    compiler made for the failing subscript when it reads values alone (``runtime.SUBSCRIPTS``,
+    dsl/subscripts.py: this never parses generated source); else None."""
     tb = exc.__traceback__
     while tb is not None and tb.tb_next is not None:
         tb = tb.tb_next
     code = tb.tb_frame.f_code if tb is not None else None
-    if code is None or code.co_filename not in LINE_SPANS:
+    reads = SUBSCRIPTS.get(code.co_filename) if code is not None else None
+    if reads is None:
         return None
     try:
-        line, end, start, stop = list(code.co_positions())[tb.tb_lasti // 2]
-        node = pyast.parse(linecache.getline(code.co_filename, line)[start:stop], mode="eval")
-        if line != end or not isinstance(node.body, pyast.Subscript) or \
-                not _reads_alone(node, tb.tb_frame.f_globals):
-            return None
-        where = (tb.tb_frame.f_globals, tb.tb_frame.f_locals)
-        held = eval(compile(pyast.Expression(node.body.value), "<index>", "eval"), *where)  # noqa: S307 - reads of our own code
-        index = eval(compile(pyast.Expression(node.body.slice), "<index>", "eval"), *where)  # noqa: S307
+        read, zone = reads[next(islice(code.co_positions(), tb.tb_lasti // 2, None))]
+        values = eval(read, tb.tb_frame.f_globals, tb.tb_frame.f_locals)  # noqa: S307 - reads the compiler made
+        if zone:
+            zones, key, index = values
+            held, what = zones[key], f"`{key}`"
+        else:
+            held, index = values
+            what = "the text" if held.__class__ is str else "the list"
     except Exception:  # noqa: BLE001 - only a nicety: the plain message stands
         return None
-    what = "the text" if held.__class__ is str else "the list"
-    zone = node.body.value
-    if isinstance(zone, pyast.Subscript) and isinstance(zone.value, pyast.Attribute) and zone.value.attr == "zones":
-        what = f"`{eval(compile(pyast.Expression(zone.slice), '<index>', 'eval'), *where)}`"  # noqa: S307
     if index.__class__ is not int or not hasattr(held, "__len__"):
         return None
     size = len(held)
