@@ -75,7 +75,8 @@ def test_a_direct_statement_names_its_arguments_in_the_order_of_the_parameters()
             continue
         found += 1
         builtin = REGISTRY[name]
-        named = [n for n in re.findall(r"\{(\w+)\}", written.direct) if n != "span"]
+        named = list(written.direct_args)       # the holes $0, $1... in this order; the span last
+        assert sorted(set(re.findall(r"\$(\d)", written.direct))) == [str(k) for k in range(len(named) + 1)]
         order = list(builtin.params) + [n for n, _ in builtin.optional]
         assert named == sorted(named, key=order.index), builtin.name
     assert found

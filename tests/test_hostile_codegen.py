@@ -15,7 +15,7 @@ import pytest
 
 import rulekit
 from rulekit.cli.app import main
-from rulekit.dsl import code_cache, codegen, compiler, printer, verify
+from rulekit.dsl import code_cache, codegen, compiler, ir, printer, verify
 from rulekit.dsl.pysource import NAME, Py, literal, py_identifier
 from rulekit.dsl.templates import TEMPLATES
 from rulekit.errors import RulekitError
@@ -304,12 +304,14 @@ def test_a_value_read_twice_may_stand_before_an_attribute():
     assert (printer.tidy(first), again) == ("(_t := f(x))", "_t") and first.startswith("(")
     first, again = comp._twice("x")        # text of no known kind: nothing is assumed
     assert (printer.tidy(first), again) == ("(_t_2 := x)", "_t_2") and first.startswith("(")
-    for form in [t.inline for t in TEMPLATES.values() if t.inline] + \
-            [w for t in TEMPLATES.values() if t.walks for w in t.walks.values()]:
+    forms = [(t.inline, 1) for t in TEMPLATES.values() if t.inline] + \
+        [(w, n) for t in TEMPLATES.values() if t.walks for n, w in t.walks.items()]
+    for form, n in forms:
         first, again = comp._twice(literal(1))
-        source = form.format(again, again, first=first, first0=first, first1=first, call="c")
-        compile(source, "<form>", "eval")       # every form takes a number
-        assert "1.__class__" not in source.replace("(1).__class__", "")
+        written = ir.code(form, *[again] * n, *[first] * n, Py("c", NAME))
+        compile(str(written), "<form>", "eval")       # every form takes a number, its text and its tree
+        assert "1.__class__" not in written.replace("(1).__class__", "")
+        assert "1.__class__" not in printer.tidy(written).replace("(1).__class__", "")
 
 
 def test_the_code_cache_file_is_named_by_the_checks_rules():

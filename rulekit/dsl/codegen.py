@@ -674,7 +674,7 @@ class _Writer(Choices):
         for name, default in builtin.optional:
             given.setdefault(name, comp.constant(default))
         forms.bind_template_names(comp, written)
-        return written.direct.format(span=span, **given)
+        return stmt(written.direct, *(given[name] for name in written.direct_args), span)
 
     def s_Return(self, st, ind, out):
         value = self.comp.src(st.value, self.scope) if st.value is not None else None

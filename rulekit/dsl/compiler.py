@@ -677,12 +677,16 @@ class Compiler:
         """A list comprehension. One ``for`` over a value within the limits yields no more than
         MAX_SIZE items; with two or more it may yield their product, so it is built to MAX_SIZE + 1
         items at most and refused past MAX_SIZE (``BOUNDED``: runtime.bounded)."""
-        if len(node.fors) > 1:
-            return f"BOUNDED({self._generator(node, scope)})"
-        return f"[{self._generator(node, scope)}]"
+        return self.comprehension(node, scope)
 
-    def _generator(self, node, scope, keyed: bool = False) -> str:
-        """``elt for v in SEQ(s, xs) if cond``: the inside of a list or generator.
+    def comprehension(self, node, scope, keyed: bool = False):
+        """A list of ``node``'s items: ``[elt ...]``, or ``BOUNDED(elt ...)`` over two ``for``s or more
+        (``keyed``: of ``(key, elt)`` pairs, its ``by``)."""
+        generator = self.generator(node, scope, keyed)
+        return code("BOUNDED($0)", generator) if len(node.fors) > 1 else ir.listed_from(generator)
+
+    def generator(self, node, scope, keyed: bool = False):
+        """``(elt for v in SEQ(s, xs) if cond)``: a generator of the items of a comprehension.
 
         A comprehension's variables are its own (as in Python) and live in Python
         variables, so `[c for c in xs]` never touches a procedure's local `c`; each `for`
@@ -693,7 +697,7 @@ class Compiler:
         for name, coll in node.fors:
             visible = scope.bind_py(names, walkers)
             var = self.variable(name)
-            clauses.append(f"for {var} in {self.iterable_src(coll, visible)}")
+            clauses.append((var, self.iterable_src(coll, visible)))
             walkers = [w for w in walkers if w != var] + ([var] if self.kinds.certain(coll, visible) == "zone" else [])
             tallies.note_member(self, var, coll, visible)
             names = dict(names)
@@ -704,11 +708,8 @@ class Compiler:
             self.error(BY_NOT_TAKEN, "`by` belongs to a generator argument of sorted, min, max or distinct",
                        node.by.span)
         elif keyed:
-            elt = f"({self.src(node.by, inner)}, {elt})"
-        out = f"{elt} " + " ".join(clauses)
-        if node.cond is not None:
-            out += f" if {self.src(node.cond, inner)}"
-        return out
+            elt = ir.tuple_of([self.src(node.by, inner), elt])
+        return ir.generator(elt, clauses, self.src(node.cond, inner) if node.cond is not None else None)
 
     def x_BinOp(self, node, scope):
         left, right = self.src(node.left, scope), self.src(node.right, scope)
@@ -800,14 +801,14 @@ class Compiler:
         written = templates.template(name)
         if written.seated is not None and len(args) == 1 and not kwargs and self.typed_as(node.args[0]) == "seat":
             forms.bind_template_names(self, written)
-            return written.seated.format(args[0])
+            return code(written.seated, args[0])
         twice = self._twice(args[0]) if written.inline is not None and not kwargs and len(args) == 1 \
             and self.passes.on("forms") else None
         if twice is not None:
             first, again = twice
             forms.bind_template_names(self, written)
-            return written.inline.format(again, first=first, call=f"{impl}(s, {again})")
-        return f"{impl}(s{''.join(', ' + a for a in args)}{''.join(f', {k}={f}' for k, f in kwargs.items())})"
+            return code(written.inline, again, first, code("$0(s, $1)", impl, again))
+        return ir.call(impl, [ir.name("s"), *args], kwargs)
 
 
     def _note_named(self, builtin, node) -> None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from ..codes import BY_NOT_TAKEN
 from ..engine.library import REGISTRY
-from . import ast, passes, tallies, templates
+from . import ast, ir, passes, tallies, templates
 from .aggregates import AGGREGATES
 from .analysis import size
 from .pysource import NONE
@@ -45,9 +45,8 @@ def walked_src(compiler, node, scope) -> str | None:
         return None
     bind_template_names(compiler, written)
     again = [later for _first, later in reads]
-    impl = compiler.constant(builtin.impl, f"B_{builtin.name}")
-    return form.format(*again, call=f"{impl}(s, {', '.join(again)})",
-                       **{f"first{k}": first for k, (first, _later) in enumerate(reads)})
+    call = ir.code("$0(s, $*)", compiler.constant(builtin.impl, f"B_{builtin.name}"), again)
+    return ir.code(form, *again, *(first for first, _later in reads), call)
 
 
 @passes.step("forms")
@@ -64,17 +63,17 @@ def _form(compiler, builtin, node, scope):
             return fast
     if aggregate.stops and node.args and isinstance(node.args[0], ast.Comp):
         # stop at the first answer (functions are pure, so nothing is skipped but work)
-        compiler.bind_args(builtin, node, scope, lambda n, sc: "None")  # checks only
+        compiler.bind_args(builtin, node, scope, lambda n, sc: NONE)  # checks only
         tallied = tallies.tallied_any(compiler, node, scope) if form == "any" else None
         if tallied is not None:
             return tallied
         unrolled = _unrolled(compiler, form, node, scope)
         if unrolled is not None:
             return unrolled
-        gen = compiler._generator(node.args[0], scope)
+        gen = compiler.generator(node.args[0], scope)
         default = [compiler.src(a, scope) for a in node.args[1:2]] + \
             [compiler.src(v, scope) for k, v in node.kwargs if k == "default"] if aggregate.default else []
-        return aggregate.generator.format(items=gen, default=default[0] if default else "None")
+        return ir.code(aggregate.generator, gen, default[0] if default else NONE)
     if aggregate.listed is not None:
         return _aggregate(compiler, builtin, aggregate, node, scope)
     return None
@@ -93,9 +92,9 @@ def _unrolled(compiler, form: str, node, scope):
         part = compiler.src(comp.elt, inner)
         if comp.cond is not None:
             cond = compiler.src(comp.cond, inner)
-            part = f"({cond} and {part})" if form == "any" else f"(not {cond} or {part})"
+            part = ir.code("$0 and $1" if form == "any" else "not $0 or $1", cond, part)
         parts.append(part)
-    return f"(True if ({(' or ' if form == 'any' else ' and ').join(parts)}) else False)"
+    return ir.code("True if $0 else False", ir.any_of(parts) if form == "any" else ir.all_of(parts))
 
 @passes.step("unroll")
 def unrollable(compiler, comp, scope) -> bool:
@@ -114,17 +113,17 @@ def _aggregate(compiler, builtin, aggregate, node, scope):
     (the library's versions do the same after asking what the collection is)."""
     form = aggregate.name
     if form == "count" and len(node.args) == 1 and not node.kwargs:
-        compiler.bind_args(builtin, node, scope, lambda n, sc: "None")  # checks only
-        return f"len({compiler.seq_src(node.args[0], scope)})"     # SEQ asks only where the kind is not certain
+        compiler.bind_args(builtin, node, scope, lambda n, sc: NONE)  # checks only
+        return ir.code("len($0)", compiler.seq_src(node.args[0], scope))    # SEQ only where the kind is not certain
     if not node.args or len(node.args) > 2 or compiler.kinds.certain(node.args[0], scope) not in ("list", "zone"):
         return None
     defaults = list(node.args[1:]) + [value for key, value in node.kwargs if key == "default"]
     if any(key != "default" for key, _v in node.kwargs) or len(defaults) > aggregate.default:
         return None
-    compiler.bind_args(builtin, node, scope, lambda n, sc: "None")  # checks only
+    compiler.bind_args(builtin, node, scope, lambda n, sc: NONE)  # checks only
     items = compiler.seq_src(node.args[0], scope)
     default = compiler.src(defaults[0], scope) if defaults else NONE
-    return aggregate.listed.format(items=items, default=default)
+    return ir.code(aggregate.listed, items, default)
 
 def _keyed(compiler, builtin, node, scope) -> str:
     """``f(x for x in xs by KEY)``: the built-in's ``by`` form, given (key, item) pairs."""
@@ -133,11 +132,9 @@ def _keyed(compiler, builtin, node, scope) -> str:
         compiler.error(BY_NOT_TAKEN, f"`{builtin.name}` does not compare items by a key", comp.by.span,
                    "`by` belongs to sorted, min, max and distinct (and to the options of a `choose`)")
         return NONE
-    pairs = f"{'BOUNDED(' if len(comp.fors) > 1 else '['}{compiler._generator(comp, scope, keyed=True)}" \
-            f"{')' if len(comp.fors) > 1 else ']'}"
+    pairs = compiler.comprehension(comp, scope, keyed=True)
     args, kwargs = compiler.bind_args(builtin, node, scope, lambda n, sc: pairs if n is comp else compiler.src(n, sc))
-    listed = "".join(", " + a for a in args) + "".join(f", {k}={f}" for k, f in kwargs.items())
-    return f"{compiler.constant(builtin.by, f'BY_{builtin.name}')}(s{listed})"
+    return ir.call(compiler.constant(builtin.by, f'BY_{builtin.name}'), [ir.name("s"), *args], kwargs)
 
 def bind_template_names(compiler, written) -> None:
     """Bind the names a template reads (dsl/templates.py) in the module's namespace."""

@@ -91,13 +91,33 @@ def all_of(tests) -> Py:
 
 def listed(element, fors, test=None) -> Py:
     """``[element for var in source ... if test]``: ``fors`` is ``(var, source)`` pairs."""
-    tree = ast.ListComp(tree_of(element), [
+    return listed_from(generator(element, fors, test))
+
+
+def generator(element, fors, test=None) -> Py:
+    """``(element for var in source ... if test)``: ``fors`` is ``(var, source)`` pairs."""
+    tree = ast.GeneratorExp(tree_of(element), [
         ast.comprehension(_stored(var), tree_of(source), [], 0) for var, source in fors])
     if test is not None:
         tree.generators[-1].ifs.append(tree_of(test))
     text = " ".join(f"for {var} in {_bracketed(source)}" for var, source in fors)
-    return Py(f"[{_bracketed(element)} {text}{f' if {_bracketed(test)}' if test is not None else ''}]",
+    return Py(f"({_bracketed(element)} {text}{f' if {_bracketed(test)}' if test is not None else ''})",
               None, None, tree)
+
+
+def listed_from(items: Py) -> Py:
+    """A list of what the generator ``items`` gives: ``[element for ...]``."""
+    gen = items.node
+    return Py(f"[{items[1:-1]}]", None, None, ast.ListComp(gen.elt, gen.generators))
+
+
+def any_of(tests) -> Py:
+    """``a or b or ...`` of one test or more."""
+    tests = list(tests)
+    if len(tests) == 1:
+        return tests[0]
+    tree = ast.BoolOp(ast.Or(), [tree_of(t) for t in tests])
+    return Py("(" + " or ".join(_bracketed(t) for t in tests) + ")", None, None, tree)
 
 
 def _stored(var) -> ast.expr:

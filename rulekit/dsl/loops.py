@@ -22,9 +22,10 @@ slot, ``Compiler._reuse_plan``, and stays an expression).
 from __future__ import annotations
 
 from ..engine.library import REGISTRY
-from . import ast, forms, passes, pysource, tallies
+from . import ast, forms, ir, passes, pysource, tallies
 from .aggregates import AGGREGATES
-from .pysource import CONST, NAME
+from .ir import stmt
+from .pysource import CONST, NAME, NONE
 
 _CONSTANT = (ast.Num, ast.Str, ast.Const, ast.Neg)
 
@@ -54,7 +55,7 @@ def statement_lines(compiler, parts: list, scope, indent: int) -> list:
             compiler.at.lowered[id(part)] = _reduce(compiler, part, form, scope, indent, lines, returned=False)
         elif not isinstance(part, (*_CONSTANT, ast.Name)):
             local = compiler._temp("_q")
-            lines.append((indent, f"{local} = {compiler.src(part, scope)}"))
+            lines.append((indent, stmt("$0 = $1", local, compiler.src(part, scope))))
             compiler.at.lowered[id(part)] = local
     return lines
 
@@ -78,7 +79,7 @@ def _return(compiler, node, scope, indent: int, lines: list) -> None:
         return
     if _loop_operands(compiler, node, scope):
         _operands(compiler, node, scope, indent, lines)
-    lines.append((indent, f"return {compiler.src(node, scope)}"))
+    lines.append((indent, stmt("return $0", compiler.src(node, scope))))
 
 def _return_all(compiler, parts: list, scope, indent: int, lines: list) -> None:
     """``return a and b and c``: the first false part is the value, as Python's ``and`` gives."""
@@ -87,10 +88,10 @@ def _return_all(compiler, parts: list, scope, indent: int, lines: list) -> None:
             value = _tested(compiler, part, scope, indent, lines)
         if pysource.kind(value) not in (NAME, CONST):      # a value in a variable already
             local = compiler._temp("_q")
-            lines.append((indent, f"{local} = {value}"))
+            lines.append((indent, stmt("$0 = $1", local, value)))
             value = local
-        lines.append((indent, f"if not {value}:"))
-        lines.append((indent + 1, f"return {value}"))
+        lines.append((indent, stmt("if not $0:", value)))
+        lines.append((indent + 1, stmt("return $0", value)))
     with compiler.maybe_runs():
         _return(compiler, parts[-1], scope, indent, lines)
 
@@ -99,15 +100,15 @@ def _condition(compiler, cond, scope, indent: int, lines: list) -> int:
     among them is written as a loop (before its test); returns the indent of what runs when
     ``cond`` holds."""
     if not _test_loopable(compiler, cond, scope):
-        lines.append((indent, f"if {compiler.src(cond, scope)}:"))
+        lines.append((indent, stmt("if $0:", compiler.src(cond, scope))))
         return indent + 1
     if isinstance(cond, ast.BoolOp) and cond.op == "or":
-        lines.append((indent, f"if {_either(compiler, disjuncts(cond), scope, indent, lines)}:"))
+        lines.append((indent, stmt("if $0:", _either(compiler, disjuncts(cond), scope, indent, lines))))
         return indent + 1
     for number, part in enumerate(conjuncts(cond)):
         with compiler.maybe_runs(number > 0):      # a later part runs only when the earlier ones hold
             test = _tested(compiler, part, scope, indent, lines)
-        lines.append((indent, f"if {test}:"))
+        lines.append((indent, stmt("if $0:", test)))
         indent += 1
     return indent
 
@@ -117,9 +118,10 @@ def _either(compiler, parts: list, scope, indent: int, lines: list) -> str:
     local = compiler._temp("_q")
     for number, part in enumerate(parts):
         with compiler.maybe_runs(number > 0):      # a later part runs only when the earlier ones fail
-            lines.append((indent + number, f"{local} = {_tested(compiler, part, scope, indent + number, lines)}"))
+            value = _tested(compiler, part, scope, indent + number, lines)
+            lines.append((indent + number, stmt("$0 = $1", local, value)))
         if number < len(parts) - 1:
-            lines.append((indent + number, f"if not {local}:"))
+            lines.append((indent + number, stmt("if not $0:", local)))
     return local
 
 def _tested(compiler, part, scope, indent: int, lines: list) -> str:
@@ -166,7 +168,7 @@ def _operands(compiler, node, scope, indent: int, lines: list) -> None:
             _operands(compiler, part, scope, indent, lines)
         elif not isinstance(part, (*_CONSTANT, ast.Name)):
             local = compiler._temp("_q")
-            lines.append((indent, f"{local} = {compiler.src(part, scope)}"))
+            lines.append((indent, stmt("$0 = $1", local, compiler.src(part, scope))))
             compiler.at.lowered[id(part)] = local
 
 @passes.step("loops")
@@ -211,14 +213,14 @@ def _reduce(compiler, node, form: str, scope, indent: int, lines: list, returned
     ``returned``: the lines return it)."""
     comp = node if form == "list" else node.args[0]
     if form != "list":
-        compiler.bind_args(REGISTRY[node.func], node, scope, lambda n, sc: "None")   # checks only
+        compiler.bind_args(REGISTRY[node.func], node, scope, lambda n, sc: NONE)   # checks only
     aggregate = AGGREGATES[form]
     acc = compiler._temp(f"_{form}")
-    start = aggregate.start
+    start = ir.code(aggregate.start) if aggregate.start is not None else None
     if start is None:       # `first`: its default (asked for before the items, as the built-in does)
-        start = compiler.src(_defaults(node)[0], scope) if _defaults(node) else "None"
+        start = compiler.src(_defaults(node)[0], scope) if _defaults(node) else NONE
     if not (returned and aggregate.stops):
-        lines.append((indent, f"{acc} = {start}"))
+        lines.append((indent, stmt("$0 = $1", acc, start)))
     inner, depth = _fors(compiler, comp, scope, indent, lines)
     with compiler.maybe_runs():
         if comp.cond is not None:
@@ -227,32 +229,32 @@ def _reduce(compiler, node, form: str, scope, indent: int, lines: list, returned
             else compiler.src(comp.elt, inner)
     if form in ("max", "min") and not isinstance(comp.elt, (*_CONSTANT, ast.Name)):
         item = compiler._temp("_item")     # compared, then kept: worked out once
-        lines.append((depth, f"{item} = {elt}"))
+        lines.append((depth, stmt("$0 = $1", item, elt)))
         elt = item
     lines.extend((depth + extra, line) for extra, line in aggregate.step(acc, elt, returned))
     if form == "list" and len(comp.fors) > 1:
         # one `for` over a value within the limits adds no more than MAX_SIZE items; the list
         # is checked each time the innermost loop ends (compiler.x_Comp: BOUNDED)
-        lines.append((indent + len(comp.fors) - 1, f"if len({acc}) > MAX_SIZE: TOO_LONG({acc})"))
+        lines.append((indent + len(comp.fors) - 1, stmt("if len($0) > MAX_SIZE: TOO_LONG($0)", acc)))
     if form in ("max", "min"):
         defaults = _defaults(node)
-        fallback = compiler.src(defaults[0], scope) if defaults else "None"
+        fallback = compiler.src(defaults[0], scope) if defaults else NONE
         if defaults and not isinstance(defaults[0], _CONSTANT):
             local = compiler._temp("_q")
-            lines.append((indent, f"{local} = {fallback}"))     # asked for, as the built-in does
+            lines.append((indent, stmt("$0 = $1", local, fallback)))     # asked for, as the built-in does
             fallback = local
-        value = f"({fallback} if {acc} is UNSET else {acc})"
+        value = ir.code("$0 if $1 is UNSET else $1", fallback, acc)
         if not returned:
-            lines.append((indent, f"{acc} = {value}"))
+            lines.append((indent, stmt("$0 = $1", acc, value)))
     else:
-        value = acc if not aggregate.stops else aggregate.found or start
+        value = acc if not aggregate.stops else ir.code(aggregate.found) if aggregate.found else start
     if returned:
-        lines.append((indent, f"return {value}"))
+        lines.append((indent, stmt("return $0", value)))
         return None
     return acc
 
 def _fors(compiler, comp, scope, indent: int, lines: list) -> tuple:
-    """The ``for`` lines of a comprehension (as ``_generator`` binds its variables); returns
+    """The ``for`` lines of a comprehension (as ``Compiler.generator`` binds its variables); returns
     (the scope of its body, the indent of the body)."""
     names: dict = {}
     walkers: list = []
@@ -260,7 +262,7 @@ def _fors(compiler, comp, scope, indent: int, lines: list) -> tuple:
         visible = scope.bind_py(names, walkers)
         var = compiler.variable(name)
         with compiler.maybe_runs(number > 0):     # a later `for` runs only for items of the earlier ones
-            lines.append((indent, f"for {var} in {forms.walk_src(compiler, coll, visible)}:"))
+            lines.append((indent, stmt("for $0 in $1:", var, forms.walk_src(compiler, coll, visible))))
         walkers = [w for w in walkers if w != var] + ([var] if compiler.kinds.certain(coll, visible) == "zone" else [])
         tallies.note_member(compiler, var, coll, visible)
         names = dict(names)

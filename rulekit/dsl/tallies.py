@@ -51,7 +51,7 @@ def tallied_any(compiler, node, scope) -> str | None:
     if isinstance(right, (ast.Num, ast.Str, ast.Const)) or _is_member(compiler, right, scope) \
             or pysource.is_literal(value):
         return f"({found})"
-    return f"({found} if {value}.__class__ in PLAIN_VALUE else ANY({compiler._generator(node.args[0], scope)}))"
+    return f"({found} if {value}.__class__ in PLAIN_VALUE else ANY({compiler.generator(node.args[0], scope)}))"
 
 def names_set(compiler, coll, scope) -> bool:
     """``coll`` names a set of the game (not a name bound in ``scope``)."""

@@ -4,7 +4,7 @@
 A built-in (engine/library.py) says what it means: its arguments, what it reads, whether it
 is pure, which aggregate it is. How generated code may write a common call out by hand is the
 compiler's business, so it lives here: each template does exactly what the library's function
-does for the common case it tests for, and falls back to the call (``{call}``) otherwise. The
+does for the common case it tests for, and falls back to the call (a hole) otherwise. The
 names a template reads besides the generated code's own are bound in the module's namespace
 (``binds``), never spelled out as values.
 """
@@ -19,15 +19,18 @@ from ..engine.state import ZoneKey
 
 @attrs.frozen
 class Template:
-    # Python for a one-argument call: {0} reads the argument, {first} is the read that runs first
-    # (it may store it in a local), {call} the library's call
+    # Python for a one-argument call (a form, dsl/ir.py): $0 reads the argument, $1 is the read that
+    # runs first (it may store it in a local), $2 the library's call
     inline: str | None = None
-    # Python for what a `for` statement walks, by the number of positional arguments: an iterable of
-    # its own; {0}, {1} read the arguments, {first0}, {first1} are the reads that run first
+    # Python for what a `for` statement walks, by the number N of positional arguments: an iterable
+    # of its own; $0 .. $(N-1) read the arguments, $N .. $(2N-1) are the reads that run first, $2N
+    # is the library's call
     walks: dict | None = None
-    # an effect's statement where every argument the built-in says is a zone certainly is one: {NAME}
-    # is an argument (its default when not given), {span} the statement's span
+    # an effect's statement where every argument the built-in says is a zone certainly is one: its
+    # holes are the arguments ``direct_args`` names, in order (a default when not given), then the
+    # statement's span
     direct: str | None = None
+    direct_args: tuple = ()
     # Python for a one-argument call whose argument the front end found is a player (``typed``)
     seated: str | None = None
     binds: dict = attrs.Factory(dict)
@@ -35,24 +38,23 @@ class Template:
 
 TEMPLATES: dict[str, Template] = {
     "range": Template(
-        walks={1: "(RANGE({0}) if {first0}.__class__ is INT and {0} <= MAX_RANGE else {call})",
-               2: "(RANGE({0}, {1}) if ({first0}.__class__ is INT) & ({first1}.__class__ is INT)"
-                  " and {1} - {0} <= MAX_RANGE else {call})"},
+        walks={1: "RANGE($0) if $1.__class__ is INT and $0 <= MAX_RANGE else $2",
+               2: "RANGE($0, $1) if ($2.__class__ is INT) & ($3.__class__ is INT) and $1 - $0 <= MAX_RANGE else $4"},
         binds={"RANGE": range, "MAX_RANGE": MAX_RANGE}),
     "top": Template(
-        inline="(s.zones[{0}][-1] if {first}.__class__ is ZONEKEY and s.zones[{0}] else {call})",
+        inline="s.zones[$0][-1] if $1.__class__ is ZONEKEY and s.zones[$0] else $2",
         binds={"ZONEKEY": ZoneKey}),
     "distinct": Template(
-        inline="([*FROMKEYS({0})] if {first}.__class__ is LIST else {call})",
-        walks={1: "(FROMKEYS({0}) if {first0}.__class__ is LIST else {call})"},
+        inline="[*FROMKEYS($0)] if $1.__class__ is LIST else $2",
+        walks={1: "FROMKEYS($0) if $1.__class__ is LIST else $2"},
         binds={"FROMKEYS": dict.fromkeys}),
-    "text": Template(inline="(SEATS[{0}] if {first}.__class__ is PLAYER and 0 <= {0} < len(SEATS) else {call})",
-                     seated="SEATS[{0}]"),
-    "others": Template(inline="(OTHERS[s.n][{0}] if {first}.__class__ is PLAYER and {0} < s.n else {call})",
-                       binds={"OTHERS": OTHER_SEATS}, seated="OTHERS[s.n][{0}]"),
-    "seat": Template(inline="({0} + 1 if {first}.__class__ is PLAYER else {call})", seated="({0} + 1)"),
-    "item": Template(inline="({0} if {first} in ITEMS else {call})"),
-    "move": Template(direct="MOVE(s, {item}, {to}, {at}, {span})", binds={"MOVE": mutate.move}),
+    "text": Template(inline="SEATS[$0] if $1.__class__ is PLAYER and 0 <= $0 < len(SEATS) else $2",
+                     seated="SEATS[$0]"),
+    "others": Template(inline="OTHERS[s.n][$0] if $1.__class__ is PLAYER and $0 < s.n else $2",
+                       binds={"OTHERS": OTHER_SEATS}, seated="OTHERS[s.n][$0]"),
+    "seat": Template(inline="$0 + 1 if $1.__class__ is PLAYER else $2", seated="$0 + 1"),
+    "item": Template(inline="$0 if $1 in ITEMS else $2"),
+    "move": Template(direct="MOVE(s, $0, $1, $2, $3)", direct_args=("item", "to", "at"), binds={"MOVE": mutate.move}),
 }
 NONE = Template()
 
