@@ -22,7 +22,7 @@ import zlib
 
 from ..codes import WRONG_ARGUMENT_COUNT
 from ..engine import memo
-from . import ast, loops, passes, pysource, tallies
+from . import ast, ir, loops, passes, pysource, tallies
 from .analysis import cheap
 from .pysource import NONE, py_identifier
 from .scope import Scope
@@ -47,10 +47,9 @@ def _user_function_call(compiler, node, scope):
         # what the caller knows of its Python variables (a set's member, a list) holds for the body
         known = {key: kind for key, kind in scope.kinds.items() if key[0] == "py"}
         inner = Scope(set(params), kinds=known).bind_py(dict(zip(params, sources)))
-        return f"({_written_in_place(compiler, _body, inner, set(sources))})"
+        return _written_in_place(compiler, _body, inner, set(sources))
 
-    args = "".join(", " + a for a in sources)
-    call = f"{_memoised(compiler, name, len(params))}(s{args})"
+    call = ir.code("$0(s, $*)", ir.name(_memoised(compiler, name, len(params))), sources)
     return (_looked_up_by_seat(compiler, name, node, sources, scope, call) if plain else None) or call
 
 @passes.step("by-seat")
@@ -72,14 +71,16 @@ def _looked_up_by_seat(compiler, name: str, node, sources: list, scope, call: st
              for a, arg in zip(sources, node.args)]
     seated = compiler.typed_as(node.args[0]) == "seat"     # a player for certain (the front end's)
     if len(sources) == 1:       # a seat or a text: `1` and `True` equal seat p2 as keys
-        test = None if texts[0] or seated else f"{sources[0]}.__class__ in SEAT_OR_TEXT"
-        found = f"{rows}.get({sources[0]})"
+        test = None if texts[0] or seated else ir.code("$0.__class__ in SEAT_OR_TEXT", sources[0])
+        found = ir.code("$0.get($1)", rows, sources[0])
     else:       # every seat has its row; a row holds texts only, which equal nothing else
         seat, text = sources
-        tests = ([] if seated else [f"{seat}.__class__ is PLAYER"]) + ([] if texts[1] else [f"{text}.__class__ is STR"])
-        tests = tests or None
-        test, found = tests and " and ".join(tests), f"{rows}[{seat}].get({text})"
-    return f"({found} or {call})" if test is None else f"(({found} if {test} else None) or {call})"
+        tests = ([] if seated else [ir.code("$0.__class__ is PLAYER", seat)]) + \
+            ([] if texts[1] else [ir.code("$0.__class__ is STR", text)])
+        test, found = ir.all_of(tests) if tests else None, ir.code("$0[$1].get($2)", rows, seat, text)
+    if test is None:
+        return ir.code("$0 or $1", found, call)
+    return ir.code("($0 if $1 else None) or $2", found, test, call)
 
 def _written_in_place(compiler, body, inner: Scope, sources: set) -> str:
     """A body written in place of its call: a value it asks for twice is worked out once (its

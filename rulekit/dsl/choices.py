@@ -347,7 +347,7 @@ class Choices:
         if isinstance(text, ast.Str):
             return text.value
         params = ["s", "e"] + [names[n] for n in names]
-        return self.comp.define(tuple(params), f"return {self.comp.src(text, inner)}", opt.span,
+        return self.comp.define(tuple(params), [stmt("return $0", self.comp.src(text, inner))], opt.span,
                                  "label", "shorten the option's text")
 
     def _option_fors(self, fors, scope, key, names, clauses, keys, walkers, walk=False, plain=False):

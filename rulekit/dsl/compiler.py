@@ -60,6 +60,7 @@ from . import (
     forms,
     ir,
     passes,
+    printer,
     pysource,
     tallies,
     templates,
@@ -230,8 +231,8 @@ class Compiler:
         source, reused = self._with_reuse(node, scope, set())
         if not reused:
             return self._function(("s", "e"), source, node.span)
-        return self.define(("s", "e"), f"{' = '.join(reused)} = UNSET\n    return {source}", node.span,
-                            "expression", "split it into smaller functions")
+        return self.define(("s", "e"), [ir.assigned(reused, ir.name("UNSET")), ir.stmt("return $0", source)],
+                           node.span, "expression", "split it into smaller functions")
 
     def src(self, node, scope: Scope) -> str:
         if self.at.lowered:
@@ -384,14 +385,13 @@ class Compiler:
 
     def _function(self, params: tuple, source: str, span) -> Fn:
         """A generated function returning the expression ``source``."""
-        return self.define(params, f"return {source}", span, "expression", "split it into smaller functions")
+        return self.define(params, [ir.stmt("return $0", source)], span, "expression",
+                           "split it into smaller functions")
 
-    def _statement(self, line: str, span) -> Fn:
-        """A ``(state, env)`` function running one generated statement."""
-        return self.define(("s", "e"), line, span, "statement", "split it into smaller steps")
-
-    def define(self, params: tuple, body: str, span, what: str, hint: str) -> Fn:
-        text = f"def _f({', '.join(params)}):\n    {body}\n"
+    def define(self, params: tuple, body: list, span, what: str, hint: str) -> Fn:
+        """A small function ``_f(params)`` of the statement lines ``body`` (the printer's text,
+        compiled once per text)."""
+        text = printer.function("_f", params, [(1, line) for line in body], width=10**6)
         fn = self.names.functions.get(text)
         if fn is not None:
             return fn
@@ -905,25 +905,26 @@ class Compiler:
         if not all(bound is None or bound.__class__ is int for bound in (low, high)):
             return [(0, self.store_statement(target, scope, value))]
         lines = []
-        obj = "None"
+        obj = NONE
         if per_player:
             obj = self.src(target.obj, scope)     # worked out before the value, as the setter's call does
             if pysource.kind(obj) != pysource.NAME:
                 local = self._temp("_whose")
-                lines.append((0, f"{local} = {obj}"))
+                lines.append((0, ir.stmt("$0 = $1", local, obj)))
                 obj = local
         local = self._temp(f"_{py_identifier(name)}")
-        lines.append((0, f"{local} = {value}"))
+        lines.append((0, ir.stmt("$0 = $1", local, value)))
         if low is None and high is None:    # any value but a list or a zone (the memo notes where those go)
-            test = [f"{local}.__class__ in PLAIN_VALUE"]
+            test = [code("$0.__class__ in PLAIN_VALUE", local)]
         else:
-            test = [f"{local}.__class__ is INT"] + [f"{self.constant(low)} <= {local}"] * (low is not None) + \
-                [f"{local} <= {self.constant(high)}"] * (high is not None)
-        row = f"s.p[{obj}]" if per_player else "s.g"
-        lines.append((0, f"if {' and '.join(test)} and not s.record and not s.memo:"))
-        lines.append((1, f"{row}[{self.constant(name)}] = {local}"))
+            test = [code("$0.__class__ is INT", local)] + [code("$0 <= $1", literal(low), local)] * (low is not None) \
+                + [code("$0 <= $1", local, literal(high))] * (high is not None)
+        row = code("s.p[$0]", obj) if per_player else code("s.g")
+        lines.append((0, ir.stmt("if $0 and not s.record and not s.memo:", ir.all_of(test))))
+        lines.append((1, ir.stmt("$0[$1] = $2", row, self.constant(name), local)))
         lines.append((0, "else:"))
-        lines.append((1, f"{self.setter(name, per_player)}(s, {obj}, {local}, {self.constant(target.span)})"))
+        lines.append((1, ir.stmt("$0(s, $1, $2, $3)", self.setter(name, per_player), obj, local,
+                                 self.constant(target.span))))
         return lines
 
     def store_statement(self, target, scope, value: str) -> str:
@@ -933,15 +934,15 @@ class Compiler:
         if isinstance(target, ast.Name):
             name = target.id
             if name in scope.alias:
-                return f"e[{self.constant(scope.alias[name])}] = {value}"
+                return ir.stmt("e[$0] = $1", self.constant(scope.alias[name]), value)
             if name in v.gvars and name not in scope.locals:
-                return f"{self.setter(name, False)}(s, None, {value}, {span})"
+                return ir.stmt("$0(s, None, $1, $2)", self.setter(name, False), value, span)
             if name in v.constants:
                 self.error(ASSIGNED_CONSTANT, f"`{name}` is a constant and cannot be changed", target.span,
                            "declare it under `vars:` if it changes during the game")
             elif name in v.zones or name in v.families or name in v.sets or name in v.members:
                 self.error(ASSIGNED_CONSTANT, f"`{name}` names a zone or set and cannot be assigned", target.span)
-            return f"e[{self.constant(name)}] = {value}"
+            return ir.stmt("e[$0] = $1", self.constant(name), value)
         if isinstance(target, ast.Attr):
             obj = self.src(target.obj, scope)
             name = target.name
@@ -949,12 +950,12 @@ class Compiler:
                 twice = self._twice(obj)
                 if twice is not None:
                     first, again = twice
-                    return (f"SET_PROP(s, {again}, {self.constant(name)}, {value}) if {first}.__class__ is STR "
-                            f"else {self.setter(name, True)}(s, {again}, {value}, {span})")
+                    return ir.stmt("SET_PROP(s, $0, $1, $2) if $3.__class__ is STR else $4(s, $0, $2, $5)", again,
+                                   self.constant(name), value, first, self.setter(name, True), span)
             if name in v.pvars:
-                return f"{self.setter(name, True)}(s, {obj}, {value}, {span})"
+                return ir.stmt("$0(s, $1, $2, $3)", self.setter(name, True), obj, value, span)
             if name in v.dynamic_props:
-                return f"SET_PROP(s, {obj}, {self.constant(name)}, {value})"
+                return ir.stmt("SET_PROP(s, $0, $1, $2)", obj, self.constant(name), value)
             if name in v.item_props or name in v.member_props or name in v.pzones:
                 self.error(UNCHANGEABLE_ATTRIBUTE, f"`{name}` cannot be changed", target.span,
                            "only player variables and item state declared under `state:` change")

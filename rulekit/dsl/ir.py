@@ -80,6 +80,12 @@ def mapping(keys, values) -> Py:
     return Py(f"{{{text}}}", None, None, tree)
 
 
+def assigned(targets, value) -> Line:
+    """``a = b = ... = value``."""
+    tree = ast.Assign([_stored(t) for t in targets], tree_of(value))
+    return Line(" = ".join([*map(str, targets), _bracketed(value)]), tree, None)
+
+
 def all_of(tests) -> Py:
     """``a and b and ...`` of one test or more."""
     tests = list(tests)

@@ -56,6 +56,15 @@ def lines(indent: str, text: str, note: str = "", width: int | None = None) -> l
     return out
 
 
+def function(name: str, params, body, width: int | None = None) -> str:
+    """The source of a function ``name(params)`` whose ``body`` is ``(indent, line)`` pairs (indent
+    1 is the body's own)."""
+    out = [f"def {name}({', '.join(params)}):"]
+    for indent, line in body:
+        out.extend(lines(STEP * indent, line, width=width))
+    return "\n".join(out) + "\n"
+
+
 # Whether a line the writer made as a tree is printed from it (else from its text, read again: the
 # two print the same, tests/test_ir.py)
 TREES = True

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import contextlib
 
-from . import ast, passes, pysource
+from . import ast, ir, passes, pysource
 from .analysis import any_parts, equal_parts, tally_parts
-from .pysource import SLOT, STEADY, Py, py_identifier
+from .pysource import SLOT, STEADY, py_identifier
 
 
 def counted_without_loop(compiler, comp) -> bool:
@@ -47,11 +47,12 @@ def tallied_any(compiler, node, scope) -> str | None:
     zone_node, prop, right = parts
     value = compiler.src(right, scope)
     key = _tally_key(compiler, zone_node, prop, scope)
-    found = f"{_tally_table(compiler, key, scanning_any=True)}.get({value}, 0) > 0"
+    found = ir.code("$0.get($1, 0) > 0", _tally_table(compiler, key, scanning_any=True), value)
     if isinstance(right, (ast.Num, ast.Str, ast.Const)) or _is_member(compiler, right, scope) \
             or pysource.is_literal(value):
-        return f"({found})"
-    return f"({found} if {value}.__class__ in PLAIN_VALUE else ANY({compiler.generator(node.args[0], scope)}))"
+        return found
+    return ir.code("$0 if $1.__class__ in PLAIN_VALUE else ANY($2)", found, value,
+                   compiler.generator(node.args[0], scope))
 
 def names_set(compiler, coll, scope) -> bool:
     """``coll`` names a set of the game (not a name bound in ``scope``)."""
@@ -81,8 +82,9 @@ def _tally_count(compiler, arg, scope):
     zone_node, prop, right = parts
     if compiler.kinds.certain(zone_node, scope) == "zone":
         key = _tally_key(compiler, zone_node, prop, scope)
-        return f"{_tally_table(compiler, key)}.get({compiler.src(right, scope)}, 0)"
-    return f"TALLY(s, {compiler.src(zone_node, scope)}, {compiler.constant(prop)}, {compiler.src(right, scope)})"
+        return ir.code("$0.get($1, 0)", _tally_table(compiler, key), compiler.src(right, scope))
+    return ir.code("TALLY(s, $0, $1, $2)", compiler.src(zone_node, scope), compiler.constant(prop),
+                   compiler.src(right, scope))
 
 @passes.step("listing")
 def _tally_table(compiler, key: str, scanning_any: bool = False) -> str:
@@ -90,8 +92,8 @@ def _tally_table(compiler, key: str, scanning_any: bool = False) -> str:
     built where an item lacks the property answers as the scan would). While options are
     listed (:meth:`listing`), a table whose key no loop changes is looked up once, where it
     is first asked, and read from a local after that: the listing moves no item."""
-    build = f"TALLY_TABLE(s, {key}, True)" if scanning_any else f"TALLY_TABLE(s, {key})"
-    table = f"(s.tallies.get({key}) or {build})"
+    build = ir.code("TALLY_TABLE(s, $0, True)" if scanning_any else "TALLY_TABLE(s, $0)", key)
+    table = ir.code("s.tallies.get($0) or $1", key, build)
     at = compiler.at
     if at.listing is None or "listing" in compiler.passes.off or at.in_iterable or pysource.kind(key) != STEADY:
         return table
@@ -99,7 +101,7 @@ def _tally_table(compiler, key: str, scanning_any: bool = False) -> str:
     local = at.listing.get(same)
     if local is None:
         local = at.listing[same] = compiler._temp("_tc")
-    return f"({local} or ({local} := {table}))"     # a table is never empty (tally_table)
+    return ir.code("$0 or ($0 := $1)", local, table)     # a table is never empty (tally_table)
 
 @contextlib.contextmanager
 def listing(compiler, tables: dict):
@@ -116,16 +118,16 @@ def _tally_key(compiler, zone_node, prop: str, scope) -> str:
     for a named zone or a player's zone (one key per seat), else built where it is asked."""
     v = compiler.v
     if isinstance(zone_node, ast.Name):
-        return Py(compiler.constant((v.zones[zone_node.id], prop), f"TK_{py_identifier(zone_node.id)}"), STEADY,
-                  ("tally", zone_node.id, prop))
+        name = compiler.constant((v.zones[zone_node.id], prop), f"TK_{py_identifier(zone_node.id)}")
+        return ir.name(str(name), STEADY, ("tally", zone_node.id, prop))
     if isinstance(zone_node, ast.Attr) and zone_node.name in v.pzones:
         keys = tuple((key, prop) for key in v.pzones[zone_node.name])
         seat = compiler.src(zone_node.obj, scope)
-        key = f"{compiler.constant(keys, f'TK_{py_identifier(zone_node.name)}')}[{seat}]"
+        keyed = compiler.constant(keys, f'TK_{py_identifier(zone_node.name)}')
         if pysource.kind(seat) != SLOT:
-            return key
-        return Py(key, STEADY, ("tally", zone_node.name, prop, seat.denotes))
-    return f"({compiler.src(zone_node, scope)}, {compiler.constant(prop)})"
+            return ir.code("$0[$1]", keyed, seat)
+        return ir.code("$0[$1]", keyed, seat, kind=STEADY, denotes=("tally", zone_node.name, prop, seat.denotes))
+    return ir.tuple_of([compiler.src(zone_node, scope), compiler.constant(prop)])
 
 def _equal_count(compiler, arg, scope):
     """``count(x for x in XS if x == V)``: Python's ``list.count`` (the same ``==``)."""
@@ -134,10 +136,10 @@ def _equal_count(compiler, arg, scope):
         return None
     coll, right = parts
     if compiler.kinds.certain(coll, scope) in ("list", "zone"):
-        return f"{compiler.seq_src(coll, scope)}.count({compiler.src(right, scope)})"
+        return ir.code("$0.count($1)", compiler.seq_src(coll, scope), compiler.src(right, scope))
     items, value = compiler.src(coll, scope), compiler.src(right, scope)
     twice = compiler._twice(items)
     if twice is None:
-        return f"COUNT_EQUAL(s, {items}, {value})"
+        return ir.code("COUNT_EQUAL(s, $0, $1)", items, value)
     first, again = twice                # a list is counted without a call
-    return f"({again}.count({value}) if {first}.__class__ is LIST else COUNT_EQUAL(s, {again}, {value}))"
+    return ir.code("$0.count($2) if $1.__class__ is LIST else COUNT_EQUAL(s, $0, $2)", again, first, value)
