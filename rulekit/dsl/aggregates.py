@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import attrs
 
-from .ir import stmt
+from .ir import BREAK, stmt
 from .pysource import literal
 
 
@@ -42,8 +42,8 @@ class Aggregate:
         if name in ("any", "all"):
             answer = literal(name == "any")
             return [(0, stmt("if $0:" if name == "any" else "if not $0:", item))] + (
-                [(1, stmt("return $0", answer))] if returned else [(1, stmt("$0 = $1", acc, answer)), (1, "break")])
-        return [(0, stmt("return $0", item))] if returned else [(0, stmt("$0 = $1", acc, item)), (0, "break")]  # first
+                [(1, stmt("return $0", answer))] if returned else [(1, stmt("$0 = $1", acc, answer)), (1, BREAK)])
+        return [(0, stmt("return $0", item))] if returned else [(0, stmt("$0 = $1", acc, item)), (0, BREAK)]  # first
 
 
 AGGREGATES: dict[str, Aggregate] = {a.name: a for a in (

@@ -10,8 +10,8 @@ of its own (a long procedure, ``_emit_split``), and the lines that return from a
 from __future__ import annotations
 
 from ..errors import InternalError
-from . import passes
-from .pysource import CONTINUE, Comment, Exit, Jump
+from . import ir, passes
+from .pysource import CONTINUE, NONE, RETURN_FALSE, RETURN_PC, Comment, Exit, Jump, literal
 
 
 def block_function(lines: list) -> list:
@@ -23,17 +23,22 @@ def block_function(lines: list) -> list:
         if text is CONTINUE:
             last = out[-1] if out else None
             if last is not None and last[0] == ind - 2 and isinstance(last[1], Jump) and not last[1].frame:
-                out[-1] = (ind - 2, Exit(f"return {last[1].target}"), last[2])
+                out[-1] = (ind - 2, _returns(last[1]), last[2])
             else:
-                out.append((ind - 2, Exit("return pc"), span))
+                out.append((ind - 2, RETURN_PC, span))
             continue
         out.append((ind - 2, text, span))
     last = out[-1] if out else None
     if last is not None and last[0] == 1 and isinstance(last[1], Jump) and not last[1].frame:
-        out[-1] = (1, Exit(f"return {last[1].target}"), last[2])
+        out[-1] = (1, _returns(last[1]), last[2])
     elif last is None or last[0] != 1 or not isinstance(last[1], Exit):
-        out.append((1, Exit("return pc"), None))
+        out.append((1, RETURN_PC, None))
     return out
+
+
+def _returns(jump: Jump):
+    """``return N``: the block a jump goes to, returned by a block's own function."""
+    return ir.exit("return $0", literal(jump.target) if jump.target.__class__ is int else ir.code("f.pc"))
 
 
 def returned(value: str | None, ind: int, span) -> list:
@@ -43,12 +48,12 @@ def returned(value: str | None, ind: int, span) -> list:
     value is worked out first: one that fails leaves the frame where it was."""
     lines = []
     if value is not None:       # (None: a bare `return`, or the end of the procedure)
-        lines.append((ind, f"_v = {value}", span))
-        value = "_v"
-    return lines + [(ind, "s.frames.pop()", span),
-                    (ind, "if f.ret is not None and s.frames:", span),
-                    (ind + 1, f"s.frames[-1].env[f.ret] = {value}", span),
-                    (ind, Exit("return False"), span)]
+        lines.append((ind, ir.stmt("_v = $0", value), span))
+        value = ir.name("_v")
+    return lines + [(ind, ir.stmt("s.frames.pop()"), span),
+                    (ind, ir.stmt("if f.ret is not None and s.frames:"), span),
+                    (ind + 1, ir.stmt("s.frames[-1].env[f.ret] = $0", NONE if value is None else value), span),
+                    (ind, RETURN_FALSE, span)]
 
 
 @passes.step("threading")

@@ -22,7 +22,7 @@ from ..engine.simultaneous import SimSpec
 from ..errors import suggestion_help
 from . import ast, calls, forms, ir, passes, tallies
 from .ir import stmt
-from .pysource import CONTINUE, SLOT, Exit, Jump, literal, py_identifier
+from .pysource import CONTINUE, RETURN_TRUE, SLOT, Jump, literal, py_identifier
 from .scope import Scope
 from .visit import assigned_names, bound_names, free_names
 
@@ -54,7 +54,7 @@ class Choices:
         params = self._params_read_once(st)
         listing = self.scope.bind_py(params) if params else self.scope     # the listing reads them as locals
         options = self._choice_options(st, listing, lines)
-        lines.append((3, "ch = []", st.span))
+        lines.append((3, stmt("ch = []"), st.span))
         parts, bodies = self._list_options(options, listing, lines, st.span)
         self._tables_start(parts.pop("tables"), lines, listed, st.span)
         prompt = self._label_fn(st, self.scope, {}, st.prompt) if st.prompt is not None else None
@@ -67,7 +67,7 @@ class Choices:
         tail = len(lines) - handed
         if later is not None and orelse is None:    # a bot's imagined position stops here (engine/vm.py)
             unlisted = comp.src(st.player, self.scope)      # before the parameters are read
-            lines[later:later] = [(3, "if s.list_later:", st.span),
+            lines[later:later] = [(3, stmt("if s.list_later:"), st.span),
                                   (4, ir.exit("return UNLISTED(s, $0, $1)", unlisted, spec), st.span)]
             listed += 2
         lines[listed:listed] = [(3, stmt("$0 = e[$1]", local, comp.constant(param)), st.span)
@@ -96,7 +96,7 @@ class Choices:
         one reads well where it is, and costs no call)."""
         name = f"options_{self.code.pyname}_{self.cur_pc}"
         body = [(ind - 2, text, line_span) for ind, text, line_span in lines[start:stop]]
-        body.append((1, "return ch", span))
+        body.append((1, stmt("return ch"), span))
         self.helpers.append((name, body, span))
         lines[start:stop] = [(3, stmt("ch = $0(s, e)", ir.name(name)), span)]
 
@@ -156,7 +156,7 @@ class Choices:
             always = next((opt for opt, *_rest in options if not opt.fors and opt.cond is None), None)
             if always is None:
                 target = self.reserve()
-                lines.append((3, "if not ch:", st.span))
+                lines.append((3, stmt("if not ch:"), st.span))
                 lines.append((4, Jump(target), st.span))
                 lines.append((4, CONTINUE, st.span))
             else:
@@ -169,7 +169,7 @@ class Choices:
             lines.append((3, ir.exit("return $0", decided), st.span))
         else:
             lines.append((3, stmt("if $0:", decided), st.span))
-            lines.append((4, Exit("return True"), st.span))
+            lines.append((4, RETURN_TRUE, st.span))
             lines.append((3, Jump("f.pc"), st.span))
             lines.append((3, CONTINUE, st.span))
         return target
@@ -282,13 +282,13 @@ class Choices:
         sim.inner = comp.ns.get(spec)
         sim.outer = ChooseSpec({record: (sim.pick,)}, {record: sim.label}, st.span)
         self.cur.append((3, stmt("pc = SIM_NEXT(f, $0)", ref), st.span))     # the block `run`: the next pick's body
-        self.cur.append((3, "if pc is None:", None))
+        self.cur.append((3, stmt("if pc is None:"), None))
         self.cur.append((4, Jump(end), None))
         self.cur.append((3, CONTINUE, None))
         self.start(record)
         self._bind_chosen((sim.pick,), st.span)       # the pick a player took (sim.outer's one option)
         self.cur.append((3, stmt("if SIM_RECORD(s, f, $0):", ref), st.span))     # the others still to choose
-        self.cur.append((4, Exit("return True"), None))
+        self.cur.append((4, RETURN_TRUE, None))
         self.goto(ask)
         self.start(end)
 

@@ -42,7 +42,7 @@ from .analysis import called, in_circles
 from .choices import Choices
 from .compiler import Compiler, located_code, too_complex
 from .ir import stmt
-from .pysource import CONTINUE, NAME, NONE, SLOT, Comment, Exit, Jump, Py, literal, py_identifier
+from .pysource import CONTINUE, NONE, RETURN_TRUE, SLOT, Comment, Exit, Jump, literal, py_identifier
 from .scope import Scope
 from .visit import assigned_names, loop_depth, methods
 
@@ -120,9 +120,9 @@ class Module:
     def write_functions(self) -> None:
         """The game's functions (compiled by the Compiler), first in the module."""
         for name, pyname, params, body, span, reused in self.comp.out.function_defs:
-            self.add(0, f"def {pyname}({', '.join(params)}):  # {_named(name, span)}")
+            self.add(0, ir.heading(pyname, params, f"# {_named(name, span)}"))
             if reused:
-                self.add(1, f"{' = '.join(reused)} = UNSET")
+                self.add(1, ir.assigned(reused, ir.name("UNSET")))
             for indent, text in body:
                 self.add(1 + indent, text)
             self.add(0, "")
@@ -219,12 +219,12 @@ class Module:
         w = _Writer(self, code, Scope(set()), resumable=True)
         w.start(w.reserve())
         w.call_code(setup)
-        w.cur.append((3, "position = e.pop('$position', None)", None))
-        w.cur.append((3, "if position is not None:", None))
+        w.cur.append((3, stmt("position = e.pop('$position', None)"), None))
+        w.cur.append((3, stmt("if position is not None:"), None))
         head = w.reserve()          # each round starts here (after the position, if any)
         w.cur.append((4, Jump(head, frame=True), None))
-        w.cur.append((4, "if CALL(s, position, {}, None):", None))
-        w.cur.append((5, Exit("return True"), None))
+        w.cur.append((4, stmt("if CALL(s, position, {}, None):"), None))
+        w.cur.append((5, RETURN_TRUE, None))
         w.goto(head)
         w.start(head)
         w.cur.append((3, stmt("$0(s, None, s.g['round'] + 1)", comp.setter('round', False)), None))
@@ -241,10 +241,10 @@ class Module:
         w.goto(head)
         w.start(fin)
         w.call_code(finish)
-        w.cur.append((3, "s.result = SCORE(s)", None))
-        w.cur.append((3, "s.over = True", None))
-        w.cur.append((3, "s.frames.clear()", None))
-        w.cur.append((3, Exit("return True"), None))
+        w.cur.append((3, stmt("s.result = SCORE(s)"), None))
+        w.cur.append((3, stmt("s.over = True"), None))
+        w.cur.append((3, stmt("s.frames.clear()"), None))
+        w.cur.append((3, RETURN_TRUE, None))
         w.emit_blocks()
         self.add(0, "")
         return fin
@@ -271,12 +271,12 @@ class _Writer(Choices):
     # ------------------------------------------------------------ frames of code
     def direct_function(self, body, pyparams) -> None:
         m = self.m
-        m.add(0, f"def call_{self.code.pyname}({', '.join(['s'] + pyparams)}):", self.code.span)
+        m.add(0, ir.heading(f"call_{self.code.pyname}", ["s", *pyparams]), self.code.span)
         m.add(1, Comment(f"# {_named(self.code.name, self.code.span)}"))
         lines: list = []
         self.stmts(body, 1, lines)
         if all(isinstance(text, Comment) for _i, text, _s in lines):
-            lines.append((1, "pass", None))
+            lines.append((1, ir.PASS, None))
         m.extend(lines)
 
     def resumable_function(self, body) -> None:
@@ -288,7 +288,7 @@ class _Writer(Choices):
     def emit_blocks(self) -> None:
         m = self.m
         for name, body, span in self.helpers:
-            m.add(0, f"def {name}(s, e):", span)
+            m.add(0, ir.heading(name, ("s", "e")), span)
             m.add(1, Comment(f"# {_named(self.code.name, span)}: the options of a choose"))
             m.extend(body)
             m.add(0, "")
@@ -298,15 +298,15 @@ class _Writer(Choices):
         if len(written) >= _SPLIT_BLOCKS:
             self._emit_split(written)
             return
-        m.add(0, f"def run_{self.code.pyname}(s, f):", self.code.span)
+        m.add(0, ir.heading(f"run_{self.code.pyname}", ("s", "f")), self.code.span)
         m.add(1, Comment(f"# {_named(self.code.name, self.code.span)}: resumable, blocks 0-{len(self.blocks) - 1}"))
-        m.add(1, "e = f.env")
-        m.add(1, "pc = f.pc")
-        m.add(1, "while True:")
+        m.add(1, stmt("e = f.env"))
+        m.add(1, stmt("pc = f.pc"))
+        m.add(1, stmt("while True:"))
         self._emit_range(written, [pc for pc, lines in enumerate(written) if lines is not None], 0)
         if None in written:     # a block left out, reached after all: a fault of the pass, not a silent loop
             fault = self.comp.constant(blocks.unreached, "UNREACHED")
-            self.m.add(2, f"{fault}({self.comp.constant(self.code.name)}, pc)")
+            self.m.add(2, stmt("$0($1, pc)", fault, self.comp.constant(self.code.name)))
 
     def _emit_split(self, written: list) -> None:
         """A long procedure as one function per block, each returning the block to run next (or,
@@ -322,18 +322,19 @@ class _Writer(Choices):
         for pc, lines in enumerate(written):
             if lines is None:
                 continue        # no run reaches it (blocks.without_unreachable)
-            m.add(0, f"def {names[pc]}(s, f, e):  # {_named(self.code.name, self.code.span)}", self.code.span)
+            note = f"# {_named(self.code.name, self.code.span)}"
+            m.add(0, ir.heading(names[pc], ("s", "f", "e"), note), self.code.span)
             m.extend(blocks.block_function(lines))
             m.add(0, "")
-        m.add(0, f"def run_{pyname}(s, f):", self.code.span)
+        m.add(0, ir.heading(f"run_{pyname}", ("s", "f")), self.code.span)
         m.add(1, Comment(f"# {_named(self.code.name, self.code.span)}: resumable, its blocks 0-{len(written) - 1} "
                          "are the functions above"))
-        m.add(1, "e = f.env")
-        m.add(1, "pc = f.pc")
-        m.add(1, "while True:")
-        m.add(2, f"pc = {table}[pc](s, f, e)")
-        m.add(2, "if pc.__class__ is not INT:")
-        m.add(3, "return pc")
+        m.add(1, stmt("e = f.env"))
+        m.add(1, stmt("pc = f.pc"))
+        m.add(1, stmt("while True:"))
+        m.add(2, stmt("pc = $0[pc](s, f, e)", table))
+        m.add(2, stmt("if pc.__class__ is not INT:"))
+        m.add(3, stmt("return pc"))
 
     def _emit_range(self, written: list, pcs: list, shift: int) -> None:
         """The blocks ``pcs`` (those written, in order), tested by halves (``if pc < mid:`` around
@@ -342,13 +343,13 @@ class _Writer(Choices):
         blocks' order)."""
         if len(pcs) > _LEAF_BLOCKS:
             half = len(pcs) // 2
-            self.m.add(2 + shift, f"if pc < {pcs[half]}:")
+            self.m.add(2 + shift, stmt("if pc < $0:", literal(pcs[half])))
             self._emit_range(written, pcs[:half], shift + 1)
             self._emit_range(written, pcs[half:], shift)
             return
         for pc in pcs:
-            self.m.add(2 + shift, f"if pc == {pc}:")
-            lines = written[pc] or [(3, "pass", None)]
+            self.m.add(2 + shift, stmt("if pc == $0:", literal(pc)))
+            lines = written[pc] or [(3, ir.PASS, None)]
             self.m.extend([(ind + shift, text, span) for ind, text, span in lines])
 
     def goto(self, pc: int, ind: int = 3) -> None:
@@ -431,7 +432,7 @@ class _Writer(Choices):
         one, to go on at block ``after`` when resumed; if it returned, this one goes on there now."""
         self.cur.append((3, Jump(after, frame=True), span))
         self.cur.append((3, stmt("if CALL(s, $0, $1, $2):", code, env, ret), span))
-        self.cur.append((4, Exit("return True"), span))
+        self.cur.append((4, RETURN_TRUE, span))
         self.goto(after)
         self.start(after)
 
@@ -449,7 +450,7 @@ class _Writer(Choices):
             first = False
             self.cur.append((4, Jump(target), None))
         orelse = self.reserve() if shape.orelse else end
-        self.cur.append((3, "else:", None))
+        self.cur.append((3, ir.ELSE, None))
         self.cur.append((4, Jump(orelse), None))
         self.cur.append((3, CONTINUE, None))
         for target, (_c, body) in zip(targets, shape.tests):
@@ -480,7 +481,7 @@ class _Writer(Choices):
         if shape.walks is not None:
             var = self.comp.constant(self.scope.key(shape.var))
             self.cur.append((3, stmt("items, i = e[$0]", slot), shape.span))
-            self.cur.append((3, "if i >= len(items):", None))
+            self.cur.append((3, stmt("if i >= len(items):"), None))
             self.cur.append((4, Jump(end), None))
             self.cur.append((4, CONTINUE, None))
             self.cur.append((3, stmt("e[$0] = items[i]", var), shape.span))
@@ -505,7 +506,7 @@ class _Writer(Choices):
         _STATEMENTS[type(st)](self, st, ind, out)
 
     def s_Pass(self, st, ind, out):
-        out.append((ind, "pass", st.span))
+        out.append((ind, ir.PASS, st.span))
 
     def s_Assign(self, st, ind, out):
         comp = self.comp
@@ -607,7 +608,7 @@ class _Writer(Choices):
                                           {**kwargs, "span": span}))
             if builtin.recorded_only:
                 # a log line is written (and its text worked out) only in a game that keeps its log
-                out.append((ind, "if s.record:", st.span))
+                out.append((ind, stmt("if s.record:"), st.span))
                 ind += 1
             out.append((ind, line, st.span))
             return
@@ -699,14 +700,14 @@ class _Writer(Choices):
             first = False
             self._body(body, ind + 1, out)
         if shape.orelse:
-            out.append((ind, "else:", None))
+            out.append((ind, ir.ELSE, None))
             self._body(shape.orelse, ind + 1, out)
 
     def _body(self, body, ind, out):
         before = len(out)
         self.stmts(body, ind, out)
         if len(out) == before:
-            out.append((ind, "pass", None))
+            out.append((ind, ir.PASS, None))
 
     def s_loop(self, shape: lowering.Loop, ind, out):
         if shape.walks is not None:
@@ -753,7 +754,7 @@ class _Writer(Choices):
             return
         loop = self.loops[-1]
         if loop[0] == "py":
-            out.append((ind, what, st.span))
+            out.append((ind, ir.BREAK if what == "break" else ir.CONTINUE, st.span))
         else:
             out.append((ind, Jump(loop[2] if what == 'break' else loop[1]), st.span))
             out.append((ind, CONTINUE, st.span))
@@ -790,8 +791,8 @@ def _argument(call, index: int, keyword: str):
 
 def _pylocal(name: str) -> str:
     if name.isascii() and name.isidentifier():
-        return Py(f"l_{name}", NAME)
-    return Py(f"l_{py_identifier(name)}_{zlib.crc32(name.encode())}", NAME)
+        return ir.name(f"l_{name}")
+    return ir.name(f"l_{py_identifier(name)}_{zlib.crc32(name.encode())}")
 
 
 FLAT_DEPTH = 15

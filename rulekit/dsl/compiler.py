@@ -922,7 +922,7 @@ class Compiler:
         row = code("s.p[$0]", obj) if per_player else code("s.g")
         lines.append((0, ir.stmt("if $0 and not s.record and not s.memo:", ir.all_of(test))))
         lines.append((1, ir.stmt("$0[$1] = $2", row, self.constant(name), local)))
-        lines.append((0, "else:"))
+        lines.append((0, ir.ELSE))
         lines.append((1, ir.stmt("$0(s, $1, $2, $3)", self.setter(name, per_player), obj, local,
                                  self.constant(target.span))))
         return lines
@@ -962,14 +962,15 @@ class Compiler:
             else:
                 self.error(UNKNOWN_ATTRIBUTE, f"unknown attribute `{name}`", target.span,
                            suggestion_help(name, v.pvars | v.dynamic_props))
-            return "pass"
+            return ir.PASS
         self.error(BAD_ASSIGNMENT_TARGET, "only names and attributes can be assigned", target.span)
-        return "pass"
+        return ir.PASS
 
 
 _FRONT_END_DECIDES = check_names.DECIDED | check_statements.DECIDED     # (Compiler.error)
 _CHECKED_OPS = {"**": "POW($0, $1)", "/": "DIV($0, $1)"}
-_OPERATIONS = {op: f"$0 {op} $1" for op in ("+", "-", "*", "//", "%", "==", "!=", "<", "<=", ">", ">=")}
+_OPERATIONS = {"+": "$0 + $1", "-": "$0 - $1", "*": "$0 * $1", "//": "$0 // $1", "%": "$0 % $1", "==": "$0 == $1",
+               "!=": "$0 != $1", "<": "$0 < $1", "<=": "$0 <= $1", ">": "$0 > $1", ">=": "$0 >= $1"}
 
 
 _TEXT_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_$")

@@ -33,12 +33,23 @@ _OPERATIONS = frozenset((ast.BoolOp, ast.BinOp, ast.UnaryOp, ast.Compare, ast.If
 
 class Line(str):
     """A statement's line: its text and its tree (``node``), and ``lead``, the keyword of a
-    compound statement's header (``if``, ``while``...; the tree then has an empty body)."""
+    compound statement's header (``if``, ``while``, ``def``...; the tree then has an empty body),
+    and a comment the line ends with (``note``)."""
 
-    def __new__(cls, text: str, node, lead: str | None):
+    def __new__(cls, text: str, node, lead: str | None, note: str = ""):
         line = super().__new__(cls, text)
-        line.node, line.lead = node, lead
+        line.node, line.lead, line.note = node, lead, note
         return line
+
+
+def heading(name: str, params, note: str = "") -> Line:
+    """``def name(params):`` (``note``: the comment after it)."""
+    node = ast.FunctionDef(name, ast.arguments([], [ast.arg(str(p)) for p in params], None, [], [], None, []),
+                           [ast.Pass()], [], None)
+    return Line(f"def {name}({', '.join(map(str, params))}):", node, "def", note)
+
+
+ELSE = Line("else:", None, "else")      # (an `if` line's further branch: the printer writes it as it is)
 
 
 def code(form: str, *holes, kind: str | None = None, denotes: tuple | None = None) -> Py:
@@ -59,9 +70,7 @@ def stmt(form: str, *holes) -> Line:
 def exit(form: str, *holes) -> Exit:
     """A line that leaves its block (``return $0``: blocks.py threads jumps around it)."""
     line = stmt(form, *holes)
-    out = Exit(line)
-    out.node, out.lead = line.node, None
-    return out
+    return Exit(line, line.node)
 
 
 def call(func, args, keywords: dict | None = None) -> Py:
@@ -164,7 +173,8 @@ def _statement(form: str) -> tuple:
     lead = source.split(None, 1)[0]
     if lead in ("if", "elif", "while", "for"):
         if not source.endswith(":"):
-            return None, None   # a statement and its body on one line (`if x: f()`): printed as written
+            (node,) = ast.parse(source).body
+            return node, "inline"   # a statement and its body on one line (`if x: f()`)
         source = (source[2:] if lead == "elif" else source) + " pass"
     else:
         lead = None
@@ -222,3 +232,6 @@ def _bracketed(value) -> str:
     the writer made without a form."""
     return str(value) if kind(value) in _ATOMS or (getattr(value, "node", None) is not None and kind(value) != NUMBER) \
         else f"({value})"
+
+
+PASS, BREAK, CONTINUE = stmt("pass"), stmt("break"), stmt("continue")

@@ -45,6 +45,22 @@ def lines(indent: str, text: str, note: str = "", width: int | None = None) -> l
     """The physical lines of the logical line ``text`` at ``indent``, with ``note`` (``# line 12``)
     at the end of the first; ``text`` a :class:`~rulekit.dsl.ir.Line` is printed from its tree."""
     width = layout.WIDTH if width is None else width
+    note = getattr(text, "note", "") or note
+    lead = getattr(text, "lead", None)
+    if lead == "def":       # a function's heading: its name and parameters, as made
+        node = text.node
+        heading = f"{indent}def {node.name}({', '.join(a.arg for a in node.args.args)}):"
+        return [f"{heading}  {note}" if note else heading]
+    if lead == "else":
+        return [f"{indent}else:  {note}" if note else f"{indent}else:"]
+    if not text:
+        return [f"{indent}{note}".rstrip()]
+    if lead == "inline" and TREES:     # `if x: f()`, its body on its line, as written
+        node, f = text.node, _Flat()
+        line = f"{indent}if {f(node.test)}: {f(node.body[0].value)}"
+        if len(line) + (len(note) + 2 if note else 0) <= width:
+            return [f"{line}  {note}" if note else line]
+        return layout.lay_out(indent, text, note, width)
     room = width - (len(note) + 2 if note else 0)
     made = getattr(text, "node", None) if TREES else None
     printed = _printed(indent, str(text), room) if made is None else _printed_tree(indent, text, room)

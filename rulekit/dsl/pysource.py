@@ -92,21 +92,35 @@ NONE = literal(None)    # the value of nothing; also what an expression that is 
 
 class Jump(str):
     """``pc = N`` (the next block to run), or ``f.pc = N`` (where the frame resumes); ``target``
-    is N, or the source of a block known only when the code runs (``f.pc``: the block a decision
-    bound)."""
+    is N, or ``"f.pc"``: the block a decision bound, known only when the code runs. A line of the
+    writer's with its tree (dsl/ir.py)."""
 
     def __new__(cls, target: int | str, frame: bool = False):
         line = super().__new__(cls, f"{'f.' if frame else ''}pc = {target}")
         line.target, line.frame = target, frame
+        where = pyast.Attribute(pyast.Name("f", pyast.Load()), "pc", pyast.Store()) if frame \
+            else pyast.Name("pc", pyast.Store())
+        value = pyast.Constant(target) if target.__class__ is int else pyast.Attribute(
+            pyast.Name("f", pyast.Load()), "pc", pyast.Load())
+        line.node, line.lead = pyast.Assign([where], value), None
         return line
 
 
 class Exit(str):
-    """A line that leaves the block: ``continue`` (to the next block), ``return ...``."""
+    """A line that leaves the block: ``continue`` (to the next block), ``return ...``; its tree
+    ``node`` (dsl/ir.py makes those of a value, ``ir.exit``)."""
+
+    def __new__(cls, text: str, node=None):
+        line = super().__new__(cls, text)
+        line.node, line.lead = node, None
+        return line
 
 
 class Comment(str):
     """A comment line."""
 
 
-CONTINUE = Exit("continue")
+CONTINUE = Exit("continue", pyast.Continue())
+RETURN_TRUE = Exit("return True", pyast.Return(pyast.Constant(True)))     # it stopped for a decision
+RETURN_FALSE = Exit("return False", pyast.Return(pyast.Constant(False)))  # it returned
+RETURN_PC = Exit("return pc", pyast.Return(pyast.Name("pc", pyast.Load())))
