@@ -6,6 +6,7 @@ import os
 import pytest
 
 from rulekit.dsl import passes
+from rulekit.engine import api
 from rulekit.errors import RulekitError
 from rulekit.games import load_game
 from rulekit.testing.script import run_script
@@ -101,3 +102,49 @@ def test_a_script_giving_it_a_player_runs(write_game):
     result = run_script(_position(write_game, "for q in players:\n    give(q, 3)"))
     # 3 from the position, then the flow's 2 (give) and 2 (countdown) before the first decision
     assert [result.state.p[k]["points"] for k in range(2)] == [7, 7]
+
+
+LISTS = """\
+meta: {title: Orders}
+players: {min: 2, max: 3, default: 2}
+player:
+  vars:
+    note: {initial: "", type: text}
+procedures:
+  rotate:
+    params: [p]
+    do: |
+      p.note = text(p)
+  mixed:
+    params: [p]
+    do: |
+      p.note = text(p)
+flow:
+  rounds: 1
+  phases:
+    - id: all
+      do: |
+        order = players_from(players[1])
+        i = 0
+        while i < 2:
+            who = order[i]
+            i += 1
+            rotate(who)
+        bag = players_from(players[0])
+        if count(bag) > 5:
+            bag = [1, 2]
+        w = bag[0]
+        mixed(w)
+scoring:
+  categories:
+    - {id: notes, points: "0"}
+"""
+
+
+def test_an_element_of_a_local_list_of_players_is_one(write_game):
+    """``order = players_from(p)`` then ``who = order[i]``: ``who`` is a player wherever it is read, so
+    ``rotate`` is given one at every call; ``bag``, given another list as well, types nothing."""
+    game = load_game(write_game(LISTS, name="lists"))
+    assert game.program.vocab.seat_params == {"rotate": {"p"}}
+    state = api.new_game(game, 2, seed=1)      # no decision: the flow runs to its end
+    assert [state.p[k]["note"] for k in range(2)] == ["p1", "p2"]

@@ -68,19 +68,51 @@ class _Caller:
         clause, k = binder
         return self._seat_list(clause.fors[k][1])
 
-    def _seat_list(self, coll) -> bool:
-        """``coll`` is a list of players of the game's (not a local called ``players``)."""
-        return not (isinstance(coll, ast.Name) and id(coll) in self.binders) and seat_list(coll, self.v)
+    def _seat_list(self, coll, lists: frozenset = frozenset()) -> bool:
+        """``coll`` is a list of players: one of the game's (not a local called ``players``), or a
+        local of ``lists``."""
+        if isinstance(coll, ast.Name) and id(coll) in self.binders:
+            return coll.id in lists and self.binders[id(coll)][1] == resolve.LOCAL
+        return seat_list(coll, self.v)
 
     def _local_seats(self) -> frozenset:
-        """The locals of the body every binding of which gives a player: a ``for`` over players,
-        a ``choose_all``'s player, and nothing else (no assignment)."""
-        seat, other = set(), set()
+        """The locals of the body every binding of which gives a player: a ``for`` over players, a
+        ``choose_all``'s player, an assignment of a player (a parameter that is one, such a local)
+        or of an element of a local list of players (``order = players_from(p)``, then
+        ``p = order[i]``). A local is a list of players when every assignment gives it one. The
+        largest answer the bindings allow: every local is taken to be one until a binding says
+        otherwise, worked out again until nothing changes."""
+        fors, assigned, other = [], [], set()
         for node in ast.walk(self.body):
             if isinstance(node, ast.For):
-                (seat if self._seat_list(node.iter) else other).add(node.var)
+                fors.append((node.var, node.iter))
             elif isinstance(node, ast.ChooseAll) and node.var:
-                seat.add(node.var)
+                fors.append((node.var, None))
+            elif isinstance(node, ast.Assign) and isinstance(node.target, ast.Name):
+                assigned.append((node.target.id, node.value))
             elif isinstance(node, (ast.Assign, ast.AugAssign)):
                 other.update(n.id for n in ast.walk(node.target) if isinstance(n, ast.Name))
-        return frozenset(seat - other)
+        names = {name for name, _ in fors} | {name for name, _ in assigned}
+        seats, lists = set(names) - other, set(names) - other
+        while True:
+            seat_now = {name for name in seats
+                        if all(coll is None or self._seat_list(coll, frozenset(lists)) for var, coll in fors
+                               if var == name)
+                        and all(self._gives_seat(value, seats, lists) for var, value in assigned if var == name)}
+            lists_now = {name for name in lists if not any(var == name for var, _ in fors)
+                         and all(self._seat_list(value, frozenset(lists)) for var, value in assigned if var == name)}
+            if (seat_now, lists_now) == (seats, lists):
+                return frozenset(seats)
+            seats, lists = seat_now, lists_now
+
+    def _gives_seat(self, value, seats: set, lists: set) -> bool:
+        """An assignment of ``value`` gives a player: a parameter or local that is one, or an
+        element of a local list of players."""
+        if isinstance(value, ast.Index) and isinstance(value.obj, ast.Name):
+            return self._seat_list(value.obj, frozenset(lists))
+        if not isinstance(value, ast.Name) or id(value) not in self.binders:
+            return False
+        binder = self.binders[id(value)][1]
+        if binder == resolve.PARAM:
+            return value.id in self.seat_params
+        return binder == resolve.LOCAL and value.id in seats
