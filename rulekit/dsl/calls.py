@@ -46,6 +46,9 @@ def _user_function_call(compiler, node, scope):
         compiler.out.inlined_at.setdefault(name, []).append(node.span)
         # what the caller knows of its Python variables (a set's member, a list) holds for the body
         known = {key: kind for key, kind in scope.kinds.items() if key[0] == "py"}
+        for arg, source in zip(node.args, sources):     # a player given is one in the body (Compiler.typed_as)
+            if compiler.typed_as(arg, scope) == "seat":
+                known[("py", str(source))] = "seat"
         inner = Scope(set(params), kinds=known).bind_py(dict(zip(params, sources)))
         return _written_in_place(compiler, _body, inner, set(sources))
 
@@ -69,7 +72,7 @@ def _looked_up_by_seat(compiler, name: str, node, sources: list, scope, call: st
     rows = compiler.names.by_seat[name]
     texts = [pysource.kind(a) == pysource.TEXT or tallies._is_member(compiler, arg, scope)
              for a, arg in zip(sources, node.args)]
-    seated = compiler.typed_as(node.args[0]) == "seat"     # a player for certain (the front end's)
+    seated = compiler.typed_as(node.args[0], scope) == "seat"     # a player for certain
     if len(sources) == 1:       # a seat or a text: `1` and `True` equal seat p2 as keys
         test = None if texts[0] or seated else ir.code("$0.__class__ in SEAT_OR_TEXT", sources[0])
         found = ir.code("$0.get($1)", rows, sources[0])

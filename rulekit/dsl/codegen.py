@@ -643,7 +643,7 @@ class _Writer(Choices):
         """An argument given to a procedure's parameter that is a player at every call the game
         makes (signatures.py), which the callee reads as one: checked where this call cannot
         tell it is one (a script's position calling the procedure)."""
-        if self.comp.typed_as(node) == "seat":
+        if self.comp.typed_as(node, self.scope) == "seat":
             return source
         check = self.comp.constant(arguments.seat_argument, "SEAT_ARGUMENT")
         return ir.code("$0(s, $1, $2, $3, $4)", check, source, self.comp.constant(name), self.comp.constant(param),

@@ -248,15 +248,20 @@ class Compiler:
             return method(node, scope)
         return self._branch(method, node, scope)
 
-    def typed_as(self, node) -> str | None:
+    def typed_as(self, node, scope: Scope | None = None) -> str | None:
         """What the front end found ``node``, a name of the text's own, holds ("seat", "item",
-        "item:card", "number"...; check.FrontEnd.typed), while the ``typed`` pass is on: a value
-        known to be a player or an item needs no test of its class where it is read."""
+        "item:card", "number"...; check.FrontEnd.typed), or, for a name ``scope`` holds in a Python
+        variable, what the writer knows that variable holds (a content function's parameter written
+        in place, given a player: ``calls._user_function_call``), while the ``typed`` pass is on: a
+        value known to be a player or an item needs no test of its class where it is read."""
         if "typed" in self.passes.off or self.front_end is None or not isinstance(node, ast.Name) \
                 or node.span is None:
             return None
         span = node.span
-        return self.front_end.typed.get((span.path, span.line, span.column))
+        found = self.front_end.typed.get((span.path, span.line, span.column))
+        if found is None and scope is not None and node.id in scope.py:
+            return "seat" if scope.kinds.get(("py", str(scope.py[node.id]))) == "seat" else None
+        return found
 
     def maybe_runs(self, when: bool = True) -> MaybeRuns:
         """``with self.maybe_runs():`` around writing a part that may run later than where it is
@@ -601,7 +606,7 @@ class Compiler:
                 return code("s.iprops[$0].get($1, $2)", key, item, default)
             return code("ITEMS[$0][$1]", item, key) if "sprop" in paths else None
 
-        typed = self.typed_as(node.obj)
+        typed = self.typed_as(node.obj, scope)
         if typed == "seat" and paths[0] in ("pvar", "pzone"):
             return code("s.p[$0][$1]", obj, key) if paths[0] == "pvar" else \
                 code("$0[$1]", self.constant(v.pzones[name], f'PZ_{py_identifier(name)}'), obj)
@@ -799,7 +804,8 @@ class Compiler:
         args, kwargs = self.bind_args(builtin, node, scope, self.src, lambda n, sc: self._branch(self.src, n, sc))
         impl = self.constant(builtin.impl, f'B_{name}')
         written = templates.template(name)
-        if written.seated is not None and len(args) == 1 and not kwargs and self.typed_as(node.args[0]) == "seat":
+        if written.seated is not None and len(args) == 1 and not kwargs and \
+                self.typed_as(node.args[0], scope) == "seat":
             forms.bind_template_names(self, written)
             return code(written.seated, args[0])
         twice = self._twice(args[0]) if written.inline is not None and not kwargs and len(args) == 1 \
