@@ -134,51 +134,75 @@ def set_prop(s: State, item: str, name: str, value) -> None:
 def move(s: State, item: str, to: ZoneKey, at: str = "top", span=None) -> None:
     """The one door items move through: zones, where each item is, tallies, memo, log. The item
     goes on top of ``to`` unless ``at`` is "bottom". (Every random playout moves items a few
-    times a decision, so the tallies' update of engine/tally.py is written out here.)"""
+    times a decision, so the common path is written out: a state never cloned (``State.alone``),
+    and tallies updated through the tables their zones' entries hold, engine/tally.py.)"""
     loc = s.loc
-    source = loc.get(item)
-    if source is None:
-        raise ContentRuntimeError(f"`{fmt(item)}` is not an item in any zone", span, NOT_IN_A_ZONE)
+    try:
+        source = loc[item]
+    except KeyError:
+        raise ContentRuntimeError(f"`{fmt(item)}` is not an item in any zone", span, NOT_IN_A_ZONE) from None
     zones = s.zones
     capacity = to.capacity
     if capacity is not None and source is not to and len(zones[to]) >= capacity:
         raise ContentRuntimeError(f"zone `{to}` is full (capacity {capacity})", span, ZONE_FULL)
-    owned = s.owned
     alone = s.alone             # a state never cloned owns every list and tally (State.alone)
-    held = zones[source] if alone or source in owned else s.writable(source)
+    if alone:
+        held = zones[source]
+    else:
+        held = zones[source] if source in s.owned else s.writable(source)
     if held[-1] == item:        # from the top (drawing, playing the last card): no scan
         held.pop()
     else:
         held.remove(item)
-    dest = zones[to] if alone or to in owned else s.writable(to)
     if at == "top":
-        dest.append(item)
-    elif at == "bottom":
-        dest.insert(0, item)
+        (zones[to] if alone or to in s.owned else s.writable(to)).append(item)
     else:
-        dest.insert(_position(dest, at, to, span), item)
+        dest = zones[to] if alone or to in s.owned else s.writable(to)
+        dest.insert(0 if at == "bottom" else _position(dest, at, to, span), item)
     loc[item] = to
     tallied = s.tallied
-    if tallied:
-        left, joined = tallied.get(source, ()), tallied.get(to, ())
-        if left or joined:
-            tallies = s.tallies
-            props = s.game.components.items[item]
-            for key in left:
-                table = tallies[key] if alone or key in owned else tally.own(s, key)
-                table[props[key[1]]] -= 1
-            for key in joined:
+    if source in tallied or to in tallied:
+        props = s.game.components.items[item]
+        if alone:       # the entries' tables are the state's own: no lookup of s.tallies (engine/tally.py)
+            for _key, prop, table in tallied.get(source, ()):
+                table[props[prop]] -= 1
+            for key, prop, table in tallied.get(to, ()):
                 try:
-                    value = props[key[1]]
-                except KeyError:        # an item without the property: only a scan answers for the zone now
-                    tally.drop(s, key)
-                    continue
-                table = tallies[key] if alone or key in owned else tally.own(s, key)
-                table[value] = table.get(value, 0) + 1
+                    table[props[prop]] += 1
+                except KeyError:        # a value new to the table, or an item without the property
+                    _joined_anew(s, key, prop, props, table)
+        else:
+            _tally_shared(s, props, tallied.get(source, ()), tallied.get(to, ()))
     if s.memo:
         memo.forget_move(s, source.name, to.name)
     if s.record:
         s.events.append(("move", item, source.text, to.text))
+
+
+def _joined_anew(s: State, key: tuple, prop: str, props: dict, table: dict) -> None:
+    """An item joined the tallied zone of ``key`` with a value its table does not hold yet (the
+    first of it), or without the property: then only a scan answers for the zone (tally.drop)."""
+    if prop in props:
+        table[props[prop]] = table.get(props[prop], 0) + 1
+    else:
+        tally.drop(s, key)
+
+
+def _tally_shared(s: State, props: dict, left: tuple, joined: tuple) -> None:
+    """An item (``props``, its properties) left the zone of the tallies ``left`` for that of
+    ``joined`` (a tallied zone's entries are ``(key, property, table)``, engine/tally.py) in a
+    state that was cloned: each tally it changes is ``s.tallies[key]``, copied for this state
+    before its first change (tally.own)."""
+    owned, tallies = s.owned, s.tallies
+    for key, prop, _table in left:
+        table = tallies[key] if key in owned else tally.own(s, key)
+        table[props[prop]] -= 1
+    for key, prop, _table in joined:
+        if prop not in props:       # an item without the property: only a scan answers for the zone now
+            tally.drop(s, key)
+            continue
+        table = tallies[key] if key in owned else tally.own(s, key)
+        table[props[prop]] = table.get(props[prop], 0) + 1
 
 
 def _position(dest: list, at, to: ZoneKey, span) -> int:

@@ -123,10 +123,10 @@ def call(s: State, code: Code, env: dict, ret) -> bool:
     frame.env = env
     frame.ret = ret
     frames.append(frame)
-    taken = len(s.actions)
+    taken = -1 if s.auto is None else len(s.actions)    # (only decisions taken as they come go on)
     while not code.run(s, frame):
         if frames[-1] is not frame:     # it returned (its return took its frame off: dsl/blocks.returned)
-            if len(s.actions) != taken:
+            if taken >= 0 and len(s.actions) != taken:
                 # it went on after a decision taken as it came (decide): a resume would have
                 # run it from vm.run's loop, whose step its return costs (the same steps)
                 s.budget -= 1
@@ -157,7 +157,6 @@ def decide(s: State, player, choices: list, spec: ChooseSpec) -> bool:
         decision.choices = choices
         decision.spec = spec
         decision._state = _ref(s)
-        decision._labels = decision._index = None
         if s.record:
             decision.labels  # noqa: B018 - a recorded game writes (and checks, RK4011) its notation at once
         return True

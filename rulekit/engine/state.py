@@ -111,7 +111,11 @@ class Decision:
     options (``labels``) is written only when someone asks for it (a person, a log, a
     script), so bots and random playouts never pay for text."""
 
-    __slots__ = ("player", "choices", "spec", "_state", "_labels", "_index")
+    __slots__ = ("player", "choices", "spec", "_state", "__dict__")
+    # the notation of the options and its index, written when first asked for: until then these
+    # (not slots) read None, so a decision is made with four slots set (runtime.decide)
+    _labels = None
+    _index = None
 
     def __init__(self, player: int, choices: list, spec, state):
         self.player = player
@@ -121,8 +125,6 @@ class Decision:
         # its pending decision must not form a cycle, or every dropped clone waits for the
         # garbage collector (search bots drop thousands a second).
         self._state = weakref.ref(state)
-        self._labels = None
-        self._index = None
 
     @property
     def state(self):

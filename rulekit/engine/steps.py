@@ -12,7 +12,11 @@ def apply_index(s: State, index: int, atomic: bool = True, step_limit: int = vm.
     """Apply the legal action at ``index`` of ``legal_actions(s)`` (fast path for bots)."""
     if not atomic and not s.record:     # a bot's own copy: nothing to undo, no notation
         s.actions.append(index)
-        vm.resume(s, index, step_limit)
+        f = s.frames[-1]                # vm.resume written out (every random game's every decision)
+        f.chosen = choice = s.pending.choices[index]
+        f.pc = choice[0]
+        s.pending = None
+        vm.run(s, step_limit)
         return
     backup = history = None
     if atomic:

@@ -7,7 +7,9 @@ pattern into :func:`tally_count`; the first question about (Z, P) builds a tally
 from the zone, and ``mutate.move`` keeps every built tally current on each move.
 A clone shares its original's tallies and copies one only when a move changes it
 (as it does the zones' lists: ``State.owned``), so a search bot's clone neither
-copies nor rebuilds them.
+copies nor rebuilds them. ``State.tallied`` lists each tallied zone's tallies as
+``(key, property, table)``: a move in a state never cloned (``State.alone``) changes
+that table with no lookup of ``s.tallies[key]`` (hashing a tuple key each time).
 
 A tally exists only while every item of its zone has the property. A zone holding an item
 without it is answered as the scan the tally stands for would answer: a count fails on the
@@ -50,7 +52,9 @@ def tally_table(s, key: tuple, scanning_any: bool = False) -> dict:
             table[value] = table.get(value, 0) + 1
         s.tallies[key] = table
         s.owned.add(key)
-        s.tallied[zone] = s.tallied.get(zone, ()) + (key,)   # a new tuple: clones share the old one
+        # the zone's entry: a new tuple (clones share the old one); its table serves a state never
+        # cloned (State.alone), whose tables are never copied (own), so stay s.tallies[key]
+        s.tallied[zone] = s.tallied.get(zone, ()) + ((key, prop, table),)
     return table
 
 
@@ -66,7 +70,7 @@ def drop(s, key) -> None:
     del s.tallies[key]
     s.owned.discard(key)
     zone = key[0]
-    keys = tuple(k for k in s.tallied[zone] if k != key)     # a new tuple: clones share the old one
+    keys = tuple(entry for entry in s.tallied[zone] if entry[0] != key)    # a new tuple: clones share the old one
     if keys:
         s.tallied[zone] = keys
     else:
