@@ -38,7 +38,7 @@ _WRITES = (ast.NamedExpr, ast.Lambda, ast.Starred, ast.Del, ast.Await, ast.Yield
 _PURE_CALLS = frozenset(("get", "len", "DIV", "NOSPACE", "ADD", "MUL", "MAX", "MIN", "SUM", "LIST", "INT", "ANY",
                          "ALL"))
 _STATEMENTS = ("body", "orelse", "handlers", "finalbody")   # a compound statement's parts that are statements
-_KEPT = 8                           # sources whose table this process holds (a game and its variants)
+_KEPT = 4                           # sources whose table this process holds (about 300 KB for a large game)
 _tables: OrderedDict = OrderedDict()    # source -> its table, the last used last
 _lock = threading.Lock()
 
