@@ -188,6 +188,7 @@ class Choices:
         ``for`` clauses walk (where its condition holds). Its lines name the option's own content
         line (a listing reads, and fails, at the option it lists)."""
         comp = self.comp
+        comp.names.release("_t")       # an option's values read twice are its own
         span = opt.span or span
         item = ir.tuple_of([literal(target)] + [names[n] for n in names])
         # compiled once: whole, or in the parts _placed_tests puts before loops

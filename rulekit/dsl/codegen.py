@@ -395,6 +395,7 @@ class _Writer(Choices):
     def seq(self, body) -> None:
         """Emit ``body`` into the current block, splitting where a statement may stop."""
         for st in body:
+            self.comp.names.release("_t")       # a statement's values read twice are its own
             if not self.stops(st):
                 self.stmt(st, 3, self.cur)
                 continue
@@ -499,6 +500,7 @@ class _Writer(Choices):
             self.stmt(st, ind, out)
 
     def stmt(self, st, ind: int, out: list) -> None:
+        self.comp.names.release("_t")       # a statement's values read twice are its own
         shape = lowering.lowered(st)
         if shape is not None:
             (self.s_branches if shape.__class__ is lowering.Branches else self.s_loop)(shape, ind, out)

@@ -142,6 +142,7 @@ class ModuleNames:
     sets: dict = attrs.Factory(dict)        # set -> the name of its list
     by_seat: dict = attrs.Factory(dict)     # function -> the name of its table by seat (_looked_up_by_seat)
     readers: dict = attrs.Factory(dict)     # (attribute, its paths) -> the name of its reader (x_Attr)
+    scratches: dict = attrs.Factory(dict)   # stem -> the function's local for a value used at once (scratch)
 
     def fresh(self, stem: str, taken=()) -> str:
         """A new name from ``stem``: the stem itself, then ``stem_2``, ``stem_3``... (``K1``,
@@ -162,6 +163,25 @@ class ModuleNames:
         self.locals_made[name] = stem
         return name
 
+    def scratch(self, stem: str) -> str:
+        """A Python local of the function being written for a value used on the next lines alone
+        (a store's player and value, ``Compiler.store_lines``): made once per function, as
+        ``local`` makes it, and used again by every such value of the stem, each dead before the
+        next is given."""
+        found = self.scratches.get(stem)
+        if found is None:
+            found = self.scratches[stem] = self.local(stem)
+        return found
+
+    def release(self, stem: str) -> None:
+        """The locals of ``stem`` made so far in the function being written are dead (a value read
+        twice within one statement, ``Compiler._twice``): the next statement numbers its own from
+        the stem again."""
+        for name in [name for name, made in self.locals_made.items() if made == stem]:
+            self.made.discard(name)
+            del self.locals_made[name]
+        self.stems.pop(stem, None)
+
     def new_function(self) -> None:
         """A content function or a procedure is written from here: its locals are its own, so
         they are numbered from the start (``v_p`` in each), and no other's changes them."""
@@ -169,6 +189,7 @@ class ModuleNames:
             self.made.discard(name)
             self.stems.pop(stem, None)
         self.locals_made.clear()
+        self.scratches.clear()
 
 
 class Compiler:
@@ -915,10 +936,10 @@ class Compiler:
         if per_player:
             obj = self.src(target.obj, scope)     # worked out before the value, as the setter's call does
             if pysource.kind(obj) != pysource.NAME:
-                local = self._temp("_whose")
+                local = ir.name(self.names.scratch("_whose"))
                 lines.append((0, ir.stmt("$0 = $1", local, obj)))
                 obj = local
-        local = self._temp(f"_{py_identifier(name)}")
+        local = ir.name(self.names.scratch(f"_{py_identifier(name)}"))
         lines.append((0, ir.stmt("$0 = $1", local, value)))
         if low is None and high is None:    # any value but a list or a zone (the memo notes where those go)
             test = [code("$0.__class__ in PLAIN_VALUE", local)]
