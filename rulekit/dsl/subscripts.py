@@ -20,13 +20,12 @@ check it (:func:`checking`: no second parse); one whose code came from the code 
 (dsl/code_cache.py, which checks nothing again) is parsed here, as it loads (:func:`table`).
 Either way the last few sources' tables are kept for the process under their source, which
 says what each name it calls is (the compiler binds a name it writes to one value), so a game
-loaded again makes none. A module of 2,900 lines takes about 20 ms from the tree, and as much
+loaded again makes none. A module of 2,900 lines takes about 30 ms from the tree, and as much
 again for the parse when its code came from the cache file of an earlier process.
 """
 from __future__ import annotations
 
 import ast
-import re
 import threading
 from collections import OrderedDict
 
@@ -95,7 +94,7 @@ def forget() -> None:
 def _table_of(tree: ast.Module, source: str, names: dict) -> dict:
     pure = {builtin.impl for builtin in REGISTRY.values() if builtin.kind == "function" and builtin.pure}
     out = {}
-    for node in _subscripts(tree.body, _marked(source)):
+    for node in _subscripts(tree.body):
         if not _indexes(node.slice) or not _reads_alone(node, names, pure):
             continue
         held = node.value
@@ -110,34 +109,11 @@ def _table_of(tree: ast.Module, source: str, names: dict) -> dict:
     return out
 
 
-# where a subscript may start: `[` straight after what it indexes, other than a table's key written
-# as a text (`e['pc']`, `s.g['round']`: most of them); what is written inside a text only adds lines
-_OPENING = re.compile(r"""(?<=[\w)\]}'"])\[(?!'[^'\\\n]*'\])""")
-
-
-def _marked(source: str) -> list:
-    """How many lines up to each line of ``source`` (from 1) hold a subscript's opening bracket."""
-    counts = [0]
-    for line in source.split("\n"):
-        counts.append(counts[-1] + (_OPENING.search(line) is not None))
-    return counts
-
-
-def _subscripts(body: list, marked: list):
-    """The subscripts of the statements ``body`` found where their lines are ``marked``: a walk of
-    the whole tree is most of what making a table would cost, and most lines index nothing or a
-    table by a text."""
+def _subscripts(body: list):
+    """The subscripts of the statements ``body`` (a walk of their trees: generated source is never
+    searched as text, tests/test_compiler_state.py)."""
     for st in body:
-        inner = getattr(st, "body", None)
-        parts = [st] if inner is None else \
-            [part for field in st._fields if field not in _STATEMENTS
-             for part in (getattr(st, field) if isinstance(getattr(st, field), list) else (getattr(st, field),))]
-        for part in parts:
-            if hasattr(part, "end_lineno") and marked[part.end_lineno] > marked[part.lineno - 1]:
-                yield from (node for node in ast.walk(part) if node.__class__ is ast.Subscript)
-        if inner is not None:
-            yield from _subscripts(inner, marked)
-            yield from _subscripts(getattr(st, "orelse", ()), marked)
+        yield from (node for node in ast.walk(st) if node.__class__ is ast.Subscript)
 
 
 def _indexes(index) -> bool:
