@@ -118,3 +118,22 @@ def test_a_decisions_notation_is_written_when_first_asked_for():
     assert len(labels) == len(decision.choices) and decision._labels is labels
     assert [decision.index(label) for label in labels] == list(range(len(labels)))
     assert decision.label(len(labels) - 1) == labels[-1]
+
+
+def test_the_decisions_of_a_state_its_clone_and_a_restored_state_each_name_their_own_state():
+    """Every decision of a state holds one weak reference to it, kept in the state (``State.weak``):
+    a clone's decisions name the clone, and a state restored from a checkpoint keeps naming itself."""
+    game = rulekit.load_game("batavia")
+    s = api.new_game(game, 3, 1, record=False)
+    c = s.clone()
+    assert s.pending.state is s and c.pending.state is c
+    api.apply_index(c, 0, atomic=False)
+    api.apply_index(s, 0, atomic=False)
+    assert s.pending.state is s and c.pending.state is c and s.weak is not c.weak
+    backup = s.checkpoint()
+    api.apply_index(s, 0, atomic=False)
+    s.restore(backup)
+    assert s.pending.state is s and s.weak() is s
+    assert backup.weak is None or backup.weak() is backup
+    api.apply_index(s, 0, atomic=False)
+    assert s.pending.state is s

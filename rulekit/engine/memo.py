@@ -305,9 +305,12 @@ def _zonelike(value) -> bool:
         return True
     if kind is list:
         for x in value:
-            if x.__class__ in _ZONELIKE or (x.__class__ is list and _zonelike(x)):
+            if x.__class__ in _NESTED and (x.__class__ is not list or _zonelike(x)):
                 return True
     return False
+
+
+_NESTED = _ZONELIKE | {list}     # an item of a list that may be or hold a zone
 
 
 def holds_zone(s) -> bool:

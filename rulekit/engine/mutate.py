@@ -82,7 +82,7 @@ def variable_setter(name: str, per_player: bool):
         if s.memo and (forgets or s.coarse):
             memo.drop(s, forgets)
         if value.__class__ is list or value.__class__ in _ZONELIKE:
-            memo.stored(s, value if element is _WHOLE else [element])     # (one element set in place: it alone is new)
+            memo.stored(s, value if element is _WHOLE else element)      # (one element set in place: it alone is new)
     return setter
 
 

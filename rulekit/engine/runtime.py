@@ -156,7 +156,8 @@ def decide(s: State, player, choices: list, spec: ChooseSpec) -> bool:
         decision.player = player
         decision.choices = choices
         decision.spec = spec
-        decision._state = _ref(s)
+        decision._state = s.weak or _weak(s)
+        decision._labels = decision._index = None
         if s.record:
             decision.labels  # noqa: B018 - a recorded game writes (and checks, RK4011) its notation at once
         return True
@@ -173,6 +174,12 @@ def decide(s: State, player, choices: list, spec: ChooseSpec) -> bool:
     s.steps += s.limit - s.budget     # the steps to this decision, as vm.run's end counts them...
     s.budget = s.limit                # ...and the next decision's budget, as a resume's run sets it
     return False
+
+
+def _weak(s: State):
+    """A weak reference to ``s``, kept in it (``State.weak``): every decision of ``s`` holds it."""
+    s.weak = ref = _ref(s)
+    return ref
 
 
 class Autoplay:

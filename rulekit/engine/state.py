@@ -111,11 +111,7 @@ class Decision:
     options (``labels``) is written only when someone asks for it (a person, a log, a
     script), so bots and random playouts never pay for text."""
 
-    __slots__ = ("player", "choices", "spec", "_state", "__dict__")
-    # the notation of the options and its index, written when first asked for: until then these
-    # (not slots) read None, so a decision is made with four slots set (runtime.decide)
-    _labels = None
-    _index = None
+    __slots__ = ("player", "choices", "spec", "_state", "_labels", "_index")
 
     def __init__(self, player: int, choices: list, spec, state):
         self.player = player
@@ -125,6 +121,8 @@ class Decision:
         # its pending decision must not form a cycle, or every dropped clone waits for the
         # garbage collector (search bots drop thousands a second).
         self._state = weakref.ref(state)
+        self._labels = None
+        self._index = None
 
     @property
     def state(self):
@@ -236,7 +234,8 @@ class State:
 
     __slots__ = ("game", "n", "g", "p", "zones", "loc", "iprops", "rng", "frames", "pending",
                  "events", "actions", "over", "result", "pins", "record", "steps", "memo", "tallies",
-                 "tallied", "coarse", "budget", "limit", "owned", "alone", "list_later", "auto", "__weakref__")
+                 "tallied", "coarse", "budget", "limit", "owned", "alone", "list_later", "auto", "weak",
+                 "__weakref__")
 
     def clone(self) -> State:
         """A copy that shares the zones' item lists, and the items' states, with this state
@@ -271,6 +270,7 @@ class State:
         new.tallied = dict(self.tallied)
         new.coarse = self.coarse
         new.budget = new.limit = 0
+        new.weak = None
         return new
 
     def checkpoint(self) -> State:
@@ -290,7 +290,7 @@ class State:
     def restore(self, other: State) -> None:
         """Become ``other`` (used to undo a half-applied action)."""
         for slot in State.__slots__:
-            if slot != "__weakref__":
+            if slot != "__weakref__" and slot != "weak":     # (a weak reference to this state stays its own)
                 setattr(self, slot, getattr(other, slot))
         if self.pending is not None:
             self.pending = self.pending.bound_to(self)
@@ -359,6 +359,7 @@ class State:
         # True while the state has never been cloned (nor checkpointed): it shares no zone's list and no
         # tally with another state, so it may change them all in place (mutate.move asks this first)
         s.alone = True
+        s.weak = None               # a weak reference to this state, made when first asked for (runtime.decide)
         return s
 
 
