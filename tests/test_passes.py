@@ -63,6 +63,8 @@ components:
 zones:
   deck: {visibility: public}
   discard: {visibility: public}
+vars:
+  passed: {initial: false}
 player:
   vars:
     points: {initial: 0}
@@ -95,6 +97,7 @@ procedures:
               p.points += rank(x.colour) + share(p, x.colour)
           "pass":
               p.points += best(p) + (1 if every(p) else 0)
+              passed = true
       for n in range(count(p.table)):
           p.points += share(p, "blue")
 setup: |

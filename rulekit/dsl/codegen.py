@@ -37,7 +37,21 @@ from ..engine.library import REGISTRY
 from ..engine.runtime import Code, LinesOwner, keep_lines
 from ..errors import Diagnostic, DiagnosticReport, suggestion_help
 from ..source import source_line
-from . import ast, blocks, code_cache, forms, ir, layout, loops, lowering, printer, subscripts, templates, verify
+from . import (
+    ast,
+    blocks,
+    code_cache,
+    forms,
+    ir,
+    layout,
+    loops,
+    lowering,
+    printer,
+    subscripts,
+    templates,
+    transforms,
+    verify,
+)
 from .analysis import called, in_circles
 from .choices import Choices
 from .compiler import Compiler, located_code, too_complex
@@ -85,13 +99,26 @@ class Module:
 
     # ------------------------------------------------------------ lines
     def add(self, indent: int, text: str, span=None) -> None:
-        """One logical line; a statement's first names its content line, and a long one is laid out
-        on several (dsl/printer.py), each mapped to the statement's span for tracebacks."""
+        """One logical line, through the passes from IR to IR (dsl/transforms.py); a statement's
+        first names its content line, and a long one is laid out on several (dsl/printer.py), each
+        mapped to the statement's span for tracebacks."""
+        text = self._transformed(text)
         note = self._note(indent, text, span)
         lines = layout.lay_out("    " * indent, text, note) if isinstance(text, Comment) \
             else printer.lines("    " * indent, text, note)
         self.lines.extend(lines)
         self.spans.extend([span] * len(lines))
+
+    def _transformed(self, line):
+        """``line`` through dsl/transforms.py's passes: a new line where its tree changed."""
+        node = getattr(line, "node", None)
+        if node is None or line.lead in ("def", "else", "inline"):
+            return line
+        new = transforms.transformed(node, self.comp.passes)
+        if new is node:
+            return line
+        made = ir.Line(printer.one_line(new, line.lead), new, line.lead, line.note)
+        return Exit(made, new) if isinstance(line, Exit) else made
 
     def _note(self, indent: int, text: str, span) -> str:
         """``# line 12`` where a new content line starts (``# 'parts/x.yaml' line 3`` for a line of

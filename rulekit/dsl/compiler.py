@@ -22,6 +22,7 @@ generated code, which never looks at the AST again.
 """
 from __future__ import annotations
 
+import ast as pyast
 from collections.abc import Callable
 
 import attrs
@@ -939,20 +940,37 @@ class Compiler:
                 local = ir.name(self.names.scratch("_whose"))
                 lines.append((0, ir.stmt("$0 = $1", local, obj)))
                 obj = local
-        local = ir.name(self.names.scratch(f"_{py_identifier(name)}"))
-        lines.append((0, ir.stmt("$0 = $1", local, value)))
-        if low is None and high is None:    # any value but a list or a zone (the memo notes where those go)
+        fits = self._fits(value, low, high)
+        if fits or pysource.kind(value) == pysource.NAME:
+            local = value           # read as it is: a literal, or a Python variable
+        else:
+            local = ir.name(self.names.scratch(f"_{py_identifier(name)}"))
+            lines.append((0, ir.stmt("$0 = $1", local, value)))
+        if fits:                # a literal the variable may hold: nothing to test of it
+            test = []
+        elif low is None and high is None:    # any value but a list or a zone (the memo notes where those go)
             test = [code("$0.__class__ in PLAIN_VALUE", local)]
         else:
             test = [code("$0.__class__ is INT", local)] + [code("$0 <= $1", literal(low), local)] * (low is not None) \
                 + [code("$0 <= $1", local, literal(high))] * (high is not None)
         row = code("s.p[$0]", obj) if per_player else code("s.g")
-        lines.append((0, ir.stmt("if $0 and not s.record and not s.memo:", ir.all_of(test))))
+        lines.append((0, ir.stmt("if $0 and not s.record and not s.memo:", ir.all_of(test)) if test
+                      else ir.stmt("if not s.record and not s.memo:")))
         lines.append((1, ir.stmt("$0[$1] = $2", row, self.constant(name), local)))
         lines.append((0, ir.ELSE))
         lines.append((1, ir.stmt("$0(s, $1, $2, $3)", self.setter(name, per_player), obj, local,
                                  self.constant(target.span))))
         return lines
+
+    def _fits(self, value, low, high) -> bool:
+        """``value`` is a literal a variable within ``low``..``high`` (None: no bound, and then any
+        plain value) may hold as it is, while the ``stores`` pass is on."""
+        if "stores" in self.passes.off or not pysource.is_literal(value):
+            return False
+        held = pyast.literal_eval(ir.tree_of(value))
+        if low is None and high is None:
+            return True         # a number, a text, a truth value or none: each is plain (PLAIN_VALUE)
+        return held.__class__ is int and (low is None or low <= held) and (high is None or held <= high)
 
     def store_statement(self, target, scope, value: str) -> str:
         """The source of a statement storing ``value`` (source) into ``target``."""

@@ -63,6 +63,10 @@ PASSES: tuple[Pass, ...] = (
          "choices.Choices._share_heads"),
     Pass("params-once", "a parameter the options read twice is read into a local once",
          "choices.Choices._params_read_once"),
+    Pass("stores", "a literal a variable may hold is stored with no test of it, and a Python variable with no copy",
+         "compiler.Compiler._fits, compiler.Compiler.store_lines"),
+    Pass("simplify", "a line's tree without what its forms leave: `not not x` tested, a literal's class tested, "
+         "`a <= x and x <= b`", "transforms.simplified"),
     Pass("threading", "a jump to a block that only jumps on goes straight to its end",
          "blocks.threaded"),
     Pass("unreachable", "a block no run can reach is not written",

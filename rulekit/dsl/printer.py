@@ -81,6 +81,11 @@ def function(name: str, params, body, width: int | None = None) -> str:
     return "\n".join(out) + "\n"
 
 
+def one_line(node, lead: str | None = None) -> str:
+    """The statement ``node`` on one line (``lead``: a compound statement's header keyword)."""
+    return _Printer(10**9).statement(_plain(node), lead, "")[0]
+
+
 # Whether a line the writer made as a tree is printed from it (else from its text, read again: the
 # two print the same, tests/test_ir.py)
 TREES = True
