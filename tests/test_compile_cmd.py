@@ -115,14 +115,18 @@ def test_the_header_says_what_this_is(listings):
 
 def test_the_table_lists_the_bound_names_the_source_uses(listings):
     table, module = parts(listings["batavia"])
+    group = table.pop("AT_L_C")         # the places of the content, one entry for all (below)
     ns = rulekit.load_game("batavia").program.module.comp.ns
     used = free_names(module)
     defined = set(re.findall(r"^def (\w+)\(", module, re.MULTILINE))
     # every name of the table is read by the module and bound in the namespace...
     assert set(table) <= used - defined
     assert set(table) <= set(ns)
-    # ...and every name the module reads from the namespace is in the table
-    assert {n for n in used - defined if n in ns and n != "__builtins__"} <= set(table)
+    # ...and every name the module reads from the namespace is in the table, each place of the
+    # content (`AT_L_C`, which says its line and column) counted in one entry for them all
+    places = {n for n in used - defined if re.fullmatch(r"AT_\d+_\d+", n) and ns[n].line == int(n.split("_")[1])}
+    assert {n for n in used - defined if n in ns and n != "__builtins__"} - places <= set(table)
+    assert group.startswith(f"<span FILE:L:C> ({len(places)} names)") and len(places) > 50
     # constants, helpers and functions, described briefly
     assert any(n == "B_draw" and d == "<built-in draw>" for n, d in table.items())
     assert any(n == "fn_may_play" and d == "<function may_play>" for n, d in table.items())
@@ -137,6 +141,8 @@ def test_the_table_lists_the_bound_names_the_source_uses(listings):
 
 def test_the_table_is_in_order_of_first_use_and_short(listings):
     table, module = parts(listings["batavia"])
+    assert list(table)[-1] == "AT_L_C"      # the places of the content, one entry after the others
+    del table["AT_L_C"]
     firsts = [re.search(rf"(?<![\w.]){re.escape(name)}\b", module).start() for name in table]
     assert firsts == sorted(firsts)
     assert all(len(d) <= 80 for d in table.values())

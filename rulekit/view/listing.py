@@ -39,8 +39,9 @@ def listing(game) -> str:
     ns = program.comp.ns
     names = bound_names(source)
     functions = _content_functions(game, ns)
+    places = [name for name in names if _place(name, ns.get(name))]
     table = [f"# {name} = {describe(ns[name], functions=functions) if name in ns else '<not bound>'}"
-             for name in names]
+             for name in names if name not in places] + _places(places, ns, game.path)
     head = _header(game, len(names))
     top = head + [f"# Bound names ({len(names)}), in order of first use:"] + table + [""]
     filename = re.sub(r"#\d+", "#N", str(getattr(program, "filename", "") or "<rulekit module>"))
@@ -48,6 +49,33 @@ def listing(game) -> str:
     top += [(f"# ---- the module ----  (tracebacks and profiles name it `{printable(filename)}`; "
              f"its line L is line L+{offset} here)"), ""]
     return "\n".join(top) + "\n" + source
+
+
+def _place(name: str, value) -> bool:
+    """``name`` is ``AT_L_C``, the place in the content it stands for (line L, column C): it says
+    what it holds, and the table says it once for all of them (``_places``)."""
+    return value.__class__.__name__ == "Span" and getattr(value, "line", None) is not None and \
+        name == f"AT_{value.line}_{value.column or 0}"
+
+
+def _places(names: list, ns: dict, home: str) -> list[str]:
+    """One entry for the ``AT_L_C`` names: how many, and the files they are places of."""
+    if not names:
+        return []
+    files: dict = {}
+    for name in names:
+        path = str(ns[name].path)
+        files[path] = files.get(path, 0) + 1
+    where = ", ".join(f"{_relative(path, home)}: {n}" for path, n in sorted(files.items()))
+    return [f"# AT_L_C = <span FILE:L:C> ({len(names)} names): where a statement is in the content, line L and",
+            f"#   column C of its file ({where})"]
+
+
+def _relative(path: str, home: str) -> str:
+    try:
+        return os.path.relpath(path, home)
+    except ValueError:          # (another drive)
+        return path
 
 
 def _header(game, count: int) -> list[str]:
