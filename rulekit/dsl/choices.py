@@ -101,8 +101,11 @@ class Choices:
         lines[start:stop] = [(3, stmt("ch = $0(s, e)", ir.name(name)), span)]
 
     def _choice_options(self, st, listing: Scope, lines: list) -> list:
-        """(option node, scope, names, clauses, keys, walkers) of each option a `choose` lists, an
-        option group's among them; the collections options share are asked once (share-heads)."""
+        """(option node, scope, names, clauses, keys, walkers, kinds) of each option a `choose` lists,
+        an option group's among them; the collections options share are asked once (share-heads).
+        An option's variables are its own: a later option may be given the same names (its loops end
+        before the next option's begin), and what the writer knows of them is the option's
+        (``kinds``: ``Scope.kinds`` of its scopes)."""
         options = []
         for opt in st.options:
             if isinstance(opt, ast.Include):
@@ -112,8 +115,10 @@ class Choices:
             clauses: list = []
             keys: list = []
             walkers: list = []
-            self._option_fors(opt.fors, listing, self.scope.key, names, clauses, keys, walkers, opt.by is None)
-            options.append((opt, self.scope, names, clauses, keys, walkers))
+            own = listing.with_kinds(dict(listing.kinds))     # what it knows of its variables is its own
+            self._option_fors(opt.fors, own, self.scope.key, names, clauses, keys, walkers, opt.by is None)
+            options.append((opt, self.scope, names, clauses, keys, walkers, own.kinds))
+            self.comp.names.forget(names.values())      # its loops end before the next option's begin
         if self.comp.passes.on("share-heads"):
             self._share_heads(options, lines, st.span)
         return options
@@ -126,9 +131,10 @@ class Choices:
         comp = self.comp
         parts: dict = {"keys": {}, "labels": {}, "says": {}, "spans": {}, "verbs": {}, "tables": {}}
         bodies = []
-        for opt, scope, names, clauses, keys, walkers in options:
+        for opt, scope, names, clauses, keys, walkers, kinds in options:
             target = self.reserve()
             self.entries.add(target)        # a decision starts the run here
+            scope = scope.with_kinds(kinds) if kinds is not None else scope
             inner = scope.bind_py(names, walkers)
             parts["keys"][target] = tuple(keys)
             parts["spans"][target] = opt.span
@@ -138,7 +144,7 @@ class Choices:
                 parts["verbs"][target] = verb
             if opt.says is not None:
                 parts["says"][target] = self._label_fn(opt, inner, names, opt.says)
-            listed_inner = listing.bind_py(names, walkers) if scope is self.scope else inner
+            listed_inner = listing.with_kinds(kinds).bind_py(names, walkers) if kinds is not None else inner
             with tallies.listing(comp, parts["tables"]):
                 self._list_option(opt, listed_inner, target, names, clauses, lines, span)
             bodies.append((target, opt.body, scope))
@@ -329,11 +335,11 @@ class Choices:
         once: the first collection of an option is listed whenever the choice is, so working
         it out before the options changes nothing but the time."""
         counts: dict = {}
-        for _opt, _scope, _names, clauses, _keys, _walkers in options:
+        for _opt, _scope, _names, clauses, _keys, _walkers, _kinds in options:
             if clauses and clauses[0].same is not None:
                 counts[clauses[0].same] = counts.get(clauses[0].same, 0) + 1
         shared: dict = {}
-        for _opt, _scope, _names, clauses, _keys, _walkers in options:
+        for _opt, _scope, _names, clauses, _keys, _walkers, _kinds in options:
             if clauses and counts.get(clauses[0].same, 0) >= 2:
                 same = clauses[0].same
                 if same not in shared:
@@ -421,7 +427,8 @@ class Choices:
             o_names, o_clauses, o_keys, o_walkers = dict(names), list(clauses), list(keys), []
             self._option_fors(opt.fors, inner, alias.__getitem__, o_names, o_clauses, o_keys, o_walkers,
                               plain=opt.by is None)
-            out.append((opt, inner, o_names, o_clauses, o_keys, o_walkers))
+            out.append((opt, inner, o_names, o_clauses, o_keys, o_walkers, None))   # (its scope is its own)
+            self.comp.names.forget(v for n, v in o_names.items() if n not in names)     # (the group's stay)
         return out
 
 

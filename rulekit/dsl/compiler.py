@@ -174,6 +174,15 @@ class ModuleNames:
             found = self.scratches[stem] = self.local(stem)
         return found
 
+    def forget(self, names) -> None:
+        """The locals ``names`` are dead from here on (an option's own variables, once its loops
+        are written): a later value may be given one of them again."""
+        for name in map(str, names):
+            stem = self.locals_made.pop(name, None)
+            if stem is not None:
+                self.made.discard(name)
+                self.stems.pop(stem, None)
+
     def release(self, stem: str) -> None:
         """The locals of ``stem`` made so far in the function being written are dead (a value read
         twice within one statement, ``Compiler._twice``): the next statement numbers its own from
