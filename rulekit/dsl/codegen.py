@@ -68,6 +68,9 @@ def _unreached_block(table: str, pc: int, s, f, e):
     blocks.unreached(table, pc)
 
 
+_TRANSFORMED: dict = {}     # (a line's text, its lead, the passes off) -> None (unchanged) or (text, tree)
+
+
 class _Prefixed:
     """Whether a procedure's Python name would clash: its ``call_``, ``run_`` or ``PROC_`` name
     is one the namespace has."""
@@ -114,11 +117,17 @@ class Module:
         node = getattr(line, "node", None)
         if node is None or line.lead in ("def", "else", "inline"):
             return line
-        new = transforms.transformed(node, self.comp.passes)
-        if new is node:
+        key = (str(line), line.lead, self.comp.passes.off)     # (the same text is the same tree)
+        found = _TRANSFORMED.get(key, _TRANSFORMED)
+        if found is _TRANSFORMED:
+            if len(_TRANSFORMED) > 8192:
+                _TRANSFORMED.clear()
+            new = transforms.transformed(node, self.comp.passes)
+            found = _TRANSFORMED[key] = None if new is node else (printer.one_line(new, line.lead), new)
+        if found is None:
             return line
-        made = ir.Line(printer.one_line(new, line.lead), new, line.lead, line.note)
-        return Exit(made, new) if isinstance(line, Exit) else made
+        made = ir.Line(found[0], found[1], line.lead, line.note)
+        return Exit(made, found[1]) if isinstance(line, Exit) else made
 
     def _note(self, indent: int, text: str, span) -> str:
         """``# line 12`` where a new content line starts (``# 'parts/x.yaml' line 3`` for a line of
