@@ -11,7 +11,9 @@ each part (the game's generated module, its content functions, the engine, Pytho
 built-ins, the benchmark's loop) and the functions with the most time of their own, with
 their calls per game. cProfile charges each Python call a little, so functions called
 often look dearer than they are: compare the counts with ``instructions.py``'s before
-believing a small difference.
+believing a small difference. ``--opcodes`` counts the bytecodes each function runs instead
+(``sys.settrace``, slow): the same count in every run, on any host, but a bytecode that reads a
+local costs far less than one that calls, so it ranks rather than weighs.
 """
 from __future__ import annotations
 
@@ -52,9 +54,14 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=5)
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--top", type=int, default=30, help="functions listed")
+    parser.add_argument("--opcodes", action="store_true",
+                        help="count the bytecodes each function runs (steady across runs) instead of timing")
     args = parser.parse_args()
     game = load_game(args.game)
     play(game, args.players, args.games)            # warm: a seed outside those profiled
+    if args.opcodes:
+        _opcodes(game, args)
+        return
     profile = cProfile.Profile()
     profile.enable()
     for seed in range(args.games):
@@ -73,6 +80,39 @@ def main() -> None:
     for (filename, line, name), (_cc, calls, own, _cum, _callers) in rows:
         where = _where(filename, line, name)
         print(f"  {own / total * 100:5.1f}%  {calls / args.games:9.1f}  {part(filename):18s} {where}")
+
+
+def _opcodes(game, args) -> None:
+    """Print the share of the bytecodes run by each part and function (their own, per game)."""
+    counts: collections.Counter = collections.Counter()
+
+    def called(frame, _event, _arg):
+        frame.f_trace_opcodes, frame.f_trace_lines = True, False
+        key = (frame.f_code.co_filename, frame.f_code.co_firstlineno, frame.f_code.co_name)
+
+        def step(_frame, event, _arg):
+            if event == "opcode":
+                counts[key] += 1
+            return step
+        return step
+    sys.settrace(called)
+    try:
+        for seed in range(args.games):
+            play(game, args.players, seed)
+    finally:
+        sys.settrace(None)
+    total = sum(counts.values()) or 1
+    parts: collections.Counter = collections.Counter()
+    for (filename, _line, _name), count in counts.items():
+        parts[part(filename)] += count
+    print(f"{args.game} {args.players}p, {args.games} random games: {total / args.games:,.0f} bytecodes a game, "
+          "share by part")
+    for name, count in parts.most_common():
+        print(f"  {name:20s} {count / total * 100:5.1f}%")
+    print("\nfunctions running the most bytecodes of their own (% of all; bytecodes per game):")
+    for (filename, line, name), count in counts.most_common(args.top):
+        print(f"  {count / total * 100:5.1f}%  {count / args.games:9.0f}  {part(filename):18s} "
+              f"{_where(filename, line, name)}")
 
 
 def _where(filename: str, line: int, name: str) -> str:

@@ -40,15 +40,19 @@ def below(state: int, n: int) -> tuple[int, int]:
     if limit is None:
         limit = _limit(n)
     while True:
-        step = _NEXT.get(state)
-        state, z = step if step is not None else _step(state)
+        try:
+            state, z = _NEXT[state], _OUT[state]
+        except KeyError:
+            state, z = _step(state)
         if z < limit:
             return state, z % n
 
 
-# The next step of a stream, worked out ahead: state -> (the next state, SplitMix64's output
-# there). Only a cache: any step is the same worked out alone or AHEAD at a time.
-_NEXT: dict[int, tuple[int, int]] = {}
+# The next step of a stream, worked out ahead: state -> the next state, and state -> SplitMix64's
+# output there (two tables of numbers, filled with no tuple made per step: nothing for the garbage
+# collector). Only a cache: any step is the same worked out alone or AHEAD at a time.
+_NEXT: dict[int, int] = {}
+_OUT: dict[int, int] = {}
 _NEXT_MOST = 4096       # steps kept at most (then forgotten, and worked out again as asked)
 AHEAD = 64              # the steps worked out at once for a stream drawn from again
 _LED: set[int] = set()  # the states the last steps not found in _NEXT led to (a few streams' next)
@@ -69,8 +73,11 @@ def _step(state: int) -> tuple[int, int]:
     steps = _PAIRS((packed | z << 64).to_bytes(16 * AHEAD, "little"))     # (state, output) in each lane
     if len(_NEXT) >= _NEXT_MOST:
         _NEXT.clear()
+        _OUT.clear()
     states = steps[::2]
-    _NEXT.update(zip((state, *states[:-1]), zip(states, steps[1::2])))
+    keys = (state, *states[:-1])
+    _NEXT.update(zip(keys, states))
+    _OUT.update(zip(keys, steps[1::2]))
     _LED.discard(state)
     _LED.add(steps[-2])
     return steps[0], steps[1]
