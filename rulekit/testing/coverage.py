@@ -26,13 +26,15 @@ import sys
 
 import attrs
 
-from ..engine import vm
+from ..engine import steps, vm
 from ..engine.runtime import LINE_SPANS, ChooseSpec, decide
 from ..engine.state import PLAYERS
 from ..model import ESTIMATE
 from ..source import source_line
 
-_RESUME = vm.resume.__code__
+# a decision applied: vm.resume, or apply_index's own copy of it (a bot's fast path), each called
+# with the state and the index of the option taken while the decision is still pending
+_APPLIED = (vm.resume.__code__, steps.apply_index.__code__)
 _TAKEN = decide.__code__   # a rollout's decision taken as it came (a `choice` bound): no resume
 SHOWN = 40     # missed lines and options listed under the summary (the annotated files show them all)
 
@@ -78,7 +80,7 @@ class Tracer:
             return None
         if code is _TAKEN:
             return self._taken
-        if code is _RESUME:
+        if code in _APPLIED:
             state, index = frame.f_locals.get("s"), frame.f_locals.get("index")
             decision = getattr(state, "pending", None)
             if decision is not None and isinstance(index, int) and 0 <= index < len(decision.choices):
