@@ -32,55 +32,19 @@ def next_u64(state: int) -> tuple[int, int]:
 
 def below(state: int, n: int) -> tuple[int, int]:
     """A uniform integer in [0, n) without modulo bias; returns (new_state, value).
-    (This is every random bot's draw: a stream drawn from again and again, as a bot's is, has
-    its next steps worked out :data:`AHEAD` at a time, :func:`_step`.)"""
+    (SplitMix64 written out: this is every random bot's and every shuffle's inner loop.)"""
     if n <= 1:
         return state, 0
     limit = _LIMITS.get(n)
     if limit is None:
         limit = _limit(n)
     while True:
-        try:
-            state, z = _NEXT[state], _OUT[state]
-        except KeyError:
-            state, z = _step(state)
+        state = (state + GOLDEN) & MASK
+        z = ((state ^ (state >> 30)) * MIX1) & MASK
+        z = ((z ^ (z >> 27)) * MIX2) & MASK
+        z ^= z >> 31
         if z < limit:
             return state, z % n
-
-
-# The next step of a stream, worked out ahead: state -> the next state, and state -> SplitMix64's
-# output there (two tables of numbers, filled with no tuple made per step: nothing for the garbage
-# collector). Only a cache: any step is the same worked out alone or AHEAD at a time.
-_NEXT: dict[int, int] = {}
-_OUT: dict[int, int] = {}
-_NEXT_MOST = 4096       # steps kept at most (then forgotten, and worked out again as asked)
-AHEAD = 64              # the steps worked out at once for a stream drawn from again
-_LED: set[int] = set()  # the states the last steps not found in _NEXT led to (a few streams' next)
-_PAIRS = struct.Struct("<" + "QQ" * AHEAD).unpack
-
-
-def _step(state: int) -> tuple[int, int]:
-    """The step after ``state``, not found in _NEXT: a stream drawn from lately (a step not found
-    led here) is drawn from again, so its next AHEAD steps are worked out at once (each in a lane
-    of one large integer, :func:`_lanes`) and kept; any other state takes one step alone."""
-    if len(_LED) >= 64:     # (a few streams drawn from in turn, as a bot a seat draws, fit)
-        _LED.clear()
-    if state not in _LED:
-        step = next_u64(state)
-        _LED.add(step[0])
-        return step
-    packed, z, _unpack = _lanes(state, AHEAD)
-    steps = _PAIRS((packed | z << 64).to_bytes(16 * AHEAD, "little"))     # (state, output) in each lane
-    if len(_NEXT) >= _NEXT_MOST:
-        _NEXT.clear()
-        _OUT.clear()
-    states = steps[::2]
-    keys = (state, *states[:-1])
-    _NEXT.update(zip(keys, states))
-    _OUT.update(zip(keys, steps[1::2]))
-    _LED.discard(state)
-    _LED.add(steps[-2])
-    return steps[0], steps[1]
 
 
 _LIMITS: dict[int, int] = {}    # n -> the largest multiple of n that fits in 64 bits
@@ -158,23 +122,15 @@ _LANE_MASKS = {}    # lanes -> (ones in each lane, k * GOLDEN in lane k, lane ma
 def _outputs(state: int, lanes: int) -> tuple:
     """What SplitMix64 gives at each of the next ``lanes`` steps from ``state`` (the same as
     ``below``'s ``z`` before the bound), as a tuple."""
-    _packed, z, unpack = _lanes(state, lanes)
-    return unpack(z.to_bytes(16 * lanes, "little"))
-
-
-def _lanes(state: int, lanes: int) -> tuple:
-    """The next ``lanes`` states from ``state`` and SplitMix64's outputs at them, each packed in
-    the 128-bit lanes of one integer (the first step in the lowest lane), and the unpacker of
-    such an integer's bytes (a tuple of the lanes' values)."""
     masks = _LANE_MASKS.get(lanes)
     if masks is None:
         masks = _LANE_MASKS[lanes] = _lane_masks(lanes)
     ones, steps, m64, m34, m37, m33, unpack = masks
-    packed = (state * ones + steps) & m64
-    z = ((packed ^ ((packed >> 30) & m34)) * MIX1) & m64
+    z = (state * ones + steps) & m64
+    z = ((z ^ ((z >> 30) & m34)) * MIX1) & m64
     z = ((z ^ ((z >> 27) & m37)) * MIX2) & m64
     z ^= (z >> 31) & m33
-    return packed, z, unpack
+    return unpack(z.to_bytes(16 * lanes, "little"))
 
 
 def _lane_masks(lanes: int) -> tuple:
