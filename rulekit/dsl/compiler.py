@@ -187,18 +187,12 @@ class ModuleNames:
         """The locals of ``stem`` made so far in the function being written are dead (a value read
         twice within one statement, ``Compiler._twice``): the next statement numbers its own from
         the stem again."""
-        for name in [name for name, made in self.locals_made.items() if made == stem]:
-            self.made.discard(name)
-            del self.locals_made[name]
-        self.stems.pop(stem, None)
+        self.forget([name for name, made in self.locals_made.items() if made == stem])
 
     def new_function(self) -> None:
         """A content function or a procedure is written from here: its locals are its own, so
         they are numbered from the start (``v_p`` in each), and no other's changes them."""
-        for name, stem in self.locals_made.items():
-            self.made.discard(name)
-            self.stems.pop(stem, None)
-        self.locals_made.clear()
+        self.forget(list(self.locals_made))
         self.scratches.clear()
 
 

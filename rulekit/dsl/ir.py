@@ -97,11 +97,19 @@ def assigned(targets, value) -> Line:
 
 def all_of(tests) -> Py:
     """``a and b and ...`` of one test or more."""
-    tests = list(tests)
+    return _joined(ast.And(), " and ", list(tests))
+
+
+def any_of(tests) -> Py:
+    """``a or b or ...`` of one test or more."""
+    return _joined(ast.Or(), " or ", list(tests))
+
+
+def _joined(op, word: str, tests: list) -> Py:
     if len(tests) == 1:
         return tests[0]
-    tree = ast.BoolOp(ast.And(), [tree_of(t) for t in tests])
-    return Py("(" + " and ".join(_bracketed(t) for t in tests) + ")", None, None, tree)
+    tree = ast.BoolOp(op, [tree_of(t) for t in tests])
+    return Py("(" + word.join(_bracketed(t) for t in tests) + ")", None, None, tree)
 
 
 def listed(element, fors, test=None) -> Py:
@@ -126,15 +134,6 @@ def listed_from(items: Py) -> Py:
     return Py(f"[{items[1:-1]}]", None, None, ast.ListComp(gen.elt, gen.generators))
 
 
-def any_of(tests) -> Py:
-    """``a or b or ...`` of one test or more."""
-    tests = list(tests)
-    if len(tests) == 1:
-        return tests[0]
-    tree = ast.BoolOp(ast.Or(), [tree_of(t) for t in tests])
-    return Py("(" + " or ".join(_bracketed(t) for t in tests) + ")", None, None, tree)
-
-
 def _stored(var) -> ast.expr:
     return ast.Name(str(var), ast.Store())
 
@@ -152,6 +151,22 @@ def standing(value) -> Py:
 def tuple_of(items) -> Py:
     """A tuple of the values ``items``."""
     return code("($*,)", items) if items else code("()")
+
+
+def rebuilt(node, part):
+    """``node`` with ``part`` applied to each of its parts that is a tree: a new node where one
+    changed, else ``node`` itself (the writer's trees share their parts: none is changed in place;
+    printer._plain and the transforms walk trees so)."""
+    fields, changed = {}, False
+    for field, value in ast.iter_fields(node):
+        if isinstance(value, list):
+            new = [part(item) if isinstance(item, ast.AST) else item for item in value]
+            changed = changed or any(a is not b for a, b in zip(new, value))
+        else:
+            new = part(value) if isinstance(value, ast.AST) else value
+            changed = changed or new is not value
+        fields[field] = new
+    return type(node)(**fields) if changed else node
 
 
 def tree_of(value) -> ast.AST:

@@ -22,7 +22,7 @@ from __future__ import annotations
 import ast
 import functools
 
-from . import layout
+from . import ir, layout
 
 STEP = layout.STEP
 
@@ -158,28 +158,19 @@ def _plain(node):
     comparison Python defines as the other's negation; ``(a and b) and c`` as ``a and b and c``,
     which Python works out in the same order to the same value. A new tree where one of these is
     found; the tree given is never changed (the writer's trees share their parts)."""
-    fields, changed = {}, False
-    for field, value in ast.iter_fields(node):
-        if isinstance(value, list):
-            new = [_plain(item) if isinstance(item, ast.AST) else item for item in value]
-            changed = changed or any(a is not b for a, b in zip(new, value))
-        else:
-            new = _plain(value) if isinstance(value, ast.AST) else value
-            changed = changed or new is not value
-        fields[field] = new
+    node = ir.rebuilt(node, _plain)
     kind = type(node)
     if kind is ast.BoolOp:
         values = []
-        for value in fields["values"]:
+        for value in node.values:
             same = type(value) is ast.BoolOp and type(value.op) is type(node.op)
             values.extend(value.values if same else [value])
-        changed = changed or len(values) != len(node.values)
-        fields["values"] = values
-    elif kind is ast.UnaryOp and isinstance(node.op, ast.Not):
-        operand = fields["operand"]
+        return ast.BoolOp(node.op, values) if len(values) != len(node.values) else node
+    if kind is ast.UnaryOp and isinstance(node.op, ast.Not):
+        operand = node.operand
         if isinstance(operand, ast.Compare) and len(operand.ops) == 1 and type(operand.ops[0]) in _FLIP:
             return ast.Compare(operand.left, [_FLIP[type(operand.ops[0])]()], operand.comparators)
-    return kind(**fields) if changed else node
+    return node
 
 
 def _precedence(node) -> int:

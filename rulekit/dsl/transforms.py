@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import ast
 
+from . import ir
+
 # the names generated code binds to Python's classes (engine/expressions.py namespace)
 _CLASSES = {"INT": int, "STR": str}
 _ORDER = (ast.Lt, ast.LtE)
@@ -29,22 +31,11 @@ def simplified(node):
 
 def _rebuilt(node):
     """A copy of ``node`` with its expressions simplified (shared where unchanged)."""
-    fields, changed = {}, False
-    for field, value in ast.iter_fields(node):
-        if isinstance(value, list):
-            new = [_expr(v) if isinstance(v, ast.expr) else _rebuilt(v) if isinstance(v, ast.AST) else v
-                   for v in value]
-            changed = changed or any(a is not b for a, b in zip(new, value))
-        elif isinstance(value, ast.expr):
-            new = _expr(value)
-            changed = changed or new is not value
-        elif isinstance(value, ast.AST):
-            new = _rebuilt(value)
-            changed = changed or new is not value
-        else:
-            new = value
-        fields[field] = new
-    return type(node)(**fields) if changed else node
+    return ir.rebuilt(node, _part)
+
+
+def _part(node):
+    return _expr(node) if isinstance(node, ast.expr) else _rebuilt(node)
 
 
 def _expr(node):
