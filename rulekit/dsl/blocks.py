@@ -5,13 +5,24 @@ A procedure that may stop for a decision is written as numbered blocks (dsl/code
 list of ``(indent, line, span)``, where a line that moves between blocks says what it is
 (``pysource.Jump``: go to block N; ``pysource.Exit``: leave the block). These functions work on
 those lines, never on their text: jump threading (the ``threading`` pass), a block made a function
-of its own (a long procedure, ``_emit_split``), and the lines that return from a frame.
+of its own (a long procedure, ``_emit_split``), a run of blocks made a *part* of a procedure
+(``_emit_parts``), and the lines that return from a frame.
+
+A function the writer made that would read longer than :data:`MAX_LINES` is cut into parts, each
+short enough: a resumable procedure's blocks into consecutive runs (:func:`parts`,
+:func:`part_lines`), a straight function (a procedure that never stops, a choose's listing of
+options) at its top-level statements (:func:`statements`, :func:`straight_parts`), each part a
+function the first calls with the locals it reads.
 """
 from __future__ import annotations
 
+import ast
+
 from ..errors import InternalError
 from . import ir, passes
-from .pysource import CONTINUE, NONE, RETURN_FALSE, RETURN_PC, Comment, Exit, Jump, literal
+from .pysource import CONTINUE, RETURN_PC, Comment, Exit, Jump, literal
+
+MAX_LINES = 60      # the longest a generated function reads (issue 54), a flat table apart
 
 
 def block_function(lines: list) -> list:
@@ -42,18 +53,13 @@ def _returns(jump: Jump):
 
 
 def returned(value: str | None, ind: int, span) -> list:
-    """The lines that return from a resumable procedure's frame (the top one) with ``value``:
-    the frame comes off and, where the caller stores the value (``x = proc()``: ``f.ret``), it
-    goes into the caller's locals; False tells the caller's ``runtime.call`` it returned. The
-    value is worked out first: one that fails leaves the frame where it was."""
-    lines = []
-    if value is not None:       # (None: a bare `return`, or the end of the procedure)
-        lines.append((ind, ir.stmt("_v = $0", value), span))
-        value = ir.name("_v")
-    return lines + [(ind, ir.stmt("s.frames.pop()"), span),
-                    (ind, ir.stmt("if f.ret is not None and s.frames:"), span),
-                    (ind + 1, ir.stmt("s.frames[-1].env[f.ret] = $0", NONE if value is None else value), span),
-                    (ind, RETURN_FALSE, span)]
+    """The line that returns from a resumable procedure's frame (the top one) with ``value``
+    (engine/runtime.returned: the frame comes off, and the value goes where the caller stores
+    it); False tells the caller's ``runtime.call`` it returned. The value is worked out before
+    the call: one that fails leaves the frame where it was."""
+    if value is None:       # (a bare `return`, or the end of the procedure)
+        return [(ind, ir.exit("return RETURN(s, f)"), span)]
+    return [(ind, ir.exit("return RETURN(s, f, $0)", value), span)]
 
 
 @passes.step("threading")
@@ -121,3 +127,271 @@ def unreached(procedure: str, pc):
     a fault of that pass, never the author's (exit 101), named with how to run without it."""
     raise InternalError(f"block {pc} of `{procedure}` was reached, but the compiler's pass `unreachable` left it "
                         f"out; {passes.ENV}=-unreachable runs without it")
+
+
+# ------------------------------------------------------------------ a long procedure's parts
+
+def parts(pcs: list, sizes: dict, jumps: list, budget: int, first: int, rest: int) -> list:
+    """The blocks ``pcs`` (those written, in order) as consecutive runs, each the blocks of one
+    function of at most ``budget`` lines: ``sizes`` is each block's lines, ``first`` and ``rest``
+    what the first function (the procedure's own, which runs the others) and each other adds.
+    A jump between two parts costs a call, so the runs are those that keep the most jumps
+    (``jumps``: (from, to) pairs) inside one part, a jump in a loop (one whose target leads back
+    to it) weighing more; then the fewest parts, then the longest first one (a run starts
+    there). A block longer than the budget is a part of its own."""
+    index = {pc: i for i, pc in enumerate(pcs)}
+    pairs = [(index[a], index[b]) for a, b in jumps if a in index and b in index]
+    after: dict = {}
+    for a, b in pairs:
+        after.setdefault(b, set())
+        after.setdefault(a, set()).add(b)
+    weighed = [(min(a, b), max(a, b), 11 if a in _reached(b, after) else 1) for a, b in pairs]
+    # end -> (-the weight kept inside, parts, -the first part's blocks, start of the last part)
+    best: dict = {0: (0, 0, 0, None)}
+    for end in range(1, len(pcs) + 1):
+        for start in range(end):
+            if start not in best:
+                continue
+            run = pcs[start:end]
+            size = (first if start == 0 else rest) + sum(sizes[pc] for pc in run) + _tests(len(run))
+            if size > budget and end - start > 1:
+                continue
+            inside = sum(w for lo, hi, w in weighed if start <= lo and hi < end)
+            option = (best[start][0] - inside, best[start][1] + 1, -end if start == 0 else best[start][2], start)
+            if end not in best or option[:3] < best[end][:3]:
+                best[end] = option
+    out, end = [], len(pcs)
+    while end:
+        start = best[end][3]
+        out.append(pcs[start:end])
+        end = start
+    return out[::-1]
+
+
+def _reached(start: int, after: dict) -> set:
+    """The blocks jumps lead to from ``start`` (``after``: block -> the blocks it jumps to)."""
+    seen: set = set()
+    todo = [start]
+    while todo:
+        for nxt in after.get(todo.pop(), ()):
+            if nxt not in seen:
+                seen.add(nxt)
+                todo.append(nxt)
+    return seen
+
+
+def _tests(count: int) -> int:
+    """The ``if pc < N:`` lines of a dispatch over ``count`` blocks (``codegen._emit_range``)."""
+    return 0 if count <= LEAF_BLOCKS else 1 + _tests(count // 2) + _tests(count - count // 2)
+
+
+LEAF_BLOCKS = 4        # blocks tested one by one (a range test pays beyond a few)
+
+
+def ending(lines: list):
+    """The one line of a block that only leaves (``return ...``, not to another block), or None."""
+    code = [(ind, text) for ind, text, _span in lines if not isinstance(text, Comment)]
+    if len(code) == 1 and code[0][0] == 3 and isinstance(code[0][1], Exit) and code[0][1] is not CONTINUE \
+            and code[0][1] is not RETURN_PC:
+        return code[0][1]
+    return None
+
+
+def part_lines(lines: list, inside: set, first: bool, ends: dict) -> list:
+    """A block's lines in a part of a long procedure, whose blocks are ``inside``: a jump to a
+    block of another part returns that block (the procedure's loop runs the part holding it), or,
+    in the ``first`` part (the procedure's own function, whose blocks come first), goes past the
+    tests of its later blocks to that loop, where it leaves the block. A jump to one of ``ends``
+    (a block that only leaves: pc -> its line, :func:`ending`) is that line, wherever it is."""
+    out: list = []
+    last = len(lines) - 1
+    for k, (ind, text, span) in enumerate(lines):
+        if text is CONTINUE and out and out[-1][0] == ind and _leaves(out[-1][1], inside):
+            if out[-1][1].target in ends:
+                out[-1] = (ind, ends[out[-1][1].target], out[-1][2])
+                continue
+            if not first:
+                out[-1] = (ind, _returns(out[-1][1]), out[-1][2])
+                continue
+            if ind == 3 and k == last:
+                continue        # (a later part's block: no test of this part's matches it)
+        out.append((ind, text, span))
+    if out and out[-1][0] == 3 and _leaves(out[-1][1], inside) and (not first or out[-1][1].target in ends):
+        target = out[-1][1].target      # (it fell through to the next part)
+        out[-1] = (3, ends[target] if target in ends else _returns(out[-1][1]), out[-1][2])
+    return out
+
+
+def _leaves(text, inside: set) -> bool:
+    """Whether line ``text`` is a jump to a known block not ``inside``."""
+    return isinstance(text, Jump) and not text.frame and text.target.__class__ is int and text.target not in inside
+
+
+# ------------------------------------------------------------------ a straight function's parts
+
+def statements(lines: list, base: int) -> list:
+    """A function body's lines (its statements at indent ``base``) as its top-level statements,
+    each a list of lines: a line at ``base`` starts one (an ``elif``, an ``else`` goes on with
+    the one before; a comment starts the next)."""
+    out: list = []
+    waiting: list = []      # comments before a statement
+    for line in lines:
+        ind, text = line[0], line[1]
+        if isinstance(text, Comment):
+            waiting.append(line)
+        elif ind <= base and getattr(text, "lead", None) not in ("elif", "else") or not out:
+            out.append(waiting + [line])
+            waiting = []
+        else:
+            out[-1].extend(waiting + [line])
+            waiting = []
+    if waiting:
+        out.append(waiting)
+    return out
+
+
+class Reads:
+    """What a run of a function's lines (at indent ``base``) reads of what ran before it:
+    ``inputs``, the names it may read before binding them itself (in order); ``caches``, the
+    names among ``shared`` caches (``x or (x := ...)``, each worked out again where it is None)
+    it uses; ``stores``, every name it binds. ``known`` is False where a line has no tree."""
+
+    def __init__(self, lines: list, base: int, shared: frozenset = frozenset()):
+        self.inputs: dict = {}
+        self.caches: set = set()
+        self.stores: set = set()
+        self.returns = False
+        self.known = True
+        bound: set = set()          # bound by a line at `base` before, for the lines after
+        loops: list = []            # (indent of a `for`, the names it binds for the lines within)
+        for ind, text, _span in lines:
+            while loops and loops[-1][0] >= ind:
+                loops.pop()
+            node = getattr(text, "node", None)
+            if node is None:
+                if not (isinstance(text, Comment) or getattr(text, "lead", None) == "else" or not text):
+                    self.known = False
+                continue
+            names = _Names(node)
+            self.returns = self.returns or names.returns
+            self.caches |= names.cached & shared
+            covered = bound | names.inline
+            for _ind, more in loops:
+                covered = covered | more
+            for name in names.loads + [n for n in names.cached if n not in shared]:
+                if name not in covered:
+                    self.inputs.setdefault(name, None)
+            if names.target:
+                loops.append((ind, names.target))
+            if ind <= base and node.__class__ in (ast.Assign, ast.AugAssign):
+                bound |= names.stores
+            self.stores |= names.stores
+
+
+def caches(lines: list) -> frozenset:
+    """The names ``lines`` use as caches alone: every read of one is ``x or (x := ...)``."""
+    cached, loaded = set(), set()
+    for _ind, text, _span in lines:
+        node = getattr(text, "node", None)
+        if node is not None:
+            names = _Names(node)
+            cached |= names.cached
+            loaded.update(names.loads)
+    return frozenset(cached - loaded)
+
+
+class _Names:
+    """The names one line's tree reads and binds: ``loads`` (in order), ``stores``, ``inline``
+    (bound within the line itself: ``:=``, a comprehension's or a lambda's variables, an inline
+    loop's), ``target`` (what a ``for`` binds for the lines in it), ``cached`` (read as ``x or
+    (x := ...)``), and whether it returns."""
+
+    def __init__(self, node):
+        self.loads: list = []
+        self.stores: set = set()
+        self.inline: set = set()
+        self.target: set = set()
+        self.cached: set = set()
+        self.returns = False
+        self._visit(node)
+
+    def _visit(self, node) -> None:
+        cls = node.__class__
+        if cls is ast.Name:
+            self.loads.append(node.id)
+        elif cls is ast.For:
+            names = _bound(node.target)
+            self.stores |= names
+            self.target |= names
+            self.inline |= names
+            self._visit(node.iter)
+            for part in node.body + node.orelse:
+                self._visit(part)
+        elif cls is ast.Assign or cls is ast.AugAssign:
+            for target in node.targets if cls is ast.Assign else [node.target]:
+                if target.__class__ is ast.Name:
+                    self.stores.add(target.id)
+                    if cls is ast.AugAssign:
+                        self.loads.append(target.id)
+                else:
+                    self._visit(target)
+            self._visit(node.value)
+        elif cls is ast.NamedExpr:
+            self.stores.add(node.target.id)
+            self.inline.add(node.target.id)
+            self._visit(node.value)
+        elif cls is ast.BoolOp and node.op.__class__ is ast.Or and node.values[0].__class__ is ast.Name \
+                and any(v.__class__ is ast.NamedExpr and v.target.id == node.values[0].id for v in node.values[1:]):
+            self.cached.add(node.values[0].id)
+            for value in node.values[1:]:
+                self._visit(value)
+        elif cls in (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp):
+            for gen in node.generators:
+                names = _bound(gen.target)
+                self.stores |= names
+                self.inline |= names
+            for child in ast.iter_child_nodes(node):
+                self._visit(child)
+        elif cls is ast.Lambda:
+            self.inline.update(a.arg for a in node.args.args)
+            self._visit(node.body)
+        else:
+            if cls is ast.Return:
+                self.returns = True
+            for child in ast.iter_child_nodes(node):
+                self._visit(child)
+
+
+def _bound(target) -> set:
+    """The names a ``for``'s (or a comprehension's) target binds."""
+    return {n.id for n in ast.walk(target) if n.__class__ is ast.Name}
+
+
+def straight_parts(chunks: list, sizes: list, budget: int, fixed: int, tail: int, rest: int) -> list | None:
+    """Where to cut a straight function's top-level statements ``chunks`` (the last, ``tail``
+    of them, stay in the function: its return) into parts of at most ``budget`` lines: the index
+    each part starts at (the function keeps those before the first, and calls each part on a
+    line of its own). ``sizes`` is each statement's lines, ``fixed`` what the function adds
+    besides, ``rest`` what each part adds. The statements of a part must not return (a statement
+    that does stays in the function). None if nothing fits."""
+    body = len(chunks) - tail
+    returning = [k for k in range(body) if any(_Names(t.node).returns for _i, t, _s in chunks[k]
+                                               if getattr(t, "node", None) is not None)]
+    least = returning[-1] + 1 if returning else 1
+    kept = fixed + sum(sizes[body:])
+    for count in range(1, body):
+        room = budget - kept - count
+        cut = least
+        while cut < body and sum(sizes[:cut + 1]) <= room:
+            cut += 1
+        if sum(sizes[:cut]) > room or cut >= body:
+            return None
+        starts, size = [cut], rest
+        for k in range(cut, body):
+            if size + sizes[k] > budget and size > rest:
+                starts.append(k)
+                size = rest
+            size += sizes[k]
+        if len(starts) <= count:
+            return starts
+    return None

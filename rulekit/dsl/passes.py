@@ -67,6 +67,8 @@ PASSES: tuple[Pass, ...] = (
          "compiler.Compiler._fits, compiler.Compiler.store_lines"),
     Pass("simplify", "a line's tree without what its forms leave: `not not x` tested, a literal's class tested, "
          "`a <= x and x <= b`", "transforms.simplified"),
+    Pass("repeats", "a value a line works out twice is worked out once, into a local",
+         "transforms.repeats_once"),
     Pass("threading", "a jump to a block that only jumps on goes straight to its end",
          "blocks.threaded"),
     Pass("unreachable", "a block no run can reach is not written",

@@ -28,6 +28,7 @@ STEP = layout.STEP
 
 # how tightly each operator binds (Python's grammar, loosest first)
 _LAMBDA, _IFEXP, _OR, _AND, _NOT, _CMP, _BOR, _BXOR, _BAND, _SHIFT, _ARITH, _TERM, _FACTOR, _POWER, _ATOM = range(15)
+_ARG = 0.5      # a call's positional argument: as _IFEXP, but a `:=` needs no brackets there (`f(x := 1)`)
 _BINARY = {ast.BitOr: ("|", _BOR), ast.BitXor: ("^", _BXOR), ast.BitAnd: ("&", _BAND), ast.LShift: ("<<", _SHIFT),
            ast.RShift: (">>", _SHIFT), ast.Add: ("+", _ARITH), ast.Sub: ("-", _ARITH), ast.Mult: ("*", _TERM),
            ast.MatMult: ("@", _TERM), ast.Div: ("/", _TERM), ast.FloorDiv: ("//", _TERM), ast.Mod: ("%", _TERM),
@@ -190,12 +191,20 @@ def _precedence(node) -> int:
     return _ATOM
 
 
+def _bracketed(node, need) -> bool:
+    """Whether ``node`` needs brackets where an expression of precedence ``need`` is wanted: a
+    ``:=`` has them everywhere but as a call's positional argument, where Python takes it bare."""
+    if type(node) is ast.NamedExpr:
+        return need != _ARG
+    return _precedence(node) < need
+
+
 class _Flat:
     """An expression on one line, with the brackets precedence needs."""
 
     def __call__(self, node, need: int = _LAMBDA) -> str:
         text = self.bare(node)
-        return f"({text})" if _precedence(node) < need or type(node) is ast.NamedExpr else text
+        return f"({text})" if _bracketed(node, need) else text
 
     def bare(self, node) -> str:
         method = getattr(self, "x_" + type(node).__name__, None)
@@ -242,7 +251,7 @@ class _Flat:
         return f"{self(node.func, _ATOM)}({', '.join(self.arguments(node))})"
 
     def arguments(self, node) -> list[str]:
-        return [self(a, _IFEXP) for a in node.args] + [
+        return [self(a, _ARG) for a in node.args] + [
             f"{k.arg}={self(k.value, _IFEXP)}" if k.arg is not None else f"**{self(k.value, _BOR)}"
             for k in node.keywords]
 
@@ -360,7 +369,7 @@ class _Printer:
             return [head + text + tail]
         if tuple_bare and type(node) is ast.Tuple and len(node.elts) > 1:
             return self.bracketed(head + "(", [(e, _IFEXP) for e in node.elts], ")" + tail, more)
-        if _precedence(node) < need or type(node) is ast.NamedExpr:
+        if _bracketed(node, need):
             return self.expr_bare(node, head + "(", ")" + tail, more, inside=True)
         return self.expr_bare(node, head, tail, more, inside)
 
@@ -371,7 +380,7 @@ class _Printer:
             if len(node.args) == 1 and not node.keywords and type(node.args[0]) is ast.GeneratorExp:
                 return self.expr_bare(node.args[0], head + f(node.func, _ATOM), tail, more, inside)
             opener = head + f(node.func, _ATOM) + "("
-            parts = [(a, _IFEXP) for a in node.args] + [(k, None) for k in node.keywords]
+            parts = [(a, _ARG) for a in node.args] + [(k, None) for k in node.keywords]
             if len(opener) > self.room * 3 // 4 and type(node.func) is ast.Attribute:
                 # the called thing is the long part (``(t or table(...)).get(k, 0)``): break it first
                 out = self.expr(node.func, _ATOM, head, f"({', '.join(f.arguments(node))}){tail}", more, inside)

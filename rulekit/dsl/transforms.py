@@ -113,8 +113,229 @@ def _truth_value(node) -> bool:
     return isinstance(node, ast.Compare) or (isinstance(node, ast.Constant) and node.value.__class__ is bool)
 
 
+# ------------------------------------------------------------------ repeats
+
+def repeats_once(node):
+    """``node`` (a statement's tree) with each value it works out twice worked out once: where
+    it is first certainly reached it is kept in a local (``(_c := X) < 5 and f(_c)``), and read
+    from it where it is asked again. The same object where nothing is asked twice.
+
+    A value is kept only when it cannot change between the two places and reading it again
+    costs more than a local: reads of the state, ``len`` and the content's functions (none of
+    which changes anything), not a draw or a built-in that moves items, and nothing that
+    reads a name the statement itself assigns (``_t := ...``). The second place must be reached
+    only after the first: the right of an ``and`` after its left, not the left after the right
+    (Python's order of evaluation; a comprehension or lambda is not looked into)."""
+    field = _EXPRESSION_OF.get(type(node))
+    value = getattr(node, field, None) if field is not None else None
+    if value is None:
+        return node
+    assigned = {n.target.id for n in ast.walk(value) if isinstance(n, ast.NamedExpr)}
+    plan = _Repeats(assigned)
+    plan.visit(value, (), {})
+    if not plan.again:
+        return node
+    taken = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+    names = {}
+    for key in plan.first:
+        if key in plan.again:
+            names[key] = _fresh("_c", taken)
+    new = _placed(value, (), plan, names)
+    fields = dict(ast.iter_fields(node))
+    fields[field] = new
+    return type(node)(**fields)
+
+
+# the part of a statement a line works out (a compound statement's header: its test, its iterable)
+_EXPRESSION_OF = {ast.If: "test", ast.While: "test", ast.Assign: "value", ast.AugAssign: "value",
+                  ast.AnnAssign: "value", ast.Expr: "value", ast.Return: "value", ast.For: "iter"}
+# parts worked out only maybe, after the first of their node's (an ``and``'s right, a chain's later links)
+_MAYBE_AFTER_FIRST = {ast.BoolOp: "values", ast.Compare: "comparators"}
+_OPAQUE = (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+_PURE_NODES = (ast.Name, ast.Constant, ast.Attribute, ast.Subscript, ast.BoolOp, ast.BinOp, ast.Compare,
+               ast.UnaryOp, ast.IfExp, ast.Tuple, ast.Call, ast.Slice, ast.keyword, ast.expr_context,
+               ast.boolop, ast.operator, ast.unaryop, ast.cmpop)
+
+
+class _Repeats:
+    """Where each value a statement's expression works out is first reached for certain, and
+    where it is asked again after that: paths of fields and indexes from the expression."""
+
+    def __init__(self, assigned: set):
+        self.assigned = assigned
+        self.first: dict = {}       # key -> the path of the place it is first reached for certain
+        self.again: dict = {}       # key -> the paths of places it is read again
+        self._keys: dict = {}       # id(node) -> its key, or None when it is not kept
+
+    def visit(self, node, path: tuple, known: dict) -> None:
+        """Walk ``node`` in Python's order; ``known`` holds the values certainly worked out before
+        it (key -> path), and takes those it certainly works out."""
+        key = self._key(node)
+        if key is not None and key in known:
+            self.again.setdefault(key, []).append(path)
+            return
+        if isinstance(node, _OPAQUE):
+            return
+        maybe = _MAYBE_AFTER_FIRST.get(type(node))
+        for field, value in _ordered_fields(node):
+            if field == "func" and isinstance(value, ast.Attribute):     # a method: its object, not the bound method
+                self.visit(value.value, (*path, field, "value"), known)
+                continue
+            if isinstance(value, list):
+                for index, item in enumerate(value):
+                    if isinstance(item, ast.AST):
+                        later = field == maybe and index > 0
+                        self.visit(item, (*path, field, index), dict(known) if later else known)
+            elif isinstance(value, ast.AST):
+                maybe_part = type(node) is ast.IfExp and field != "test"
+                self.visit(value, (*path, field), dict(known) if maybe_part else known)
+        if key is not None:
+            known[key] = path
+            self.first.setdefault(key, path)
+
+    def _key(self, node):
+        """The value's identity (its tree printed plainly) when it is worth keeping, else None."""
+        found = self._keys.get(id(node), _UNSEEN)
+        if found is _UNSEEN:
+            found = self._keys[id(node)] = ast.dump(node) if _worth_keeping(node, self.assigned) else None
+        return found
+
+
+_UNSEEN = object()
+
+
+def _ordered_fields(node):
+    """``node``'s fields in the order Python works them out (a dictionary's keys and values
+    alternate; a call's function, then its arguments, then its keywords)."""
+    if isinstance(node, ast.Dict):
+        return [("pairs", [x for pair in zip(node.keys, node.values) for x in pair])]
+    return ast.iter_fields(node)
+
+
+def _worth_keeping(node, assigned: set) -> bool:
+    """A value whose second reading costs more than a local's and gives the same: reads of the
+    state and calls that change nothing, at least one call or three steps of reading."""
+    if not isinstance(node, (ast.Call, ast.Subscript, ast.Attribute, ast.BinOp, ast.BoolOp)):
+        return False
+    steps = _steps(node, assigned)
+    return steps is not None and steps >= 3
+
+
+def _steps(node, assigned: set) -> int | None:
+    """How many steps of reading ``node`` takes (a call three), or None when it may change
+    something, or give another value later in the same line."""
+    if isinstance(node, ast.Name):
+        return None if node.id in assigned else 0
+    if isinstance(node, ast.Constant):
+        return 0
+    if isinstance(node, ast.Attribute) and node.attr == _FILLED_AS_READ:
+        return None     # a cache filled while the line runs: read only with its filling (_tally_read)
+    if _tally_read(node):
+        key = _steps(node.values[1].args[1], assigned)
+        return None if key is None else 3 + key
+    if isinstance(node, ast.Call):
+        if not _changes_nothing(node.func):
+            return None
+        parts = [node.func.value] if isinstance(node.func, ast.Attribute) else []
+        parts += node.args + [k.value for k in node.keywords]
+        return _sum_steps(parts, assigned, 3)
+    if not isinstance(node, _PURE_NODES):
+        return None
+    own = 1 if isinstance(node, (ast.Subscript, ast.Attribute, ast.BinOp, ast.BoolOp, ast.Compare)) else 0
+    return _sum_steps([n for n in ast.iter_child_nodes(node) if isinstance(n, ast.expr)], assigned, own)
+
+
+def _sum_steps(parts: list, assigned: set, own: int) -> int | None:
+    total = own
+    for part in parts:
+        steps = _steps(part, assigned)
+        if steps is None:
+            return None
+        total += steps
+    return total
+
+
+# the state's tallies (engine/tally.py): ``s.tallies.get(K) or TALLY_TABLE(s, K)`` reads one, built
+# on first use, and gives the same table each time; ``s.tallies.get(K)`` alone may be None, then not
+_FILLED_AS_READ = "tallies"
+
+
+def _tally_read(node) -> bool:
+    """``s.tallies.get(K) or TALLY_TABLE(s, K)``, the same ``K`` twice."""
+    if not (isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or) and len(node.values) == 2):
+        return False
+    got, built = node.values
+    return _call_of(got, "get", 1) and isinstance(got.func.value, ast.Attribute) and \
+        got.func.value.attr == _FILLED_AS_READ and _call_of(built, "TALLY_TABLE", 2) and \
+        ast.dump(got.args[0]) == ast.dump(built.args[1])
+
+
+def _call_of(node, name: str, args: int) -> bool:
+    """``node`` calls ``name`` (a name, or a method's) with at least ``args`` arguments."""
+    if not isinstance(node, ast.Call) or len(node.args) < args:
+        return False
+    func = node.func
+    return (func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)) == name
+
+
+def _changes_nothing(func) -> bool:
+    """A function generated code calls that changes nothing and gives the same for the same
+    arguments: ``len``, a mapping's ``get``, a content function's caller (``fn_...``: content
+    functions read the state, never change it), ``NOSPACE`` (it only fails)."""
+    if isinstance(func, ast.Name):
+        return func.id in _READERS or func.id.startswith("fn_")
+    return isinstance(func, ast.Attribute) and func.attr == "get"
+
+
+_READERS = frozenset(("len", "NOSPACE"))
+
+
+def _fresh(stem: str, taken: set) -> str:
+    name, n = stem, 1
+    while name in taken:
+        n += 1
+        name = f"{stem}_{n}"
+    taken.add(name)
+    return name
+
+
+def _placed(node, path: tuple, plan: _Repeats, names: dict):
+    """``node`` (at ``path``) with each kept value's first place a ``:=`` into its local and
+    every later place that local read."""
+    for key, paths in plan.again.items():
+        if path in paths:
+            return ast.Name(names[key], ast.Load())
+    key = plan._keys.get(id(node))
+    if isinstance(node, _OPAQUE):
+        return node
+    fields, changed = {}, False
+    for field, value in ast.iter_fields(node):
+        if isinstance(value, list):
+            if isinstance(node, ast.Dict):     # (its keys and values are walked as pairs: _ordered_fields)
+                new = _dict_part(node, field, path, plan, names)
+            else:
+                new = [_placed(item, (*path, field, i), plan, names) if isinstance(item, ast.AST) else item
+                       for i, item in enumerate(value)]
+            changed = changed or any(a is not b for a, b in zip(new, value))
+        else:
+            new = _placed(value, (*path, field), plan, names) if isinstance(value, ast.AST) else value
+            changed = changed or new is not value
+        fields[field] = new
+    node = type(node)(**fields) if changed else node
+    if key is not None and key in names and plan.first.get(key) == path:
+        return ast.NamedExpr(ast.Name(names[key], ast.Store()), node)
+    return node
+
+
+def _dict_part(node, field: str, path: tuple, plan: _Repeats, names: dict) -> list:
+    """A dictionary's keys or values placed, by the paths of its pairs (keys and values alternate)."""
+    offset = 0 if field == "keys" else 1
+    return [_placed(item, (*path, "pairs", 2 * i + offset), plan, names) if item is not None else None
+            for i, item in enumerate(getattr(node, field))]
+
+
 # the passes from IR to IR, in the order they run: (name in dsl/passes.py, the function)
-TRANSFORMS = (("simplify", simplified),)
+TRANSFORMS = (("simplify", simplified), ("repeats", repeats_once))
 
 
 def transformed(node, passes):

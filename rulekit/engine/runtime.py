@@ -137,6 +137,18 @@ def call(s: State, code: Code, env: dict, ret) -> bool:
     return True
 
 
+def returned(s: State, f: Frame, value=None) -> bool:
+    """A resumable procedure's frame ``f`` (the top one) comes off, returning ``value``: where
+    its caller stores the value (``x = proc()``: ``f.ret``), it goes into the caller's locals.
+    False tells the caller's :func:`call` it returned. (Generated code ends each such
+    procedure with ``return RETURN(s, f, value)``, the value worked out before the frame goes.)"""
+    frames = s.frames
+    frames.pop()
+    if f.ret is not None and frames:
+        frames[-1].env[f.ret] = value
+    return False
+
+
 def decide(s: State, player, choices: list, spec: ChooseSpec) -> bool:
     """Stop at a ``choose`` (True): ``choices`` are ``(target pc, *chosen values)`` tuples.
 
@@ -289,7 +301,8 @@ def iterate(s: State, value) -> tuple:
     return tuple(seq(s, value))
 
 
-NAMES = {"CALL": call, "DECIDE": decide, "LIMIT": limit_reached, "ITER": iterate, "ADD": add, "MUL": mul,
+NAMES = {"CALL": call, "DECIDE": decide, "RETURN": returned, "LIMIT": limit_reached, "ITER": iterate, "ADD": add,
+         "MUL": mul,
          "TOO_LONG": too_long, "MAX_SIZE": MAX_SIZE, "STR": str, "FMT": printed, "CHECKED_TEXT": checked_text,
          "BOUNDED": bounded,
          "POW": power, "DIV": divide,
