@@ -11,6 +11,13 @@ from __future__ import annotations
 from .visit import free_names
 
 
+def variables(names) -> frozenset:
+    """The content-named Python locals (``v_p``: ``Compiler.variable``) of the function being
+    written that ``names`` (``ModuleNames``) has given and not yet taken back: those live, and
+    those no loop written let go of (``Scope.let_go``)."""
+    return frozenset(name for name, stem in names.locals_made.items() if stem == "v" or stem.startswith("v_"))
+
+
 class Scope:
     """Local names of one procedure. ``alias`` renames the locals of an included
     option group (``group.name``) so they can never clash with the includer's."""
@@ -65,6 +72,16 @@ class Scope:
     def with_kinds(self, kinds: dict) -> Scope:
         """The same names, knowing ``kinds`` of them (``Scope.kinds``)."""
         return Scope(self.locals, self.loops, self.alias, self.py, self.items, kinds)
+
+    def let_go(self, names, dead) -> None:
+        """The Python variables ``dead`` (a comprehension's or a loop's, written) are dead from
+        here on: what this scope knows of them goes (its ``kinds``, shared with the scopes it was
+        made from and those made from it), and ``names`` (``ModuleNames``) may give one of their
+        names to a later variable of the function, which inherits nothing of theirs."""
+        dead = list(dead)
+        for var in dead:
+            self.kinds.pop(("py", str(var)), None)
+        names.forget(dead)
 
     def forget(self, key) -> None:
         """What a local holds is no longer known (``Kinds.of_locals`` as it settles)."""

@@ -17,6 +17,7 @@ import contextlib
 from . import ast, ir, passes, pysource
 from .analysis import any_parts, equal_parts, tally_parts
 from .pysource import SLOT, STEADY, py_identifier
+from .scope import variables
 
 
 def counted_without_loop(compiler, comp) -> bool:
@@ -51,8 +52,10 @@ def tallied_any(compiler, node, scope) -> str | None:
     if isinstance(right, (ast.Num, ast.Str, ast.Const)) or _is_member(compiler, right, scope) \
             or pysource.is_literal(value):
         return found
-    return ir.code("$0 if $1.__class__ in PLAIN_VALUE else ANY($2)", found, value,
-                   compiler.generator(node.args[0], scope))
+    before = variables(compiler.names)
+    scan = compiler.generator(node.args[0], scope)
+    scope.let_go(compiler.names, variables(compiler.names) - before)    # the generator's own: dead
+    return ir.code("$0 if $1.__class__ in PLAIN_VALUE else ANY($2)", found, value, scan)
 
 def names_set(compiler, coll, scope) -> bool:
     """``coll`` names a set of the game (not a name bound in ``scope``)."""
@@ -61,9 +64,12 @@ def names_set(compiler, coll, scope) -> bool:
 
 def note_member(compiler, var: str, coll, scope) -> None:
     """Python variable ``var`` walks ``coll``: when that is a set, it holds one of the set's
-    members (a text), which a tally answers for with no check of its class."""
+    members (a text), which a tally answers for with no check of its class. Else nothing is known
+    of it: not even what an earlier, dead variable of the same name held (``Scope.let_go``)."""
     if names_set(compiler, coll, scope):
         scope.kinds[("py", var)] = "member"
+    else:
+        scope.kinds.pop(("py", str(var)), None)
 
 def _is_member(compiler, node, scope) -> bool:
     return isinstance(node, ast.Name) and node.id in scope.py and \
