@@ -122,7 +122,7 @@ def test_a_content_name_is_numbered_only_where_another_of_it_is_live(name, monke
     procedure, an option group included by another, each take ``v_t`` (``v_p``) again."""
     monkeypatch.chdir(ROOT)
     game = rulekit.load_game(str(ROOT / "games" / name) if "/" not in name else str(ROOT / name))
-    assert {name for _function, name in numbered_without_need(game)} <= KNOWN.get(name, set())
+    assert {var for _function, var in numbered_without_need(game)} <= KNOWN.get(name, set())
 
 
 def test_the_finder_sees_a_needless_number():

@@ -23,7 +23,7 @@ from ..errors import suggestion_help
 from . import ast, calls, forms, ir, passes, pysource, tallies
 from .ir import stmt
 from .pysource import CONTINUE, RETURN_TRUE, SLOT, Jump, literal, py_identifier
-from .scope import Scope, variables
+from .scope import Scope
 from .visit import assigned_names, bound_names, free_names
 
 _SPLIT_LINES = 16       # a choose's listing of at least this many statements is a function of its own
@@ -39,7 +39,7 @@ class Choices:
         values); each option's body goes on at ``end``. Returns its spec's name."""
         comp = self.comp
         # a statement: the comprehensions of those before it are written, their variables dead
-        self.scope.let_go(comp.names, variables(comp.names))
+        self.scope.let_go(comp.names, comp.names.variables())
         if self.cur:
             here = self.reserve()
             self.goto(here)
@@ -59,7 +59,7 @@ class Choices:
         lines.append((3, stmt("ch = []"), st.span))
         parts, bodies = self._list_options(options, listing, lines, st.span)
         # the options are listed: the option groups' arguments (and all else the listing named) are dead
-        self.scope.let_go(comp.names, variables(comp.names))
+        self.scope.let_go(comp.names, comp.names.variables())
         self._tables_start(parts.pop("tables"), lines, listed, st.span)
         prompt = self._label_fn(st, self.scope, {}, st.prompt) if st.prompt is not None else None
         spec = comp.constant(ChooseSpec(parts["keys"], parts["labels"], st.span, parts["says"], prompt, parts["spans"],
@@ -415,13 +415,14 @@ class Choices:
         names: dict = {}
         clauses: list = []
         keys: list = []
-        # a group of includes alone hands its arguments on: a plain local or a literal is read as it
-        # is by the groups it includes, with no variable of its own (`v_p = a_p`, never `v_p_2 = v_p`)
+        # a group of includes alone hands its arguments on: a variable, a literal or a slot (the same
+        # value all through the listing, which changes no state) is read as it is by the groups it
+        # includes, with no variable of its own (`v_p = a_p`, never `v_p_2 = v_p`)
         handed_on = not any(not isinstance(opt, ast.Include) for opt in group_options)
         for pname, arg in zip(params, inc.args):
             var = None if handed_on else comp.variable(pname)
             value = comp.src(arg, self.scope if scope is None else scope)
-            if var is None and (value.isidentifier() or pysource.is_literal(value)):
+            if var is None and (pysource.is_variable_or_literal(value) or pysource.kind(value) == SLOT):
                 names[pname] = value
                 continue
             var = var or comp.variable(pname)

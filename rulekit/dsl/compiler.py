@@ -144,6 +144,7 @@ class ModuleNames:
     by_seat: dict = attrs.Factory(dict)     # function -> the name of its table by seat (_looked_up_by_seat)
     readers: dict = attrs.Factory(dict)     # (attribute, its paths) -> the name of its reader (x_Attr)
     scratches: dict = attrs.Factory(dict)   # stem -> the function's local for a value used at once (scratch)
+    content: set = attrs.Factory(set)       # the function's locals carrying a content name (variable), not let go
 
     def fresh(self, stem: str, taken=()) -> str:
         """A new name from ``stem``: the stem itself, then ``stem_2``, ``stem_3``... (``K1``,
@@ -164,6 +165,17 @@ class ModuleNames:
         self.locals_made[name] = stem
         return name
 
+    def variable(self, stem: str) -> str:
+        """A new Python local of the function being written for a content name (``v_p``)."""
+        name = self.local(stem)
+        self.content.add(name)
+        return name
+
+    def variables(self) -> frozenset:
+        """The locals ``variable`` made in the function being written that are not let go yet:
+        those live, and those of loops written that nothing let go of (``Scope.let_go``)."""
+        return frozenset(self.content)
+
     def scratch(self, stem: str) -> str:
         """A Python local of the function being written for a value used on the next lines alone
         (a store's player and value, ``Compiler.store_lines``): made once per function, as
@@ -180,6 +192,7 @@ class ModuleNames:
         for name in map(str, names):
             stem = self.locals_made.pop(name, None)
             if stem is not None:
+                self.content.discard(name)
                 self.made.discard(name)
                 self.stems.pop(stem, None)
 
@@ -411,7 +424,7 @@ class Compiler:
     def variable(self, stem: str) -> str:
         """A fresh Python identifier for a comprehension or parameter variable (``v_`` and its
         content name)."""
-        return ir.name(self.names.local(f"v_{stem}" if stem.isidentifier() and stem.isascii() else "v"))
+        return ir.name(self.names.variable(f"v_{stem}" if stem.isidentifier() and stem.isascii() else "v"))
 
     def _function(self, params: tuple, source: str, span) -> Fn:
         """A generated function returning the expression ``source``."""

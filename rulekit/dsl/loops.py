@@ -26,7 +26,6 @@ from . import ast, forms, ir, passes, pysource, tallies
 from .aggregates import AGGREGATES
 from .ir import stmt
 from .pysource import CONST, NAME, NONE
-from .scope import variables
 
 _CONSTANT = (ast.Num, ast.Str, ast.Const, ast.Neg)
 
@@ -217,7 +216,7 @@ def _reduce(compiler, node, form: str, scope, indent: int, lines: list, returned
         compiler.bind_args(REGISTRY[node.func], node, scope, lambda n, sc: NONE)   # checks only
     aggregate = AGGREGATES[form]
     acc = compiler._temp(f"_{form}")
-    before = variables(compiler.names)
+    before = compiler.names.variables()
     start = ir.code(aggregate.start) if aggregate.start is not None else None
     if start is None:       # `first`: its default (asked for before the items, as the built-in does)
         start = compiler.src(_defaults(node)[0], scope) if _defaults(node) else NONE
@@ -251,7 +250,7 @@ def _reduce(compiler, node, form: str, scope, indent: int, lines: list, returned
     else:
         value = acc if not aggregate.stops else ir.code(aggregate.found) if aggregate.found else start
     # its loops are written: their variables are dead, and so are those of the comprehensions in them
-    inner.let_go(compiler.names, variables(compiler.names) - before)
+    inner.let_go(compiler.names, compiler.names.variables() - before)
     if returned:
         lines.append((indent, stmt("return $0", value)))
         return None

@@ -11,13 +11,6 @@ from __future__ import annotations
 from .visit import free_names
 
 
-def variables(names) -> frozenset:
-    """The content-named Python locals (``v_p``: ``Compiler.variable``) of the function being
-    written that ``names`` (``ModuleNames``) has given and not yet taken back: those live, and
-    those no loop written let go of (``Scope.let_go``)."""
-    return frozenset(name for name, stem in names.locals_made.items() if stem == "v" or stem.startswith("v_"))
-
-
 class Scope:
     """Local names of one procedure. ``alias`` renames the locals of an included
     option group (``group.name``) so they can never clash with the includer's."""

@@ -17,7 +17,6 @@ import contextlib
 from . import ast, ir, passes, pysource
 from .analysis import any_parts, equal_parts, tally_parts
 from .pysource import SLOT, STEADY, py_identifier
-from .scope import variables
 
 
 def counted_without_loop(compiler, comp) -> bool:
@@ -52,9 +51,9 @@ def tallied_any(compiler, node, scope) -> str | None:
     if isinstance(right, (ast.Num, ast.Str, ast.Const)) or _is_member(compiler, right, scope) \
             or pysource.is_literal(value):
         return found
-    before = variables(compiler.names)
+    before = compiler.names.variables()
     scan = compiler.generator(node.args[0], scope)
-    scope.let_go(compiler.names, variables(compiler.names) - before)    # the generator's own: dead
+    scope.let_go(compiler.names, compiler.names.variables() - before)    # the generator's own: dead
     return ir.code("$0 if $1.__class__ in PLAIN_VALUE else ANY($2)", found, value, scan)
 
 def names_set(compiler, coll, scope) -> bool:
