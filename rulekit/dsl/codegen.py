@@ -16,6 +16,7 @@ back to that span. Checks (names, arity, assignments) are made on the same walk 
 """
 from __future__ import annotations
 
+import ast as pyast
 import contextlib
 import functools
 import itertools
@@ -56,16 +57,16 @@ from .analysis import called, in_circles
 from .choices import Choices
 from .compiler import Compiler, located_code, too_complex
 from .ir import stmt
-from .pysource import CONTINUE, NONE, RETURN_TRUE, SLOT, Comment, Exit, Jump, literal, py_identifier
+from .pysource import CONTINUE, NONE, RETURN_PC, RETURN_TRUE, SLOT, Comment, Exit, Jump, literal, py_identifier
 from .scope import Scope
 from .visit import assigned_names, loop_depth, methods
 
 _SPLIT_BLOCKS = 24      # a resumable procedure of at least this many blocks is a function per block (performance.md)
 
 
-def _unreached_block(table: str, pc: int, s, f, e):
+def _unreached_block(procedure: str, pc: int, *_args):
     """A split procedure's block :func:`blocks.without_unreachable` left out, reached after all."""
-    blocks.unreached(table, pc)
+    blocks.unreached(procedure, pc)
 
 
 _TRANSFORMED: dict = {}     # (a line's text, its lead, the passes off) -> None (unchanged) or (text, tree)
@@ -98,7 +99,9 @@ class Module:
         self.written: list[Code] = []
         self._home = None           # the content file of the function being written (_note)
         self._noted = None          # the content line its last note named
-        self.tables: list = []      # (name, function names) of each split procedure's blocks (_emit_split)
+        # (name, function names by pc, procedure) of each table of a split procedure's blocks or
+        # parts (_emit_split, _emit_parts)
+        self.tables: list = []
 
     # ------------------------------------------------------------ lines
     def add(self, indent: int, text: str, span=None) -> None:
@@ -150,6 +153,32 @@ class Module:
         for indent, text, span in lines:
             self.add(indent, text, span)
 
+    def mark(self) -> tuple:
+        """Where the source is now, to measure what is written after (:meth:`since`) or take it
+        back (:meth:`back_to`)."""
+        return len(self.lines), self._home, self._noted
+
+    def since(self, mark: tuple) -> int:
+        """The lines written since ``mark``."""
+        return len(self.lines) - mark[0]
+
+    def back_to(self, mark: tuple) -> None:
+        """Take back what was written since ``mark``."""
+        count, self._home, self._noted = mark
+        del self.lines[count:]
+        del self.spans[count:]
+
+    def measured(self, lines: list, home) -> int:
+        """How many lines ``lines`` are written as in a function whose own content is at ``home``
+        (a span: the notes of its lines name the content lines of its file alone), written,
+        counted and taken back."""
+        mark = self.mark()
+        self._home, self._noted = (home.path, None) if home is not None else (None, None)
+        self.extend(lines)
+        count = self.since(mark)
+        self.back_to(mark)
+        return count
+
     def source(self) -> str:
         return "\n".join(self.lines) + "\n"
 
@@ -183,8 +212,8 @@ class Module:
         subscripts.keep(self.filename, text, self.comp.ns)     # what an index past the end read (engine/vm.py)
         exec(code, self.comp.ns)  # noqa: S102 - our own source, checked (dsl/verify.py)
         ns = self.comp.ns
-        for table, names in self.tables:
-            ns[table][:] = [ns[name] if name is not None else functools.partial(_unreached_block, table, pc)
+        for table, names, procedure in self.tables:
+            ns[table][:] = [ns[name] if name is not None else functools.partial(_unreached_block, procedure, pc)
                             for pc, name in enumerate(names)]
         for code in self.written:
             code.run = ns.get(f"run_{code.pyname}")
@@ -306,14 +335,112 @@ class _Writer(Choices):
 
     # ------------------------------------------------------------ frames of code
     def direct_function(self, body, pyparams) -> None:
-        m = self.m
-        m.add(0, ir.heading(f"call_{self.code.pyname}", ["s", *pyparams]), self.code.span)
-        m.add(1, Comment(f"# {_named(self.code.name, self.code.span)}"))
         lines: list = []
         self.stmts(body, 1, lines)
         if all(isinstance(text, Comment) for _i, text, _s in lines):
             lines.append((1, ir.PASS, None))
+        comment = Comment(f"# {_named(self.code.name, self.code.span)}")
+        self._straight(f"call_{self.code.pyname}", ("s", *pyparams), comment, lines, self.code.span)
+
+    def _straight(self, name: str, params: tuple, comment: Comment, lines: list, span) -> None:
+        """A function that runs straight through (its ``lines`` at indent 1): one function, or,
+        where that would read longer than ``blocks.MAX_LINES``, cut into parts at its top-level
+        statements (:meth:`_straight_parts`)."""
+        m = self.m
+        mark = m.mark()
+        m.add(0, ir.heading(name, params), span)
+        m.add(1, comment)
         m.extend(lines)
+        if m.since(mark) <= blocks.MAX_LINES:
+            return
+        m.back_to(mark)
+        if not self._straight_parts(name, params, comment, lines, span):
+            m.add(0, ir.heading(name, params), span)
+            m.add(1, comment)
+            m.extend(lines)
+
+    def _straight_parts(self, name: str, params: tuple, comment: Comment, lines: list, span) -> bool:
+        """The function ``name`` as its first statements, then a call of each part (a run of the
+        statements after them, :meth:`_cut_out`), then its return. False (nothing written) where
+        the statements cannot be cut so."""
+        m = self.m
+        chunks = blocks.statements(lines, 1)
+        last = chunks[-1] if chunks else []
+        tail = 1 if len(last) == 1 and last[0][0] == 1 and getattr(last[0][1], "node", None).__class__ is pyast.Return \
+            else 0
+        body = len(chunks) - tail
+        sizes = [m.measured(chunk, span) for chunk in chunks]
+        shared = blocks.caches(lines)
+        made: dict = {}
+        budget = blocks.MAX_LINES
+        while budget > 10:
+            starts = blocks.straight_parts(chunks, sizes, budget, 2, tail, 1)
+            if starts is None:
+                return False
+            first = [line for chunk in chunks[:starts[0]] for line in chunk]
+            reads = blocks.Reads(first)
+            cut = self._cut_out(name, chunks, starts, body, ([*params, *reads.certain], reads.stores), shared, 1,
+                                span, made)
+            if cut is None:
+                return False
+            calls, parts = cut
+            mark = m.mark()
+            m.add(0, ir.heading(name, params), span)
+            m.add(1, comment)
+            m.extend(first + calls + [line for chunk in chunks[body:] for line in chunk])
+            longest = max([m.since(mark), *self._write_cut(parts, span)])
+            if longest <= blocks.MAX_LINES:
+                return True
+            m.back_to(mark)
+            budget -= longest - blocks.MAX_LINES
+        return False
+
+    def _cut_out(self, name: str, chunks: list, starts: list, stop: int, before: tuple, shared, base: int, span,
+                 made: dict):
+        """Top-level statements ``chunks`` (at indent ``base``) from ``starts[0]`` to ``stop`` as
+        parts, one from each of ``starts``: each a function of its own, named by the content
+        lines it holds, given the names bound before them it reads (``before``: those bound for
+        certain, in order, and all those that may be); a cache it reads (``x or (x := ...)``, one
+        of ``shared``) is its own, from None. Returns the lines calling them (at ``base``) and the
+        parts (name, parameters, lines at indent 1), or None where the statements cannot be cut
+        so: a part would leave (return, or go to another block), read a name that may not be
+        bound, or bind a name read after it."""
+        before, maybe = before
+        bounds = [*starts, stop]
+        stored: set = set()     # what the parts bind
+        calls, parts = [], []
+        for k, (start, end) in enumerate(zip(bounds, bounds[1:])):
+            part = [(ind - base + 1, text, line_span) for chunk in chunks[start:end] for ind, text, line_span in chunk]
+            reads = blocks.Reads(part, shared)
+            if not reads.known or reads.leaves or any(n in stored or (n in maybe and n not in before)
+                                                      for n in reads.inputs):
+                return None
+            args = [n for n in before if n in reads.inputs]
+            lined = [s.line for _i, _t, s in part if s is not None and s.line]
+            stem = f"{name}_lines_{lined[0]}_{lined[-1]}" if lined else f"{name}_part_{k + 1}"
+            if stem not in made:
+                made[stem] = self.comp.names.fresh(stem, self.comp.ns)
+            calls.append((base, stmt("$0($*)", ir.name(made[stem]), [ir.name(a) for a in args]), part[0][2]))
+            inits = [(1, stmt("$0 = None", ir.name(c)), None) for c in sorted(reads.caches)]
+            parts.append((made[stem], args, inits + part))
+            stored.update(n for n in reads.stores if n not in shared)
+        later = [line for chunk in chunks[stop:] for line in chunk]
+        if any(n in stored for n in blocks.Reads(later, shared).inputs):
+            return None
+        return calls, parts
+
+    def _write_cut(self, parts: list, span) -> list:
+        """Write the parts :meth:`_cut_out` made, each after a blank line; the lines of each."""
+        m = self.m
+        note = f"# {_named(self.code.name, span)}"
+        lengths = []
+        for part_name, args, lines in parts:
+            m.add(0, "")
+            mark = m.mark()
+            m.add(0, ir.heading(part_name, args, note), span)
+            m.extend(lines)
+            lengths.append(m.since(mark))
+        return lengths
 
     def resumable_function(self, body) -> None:
         self.start(self.reserve())
@@ -324,9 +451,8 @@ class _Writer(Choices):
     def emit_blocks(self) -> None:
         m = self.m
         for name, body, span in self.helpers:
-            m.add(0, ir.heading(name, ("s", "e")), span)
-            m.add(1, Comment(f"# {_named(self.code.name, span)}: the options of a choose"))
-            m.extend(body)
+            self._straight(name, ("s", "e"), Comment(f"# {_named(self.code.name, span)}: the options of a choose"),
+                           body, span)
             m.add(0, "")
         written = blocks.threaded(self.blocks) if self.comp.passes.on("threading") else self.blocks
         if self.comp.passes.on("unreachable"):
@@ -334,6 +460,24 @@ class _Writer(Choices):
         if len(written) >= _SPLIT_BLOCKS:
             self._emit_split(written)
             return
+        mark = m.mark()
+        self._emit_whole(written)
+        if m.since(mark) <= blocks.MAX_LINES:
+            return
+        m.back_to(mark)
+        made: dict = {}
+        shorter = self._shorter_blocks(written, made)
+        if any(a is not b for a, b in zip(shorter, written)):      # (a block's lines went to functions)
+            mark = m.mark()
+            self._emit_whole(shorter)
+            if m.since(mark) <= blocks.MAX_LINES:
+                return
+            m.back_to(mark)
+        self._emit_parts(shorter, made)
+
+    def _emit_whole(self, written: list) -> None:
+        """The procedure as one function: a loop over its blocks."""
+        m = self.m
         m.add(0, ir.heading(f"run_{self.code.pyname}", ("s", "f")), self.code.span)
         m.add(1, Comment(f"# {_named(self.code.name, self.code.span)}: resumable, blocks 0-{len(self.blocks) - 1}"))
         m.add(1, stmt("e = f.env"))
@@ -344,6 +488,120 @@ class _Writer(Choices):
             fault = self.comp.constant(blocks.unreached, "UNREACHED")
             self.m.add(2, stmt("$0($1, pc)", fault, self.comp.constant(self.code.name)))
 
+    def _emit_parts(self, written: list, made: dict) -> None:
+        """A procedure too long for one function (``blocks.MAX_LINES``) as a few: its blocks in
+        groups (``blocks.parts``: those that jump to each other together, a loop above all), the
+        group where runs start most in the procedure's own function, each other a *part*, a function ``(s,
+        f, e, pc)`` looping over its blocks as the procedure's does, that returns the block to go
+        on at where that is another part's, or what the procedure returns (not a whole number: it
+        stopped, or it ended). The procedure's function runs the part holding a block from a
+        table by pc, filled when the module is loaded (:meth:`Module.load`), and goes on where
+        the part says. A part is named by its blocks (``NAME_blocks_5_8to10``)."""
+        m = self.m
+        live = [pc for pc, lines in enumerate(written) if lines is not None]
+        sizes = {pc: 1 + m.measured([(ind + 1, text, span) for ind, text, span in written[pc]], self.code.span)
+                 for pc in live}
+        ends = {pc: line for pc in live if (line := blocks.ending(written[pc])) is not None}
+        jumps = [(pc, text.target) for pc in live for _i, text, _s in written[pc]
+                 if isinstance(text, Jump) and not text.frame and text.target.__class__ is int
+                 and text.target not in ends]
+        # a choose goes on at the block of the option decided: those after it, up to the next choose
+        chooses = [pc for pc in live if any(isinstance(t, Jump) and t.target == "f.pc" for _i, t, _s in written[pc])]
+        for entry in self.entries:
+            choose = max((pc for pc in chooses if pc < entry), default=None)
+            if choose is not None and entry in sizes and entry not in ends:
+                jumps.append((choose, entry))
+        # where a run starts: a call (block 0), a decision's option, a resume after a call that stopped
+        starts = self.entries | {text.target for pc in live for _i, text, _s in written[pc]
+                                 if isinstance(text, Jump) and text.frame and text.target.__class__ is int}
+        table = self.comp.constant([], "PARTS")
+        budget = blocks.MAX_LINES
+        while True:
+            runs = blocks.parts(live, sizes, jumps, starts, budget, 8)
+            mark = m.mark()
+            lengths = self._write_parts(written, runs, table, made, ends)
+            longest = max(lengths.values())
+            if longest <= blocks.MAX_LINES or budget <= 12:
+                break
+            m.back_to(mark)
+            budget -= longest - blocks.MAX_LINES
+        by_pc: list = [None] * len(written)
+        for run, name in zip(runs[1:], [name for name in lengths if name is not None]):
+            for pc in run:
+                by_pc[pc] = name
+        m.tables.append((table, by_pc, self.code.name))
+
+    def _shorter_blocks(self, written: list, made: dict) -> list:
+        """The blocks, each too long for a function of its own with its straight lines apart
+        (:meth:`_block_cut`)."""
+        out = [*written]
+        for pc, lines in enumerate(written):
+            if lines is not None and self.m.measured([(ind + 1, text, span) for ind, text, span in lines],
+                                                     self.code.span) > blocks.MAX_LINES - 5:
+                out[pc] = self._block_cut(lines, made)
+        return out
+
+    def _block_cut(self, lines: list, made: dict) -> list:
+        """A block too long for a function of its own: the top-level statements it starts with
+        that run straight through (no jump, no return) as functions of its own (:meth:`_cut_out`),
+        written here, the block calling them; as it is where they cannot be cut out."""
+        m = self.m
+        chunks = blocks.statements(lines, 3)
+        stop = next((k for k, chunk in enumerate(chunks) if blocks.Reads(chunk).leaves), len(chunks))
+        sizes = [m.measured([(ind - 2, text, span) for ind, text, span in chunk], self.code.span)
+                 for chunk in chunks[:stop]]
+        if not stop:
+            return lines
+        budget = blocks.MAX_LINES
+        while budget > 10:
+            starts = blocks.packed(sizes, budget, 1)
+            cut = self._cut_out(self.code.pyname, chunks, starts, stop, (["s", "f", "e"], ()), frozenset(), 3,
+                                self.code.span, made)
+            if cut is None:
+                return lines
+            mark = m.mark()
+            longest = max(self._write_cut(cut[1], self.code.span))
+            if longest <= blocks.MAX_LINES:
+                m.add(0, "")
+                return cut[0] + [line for chunk in chunks[stop:] for line in chunk]
+            m.back_to(mark)
+            budget -= longest - blocks.MAX_LINES
+        return lines
+
+    def _write_parts(self, written: list, runs: list, table: str, made: dict, ends: dict) -> dict:
+        """Write the procedure's function (the first group of blocks) and its parts (the
+        others); returns each part's name (the procedure's function's, None) and the lines it
+        took."""
+        m = self.m
+        code = self.code
+        mark = m.mark()
+        m.add(0, ir.heading(f"run_{code.pyname}", ("s", "f")), code.span)
+        m.add(1, Comment(f"# {_named(code.name, code.span)}: resumable, blocks 0-{len(written) - 1} (here and in "
+                         "its parts below)"))
+        m.add(1, stmt("e = f.env"))
+        m.add(1, stmt("pc = f.pc"))
+        m.add(1, stmt("while True:"))
+        inside = set(runs[0])
+        self._emit_range({pc: blocks.part_lines(written[pc], inside, True, ends) for pc in runs[0]}, runs[0], 0)
+        m.add(2, stmt("pc = $0[pc](s, f, e, pc)", table))
+        m.add(2, stmt("if pc.__class__ is not INT:"))
+        m.add(3, RETURN_PC)
+        lengths = {None: m.since(mark)}
+        for run in runs[1:]:
+            held = "_".join(f"{a}to{b}" if a != b else str(a) for a, b in blocks.runs_of(run))
+            stem = f"{code.pyname}_block{'s' if len(run) > 1 else ''}_{held}"
+            if stem not in made:
+                made[stem] = self.comp.names.fresh(stem, self.comp.ns)
+            m.add(0, "")
+            mark = m.mark()
+            m.add(0, ir.heading(made[stem], ("s", "f", "e", "pc"), f"# {_named(code.name, code.span)}"), code.span)
+            m.add(1, stmt("while True:"))
+            inside = set(run)
+            self._emit_range({pc: blocks.part_lines(written[pc], inside, False, ends) for pc in run}, run, 0)
+            m.add(2, RETURN_PC)
+            lengths[made[stem]] = m.since(mark)
+        return lengths
+
     def _emit_split(self, written: list) -> None:
         """A long procedure as one function per block, each returning the block to run next (or,
         not a whole number, what the procedure returns: it stopped, or it ended), and a loop that
@@ -352,9 +610,10 @@ class _Writer(Choices):
         functions when the module is loaded (:meth:`Module.load`)."""
         m = self.m
         pyname = self.code.pyname
+        written = self._shorter_blocks(written, {})
         names = [f"{pyname}_block_{pc}" if lines is not None else None for pc, lines in enumerate(written)]
         table = self.comp.constant([], "BLOCKS")
-        m.tables.append((table, names))
+        m.tables.append((table, names, self.code.name))
         for pc, lines in enumerate(written):
             if lines is None:
                 continue        # no run reaches it (blocks.without_unreachable)
@@ -377,7 +636,7 @@ class _Writer(Choices):
         the lower half, the upper half after it): a resume finds its block in a few tests, not one
         per block, and a block still falls through to any later one (every test comes in the
         blocks' order)."""
-        if len(pcs) > _LEAF_BLOCKS:
+        if len(pcs) > blocks.LEAF_BLOCKS:
             half = len(pcs) // 2
             self.m.add(2 + shift, stmt("if pc < $0:", literal(pcs[half])))
             self._emit_range(written, pcs[:half], shift + 1)
@@ -799,9 +1058,6 @@ class _Writer(Choices):
 
     def s_Choose(self, st, ind, out):  # pragma: no cover - a choose always makes its procedure resumable
         raise AssertionError("choose outside a resumable procedure")
-
-
-_LEAF_BLOCKS = 4        # blocks tested one by one (a range test pays beyond a few)
 
 
 def _named(name: str, span) -> str:
