@@ -102,6 +102,7 @@ class Module:
         # (name, function names by pc, procedure) of each table of a split procedure's blocks or
         # parts (_emit_split, _emit_parts)
         self.tables: list = []
+        self._readers_made: frozenset | None = None     # (_readers)
 
     # ------------------------------------------------------------ lines
     def add(self, indent: int, text: str, span=None) -> None:
@@ -120,17 +121,27 @@ class Module:
         node = getattr(line, "node", None)
         if node is None or line.lead in ("def", "else", "inline"):
             return line
-        key = (str(line), line.lead, self.comp.passes.off)     # (the same text is the same tree)
+        readers = self._readers()
+        key = (str(line), line.lead, self.comp.passes.off, readers)     # (the same text is the same tree)
         found = _TRANSFORMED.get(key, _TRANSFORMED)
         if found is _TRANSFORMED:
             if len(_TRANSFORMED) > 8192:
                 _TRANSFORMED.clear()
-            new = transforms.transformed(node, self.comp.passes)
+            new = transforms.transformed(node, self.comp.passes, readers)
             found = _TRANSFORMED[key] = None if new is node else (printer.one_line(new, line.lead), new)
         if found is None:
             return line
         made = ir.Line(found[0], found[1], line.lead, line.note)
         return Exit(made, found[1]) if isinstance(line, Exit) else made
+
+    def _readers(self) -> frozenset:
+        """The functions the module names that change nothing, which a transform may call once
+        where a line calls them twice: the callers of the content's functions (made as they are
+        first called, so the set is made again when it grew)."""
+        callers = self.comp.names.callers
+        if self._readers_made is None or len(self._readers_made) != len(callers):
+            self._readers_made = frozenset(callers.values())
+        return self._readers_made
 
     def _note(self, indent: int, text: str, span) -> str:
         """``# line 12`` where a new content line starts (``# 'parts/x.yaml' line 3`` for a line of

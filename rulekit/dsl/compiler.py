@@ -765,6 +765,10 @@ class Compiler:
             if twice is None:
                 return code("ADD($0, $1)" if node.op == "+" else "MUL($0, $1)", left, right)
             first, again = twice        # ADD, written out: only a text or list has a length to check
+            if node.op == "+" and "list" in (self.kinds.certain(node.left, scope),
+                                             self.kinds.certain(node.right, scope)):
+                # a list added to anything gives a list, or fails: only its length is in doubt
+                return code("$0 if len($1) <= MAX_SIZE else TOO_LONG($0)", again, first)
             return code("$0 if $1.__class__ is not STR and $0.__class__ is not LIST or len($0) <= MAX_SIZE "
                         "else TOO_LONG($0)", again, first)
         return code(_OPERATIONS[node.op], left, right)

@@ -13,6 +13,7 @@ leaves in an ``and``, an ``&`` of truth values or an ``if`` expression's test.
 from __future__ import annotations
 
 import ast
+from typing import NamedTuple
 
 from . import ir
 
@@ -21,8 +22,9 @@ _CLASSES = {"INT": int, "STR": str}
 _ORDER = (ast.Lt, ast.LtE)
 
 
-def simplified(node):
-    """``node`` (a statement's tree) simplified; the same object where nothing changes."""
+def simplified(node, readers: frozenset = frozenset()):
+    """``node`` (a statement's tree) simplified; the same object where nothing changes. (``readers``,
+    the functions that change nothing, is every transform's to take: this one needs none.)"""
     if isinstance(node, (ast.If, ast.While)):
         test = _truth(_expr(node.test))
         return node if test is node.test else type(node)(test, node.body, node.orelse)
@@ -115,7 +117,7 @@ def _truth_value(node) -> bool:
 
 # ------------------------------------------------------------------ repeats
 
-def repeats_once(node):
+def repeats_once(node, readers: frozenset = frozenset()):
     """``node`` (a statement's tree) with each value it works out twice worked out once: where
     it is first certainly reached it is kept in a local (``(_c := X) < 5 and f(_c)``), and read
     from it where it is asked again. The same object where nothing is asked twice.
@@ -131,15 +133,12 @@ def repeats_once(node):
     if value is None:
         return node
     assigned = {n.target.id for n in ast.walk(value) if isinstance(n, ast.NamedExpr)}
-    plan = _Repeats(assigned)
+    plan = _Repeats(_Line(assigned, readers))
     plan.visit(value, (), {})
     if not plan.again:
         return node
     taken = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
-    names = {}
-    for key in plan.first:
-        if key in plan.again:
-            names[key] = _fresh("_c", taken)
+    names = {key: _fresh("_c", taken) for key in plan.again}
     new = _placed(value, (), plan, names)
     fields = dict(ast.iter_fields(node))
     fields[field] = new
@@ -157,13 +156,20 @@ _PURE_NODES = (ast.Name, ast.Constant, ast.Attribute, ast.Subscript, ast.BoolOp,
                ast.boolop, ast.operator, ast.unaryop, ast.cmpop)
 
 
+class _Line(NamedTuple):
+    """What the pass knows of a line: the names it assigns (``_t := ...``), and the functions it
+    may call that change nothing (the content's functions, as the compiler named their callers)."""
+    assigned: set
+    readers: frozenset
+
+
 class _Repeats:
     """Where each value a statement's expression works out is first reached for certain, and
     where it is asked again after that: paths of fields and indexes from the expression."""
 
-    def __init__(self, assigned: set):
-        self.assigned = assigned
-        self.first: dict = {}       # key -> the path of the place it is first reached for certain
+    def __init__(self, line: _Line):
+        self.line = line
+        self.kept: dict = {}        # path -> key: a place a value is worked out and kept, read again later
         self.again: dict = {}       # key -> the paths of places it is read again
         self._keys: dict = {}       # id(node) -> its key, or None when it is not kept
 
@@ -173,6 +179,7 @@ class _Repeats:
         key = self._key(node)
         if key is not None and key in known:
             self.again.setdefault(key, []).append(path)
+            self.kept[known[key]] = key      # (the place that certainly came before this one)
             return
         if isinstance(node, _OPAQUE):
             return
@@ -191,13 +198,12 @@ class _Repeats:
                 self.visit(value, (*path, field), dict(known) if maybe_part else known)
         if key is not None:
             known[key] = path
-            self.first.setdefault(key, path)
 
     def _key(self, node):
         """The value's identity (its tree printed plainly) when it is worth keeping, else None."""
         found = self._keys.get(id(node), _UNSEEN)
         if found is _UNSEEN:
-            found = self._keys[id(node)] = ast.dump(node) if _worth_keeping(node, self.assigned) else None
+            found = self._keys[id(node)] = ast.dump(node) if _worth_keeping(node, self.line) else None
         return found
 
 
@@ -212,43 +218,43 @@ def _ordered_fields(node):
     return ast.iter_fields(node)
 
 
-def _worth_keeping(node, assigned: set) -> bool:
+def _worth_keeping(node, line) -> bool:
     """A value whose second reading costs more than a local's and gives the same: reads of the
     state and calls that change nothing, at least one call or three steps of reading."""
     if not isinstance(node, (ast.Call, ast.Subscript, ast.Attribute, ast.BinOp, ast.BoolOp)):
         return False
-    steps = _steps(node, assigned)
+    steps = _steps(node, line)
     return steps is not None and steps >= 3
 
 
-def _steps(node, assigned: set) -> int | None:
+def _steps(node, line) -> int | None:
     """How many steps of reading ``node`` takes (a call three), or None when it may change
     something, or give another value later in the same line."""
     if isinstance(node, ast.Name):
-        return None if node.id in assigned else 0
+        return None if node.id in line.assigned else 0
     if isinstance(node, ast.Constant):
         return 0
     if isinstance(node, ast.Attribute) and node.attr == _FILLED_AS_READ:
         return None     # a cache filled while the line runs: read only with its filling (_tally_read)
     if _tally_read(node):
-        key = _steps(node.values[1].args[1], assigned)
+        key = _steps(node.values[1].args[1], line)
         return None if key is None else 3 + key
     if isinstance(node, ast.Call):
-        if not _changes_nothing(node.func):
+        if not _changes_nothing(node.func, line.readers):
             return None
         parts = [node.func.value] if isinstance(node.func, ast.Attribute) else []
         parts += node.args + [k.value for k in node.keywords]
-        return _sum_steps(parts, assigned, 3)
+        return _sum_steps(parts, line, 3)
     if not isinstance(node, _PURE_NODES):
         return None
     own = 1 if isinstance(node, (ast.Subscript, ast.Attribute, ast.BinOp, ast.BoolOp, ast.Compare)) else 0
-    return _sum_steps([n for n in ast.iter_child_nodes(node) if isinstance(n, ast.expr)], assigned, own)
+    return _sum_steps([n for n in ast.iter_child_nodes(node) if isinstance(n, ast.expr)], line, own)
 
 
-def _sum_steps(parts: list, assigned: set, own: int) -> int | None:
+def _sum_steps(parts: list, line, own: int) -> int | None:
     total = own
     for part in parts:
-        steps = _steps(part, assigned)
+        steps = _steps(part, line)
         if steps is None:
             return None
         total += steps
@@ -278,12 +284,12 @@ def _call_of(node, name: str, args: int) -> bool:
     return (func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)) == name
 
 
-def _changes_nothing(func) -> bool:
+def _changes_nothing(func, readers: frozenset) -> bool:
     """A function generated code calls that changes nothing and gives the same for the same
-    arguments: ``len``, a mapping's ``get``, a content function's caller (``fn_...``: content
-    functions read the state, never change it), ``NOSPACE`` (it only fails)."""
+    arguments: ``len``, ``NOSPACE`` (it only fails), a mapping's ``get``, and ``readers``: the
+    callers of the content's functions, which read the state and never change it."""
     if isinstance(func, ast.Name):
-        return func.id in _READERS or func.id.startswith("fn_")
+        return func.id in _READERS or func.id in readers
     return isinstance(func, ast.Attribute) and func.attr == "get"
 
 
@@ -322,7 +328,7 @@ def _placed(node, path: tuple, plan: _Repeats, names: dict):
             changed = changed or new is not value
         fields[field] = new
     node = type(node)(**fields) if changed else node
-    if key is not None and key in names and plan.first.get(key) == path:
+    if key is not None and plan.kept.get(path) == key:
         return ast.NamedExpr(ast.Name(names[key], ast.Store()), node)
     return node
 
@@ -338,9 +344,10 @@ def _dict_part(node, field: str, path: tuple, plan: _Repeats, names: dict) -> li
 TRANSFORMS = (("simplify", simplified), ("repeats", repeats_once))
 
 
-def transformed(node, passes):
-    """``node`` through every transform ``passes`` has on."""
+def transformed(node, passes, readers: frozenset = frozenset()):
+    """``node`` through every transform ``passes`` has on; ``readers``: the functions the module
+    names that change nothing (the callers of the content's functions)."""
     for name, transform in TRANSFORMS:
         if passes.on(name):
-            node = transform(node)
+            node = transform(node, readers)
     return node
