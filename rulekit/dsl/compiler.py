@@ -737,6 +737,7 @@ class Compiler:
         names: dict = {}
         clauses = []
         walkers: list = []
+        before = self.names.variables()
         for name, coll in node.fors:
             visible = scope.bind_py(names, walkers)
             var = self.variable(name)
@@ -752,7 +753,9 @@ class Compiler:
                        node.by.span)
         elif keyed:
             elt = ir.tuple_of([self.src(node.by, inner), elt])
-        return ir.generator(elt, clauses, self.src(node.cond, inner) if node.cond is not None else None)
+        generator = ir.generator(elt, clauses, self.src(node.cond, inner) if node.cond is not None else None)
+        inner.let_go(self.names, self.names.variables() - before)      # its own scope's: dead once written
+        return generator
 
     def x_BinOp(self, node, scope):
         left, right = self.src(node.left, scope), self.src(node.right, scope)

@@ -51,10 +51,8 @@ def tallied_any(compiler, node, scope) -> str | None:
     if isinstance(right, (ast.Num, ast.Str, ast.Const)) or _is_member(compiler, right, scope) \
             or pysource.is_literal(value):
         return found
-    before = compiler.names.variables()
-    scan = compiler.generator(node.args[0], scope)
-    scope.let_go(compiler.names, compiler.names.variables() - before)    # the generator's own: dead
-    return ir.code("$0 if $1.__class__ in PLAIN_VALUE else ANY($2)", found, value, scan)
+    return ir.code("$0 if $1.__class__ in PLAIN_VALUE else ANY($2)", found, value,
+                   compiler.generator(node.args[0], scope))
 
 def names_set(compiler, coll, scope) -> bool:
     """``coll`` names a set of the game (not a name bound in ``scope``)."""
