@@ -62,6 +62,9 @@ from .scope import Scope
 from .visit import assigned_names, loop_depth, methods
 
 _SPLIT_BLOCKS = 24      # a resumable procedure of at least this many blocks is a function per block (performance.md)
+# the width a function's lines are counted at, for blocks.MAX_LINES: the listing's, whatever width
+# lines are laid out at (where a function is cut does not move with it)
+_COUNTED_WIDTH = layout.WIDTH
 
 
 def _unreached_block(procedure: str, pc: int, *_args):
@@ -99,6 +102,7 @@ class Module:
         self.written: list[Code] = []
         self._home = None           # the content file of the function being written (_note)
         self._noted = None          # the content line its last note named
+        self.counted = 0            # the lines written so far, laid out at _COUNTED_WIDTH
         # (name, function names by pc, procedure) of each table of a split procedure's blocks or
         # parts (_emit_split, _emit_parts)
         self.tables: list = []
@@ -111,10 +115,12 @@ class Module:
         mapped to the statement's span for tracebacks."""
         text = self._transformed(text)
         note = self._note(indent, text, span)
-        lines = layout.lay_out("    " * indent, text, note) if isinstance(text, Comment) \
-            else printer.lines("    " * indent, text, note)
+        lay_out = layout.lay_out if isinstance(text, Comment) else printer.lines
+        lines = lay_out("    " * indent, text, note)
         self.lines.extend(lines)
         self.spans.extend([span] * len(lines))
+        self.counted += len(lines) if layout.WIDTH == _COUNTED_WIDTH else \
+            len(lay_out("    " * indent, text, note, _COUNTED_WIDTH))
 
     def _transformed(self, line):
         """``line`` through dsl/transforms.py's passes: a new line where its tree changed."""
@@ -167,15 +173,15 @@ class Module:
     def mark(self) -> tuple:
         """Where the source is now, to measure what is written after (:meth:`since`) or take it
         back (:meth:`back_to`)."""
-        return len(self.lines), self._home, self._noted
+        return len(self.lines), self._home, self._noted, self.counted
 
     def since(self, mark: tuple) -> int:
-        """The lines written since ``mark``."""
-        return len(self.lines) - mark[0]
+        """The lines written since ``mark`` (as a listing lays them out: ``_COUNTED_WIDTH``)."""
+        return self.counted - mark[3]
 
     def back_to(self, mark: tuple) -> None:
         """Take back what was written since ``mark``."""
-        count, self._home, self._noted = mark
+        count, self._home, self._noted, self.counted = mark
         del self.lines[count:]
         del self.spans[count:]
 
@@ -600,7 +606,7 @@ class _Writer(Choices):
         lengths = {None: m.since(mark)}
         for run in runs[1:]:
             held = "_".join(f"{a}to{b}" if a != b else str(a) for a, b in blocks.runs_of(run))
-            stem = f"{code.pyname}_block{'s' if len(run) > 1 else ''}_{held}"
+            stem = f"{code.pyname}_blocks_{held}"      # (not `_block_`: a function per block's, _emit_split)
             if stem not in made:
                 made[stem] = self.comp.names.fresh(stem, self.comp.ns)
             m.add(0, "")
