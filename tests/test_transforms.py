@@ -113,3 +113,18 @@ def test_repeats_never_changes_the_tree_it_is_given_and_switches_off():
     assert ast.dump(made.node) == before
     assert transforms.transformed(made.node, passes.parse("-repeats"), READERS) is made.node
     assert transforms.transformed(made.node, passes.parse("all"), READERS) is not made.node
+
+
+@pytest.mark.parametrize("name, inside", [("simplify", "_expr"), ("repeats", "_steps")])
+def test_a_fault_inside_a_transform_is_an_internal_error_naming_it(monkeypatch, name, inside):
+    """A bug in a transform is rulekit's (exit 101), never the author's: it names the pass."""
+    from rulekit.errors import InternalError
+
+    def broken(*args):
+        raise ValueError("a planted bug")
+    monkeypatch.setattr(transforms, inside, broken)
+    made = ir.stmt("if not not fn_a(s, x) and fn_a(s, x) > e['k']['n']:")
+    with pytest.raises(InternalError, match=f"the compiler's pass `{name}` failed .ValueError: a planted bug.; "
+                                            f"RULEKIT_PASSES=-{name} compiles without it"):
+        transforms.transformed(made.node, passes.parse("all"), READERS)
+    assert transforms.transformed(made.node, passes.parse(f"-{name}"), READERS) is not None

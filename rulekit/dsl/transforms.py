@@ -15,13 +15,14 @@ from __future__ import annotations
 import ast
 from typing import NamedTuple
 
-from . import ir
+from . import ir, passes
 
 # the names generated code binds to Python's classes (engine/expressions.py namespace)
 _CLASSES = {"INT": int, "STR": str}
 _ORDER = (ast.Lt, ast.LtE)
 
 
+@passes.step("simplify")
 def simplified(node, readers: frozenset = frozenset()):
     """``node`` (a statement's tree) simplified; the same object where nothing changes. (``readers``,
     the functions that change nothing, is every transform's to take: this one needs none.)"""
@@ -117,6 +118,7 @@ def _truth_value(node) -> bool:
 
 # ------------------------------------------------------------------ repeats
 
+@passes.step("repeats")
 def repeats_once(node, readers: frozenset = frozenset()):
     """``node`` (a statement's tree) with each value it works out twice worked out once: where
     it is first certainly reached it is kept in a local (``(_c := X) < 5 and f(_c)``), and read
