@@ -8,7 +8,7 @@ those lines, never on their text: jump threading (the ``threading`` pass), a blo
 of its own (a long procedure, ``_emit_split``), a group of blocks made a *part* of a procedure
 (``_emit_parts``), and the lines that return from a frame.
 
-A function the writer made that would read longer than :data:`MAX_LINES` is cut into parts, each
+A function the writer made that would read longer than :data:`FUNCTION_LINES` is cut into parts, each
 short enough: a resumable procedure's blocks into groups, each a function looping over its own
 (:func:`parts`, :func:`part_lines`); a straight function (a procedure that never stops, a
 choose's listing of options) or a block's straight lines at top-level statements
@@ -23,7 +23,8 @@ from ..errors import InternalError
 from . import ir, passes
 from .pysource import CONTINUE, RETURN_PC, Comment, Exit, Jump, literal
 
-MAX_LINES = 60      # the longest a generated function reads (issue 54), a flat table apart
+FUNCTION_LINES = 60     # the longest a generated function reads (issue 54), a flat table apart: how the
+#                         code is laid out, not a limit anyone meets (tests/test_limits_one_place.py)
 
 
 def block_function(lines: list) -> list:

@@ -62,7 +62,7 @@ from .scope import Scope
 from .visit import assigned_names, loop_depth, methods
 
 _SPLIT_BLOCKS = 24      # a resumable procedure of at least this many blocks is a function per block (performance.md)
-# the width a function's lines are counted at, for blocks.MAX_LINES: the listing's, whatever width
+# the width a function's lines are counted at, for blocks.FUNCTION_LINES: the listing's, whatever width
 # lines are laid out at (where a function is cut does not move with it)
 _COUNTED_WIDTH = layout.WIDTH
 
@@ -361,14 +361,14 @@ class _Writer(Choices):
 
     def _straight(self, name: str, params: tuple, comment: Comment, lines: list, span) -> None:
         """A function that runs straight through (its ``lines`` at indent 1): one function, or,
-        where that would read longer than ``blocks.MAX_LINES``, cut into parts at its top-level
+        where that would read longer than ``blocks.FUNCTION_LINES``, cut into parts at its top-level
         statements (:meth:`_straight_parts`)."""
         m = self.m
         mark = m.mark()
         m.add(0, ir.heading(name, params), span)
         m.add(1, comment)
         m.extend(lines)
-        if m.since(mark) <= blocks.MAX_LINES:
+        if m.since(mark) <= blocks.FUNCTION_LINES:
             return
         m.back_to(mark)
         if not self._straight_parts(name, params, comment, lines, span):
@@ -389,7 +389,7 @@ class _Writer(Choices):
         sizes = [m.measured(chunk, span) for chunk in chunks]
         shared = blocks.caches(lines)
         made: dict = {}
-        budget = blocks.MAX_LINES
+        budget = blocks.FUNCTION_LINES
         while budget > 10:
             starts = blocks.straight_parts(chunks, sizes, budget, 2, tail, 1)
             if starts is None:
@@ -406,10 +406,10 @@ class _Writer(Choices):
             m.add(1, comment)
             m.extend(first + calls + [line for chunk in chunks[body:] for line in chunk])
             longest = max([m.since(mark), *self._write_cut(parts, span)])
-            if longest <= blocks.MAX_LINES:
+            if longest <= blocks.FUNCTION_LINES:
                 return True
             m.back_to(mark)
-            budget -= longest - blocks.MAX_LINES
+            budget -= longest - blocks.FUNCTION_LINES
         return False
 
     def _cut_out(self, name: str, chunks: list, starts: list, stop: int, before: tuple, shared, base: int, span,
@@ -479,7 +479,7 @@ class _Writer(Choices):
             return
         mark = m.mark()
         self._emit_whole(written)
-        if m.since(mark) <= blocks.MAX_LINES:
+        if m.since(mark) <= blocks.FUNCTION_LINES:
             return
         m.back_to(mark)
         made: dict = {}
@@ -487,7 +487,7 @@ class _Writer(Choices):
         if any(a is not b for a, b in zip(shorter, written)):      # (a block's lines went to functions)
             mark = m.mark()
             self._emit_whole(shorter)
-            if m.since(mark) <= blocks.MAX_LINES:
+            if m.since(mark) <= blocks.FUNCTION_LINES:
                 return
             m.back_to(mark)
         self._emit_parts(shorter, made)
@@ -506,7 +506,7 @@ class _Writer(Choices):
             self.m.add(2, stmt("$0($1, pc)", fault, self.comp.constant(self.code.name)))
 
     def _emit_parts(self, written: list, made: dict) -> None:
-        """A procedure too long for one function (``blocks.MAX_LINES``) as a few: its blocks in
+        """A procedure too long for one function (``blocks.FUNCTION_LINES``) as a few: its blocks in
         groups (``blocks.parts``: those that jump to each other together, a loop above all), the
         group where runs start most in the procedure's own function, each other a *part*, a function ``(s,
         f, e, pc)`` looping over its blocks as the procedure's does, that returns the block to go
@@ -532,16 +532,16 @@ class _Writer(Choices):
         starts = self.entries | {text.target for pc in live for _i, text, _s in written[pc]
                                  if isinstance(text, Jump) and text.frame and text.target.__class__ is int}
         table = self.comp.constant([], "PARTS")
-        budget = blocks.MAX_LINES
+        budget = blocks.FUNCTION_LINES
         while True:
             runs = blocks.parts(live, sizes, jumps, starts, budget, 8)
             mark = m.mark()
             lengths = self._write_parts(written, runs, table, made, ends)
             longest = max(lengths.values())
-            if longest <= blocks.MAX_LINES or budget <= 12:
+            if longest <= blocks.FUNCTION_LINES or budget <= 12:
                 break
             m.back_to(mark)
-            budget -= longest - blocks.MAX_LINES
+            budget -= longest - blocks.FUNCTION_LINES
         by_pc: list = [None] * len(written)
         for run, name in zip(runs[1:], [name for name in lengths if name is not None]):
             for pc in run:
@@ -554,7 +554,7 @@ class _Writer(Choices):
         out = [*written]
         for pc, lines in enumerate(written):
             if lines is not None and self.m.measured([(ind + 1, text, span) for ind, text, span in lines],
-                                                     self.code.span) > blocks.MAX_LINES - 5:
+                                                     self.code.span) > blocks.FUNCTION_LINES - 5:
                 out[pc] = self._block_cut(lines, made)
         return out
 
@@ -569,7 +569,7 @@ class _Writer(Choices):
                  for chunk in chunks[:stop]]
         if not stop:
             return lines
-        budget = blocks.MAX_LINES
+        budget = blocks.FUNCTION_LINES
         while budget > 10:
             starts = blocks.packed(sizes, budget, 1)
             cut = self._cut_out(self.code.pyname, chunks, starts, stop, (["s", "f", "e"], ()), frozenset(), 3,
@@ -578,11 +578,11 @@ class _Writer(Choices):
                 return lines
             mark = m.mark()
             longest = max(self._write_cut(cut[1], self.code.span))
-            if longest <= blocks.MAX_LINES:
+            if longest <= blocks.FUNCTION_LINES:
                 m.add(0, "")
                 return cut[0] + [line for chunk in chunks[stop:] for line in chunk]
             m.back_to(mark)
-            budget -= longest - blocks.MAX_LINES
+            budget -= longest - blocks.FUNCTION_LINES
         return lines
 
     def _write_parts(self, written: list, runs: list, table: str, made: dict, ends: dict) -> dict:
