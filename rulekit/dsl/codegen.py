@@ -62,9 +62,11 @@ from .scope import Scope
 from .visit import assigned_names, loop_depth, methods
 
 _SPLIT_BLOCKS = 24      # a resumable procedure of at least this many blocks is a function per block (performance.md)
-# the width a function's lines are counted at, for blocks.FUNCTION_LINES: the listing's, whatever width
-# lines are laid out at (where a function is cut does not move with it)
+# how a function's lines are counted, for blocks.FUNCTION_LINES: as the listing lays them out, at its
+# width, whatever width or printer lines are laid out with (where a function is cut does not move
+# with them: tests lay lines out otherwise and compare what the code means)
 _COUNTED_WIDTH = layout.WIDTH
+_COUNTED_BY = {False: printer.lines, True: layout.lay_out}     # (is it a comment?)
 
 
 def _unreached_block(procedure: str, pc: int, *_args):
@@ -115,12 +117,14 @@ class Module:
         mapped to the statement's span for tracebacks."""
         text = self._transformed(text)
         note = self._note(indent, text, span)
-        lay_out = layout.lay_out if isinstance(text, Comment) else printer.lines
+        comment = isinstance(text, Comment)
+        lay_out = layout.lay_out if comment else printer.lines
         lines = lay_out("    " * indent, text, note)
         self.lines.extend(lines)
         self.spans.extend([span] * len(lines))
-        self.counted += len(lines) if layout.WIDTH == _COUNTED_WIDTH else \
-            len(lay_out("    " * indent, text, note, _COUNTED_WIDTH))
+        counted_by = _COUNTED_BY[comment]
+        self.counted += len(lines) if lay_out is counted_by and layout.WIDTH == _COUNTED_WIDTH else \
+            len(counted_by("    " * indent, text, note, _COUNTED_WIDTH))
 
     def _transformed(self, line):
         """``line`` through dsl/transforms.py's passes: a new line where its tree changed."""
