@@ -113,3 +113,19 @@ def test_a_long_procedure_reads_as_a_function_per_block(game):
         # (a block no run reaches is not written: 54 of its 68)
         assert sizes[run] <= 10 and sum(name.startswith("action_turn_") for name in blocks) >= 50
         assert max(sizes[name] for name in blocks) <= 40
+
+
+@pytest.mark.parametrize(("game", "variants"), MODULES)
+def test_no_statement_follows_one_that_leaves(game, variants):
+    """Nothing is written after a `return`, `continue`, `break` or `raise` in the same body: a
+    procedure whose last block returns already ends there, with no second return (codegen
+    ``resumable_function``), as a careful person would write it."""
+    tree = ast.parse(_module(game, variants).source())
+    dead = []
+    for node in ast.walk(tree):
+        for field in ("body", "orelse", "finalbody"):
+            body = getattr(node, field, None)
+            if isinstance(body, list):
+                dead += [f"line {after.lineno}: {ast.unparse(after)}" for leaves, after in zip(body, body[1:])
+                         if isinstance(leaves, (ast.Return, ast.Continue, ast.Break, ast.Raise))]
+    assert dead == []

@@ -466,7 +466,8 @@ class _Writer(Choices):
     def resumable_function(self, body) -> None:
         self.start(self.reserve())
         self.seq(body)
-        self.cur.extend(blocks.returned(None, 3, None))
+        if not (self.cur and self.cur[-1][0] == 3 and isinstance(self.cur[-1][1], Exit)):
+            self.cur.extend(blocks.returned(None, 3, None))     # (unless its last block has returned already)
         self.emit_blocks()
 
     def emit_blocks(self) -> None:
