@@ -105,3 +105,16 @@ def test_the_decisions_of_a_state_its_clone_and_a_restored_state_each_name_their
     assert backup.weak is None or backup.weak() is backup
     api.apply_index(s, 0, atomic=False)
     assert s.pending.state is s
+
+
+def test_a_frames_return_is_rulekits_own_bookkeeping_not_the_contents():
+    """``RETURN`` (runtime.returned, one line where a resumable procedure returns) is bound in every
+    game's namespace, but is no boundary of the content's values: a failure inside it would be a
+    bug of rulekit (exit 101), never reported as the author's mistake."""
+    from rulekit.engine import runtime
+    from rulekit.errors import BOUNDARY
+
+    game = rulekit.load_game("batavia")
+    assert game.program.module.comp.ns["RETURN"] is runtime.returned
+    assert runtime.returned.__code__ not in BOUNDARY
+    assert runtime.call.__code__ in BOUNDARY      # (the helpers given the content's values are)

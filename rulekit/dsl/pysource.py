@@ -20,6 +20,13 @@ CONST = "const"      # True, False or None
 SLOT = "slot"        # a local's or a global variable's slot: ``e[...]``, ``s.g[...]``
 STEADY = "steady"    # a tally's key that no loop changes: a zone's, a player's zone of a slot
 
+# What generated code calls (a method by its name, a helper by the name the module binds it to) that
+# changes nothing and gives the same for the same arguments: a read, arithmetic, a pure built-in of
+# Python's. A value read through these alone may be worked out again (dsl/subscripts.py, to word an
+# index past the end) or once for two places (dsl/transforms.py, the `repeats` pass).
+READ_ONLY_CALLS = frozenset(("get", "len", "DIV", "NOSPACE", "ADD", "MUL", "MAX", "MIN", "SUM", "LIST", "INT", "ANY",
+                             "ALL"))
+
 
 class Py(str):
     """Source text and its ``kind`` (one of the names above); ``denotes``, where the compiler

@@ -31,11 +31,9 @@ from collections import OrderedDict
 
 from ..engine.library import REGISTRY
 from ..engine.runtime import keep_subscripts
+from .pysource import READ_ONLY_CALLS
 
 _WRITES = (ast.NamedExpr, ast.Lambda, ast.Starred, ast.Del, ast.Await, ast.Yield)
-# a read, or arithmetic worked out before (a comprehension's own variables are its own)
-_PURE_CALLS = frozenset(("get", "len", "DIV", "NOSPACE", "ADD", "MUL", "MAX", "MIN", "SUM", "LIST", "INT", "ANY",
-                         "ALL"))
 _STATEMENTS = ("body", "orelse", "handlers", "finalbody")   # a compound statement's parts that are statements
 _KEPT = 4                           # sources whose table this process holds (about 300 KB for a large game)
 _tables: OrderedDict = OrderedDict()    # source -> its table, the last used last
@@ -132,7 +130,7 @@ def _reads_alone(node, names: dict, pure: set) -> bool:
             return False
         if n.__class__ is ast.Call:
             called = getattr(n.func, "attr", getattr(n.func, "id", None))
-            if called not in _PURE_CALLS and not _pure(names.get(called), pure):
+            if called not in READ_ONLY_CALLS and not _pure(names.get(called), pure):
                 return False
     return True
 

@@ -16,6 +16,7 @@ import ast
 from typing import NamedTuple
 
 from . import ir, passes
+from .pysource import READ_ONLY_CALLS
 
 # the names generated code binds to Python's classes (engine/expressions.py namespace)
 _CLASSES = {"INT": int, "STR": str}
@@ -140,7 +141,7 @@ def repeats_once(node, readers: frozenset = frozenset()):
     if not plan.again:
         return node
     taken = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
-    names = {key: _fresh("_c", taken) for key in plan.again}
+    names = {key: _fresh("_c", taken) for key in dict.fromkeys(plan.again.values())}
     new = _placed(value, (), plan, names)
     fields = dict(ast.iter_fields(node))
     fields[field] = new
@@ -172,7 +173,7 @@ class _Repeats:
     def __init__(self, line: _Line):
         self.line = line
         self.kept: dict = {}        # path -> key: a place a value is worked out and kept, read again later
-        self.again: dict = {}       # key -> the paths of places it is read again
+        self.again: dict = {}       # path -> key: a place it is read again, from its local
         self._keys: dict = {}       # id(node) -> its key, or None when it is not kept
 
     def visit(self, node, path: tuple, known: dict) -> None:
@@ -180,7 +181,7 @@ class _Repeats:
         it (key -> path), and takes those it certainly works out."""
         key = self._key(node)
         if key is not None and key in known:
-            self.again.setdefault(key, []).append(path)
+            self.again[path] = key
             self.kept[known[key]] = key      # (the place that certainly came before this one)
             return
         if isinstance(node, _OPAQUE):
@@ -288,14 +289,10 @@ def _call_of(node, name: str, args: int) -> bool:
 
 def _changes_nothing(func, readers: frozenset) -> bool:
     """A function generated code calls that changes nothing and gives the same for the same
-    arguments: ``len``, ``NOSPACE`` (it only fails), a mapping's ``get``, and ``readers``: the
-    callers of the content's functions, which read the state and never change it."""
-    if isinstance(func, ast.Name):
-        return func.id in _READERS or func.id in readers
-    return isinstance(func, ast.Attribute) and func.attr == "get"
-
-
-_READERS = frozenset(("len", "NOSPACE"))
+    arguments: one of ``pysource.READ_ONLY_CALLS`` (a mapping's ``get``, ``len``...), or of
+    ``readers``: the callers of the content's functions, which read the state and never change it."""
+    called = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+    return called in READ_ONLY_CALLS or called in readers
 
 
 def _fresh(stem: str, taken: set) -> str:
@@ -310,10 +307,9 @@ def _fresh(stem: str, taken: set) -> str:
 def _placed(node, path: tuple, plan: _Repeats, names: dict):
     """``node`` (at ``path``) with each kept value's first place a ``:=`` into its local and
     every later place that local read."""
-    for key, paths in plan.again.items():
-        if path in paths:
-            return ast.Name(names[key], ast.Load())
-    key = plan._keys.get(id(node))
+    again = plan.again.get(path)
+    if again is not None:
+        return ast.Name(names[again], ast.Load())
     if isinstance(node, _OPAQUE):
         return node
     fields, changed = {}, False
@@ -330,9 +326,8 @@ def _placed(node, path: tuple, plan: _Repeats, names: dict):
             changed = changed or new is not value
         fields[field] = new
     node = type(node)(**fields) if changed else node
-    if key is not None and plan.kept.get(path) == key:
-        return ast.NamedExpr(ast.Name(names[key], ast.Store()), node)
-    return node
+    kept = plan.kept.get(path)
+    return node if kept is None else ast.NamedExpr(ast.Name(names[kept], ast.Store()), node)
 
 
 def _dict_part(node, field: str, path: tuple, plan: _Repeats, names: dict) -> list:
