@@ -3,6 +3,7 @@
 """Where a random game's time goes, by function (cProfile; printed, never asserted).
 
     python benchmarks/profile_random.py [--game batavia --players 5 --games 40] [--top 30]
+    python benchmarks/profile_random.py --greedy --game goa --players 4 --games 1 --opcodes
 
 Plays ``bench_random.py``'s random games (its loop: ``rng.below`` over the pending options,
 ``api.apply_index``, no log) under cProfile, after one game outside it (so first calls,
@@ -13,7 +14,9 @@ their calls per game. cProfile charges each Python call a little, so functions c
 often look dearer than they are: compare the counts with ``instructions.py``'s before
 believing a small difference. ``--opcodes`` counts the bytecodes each function runs instead
 (``sys.settrace``, slow): the same count in every run, on any host, but a bytecode that reads a
-local costs far less than one that calls, so it ranks rather than weighs.
+local costs far less than one that calls, so it ranks rather than weighs. ``--greedy`` plays
+``bench_random``'s greedy games instead (every seat the ``greedy`` bot), as ``instructions.py
+--greedy`` counts them.
 """
 from __future__ import annotations
 
@@ -28,7 +31,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 
-from bench_random import play  # noqa: E402
+from bench_random import play, play_greedy  # noqa: E402
 
 from rulekit.games import load_game  # noqa: E402
 
@@ -56,7 +59,11 @@ def main() -> None:
     parser.add_argument("--top", type=int, default=30, help="functions listed")
     parser.add_argument("--opcodes", action="store_true",
                         help="count the bytecodes each function runs (steady across runs) instead of timing")
+    parser.add_argument("--greedy", action="store_true", help="greedy bots' games instead of random ones")
     args = parser.parse_args()
+    global play
+    if args.greedy:
+        play = play_greedy
     game = load_game(args.game)
     play(game, args.players, args.games)            # warm: a seed outside those profiled
     if args.opcodes:
@@ -72,7 +79,7 @@ def main() -> None:
     parts: collections.Counter = collections.Counter()
     for (filename, _line, _name), (_cc, _calls, own, _cum, _callers) in stats.items():
         parts[part(filename)] += own
-    print(f"{args.game} {args.players}p, {args.games} random games: share of the time by part")
+    print(f"{args.game} {args.players}p, {args.games} {_how(args)} games: share of the time by part")
     for name, own in parts.most_common():
         print(f"  {name:20s} {own / total * 100:5.1f}%")
     print("\nfunctions with the most time of their own (% of all; calls per game):")
@@ -105,7 +112,7 @@ def _opcodes(game, args) -> None:
     parts: collections.Counter = collections.Counter()
     for (filename, _line, _name), count in counts.items():
         parts[part(filename)] += count
-    print(f"{args.game} {args.players}p, {args.games} random games: {total / args.games:,.0f} bytecodes a game, "
+    print(f"{args.game} {args.players}p, {args.games} {_how(args)} games: {total / args.games:,.0f} bytecodes a game, "
           "share by part")
     for name, count in parts.most_common():
         print(f"  {name:20s} {count / total * 100:5.1f}%")
@@ -113,6 +120,10 @@ def _opcodes(game, args) -> None:
     for (filename, line, name), count in counts.most_common(args.top):
         print(f"  {count / total * 100:5.1f}%  {count / args.games:9.0f}  {part(filename):18s} "
               f"{_where(filename, line, name)}")
+
+
+def _how(args) -> str:
+    return "greedy" if args.greedy else "random"
 
 
 def _where(filename: str, line: int, name: str) -> str:

@@ -31,6 +31,13 @@ def _line(source: str, start: str) -> str:
     return " ".join(part.strip() for part in out)
 
 
+def _refused(folder: str) -> ContentRuntimeError:
+    """The content error a new game of the game in ``folder`` fails with."""
+    with pytest.raises(ContentRuntimeError) as info:
+        rulekit.new_game(rulekit.load_game(folder), 1, seed=1)
+    return info.value
+
+
 def test_a_list_sum_is_checked_for_its_length_alone(write_game):
     folder = _game(write_game, "l = [1]\nfor i in range(3):\n    l = l + [i]\nx = count(l)\n")
     game = rulekit.load_game(folder)
@@ -46,7 +53,87 @@ def test_a_sum_of_values_of_any_kind_keeps_its_class_test(write_game):
 
 
 def test_a_list_that_grows_past_the_limit_is_still_refused(write_game):
-    folder = _game(write_game, "l = [1]\nfor i in range(60):\n    l = l + l + [i]\n")
-    with pytest.raises(ContentRuntimeError) as info:
-        rulekit.new_game(rulekit.load_game(folder), 1, seed=1)
-    assert info.value.code == "RK4015" and "a list of" in str(info.value)
+    error = _refused(_game(write_game, "l = [1]\nfor i in range(60):\n    l = l + l + [i]\n"))
+    assert error.code == "RK4015" and "a list of" in str(error)
+
+
+BOUNDED = """meta: {title: Bounded}
+players: {min: 1, max: 2}
+vars:
+  x: 0
+  free: 0
+  held: {initial: 0, min: 0}
+tables:
+  vp: [0, 1, 3, 6]
+player:
+  vars:
+    coins: {initial: 2, min: 0, max: 99}
+    loose: 2
+setup: |
+  for p in players:
+      p.coins = 3 * p.coins
+      p.loose = 3 * p.loose
+  held = 2 * held + 1
+  free = 2 * free + 1
+  x = vp[held] + vp[free]
+flow:
+  rounds: 1
+  phases:
+    - id: m
+      do: pass
+"""
+
+
+def test_a_bounded_variable_is_a_number_to_the_writer(write_game):
+    """A variable with bounds holds whole numbers alone (its every store refuses any other value),
+    so a product with it needs no check against a runaway text or list; one without bounds keeps it."""
+    game = rulekit.load_game(write_game(BOUNDED))
+    source = game.program.module.source()
+    assert _line(source, "_coins = ").startswith("_coins = 3 * s.p[l_p]['coins']  #"), source
+    assert _line(source, "_loose = ").startswith("_loose = MUL(3, s.p[l_p]['loose'])  #"), source
+    assert _line(source, "_held = ").startswith("_held = 2 * s.g['held'] + 1  #"), source
+    assert _line(source, "_free = ").startswith("_free = MUL(2, s.g['free']) + 1  #"), source
+    s = rulekit.new_game(game, 2, seed=1)
+    assert [row["coins"] for row in s.p] == [6, 6] and [row["loose"] for row in s.p] == [6, 6]
+    assert (s.g["held"], s.g["free"], s.g["x"]) == (1, 1, 2)
+
+
+def test_a_sum_of_table_elements_has_no_class_test(write_game):
+    """An element of a table of numbers is a number where the statement's names say no local
+    shadows the table, so adding two is plain arithmetic."""
+    line = _line(rulekit.load_game(write_game(BOUNDED)).program.module.source(), "_x = ")
+    assert line.startswith("_x = T_vp[s.g['held']] + T_vp[s.g['free']]  #"), line
+
+
+def test_a_bounded_variable_given_a_text_is_still_refused(write_game):
+    """What lets the writer take a bounded variable for a number: a store of anything else fails."""
+    error = _refused(write_game(BOUNDED.replace("  x = vp[held] + vp[free]\n", "  held = 'a' + text(held)\n")))
+    assert error.code == "RK4002" and "`held` must be a whole number, got a1" in str(error)
+
+
+ABS = """meta: {title: Abs}
+players: {min: 1, max: 2}
+vars:
+  x: 0
+  t: 0
+setup: |
+  t = "a" if x == 1 else -3
+  x = abs(t - 4)
+  t = "a" if x == 7 else 1
+  x = abs(t)
+flow:
+  rounds: 1
+  phases:
+    - id: m
+      do: pass
+"""
+
+
+def test_abs_is_pythons_abs_with_its_failure_on_the_content_line(write_game):
+    """``abs`` does nothing but Python's ``abs``, so it is written as that, with no call of the
+    library's function; given a text it fails as before, on the content line that asked."""
+    folder = write_game(ABS)
+    source = rulekit.load_game(folder).program.module.source()
+    assert _line(source, "_x = ").startswith("_x = ABS(s.g['t'] - 4)  #") and "B_abs" not in source, source
+    error = _refused(folder)
+    assert error.code == "RK4022" and error.span.line == 10, (error.code, error.span)

@@ -21,6 +21,8 @@ def variables(ctx: Context, vocab: Vocabulary) -> Variables:
     vocab.pvars = set(pvars)
     vocab.bounds = {(name, False): b for name, b in gbounds.items()} | \
         {(name, True): b for name, b in pbounds.items()}
+    vocab.numbers = frozenset((name, per_player) for (name, per_player) in vocab.bounds
+                              if (pvars if per_player else gvars)[name].__class__ is int)
     return Variables(gvars, gvis, gbounds, pvars, pvis, pbounds)
 
 

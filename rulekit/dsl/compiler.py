@@ -108,6 +108,9 @@ class Vocabulary:
     procedures: dict = attrs.Factory(dict)       # name -> params
     seat_params: dict = attrs.Factory(dict)      # procedure or `group:NAME` -> the params every call gives a player
     bounds: dict = attrs.Factory(dict)           # (variable, per player) -> (min, max), where bounded
+    # (variable, per player) whose every value is a whole number: it starts as one and is bounded, so
+    # every store is refused unless it gives one (mutate.variable_setter, Compiler.store_lines)
+    numbers: frozenset = frozenset()
     option_groups: dict = attrs.Factory(dict)    # name -> (params, tuple of ast.Option)
     prop_reads: dict = attrs.Factory(dict)       # item property -> spans reading it (content/properties.py)
     prop_asked: set = attrs.Factory(set)         # properties named in a `has`-like built-in's literal
@@ -763,7 +766,7 @@ class Compiler:
             return code(_CHECKED_OPS[node.op], left, right)
         if node.op not in ("+", "-", "*", "//", "%"):  # pragma: no cover - the grammar has no others
             raise NotImplementedError(node.op)
-        if node.op in ("+", "*") and self._may_grow(node):      # engine/runtime.py: MAX_SIZE, MAX_BITS
+        if node.op in ("+", "*") and self._may_grow(node, scope):      # engine/runtime.py: MAX_SIZE, MAX_BITS
             twice = self._twice(code("$0 + $1", left, right)) if node.op == "+" else None
             if twice is None:
                 return code("ADD($0, $1)" if node.op == "+" else "MUL($0, $1)", left, right)
@@ -776,15 +779,15 @@ class Compiler:
                         "else TOO_LONG($0)", again, first)
         return code(_OPERATIONS[node.op], left, right)
 
-    def _may_grow(self, node) -> bool:
+    def _may_grow(self, node, scope) -> bool:
         """Whether ``a + b`` or ``a * b`` could build a value far larger than its operands
         (texts or lists joined with themselves, a product of large numbers): not when an
         operand is a written constant, nor a sum of numbers."""
         constant = (ast.Num, ast.Str, ast.Neg)
         if node.op == "+":
             return not (isinstance(node.left, constant) or isinstance(node.right, constant)
-                        or "number" in (self.kinds.evident(node.left), self.kinds.evident(node.right)))
-        return not (self.kinds.evident(node.left) == self.kinds.evident(node.right) == "number")
+                        or "number" in (self.kinds.evident(node.left, scope), self.kinds.evident(node.right, scope)))
+        return not (self.kinds.evident(node.left, scope) == self.kinds.evident(node.right, scope) == "number")
 
     def x_Compare(self, node, scope):
         a = self.src(node.left, scope)
@@ -853,6 +856,9 @@ class Compiler:
                 self.typed_as(node.args[0], scope) == "seat":
             forms.bind_template_names(self, written)
             return code(written.seated, args[0])
+        if written.plain is not None and len(args) == 1 and not kwargs and self.passes.on("forms"):
+            forms.bind_template_names(self, written)
+            return code(written.plain, args[0])
         twice = self._twice(args[0]) if written.inline is not None and not kwargs and len(args) == 1 \
             and self.passes.on("forms") else None
         if twice is not None:

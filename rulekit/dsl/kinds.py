@@ -168,6 +168,8 @@ class Kinds:
                 return scope.values.get(node.id) if scope.values else None     # a local's, where all agree
             if node.id in v.fixed:
                 return _FIXED_KINDS[type(v.fixed[node.id])]
+            if scope is not None and (node.id, False) in v.numbers:
+                return "number"         # a bounded variable (no local: _own above)
             if node.id in v.zones:
                 return "zone"
             if node.id in v.families:
@@ -177,6 +179,8 @@ class Kinds:
             return None
         if isinstance(node, ast.Attr) and self._only_player_zone(node.name):
             return self.player_zone(node.name)
+        if isinstance(node, ast.Attr) and self.bounded_player_variable(node.name):
+            return "number"
         if isinstance(node, ast.Index) and self.evident(node.obj, scope) == "family":
             return "zone"
         if isinstance(node, ast.Call) and node.func == "item" and "item" not in v.functions:
@@ -240,6 +244,13 @@ class Kinds:
             before = {name for name, _coll in body.fors[:k]}
             return self.element(body.fors[k][1], Scope(own | before))
         return self.element(body, Scope(own))
+
+    def bounded_player_variable(self, name: str) -> bool:
+        """Whether ``x.name`` reads a player variable that holds whole numbers alone (its bounds
+        refuse any other value: Vocabulary.numbers), and nothing else of that name."""
+        v = self.v
+        return (name, True) in v.numbers and name not in v.item_props and name not in v.dynamic_props \
+            and name not in v.member_props and name not in v.pzones
 
     def _held(self, node, scope):
         """What an element of a table or an item's printed property evidently is, where every

@@ -33,6 +33,9 @@ class Template:
     direct_args: tuple = ()
     # Python for a one-argument call whose argument the front end found is a player (``typed``)
     seated: str | None = None
+    # Python for a one-argument call that is all the library's function does with any argument ($0
+    # reads it): the same value, and the same failure on the same content line
+    plain: str | None = None
     binds: dict = attrs.Factory(dict)
 
 
@@ -54,6 +57,7 @@ TEMPLATES: dict[str, Template] = {
                        binds={"OTHERS": OTHER_SEATS}, seated="OTHERS[s.n][$0]"),
     "seat": Template(inline="$0 + 1 if $1.__class__ is PLAYER else $2", seated="$0 + 1"),
     "item": Template(inline="$0 if $1 in ITEMS else $2"),
+    "abs": Template(plain="ABS($0)", binds={"ABS": abs}),
     "move": Template(direct="MOVE(s, $0, $1, $2, $3)", direct_args=("item", "to", "at"), binds={"MOVE": mutate.move}),
 }
 NONE = Template()
