@@ -99,11 +99,13 @@ def test_the_writers_modules_are_found_from_its_imports():
     assert "layout" not in WRITERS and "printer" not in WRITERS
 
 
-def test_what_the_code_written_so_far_knows_is_four_things():
+def test_what_the_code_written_so_far_knows_is_five_things():
     """``Compiler.at``: a value's reuse within one body (its own part: an inlined body swaps it
-    whole), whether a comprehension's iterable is being written, a listing's table locals, and
+    whole), whether a comprehension's iterable is being written, a listing's table locals, the
+    parameters of the content function being written (which hold one value all through it), and
     the values a statement's loops left in locals."""
-    assert [f.name for f in attrs.fields(writing.Writing)] == ["reuse", "in_iterable", "listing", "lowered"]
+    assert [f.name for f in attrs.fields(writing.Writing)] == ["reuse", "in_iterable", "listing", "steady",
+                                                               "lowered"]
 
 
 def test_the_code_writer_never_reads_the_text_it_wrote():

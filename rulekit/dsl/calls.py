@@ -202,8 +202,15 @@ def compile_function(compiler, name: str) -> None:
     names = {p: compiler.variable(p) for p in params}
     scope = Scope(set(params)).bind_py(names)
     body = _written_out(compiler, body, frozenset(params) | bound_names(body))
-    lines, reused = compiler._with_reuse(body, scope, set(names.values()),
-                                         lambda node, scope: loops.function_lines(compiler, node, scope))
+    tables: dict = {}       # a tally the body reads by its parameters alone: looked up once (tallies.listing)
+    saved, compiler.at.steady = compiler.at.steady, frozenset(names.values())
+    try:
+        with tallies.listing(compiler, tables):
+            lines, reused = compiler._with_reuse(body, scope, set(names.values()),
+                                                 lambda node, scope: loops.function_lines(compiler, node, scope))
+    finally:
+        compiler.at.steady = saved
+    lines = tallies.function_tables(lines, tables)
     compiler.out.function_defs.append((name, impl_name(compiler, name), ("s",) + tuple(names.values()),
                                lines, body.span, reused))
 

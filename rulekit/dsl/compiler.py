@@ -382,12 +382,13 @@ class Compiler:
     def _with_reuse(self, node, scope, params: set, write=None) -> tuple:
         """(source of ``node``, the local slots it reuses) for a whole expression whose Python
         parameters are ``params`` (written by ``write``, by default ``src``)."""
-        reuse = self.at.reuse = Reuse(self._reuse_plan(node), params)
+        saved, reuse = self.at.reuse, Reuse(self._reuse_plan(node), params)
+        self.at.reuse = reuse
         try:
             source = (write or self.src)(node, scope)
             return source, tuple(sorted(reuse.reused, key=lambda slot: int(slot[2:])))
         finally:
-            self.at.reuse = None
+            self.at.reuse = saved       # (a function written while another is: the other's plan goes on)
 
     def _unshadowed(self, node, scope) -> bool:
         """No name in ``node`` means a comprehension variable here (only the function's own

@@ -12,9 +12,10 @@ A plain module, as calls.py is: each function takes the compiler it writes for f
 """
 from __future__ import annotations
 
+import ast as pyast
 import contextlib
 
-from . import ast, ir, passes, pysource
+from . import ast, ir, passes, printer, pysource
 from .analysis import any_parts, equal_parts, tally_parts
 from .pysource import SLOT, STEADY, py_identifier
 
@@ -116,6 +117,71 @@ def listing(compiler, tables: dict):
     finally:
         compiler.at.listing = saved
 
+def function_tables(lines: list, tables: dict) -> list:
+    """The lines ``(indent, line)`` of a content function written while ``tables`` (what a table's
+    key denotes -> its local) were shared (:func:`listing`), as they are best written: a table read
+    in two lines or more, or in a loop, is kept in its local, which starts as None; one read in one
+    line alone is read there as it is (where that line reads it twice, the ``repeats`` pass keeps it)."""
+    uses: dict = {local: [] for local in tables.values()}
+    looped: set = set()
+    for k, (_indent, line) in enumerate(lines):
+        for node in pyast.walk(getattr(line, "node", None) or pyast.Pass()):
+            local = _shared_read(node, uses)
+            if local is not None:
+                uses[local].append(k)
+            elif isinstance(node, _COMPREHENSIONS):
+                looped.update(filter(None, (_shared_read(n, uses) for n in pyast.walk(node))))
+    inside = _in_loops(lines)
+    kept = [local for local, at in uses.items()
+            if len(set(at)) > 1 or local in looped or any(k in inside for k in at)]
+    dropped = set(uses) - set(kept)
+    if dropped:
+        lines = [(indent, _read_as_is(line, dropped)) for indent, line in lines]
+    return [(0, ir.stmt("$0 = None", ir.name(local))) for local in kept] + lines
+
+
+_COMPREHENSIONS = (pyast.ListComp, pyast.SetComp, pyast.DictComp, pyast.GeneratorExp)
+
+
+def _shared_read(node, locals_: dict | set) -> str | None:
+    """The local of ``node`` when it is a read of a table shared in one of ``locals_``, ``_tc or
+    (_tc := TABLE)``, else None."""
+    if isinstance(node, pyast.BoolOp) and isinstance(node.op, pyast.Or) and len(node.values) == 2:
+        local, store = node.values
+        if isinstance(local, pyast.Name) and local.id in locals_ and isinstance(store, pyast.NamedExpr) \
+                and store.target.id == local.id:
+            return local.id
+    return None
+
+
+def _in_loops(lines: list) -> set:
+    """The indexes of the lines inside a ``for`` or ``while`` of ``lines``."""
+    inside, loops = set(), []      # the indents of the loops the line stands in
+    for k, (indent, line) in enumerate(lines):
+        while loops and loops[-1] >= indent:
+            loops.pop()
+        if loops:
+            inside.add(k)
+        if getattr(line, "lead", None) in ("for", "while"):
+            loops.append(indent)
+    return inside
+
+
+def _read_as_is(line, dropped: set):
+    """``line`` with each read of a table kept in a local of ``dropped`` read as it is (``TABLE``)."""
+    node = getattr(line, "node", None)
+    if node is None or not any(_shared_read(n, dropped) for n in pyast.walk(node)):
+        return line
+    tree = ir.rebuilt(node, lambda part: _as_is(part, dropped))
+    return ir.Line(printer.one_line(tree, line.lead), tree, line.lead, line.note)
+
+
+def _as_is(node, dropped: set):
+    if isinstance(node, pyast.expr) and _shared_read(node, dropped) is not None:
+        return _as_is(node.values[1].value, dropped)
+    return ir.rebuilt(node, lambda part: _as_is(part, dropped)) if isinstance(node, pyast.AST) else node
+
+
 def _tally_key(compiler, zone_node, prop: str, scope) -> str:
     """The source of a tally's key ``(zone, prop)`` for a zone known to be one: made once
     for a named zone or a player's zone (one key per seat), else built where it is asked."""
@@ -127,10 +193,28 @@ def _tally_key(compiler, zone_node, prop: str, scope) -> str:
         keys = tuple((key, prop) for key in v.pzones[zone_node.name])
         seat = compiler.src(zone_node.obj, scope)
         keyed = compiler.constant(keys, f'TK_{py_identifier(zone_node.name)}')
-        if pysource.kind(seat) != SLOT:
+        steady = _steady(compiler, seat)
+        if steady is None:
             return ir.code("$0[$1]", keyed, seat)
-        return ir.code("$0[$1]", keyed, seat, kind=STEADY, denotes=("tally", zone_node.name, prop, seat.denotes))
-    return ir.tuple_of([compiler.src(zone_node, scope), compiler.constant(prop)])
+        return ir.code("$0[$1]", keyed, seat, kind=STEADY, denotes=("tally", zone_node.name, prop, steady))
+    zone = compiler.src(zone_node, scope)
+    if isinstance(zone_node, ast.Index) and isinstance(zone_node.obj, ast.Name) and zone_node.obj.id in v.families:
+        steady = _steady(compiler, compiler.src(zone_node.index, scope))
+        if steady is not None:      # a family's space by a parameter: the same zone all through a function
+            return ir.code("($0, $1)", zone, compiler.constant(prop), kind=STEADY,
+                           denotes=("tally", zone_node.obj.id, prop, steady))
+    return ir.tuple_of([zone, compiler.constant(prop)])
+
+
+def _steady(compiler, value) -> tuple | None:
+    """What ``value`` (source) denotes when it holds the same all through what is being written: a
+    slot of the procedure's (its parameters, while options are listed), or a parameter of the
+    content function being written (``Writing.steady``); else None."""
+    if pysource.kind(value) == SLOT:
+        return value.denotes
+    if pysource.kind(value) == pysource.NAME and str(value) in compiler.at.steady:
+        return ("parameter", str(value))
+    return None
 
 def _equal_count(compiler, arg, scope):
     """``count(x for x in XS if x == V)``: Python's ``list.count`` (the same ``==``)."""
