@@ -145,25 +145,21 @@ def move(s: State, item: str, to: ZoneKey, at: str = "top", span=None) -> None:
     capacity = to.capacity
     if capacity is not None and source is not to and len(zones[to]) >= capacity:
         raise ContentRuntimeError(f"zone `{to}` is full (capacity {capacity})", span, ZONE_FULL)
-    alone = s.alone             # a state never cloned owns every list and tally (State.alone)
-    if alone:
+    if s.alone:                 # a state never cloned owns every list and tally (State.alone)
         held = zones[source]
-    else:
-        held = zones[source] if source in s.owned else s.writable(source)
-    if held[-1] == item:        # from the top (drawing, playing the last card): no scan
-        held.pop()
-    else:
-        held.remove(item)
-    if at == "top":
-        (zones[to] if alone or to in s.owned else s.writable(to)).append(item)
-    else:
-        dest = zones[to] if alone or to in s.owned else s.writable(to)
-        dest.insert(0 if at == "bottom" else _position(dest, at, to, span), item)
-    loc[item] = to
-    tallied = s.tallied
-    if source in tallied or to in tallied:
-        props = s.game.components.items[item]
-        if alone:       # the entries' tables are the state's own: no lookup of s.tallies (engine/tally.py)
+        if held[-1] == item:    # from the top (drawing, playing the last card): no scan
+            held.pop()
+        else:
+            held.remove(item)
+        if at == "top":
+            zones[to].append(item)
+        else:
+            _put(zones[to], item, at, to, span)
+        loc[item] = to
+        tallied = s.tallied
+        if source in tallied or to in tallied:
+            props = s.game.components.items[item]
+            # the entries' tables are the state's own: no lookup of s.tallies (engine/tally.py)
             for _key, prop, table in tallied.get(source, ()):
                 table[props[prop]] -= 1
             for key, prop, table in tallied.get(to, ()):
@@ -171,12 +167,36 @@ def move(s: State, item: str, to: ZoneKey, at: str = "top", span=None) -> None:
                     table[props[prop]] += 1
                 except KeyError:        # a value new to the table, or an item without the property
                     _joined_anew(s, key, prop, props, table)
-        else:
-            _tally_shared(s, props, tallied.get(source, ()), tallied.get(to, ()))
+    else:
+        _moved_shared(s, item, source, to, at, span)
     if s.memo:
         memo.forget_move(s, source.name, to.name)
     if s.record:
         s.events.append(("move", item, source.text, to.text))
+
+
+def _put(dest: list, item: str, at, to: ZoneKey, span) -> None:
+    """``item`` into ``dest`` at ``at`` ("bottom", or a number of items from the top: _position)."""
+    dest.insert(0 if at == "bottom" else _position(dest, at, to, span), item)
+
+
+def _moved_shared(s: State, item: str, source: ZoneKey, to: ZoneKey, at, span) -> None:
+    """:func:`move`'s lists, place and tallies in a state that was cloned: each list and tally it
+    changes is copied for this state before its first change (``State.writable``, tally.own)."""
+    held = s.zones[source] if source in s.owned else s.writable(source)
+    if held[-1] == item:
+        held.pop()
+    else:
+        held.remove(item)
+    dest = s.zones[to] if to in s.owned else s.writable(to)
+    if at == "top":
+        dest.append(item)
+    else:
+        _put(dest, item, at, to, span)
+    s.loc[item] = to
+    tallied = s.tallied
+    if source in tallied or to in tallied:
+        _tally_shared(s, s.game.components.items[item], tallied.get(source, ()), tallied.get(to, ()))
 
 
 def _joined_anew(s: State, key: tuple, prop: str, props: dict, table: dict) -> None:
