@@ -137,3 +137,40 @@ def test_abs_is_pythons_abs_with_its_failure_on_the_content_line(write_game):
     assert _line(source, "_x = ").startswith("_x = ABS(s.g['t'] - 4)  #") and "B_abs" not in source, source
     error = _refused(folder)
     assert error.code == "RK4022" and error.span.line == 10, (error.code, error.span)
+
+
+FOLDED = """meta: {title: Folded}
+players: {min: 1, max: 2}
+params:
+  length: {value: 35, type: int}
+vars:
+  x: 0
+  y: 0
+setup: |
+  for i in range(x + 1, length + 1):
+      y += i
+  x = 0 - 1
+flow:
+  rounds: 1
+  phases:
+    - id: m
+      do: pass
+"""
+
+
+def test_numbers_written_out_are_worked_out_with_no_test_of_their_class(write_game):
+    """``length + 1`` of a parameter 35 is 36 where it is written: no local holds it and no test asks
+    whether it is a whole number (the ``simplify`` pass; off, the sum stays as written)."""
+    from rulekit.dsl import passes
+
+    folder = write_game(FOLDED)
+    source = rulekit.load_game(folder).program.module.source()
+    loop = _line(source, "for l_i in ")
+    assert loop.startswith("for l_i in (RANGE(_t, 36)  #") and \
+        "if (_t := s.g['x'] + 1).__class__ is INT and 36 - _t <= MAX_RANGE else B_range(s, _t, 36)):" in loop, loop
+    assert "s.g['x'] = -1" in source and "SET_g_x(s, None, -1, " in source, source
+    s = rulekit.new_game(rulekit.load_game(folder), 1, seed=1)
+    assert (s.g["y"], s.g["x"]) == (sum(range(1, 36)), -1)
+    with passes.using(passes.parse("-simplify")):
+        off = rulekit.load_game(folder).program.module.source()
+    assert "35 + 1" in _line(off, "for l_i in "), off

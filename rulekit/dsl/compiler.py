@@ -767,6 +767,9 @@ class Compiler:
             return code(_CHECKED_OPS[node.op], left, right)
         if node.op not in ("+", "-", "*", "//", "%"):  # pragma: no cover - the grammar has no others
             raise NotImplementedError(node.op)
+        folded = _folded(node.op, left, right) if self.passes.on("simplify") else None
+        if folded is not None:
+            return folded
         if node.op in ("+", "*") and self._may_grow(node, scope):      # engine/runtime.py: MAX_SIZE, MAX_BITS
             twice = self._twice(code("$0 + $1", left, right)) if node.op == "+" else None
             if twice is None:
@@ -1050,6 +1053,16 @@ _OPERATIONS = {"+": "$0 + $1", "-": "$0 - $1", "*": "$0 * $1", "//": "$0 // $1",
 
 _TEXT_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_$")
 _TEXT_REST = _TEXT_START | frozenset("0123456789. -")
+
+
+def _folded(op: str, left, right):
+    """``a + b``, ``a - b`` or ``a * b`` of two whole numbers written out, worked out (``route_length
+    + 1`` with the parameter 35 is ``36``): a literal of at most 62 bits, else None."""
+    if op not in ("+", "-", "*") or pysource.kind(left) != pysource.NUMBER or pysource.kind(right) != pysource.NUMBER:
+        return None
+    a, b = pyast.literal_eval(ir.tree_of(left)), pyast.literal_eval(ir.tree_of(right))
+    value = a + b if op == "+" else a - b if op == "-" else a * b
+    return literal(value) if value.bit_length() <= 62 else None
 
 
 def _literal_text(value: str) -> bool:
