@@ -61,18 +61,16 @@ def main() -> None:
                         help="count the bytecodes each function runs (steady across runs) instead of timing")
     parser.add_argument("--greedy", action="store_true", help="greedy bots' games instead of random ones")
     args = parser.parse_args()
-    global play
-    if args.greedy:
-        play = play_greedy
+    one = play_greedy if args.greedy else play      # one game of the kind asked for
     game = load_game(args.game)
-    play(game, args.players, args.games)            # warm: a seed outside those profiled
+    one(game, args.players, args.games)             # warm: a seed outside those profiled
     if args.opcodes:
-        _opcodes(game, args)
+        _opcodes(game, args, one)
         return
     profile = cProfile.Profile()
     profile.enable()
     for seed in range(args.games):
-        play(game, args.players, seed)
+        one(game, args.players, seed)
     profile.disable()
     stats = pstats.Stats(profile).stats
     total = sum(row[2] for row in stats.values()) or 1.0
@@ -89,7 +87,7 @@ def main() -> None:
         print(f"  {own / total * 100:5.1f}%  {calls / args.games:9.1f}  {part(filename):18s} {where}")
 
 
-def _opcodes(game, args) -> None:
+def _opcodes(game, args, one) -> None:
     """Print the share of the bytecodes run by each part and function (their own, per game)."""
     counts: collections.Counter = collections.Counter()
 
@@ -105,7 +103,7 @@ def _opcodes(game, args) -> None:
     sys.settrace(called)
     try:
         for seed in range(args.games):
-            play(game, args.players, seed)
+            one(game, args.players, seed)
     finally:
         sys.settrace(None)
     total = sum(counts.values()) or 1

@@ -14,9 +14,12 @@ from rulekit.errors import ContentRuntimeError
 HEAD = "meta: {title: Guards}\nplayers: {min: 1, max: 2}\nvars:\n  x: 0\n"
 
 
-def _game(write_game, setup: str) -> str:
+def _game(write_game, setup: str, variables: str = "", sections: str = "") -> str:
+    """A one-round game whose ``setup`` is the test: global variable ``x``, then ``variables`` (more
+    lines of `vars:`) and ``sections`` (whole sections of YAML)."""
     body = textwrap.indent(setup, "    ")
-    return write_game(HEAD + f"setup: |\n{body}flow:\n  rounds: 1\n  phases:\n    - id: m\n      do: pass\n")
+    return write_game(HEAD + variables + sections +
+                      f"setup: |\n{body}flow:\n  rounds: 1\n  phases:\n    - id: m\n      do: pass\n")
 
 
 def _line(source: str, start: str) -> str:
@@ -57,37 +60,21 @@ def test_a_list_that_grows_past_the_limit_is_still_refused(write_game):
     assert error.code == "RK4015" and "a list of" in str(error)
 
 
-BOUNDED = """meta: {title: Bounded}
-players: {min: 1, max: 2}
-vars:
-  x: 0
-  free: 0
-  held: {initial: 0, min: 0}
-tables:
-  vp: [0, 1, 3, 6]
-player:
-  vars:
-    coins: {initial: 2, min: 0, max: 99}
-    loose: 2
-setup: |
-  for p in players:
-      p.coins = 3 * p.coins
-      p.loose = 3 * p.loose
-  held = 2 * held + 1
-  free = 2 * free + 1
-  x = vp[held] + vp[free]
-flow:
-  rounds: 1
-  phases:
-    - id: m
-      do: pass
+BOUNDED = ("  free: 0\n  held: {initial: 0, min: 0}\n",
+           "tables:\n  vp: [0, 1, 3, 6]\nplayer:\n  vars:\n    coins: {initial: 2, min: 0, max: 99}\n    loose: 2\n")
+BOUNDED_SETUP = """\
+for p in players:
+    p.coins = 3 * p.coins
+    p.loose = 3 * p.loose
+held = 2 * held + 1
+free = 2 * free + 1
+x = vp[held] + vp[free]
 """
-
 
 def test_a_bounded_variable_is_a_number_to_the_writer(write_game):
     """A variable with bounds holds whole numbers alone (its every store refuses any other value),
     so a product with it needs no check against a runaway text or list; one without bounds keeps it."""
-    game = rulekit.load_game(write_game(BOUNDED))
+    game = rulekit.load_game(_game(write_game, BOUNDED_SETUP, *BOUNDED))
     source = game.program.module.source()
     assert _line(source, "_coins = ").startswith("_coins = 3 * s.p[l_p]['coins']  #"), source
     assert _line(source, "_loose = ").startswith("_loose = MUL(3, s.p[l_p]['loose'])  #"), source
@@ -101,69 +88,46 @@ def test_a_bounded_variable_is_a_number_to_the_writer(write_game):
 def test_a_sum_of_table_elements_has_no_class_test(write_game):
     """An element of a table of numbers is a number where the statement's names say no local
     shadows the table, so adding two is plain arithmetic."""
-    line = _line(rulekit.load_game(write_game(BOUNDED)).program.module.source(), "_x = ")
+    line = _line(rulekit.load_game(_game(write_game, BOUNDED_SETUP, *BOUNDED)).program.module.source(), "_x = ")
     assert line.startswith("_x = T_vp[s.g['held']] + T_vp[s.g['free']]  #"), line
 
 
 def test_a_bounded_variable_given_a_text_is_still_refused(write_game):
     """What lets the writer take a bounded variable for a number: a store of anything else fails."""
-    error = _refused(write_game(BOUNDED.replace("  x = vp[held] + vp[free]\n", "  held = 'a' + text(held)\n")))
+    setup = BOUNDED_SETUP.replace("x = vp[held] + vp[free]\n", "held = 'a' + text(held)\n")
+    error = _refused(_game(write_game, setup, *BOUNDED))
     assert error.code == "RK4002" and "`held` must be a whole number, got a1" in str(error)
 
 
-ABS = """meta: {title: Abs}
-players: {min: 1, max: 2}
-vars:
-  x: 0
-  t: 0
-setup: |
-  t = "a" if x == 1 else -3
-  x = abs(t - 4)
-  t = "a" if x == 7 else 1
-  x = abs(t)
-flow:
-  rounds: 1
-  phases:
-    - id: m
-      do: pass
+ABS = """\
+t = "a" if x == 1 else -3
+x = abs(t - 4)
+t = "a" if x == 7 else 1
+x = abs(t)
 """
-
 
 def test_abs_is_pythons_abs_with_its_failure_on_the_content_line(write_game):
     """``abs`` does nothing but Python's ``abs``, so it is written as that, with no call of the
     library's function; given a text it fails as before, on the content line that asked."""
-    folder = write_game(ABS)
+    folder = _game(write_game, ABS, "  t: 0\n")      # (its last line is the game file's line 10)
     source = rulekit.load_game(folder).program.module.source()
     assert _line(source, "_x = ").startswith("_x = ABS(s.g['t'] - 4)  #") and "B_abs" not in source, source
     error = _refused(folder)
     assert error.code == "RK4022" and error.span.line == 10, (error.code, error.span)
 
 
-FOLDED = """meta: {title: Folded}
-players: {min: 1, max: 2}
-params:
-  length: {value: 35, type: int}
-vars:
-  x: 0
-  y: 0
-setup: |
-  for i in range(x + 1, length + 1):
-      y += i
-  x = 0 - 1
-flow:
-  rounds: 1
-  phases:
-    - id: m
-      do: pass
+FOLDED = """\
+for i in range(x + 1, length + 1):
+    y += i
+x = 0 - 1
 """
-
 
 def test_numbers_written_out_are_worked_out_with_no_test_of_their_class(write_game):
     """``length + 1`` of a parameter 35 is 36 where it is written: no local holds it and no test asks
     whether it is a whole number (the ``simplify`` pass; off, the sum stays as written)."""
     from rulekit.dsl import passes
 
-    folder = write_game(FOLDED)
+    folder = _game(write_game, FOLDED, "  y: 0\n", "params:\n  length: {value: 35, type: int}\n")
     source = rulekit.load_game(folder).program.module.source()
     loop = _line(source, "for l_i in ")
     assert loop.startswith("for l_i in (RANGE(_t, 36)  #") and \

@@ -203,13 +203,9 @@ def compile_function(compiler, name: str) -> None:
     scope = Scope(set(params)).bind_py(names)
     body = _written_out(compiler, body, frozenset(params) | bound_names(body))
     tables: dict = {}       # a tally the body reads by its parameters alone: looked up once (tallies.listing)
-    saved, compiler.at.steady = compiler.at.steady, frozenset(names.values())
-    try:
-        with tallies.listing(compiler, tables):
-            lines, reused = compiler._with_reuse(body, scope, set(names.values()),
-                                                 lambda node, scope: loops.function_lines(compiler, node, scope))
-    finally:
-        compiler.at.steady = saved
+    with tallies.listing(compiler, tables, frozenset(names.values())):
+        lines, reused = compiler._with_reuse(body, scope, set(names.values()),
+                                             lambda node, scope: loops.function_lines(compiler, node, scope))
     lines = tallies.function_tables(lines, tables)
     compiler.out.function_defs.append((name, impl_name(compiler, name), ("s",) + tuple(names.values()),
                                lines, body.span, reused))

@@ -27,7 +27,7 @@ from ..errors import Diagnostic, suggestion_help
 from . import ast, resolve
 from .check_names import Seen, check_names, check_pure
 from .check_statements import check_forms, check_locals, check_statements
-from .kinds import NOUNS, is_item
+from .kinds import NOUNS, is_item, player_variable
 from .visit import Statements, assigned_values, bindings, walks
 
 # a variable's type (typed.py's words, head only) -> the evident kind (kinds.py's words) it holds
@@ -239,8 +239,7 @@ class Checker(Statements):
         v = self.v
         if isinstance(target, ast.Name):
             return (target.id, False) if self._local(target.id) is False and target.id in v.gvars else None
-        if isinstance(target, ast.Attr) and target.name in v.pvars and \
-                target.name not in (v.item_props | v.dynamic_props | v.member_props) and target.name not in v.pzones:
+        if isinstance(target, ast.Attr) and player_variable(target.name, v):
             return target.name, True
         return None
 

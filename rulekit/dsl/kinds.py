@@ -247,10 +247,8 @@ class Kinds:
 
     def bounded_player_variable(self, name: str) -> bool:
         """Whether ``x.name`` reads a player variable that holds whole numbers alone (its bounds
-        refuse any other value: Vocabulary.numbers), and nothing else of that name."""
-        v = self.v
-        return (name, True) in v.numbers and name not in v.item_props and name not in v.dynamic_props \
-            and name not in v.member_props and name not in v.pzones
+        refuse any other value: Vocabulary.numbers)."""
+        return (name, True) in self.v.numbers and player_variable(name, self.v)
 
     def _held(self, node, scope):
         """What an element of a table or an item's printed property evidently is, where every
@@ -288,6 +286,13 @@ class Kinds:
 # what a built-in's argument of each kind (its `args`) takes besides that kind, and how each is said
 # (a player is a seat number; an item and a set's member are texts, their ids)
 SEAT_CALLS = ("others", "players_from")     # the built-ins that give a list of players (engine/library.py)
+
+
+def player_variable(name: str, vocab) -> bool:
+    """Whether ``x.name`` reads a player variable and nothing else of that name (no item's
+    property or state, no set member's property, no player's zone)."""
+    return name in vocab.pvars and name not in vocab.item_props and name not in vocab.dynamic_props \
+        and name not in vocab.member_props and name not in vocab.pzones
 
 
 def seat_list(coll, vocab) -> bool:

@@ -108,14 +108,18 @@ def _tally_table(compiler, key: str, scanning_any: bool = False) -> str:
     return ir.code("$0 or ($0 := $1)", local, table)     # a table is never empty (tally_table)
 
 @contextlib.contextmanager
-def listing(compiler, tables: dict):
-    """Compile the tests of a choice's options, which share ``tables`` (what a table's key denotes ->
-    the local that keeps it; each local must start as None before the options are listed)."""
-    saved, compiler.at.listing = compiler.at.listing, tables
+def listing(compiler, tables: dict | None, steady: frozenset = frozenset()):
+    """Compile the tests of a choice's options, or a content function whose parameters' Python
+    names are ``steady`` (they hold one value all through it), which share ``tables`` (what a
+    table's key denotes -> the local that keeps it; each local must start as None before the
+    first test: :func:`function_tables`)."""
+    at = compiler.at
+    saved = at.listing, at.steady
+    at.listing, at.steady = tables, steady
     try:
         yield
     finally:
-        compiler.at.listing = saved
+        at.listing, at.steady = saved
 
 def function_tables(lines: list, tables: dict) -> list:
     """The lines ``(indent, line)`` of a content function written while ``tables`` (what a table's
@@ -198,7 +202,8 @@ def _tally_key(compiler, zone_node, prop: str, scope) -> str:
             return ir.code("$0[$1]", keyed, seat)
         return ir.code("$0[$1]", keyed, seat, kind=STEADY, denotes=("tally", zone_node.name, prop, steady))
     zone = compiler.src(zone_node, scope)
-    if isinstance(zone_node, ast.Index) and isinstance(zone_node.obj, ast.Name) and zone_node.obj.id in v.families:
+    if isinstance(zone_node, ast.Index) and isinstance(zone_node.obj, ast.Name) and zone_node.obj.id in v.families \
+            and isinstance(zone_node.index, ast.Name):     # (a name: read again, it is written again alone)
         steady = _steady(compiler, compiler.src(zone_node.index, scope))
         if steady is not None:      # a family's space by a parameter: the same zone all through a function
             return ir.code("($0, $1)", zone, compiler.constant(prop), kind=STEADY,

@@ -28,8 +28,8 @@ class Writing:
     reuse: Reuse | None = None      # while a function body or an expression is written
     in_iterable: int = 0            # > 0: inside a comprehension's iterable (no `:=` there)
     listing: dict | None = None     # while options are listed: what a table's key denotes (an any's?) -> its local
-    # while a content function is written: its parameters' Python names, which hold one value all
-    # through it (its body is one expression: nothing gives a parameter another value)
+    # while a content function is written (tallies.listing): its parameters' Python names, which hold
+    # one value all through it (its body is one expression: nothing gives a parameter another value)
     steady: frozenset = frozenset()
     lowered: dict = attrs.Factory(dict)     # id of a node -> the local a loop left its value in (loops.py)
 
